@@ -1,0 +1,24 @@
+// What one scrape read: per account and for the markets, the outcomes and the validated data.
+
+import type { AccountInfo, ActiveOrders, Market, OrderHistory } from "../venue/snapshot.js";
+import type { EndpointOutcome } from "./outcome.js";
+
+export interface AccountResult {
+  account: string;
+  outcomes: EndpointOutcome[];
+  /** One per collateral id that answered; a collateral that failed is absent. */
+  accountInfos: AccountInfo[];
+  activeOrders: ActiveOrders | undefined;
+  history: OrderHistory | undefined;
+}
+
+export interface MarketsResult {
+  outcome: EndpointOutcome;
+  markets: Market[] | undefined;
+}
+
+export interface ScrapeResult {
+  accounts: AccountResult[];
+  /** Absent from a /probe of one account. */
+  markets: MarketsResult | undefined;
+}

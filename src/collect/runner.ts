@@ -1,0 +1,49 @@
+// Wraps every endpoint call: times it and turns any failure into an outcome with a reason.
+
+import type { Endpoint } from "../venue/endpoints.js";
+import { VenueError } from "../venue/errors.js";
+import type { EndpointOutcome } from "./outcome.js";
+
+export interface Run<T> {
+  outcome: EndpointOutcome;
+  value: T | undefined;
+}
+
+/**
+ * Runs `call` and never throws: a VenueError becomes its reason; anything else (a bug, not the
+ * venue) is reported as invalid_schema with its message so the scrape still answers.
+ */
+export async function runEndpoint<T>(
+  endpoint: Endpoint,
+  account: string | undefined,
+  call: () => Promise<T>,
+): Promise<Run<T>> {
+  const started = performance.now();
+  const done = (ok: boolean, error?: unknown): EndpointOutcome => ({
+    endpoint,
+    account,
+    ok,
+    durationSeconds: (performance.now() - started) / 1000,
+    reason: ok ? undefined : error instanceof VenueError ? error.reason : "invalid_schema",
+    message: ok ? undefined : error instanceof Error ? error.message : String(error),
+  });
+  try {
+    const value = await call();
+    return { outcome: done(true), value };
+  } catch (error) {
+    return { outcome: done(false, error), value: undefined };
+  }
+}
+
+/** Several calls of one endpoint (account-info per collateral) as one outcome: ok only if all were. */
+export function mergeOutcomes(endpoint: Endpoint, account: string, outcomes: EndpointOutcome[]): EndpointOutcome {
+  const failed = outcomes.find((o) => !o.ok);
+  return {
+    endpoint,
+    account,
+    ok: failed === undefined,
+    durationSeconds: Math.max(0, ...outcomes.map((o) => o.durationSeconds)),
+    reason: failed?.reason,
+    message: failed?.message,
+  };
+}

@@ -1,0 +1,70 @@
+// Account balances and margins per collateral, and the margin ratio that warns of liquidation.
+
+import { addSample, gauge, metricName, type Family } from "../metrics/family.js";
+import { ExactSum, fromNumber, quotient, toNumber, type Decimal } from "../util/decimal.js";
+import type { AccountInfo } from "../venue/snapshot.js";
+import type { Collector } from "./collector.js";
+
+const LABELS = ["account", "collateral_id"] as const;
+
+const AMOUNTS = [
+  ["collateral_balance", "collateralBalance", "Collateral balance, without unrealized PnL, in units of the collateral asset."],
+  ["available_margin", "availableMargin", "Margin available for opening new positions, in units of the collateral asset."],
+  ["total_invested", "totalInvested", "Total invested amount as the venue reports it, in units of the collateral asset."],
+  ["total_margin", "totalMargin", "Total margin (collateral balance plus unrealized PnL), in units of the collateral asset."],
+  ["unrealized_pnl", "totalUnrealizedPnl", "Unrealized profit and loss of all positions, fees excluded, in units of the collateral asset."],
+] as const;
+
+/** Sum of the positions' maintenance margins, exact; unknown if any position's is. */
+export function maintenanceMargin(info: AccountInfo): Decimal | undefined {
+  if (!info.positionsComplete) return undefined;
+  const sum = new ExactSum();
+  for (const p of info.positions) {
+    if (p.maintenanceMargin === undefined) return undefined;
+    sum.add(p.maintenanceMargin);
+  }
+  return sum.decimal;
+}
+
+/**
+ * Maintenance margin over total margin: 1 means at liquidation. With no maintenance margin there is
+ * nothing to liquidate (0); with some and a total margin of zero or less it is past liquidation (+Inf).
+ */
+export function marginRatio(maintenance: Decimal | undefined, totalMargin: number | undefined): number | undefined {
+  if (maintenance === undefined || totalMargin === undefined) return undefined;
+  if (maintenance.mantissa === 0n) return 0;
+  if (totalMargin <= 0) return Number.POSITIVE_INFINITY;
+  return quotient(maintenance, fromNumber(totalMargin));
+}
+
+export const account: Collector = (scrape) => {
+  const families = AMOUNTS.map(([name, , help]) => gauge(metricName("account", name), help, LABELS));
+  const positions = gauge(
+    metricName("account", "positions"),
+    "Number of open positions (a count).",
+    LABELS,
+  );
+  const maintenance = gauge(
+    metricName("account", "maintenance_margin"),
+    "Sum of the open positions' maintenance margins, in units of the collateral asset (detailed account shape only).",
+    LABELS,
+  );
+  const ratio = gauge(
+    metricName("account", "margin_ratio"),
+    "Maintenance margin over total margin as a 0-1 ratio, 1 meaning at liquidation; +Inf when total margin is zero or less with positions open.",
+    LABELS,
+  );
+  for (const a of scrape.accounts) {
+    for (const info of a.accountInfos) {
+      const labels = [a.account, info.collateralId];
+      AMOUNTS.forEach(([, field], i) => addSample(families[i] as Family, labels, info[field]));
+      addSample(positions, labels, info.positionCount);
+      if (info.shape === "detailed") {
+        const mm = maintenanceMargin(info);
+        addSample(maintenance, labels, mm === undefined ? undefined : toNumber(mm));
+        addSample(ratio, labels, marginRatio(mm, info.totalMargin));
+      }
+    }
+  }
+  return [...families, positions, maintenance, ratio];
+};

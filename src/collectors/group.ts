@@ -1,0 +1,66 @@
+// Aggregates orders into label groups: counts, exact sums and extremes, "unknown" if any input is.
+
+import { ExactSum } from "../util/decimal.js";
+
+/** A running aggregate that becomes undefined for good once one input is unknown. */
+export class Aggregate {
+  #sum: ExactSum | undefined = new ExactSum();
+  #min: number | undefined = Number.POSITIVE_INFINITY;
+  #max: number | undefined = Number.NEGATIVE_INFINITY;
+  count = 0;
+
+  add(value: number | undefined): void {
+    this.count++;
+    if (value === undefined) {
+      this.#sum = this.#min = this.#max = undefined;
+      return;
+    }
+    this.#sum?.add(value);
+    if (this.#min !== undefined && value < this.#min) this.#min = value;
+    if (this.#max !== undefined && value > this.#max) this.#max = value;
+  }
+
+  addProduct(a: number | undefined, b: number | undefined): void {
+    this.count++;
+    if (a === undefined || b === undefined) {
+      this.#sum = undefined;
+      return;
+    }
+    this.#sum?.addProduct(a, b);
+  }
+
+  get sum(): number | undefined {
+    return this.#sum?.value;
+  }
+  get min(): number | undefined {
+    return this.count > 0 ? this.#min : undefined;
+  }
+  get max(): number | undefined {
+    return this.count > 0 ? this.#max : undefined;
+  }
+}
+
+/** Groups keyed by their label values; a key with an unknown label value is skipped. */
+export class Groups<T> {
+  readonly #groups = new Map<string, { labels: string[]; value: T }>();
+  readonly #make: () => T;
+
+  constructor(make: () => T) {
+    this.#make = make;
+  }
+
+  get(labels: ReadonlyArray<string | undefined>): T | undefined {
+    if (labels.some((l) => l === undefined)) return undefined;
+    const key = labels.join("\u0000");
+    let group = this.#groups.get(key);
+    if (group === undefined) {
+      group = { labels: labels as string[], value: this.#make() };
+      this.#groups.set(key, group);
+    }
+    return group.value;
+  }
+
+  entries(): Iterable<{ labels: string[]; value: T }> {
+    return this.#groups.values();
+  }
+}

@@ -1,0 +1,18 @@
+// The list of collectors: a new metric family is one edit in one of these, a new collector one line here.
+
+import type { ScrapeResult } from "../collect/result.js";
+import type { Family } from "../metrics/family.js";
+import { account } from "./account.js";
+import { activeOrders } from "./active-orders.js";
+import type { Collector } from "./collector.js";
+import { markets } from "./markets.js";
+import { orderHistory } from "./order-history.js";
+import { positions } from "./positions.js";
+import { scrapeHealth } from "./scrape-health.js";
+
+export const COLLECTORS: readonly Collector[] = [scrapeHealth, account, positions, activeOrders, orderHistory, markets];
+
+/** Every family of one scrape, empty ones left out. */
+export function collectFamilies(scrape: ScrapeResult): Family[] {
+  return COLLECTORS.flatMap((collect) => collect(scrape)).filter((f) => f.samples.length > 0);
+}

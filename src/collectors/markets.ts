@@ -1,0 +1,43 @@
+// Market reference data: an info series, the status, and one gauge per trading setting.
+
+import { addSample, gauge, metricName } from "../metrics/family.js";
+import type { MarketSetting } from "../venue/snapshot.js";
+import type { Collector } from "./collector.js";
+
+/** The venue's setting, our metric suffix, and HELP. The venue's "fractions" are exported as ratios. */
+const SETTINGS: Array<[MarketSetting, string, string]> = [
+  ["tickSize", "tick_size", "Price tick size of the market, in collateral units per traded unit."],
+  ["tickPrecision", "tick_precision", "Number of decimals of the price tick (a count)."],
+  ["stepSize", "step_size", "Order size step of the market, in units of the traded asset."],
+  ["stepPrecision", "step_precision", "Number of decimals of the size step (a count)."],
+  ["minOrderSize", "min_order_size", "Smallest order size, in units of the traded asset."],
+  ["minLeverage", "min_leverage", "Smallest leverage allowed, as a multiple (ratio)."],
+  ["maxLeverage", "max_leverage", "Largest leverage allowed, as a multiple (ratio)."],
+  ["currentlyAllowedLeverage", "currently_allowed_leverage", "Leverage allowed right now, as a multiple (ratio)."],
+  ["maintenanceMarginFraction", "maintenance_margin_ratio", "Maintenance margin fraction, as a 0-1 ratio."],
+  ["initialMarginFraction", "initial_margin_ratio", "Initial margin fraction, as a 0-1 ratio."],
+  ["incrementalInitialMarginFraction", "incremental_initial_margin_ratio", "Incremental initial margin fraction, as a 0-1 ratio."],
+  ["incrementalPositionSize", "incremental_position_size", "Incremental position size, in units of the traded asset."],
+  ["baselinePositionSize", "baseline_position_size", "Baseline position size, in units of the traded asset."],
+  ["maxPositionSize", "max_position_size", "Largest position size, in units of the traded asset."],
+];
+
+export const markets: Collector = (scrape) => {
+  const info = gauge(
+    metricName("market", "info"),
+    "Market reference data as labels; the value is always 1.",
+    ["market_id", "name", "asset_id", "collateral_asset_id"],
+  );
+  const status = gauge(
+    metricName("market", "status"),
+    "Status of the market as a label (e.g. TRADABLE); the value is always 1.",
+    ["market_id", "status"],
+  );
+  const settings = SETTINGS.map(([, suffix, help]) => gauge(metricName("market", suffix), help, ["market_id"]));
+  for (const m of scrape.markets?.markets ?? []) {
+    addSample(info, [m.id, m.name, m.assetId, m.collateralAssetId], 1);
+    addSample(status, [m.id, m.status], 1);
+    SETTINGS.forEach(([key], i) => addSample(settings[i]!, [m.id], m.settings[key]));
+  }
+  return [info, status, ...settings];
+};

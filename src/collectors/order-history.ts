@@ -1,0 +1,48 @@
+// The order history fetched this scrape: orders by status, rejections by code, latest creation time.
+
+import { addSample, gauge, metricName } from "../metrics/family.js";
+import type { Collector } from "./collector.js";
+import { Aggregate, Groups } from "./group.js";
+
+export const orderHistory: Collector = (scrape) => {
+  const orders = gauge(
+    metricName("order_history", "orders"),
+    "Number of orders in the history fetched this scrape (a count).",
+    ["account", "market_id", "side", "direction", "type", "status"],
+  );
+  const rejections = gauge(
+    metricName("order_history", "rejections"),
+    "Number of orders in the fetched history that carry a rejection reason, by its code (a count).",
+    ["account", "market_id", "code"],
+  );
+  const lastCreated = gauge(
+    metricName("order_history", "last_created_timestamp_seconds"),
+    "Creation time of the newest order in the fetched history, in seconds since the epoch.",
+    ["account", "market_id"],
+  );
+  const fetched = gauge(
+    metricName("order_history", "fetched_orders"),
+    "Number of history orders fetched this scrape, after paging and removing repeats (a count).",
+    ["account"],
+  );
+  for (const a of scrape.accounts) {
+    if (a.history === undefined) continue;
+    const byStatus = new Groups(() => ({ n: 0 }));
+    const byCode = new Groups(() => ({ n: 0 }));
+    const byMarket = new Groups(() => new Aggregate());
+    for (const o of a.history.orders) {
+      const group = byStatus.get([a.account, o.marketId, o.side, o.direction, o.type, o.status]);
+      if (group) group.n++;
+      if (o.rejectionCode !== undefined) {
+        const rejected = byCode.get([a.account, o.marketId, o.rejectionCode]);
+        if (rejected) rejected.n++;
+      }
+      byMarket.get([a.account, o.marketId])?.add(o.createdAt);
+    }
+    for (const { labels, value } of byStatus.entries()) addSample(orders, labels, value.n);
+    for (const { labels, value } of byCode.entries()) addSample(rejections, labels, value.n);
+    for (const { labels, value } of byMarket.entries()) addSample(lastCreated, labels, value.max);
+    addSample(fetched, [a.account], a.history.orders.length);
+  }
+  return [orders, rejections, lastCreated, fetched];
+};

@@ -1,0 +1,57 @@
+// One series per open position and figure, with its notional and distance to liquidation.
+
+import { addSample, gauge, metricName } from "../metrics/family.js";
+import { abs, exactProduct, fromNumber, quotient, subtract } from "../util/decimal.js";
+import type { Position } from "../venue/snapshot.js";
+import type { Collector } from "./collector.js";
+
+const LABELS = ["account", "collateral_id", "market_id", "direction"] as const;
+
+type Figure = [name: string, help: string, value: (p: Position) => number | undefined];
+
+export function notional(p: Position): number | undefined {
+  if (p.size === undefined || p.avgExecutionPrice === undefined) return undefined;
+  return exactProduct(p.size, p.avgExecutionPrice);
+}
+
+/** |average execution price − liquidation price| / average execution price, a 0-1 ratio (or more). */
+export function liquidationDistance(p: Position): number | undefined {
+  const { avgExecutionPrice: avg, liquidationPrice: liq } = p;
+  if (avg === undefined || liq === undefined || avg === 0) return undefined;
+  const price = fromNumber(avg);
+  return quotient(abs(subtract(price, fromNumber(liq))), abs(price));
+}
+
+const FIGURES: Figure[] = [
+  ["size", "Position size, in units of the traded asset.", (p) => p.size],
+  ["avg_execution_price", "Average execution price of the position, in collateral units per traded unit.", (p) => p.avgExecutionPrice],
+  ["margin", "Margin amount of the position, in units of the collateral asset.", (p) => p.marginAmount],
+  ["borrowed", "Borrowed amount of the position, in units of the collateral asset.", (p) => p.borrowedAmount],
+  ["leverage", "Leverage of the position, as a multiple (ratio).", (p) => p.leverage],
+  ["realized_pnl", "Realized profit and loss of the position, in units of the collateral asset.", (p) => p.realizedPnl],
+  ["liquidation_price", "Liquidation price of the position, in collateral units per traded unit.", (p) => p.liquidationPrice],
+  ["maintenance_margin", "Maintenance margin of the position, in units of the collateral asset.", (p) => p.maintenanceMargin],
+  ["notional", "Size times average execution price, in units of the collateral asset.", notional],
+  [
+    "liquidation_distance_ratio",
+    "Distance from average execution price to liquidation price, as a ratio of the average execution price.",
+    liquidationDistance,
+  ],
+];
+
+export const positions: Collector = (scrape) => {
+  const families = FIGURES.map(([name, help]) => gauge(metricName("position", name), help, LABELS));
+  for (const a of scrape.accounts) {
+    for (const info of a.accountInfos) {
+      const seen = new Set<string>();
+      for (const p of info.positions) {
+        const key = `${p.marketId}\u0000${p.direction}`;
+        if (seen.has(key)) continue; // reported by the parser; the first one keeps the series
+        seen.add(key);
+        const labels = [a.account, info.collateralId, p.marketId, p.direction];
+        FIGURES.forEach(([, , value], i) => addSample(families[i]!, labels, value(p)));
+      }
+    }
+  }
+  return families;
+};

@@ -1,0 +1,43 @@
+// The validated configuration every other module reads; built from the environment or a file.
+
+import type { Secret } from "./secret.js";
+
+export type AuthConfig =
+  | { type: "api_key"; header: string; key: Secret }
+  | { type: "bearer"; token: Secret }
+  | { type: "basic"; username: string; password: Secret }
+  | { type: "none" };
+
+export interface AccountConfig {
+  /** The `account` label. */
+  name: string;
+  collateralIds: string[];
+  auth: AuthConfig;
+  /** Extra static headers sent to the private endpoints. */
+  headers: Record<string, string>;
+}
+
+export interface VenueConfig {
+  baseUrl: URL;
+  /** History is paged with offset/limit up to this many orders per scrape. */
+  historyMaxOrders: number;
+  historyPageSize: number;
+  /** The limit asked of the active-orders list, and the query parameter that carries it. */
+  activeOrdersLimit: number;
+  activeOrdersLimitParam: string;
+  maxBodyBytes: number;
+  maxRetryAfterSeconds: number;
+}
+
+export interface ScrapeConfig {
+  /** Deadline of a scrape when Prometheus sends no timeout header. */
+  defaultTimeoutSeconds: number;
+}
+
+export interface Config {
+  venue: VenueConfig;
+  accounts: AccountConfig[];
+  scrape: ScrapeConfig;
+  listenAddress: { host: string; port: number };
+  logLevel: "debug" | "info" | "warn" | "error";
+}

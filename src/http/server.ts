@@ -1,0 +1,44 @@
+// Starts the HTTP server with bounded inbound timeouts, and stops it gracefully.
+
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import type express from "express";
+
+export interface RunningServer {
+  server: Server;
+  /** http://host:port/ as bound (port 0 resolved). */
+  url: string;
+  /** Stops accepting, lets in-flight requests finish within `graceMs`, then closes the rest. */
+  close(graceMs?: number): Promise<void>;
+}
+
+export async function listen(app: express.Express, host: string, port: number): Promise<RunningServer> {
+  const server = createServer(app);
+  server.headersTimeout = 10_000;
+  server.requestTimeout = 120_000;
+  server.keepAliveTimeout = 65_000;
+  server.maxHeadersCount = 100;
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(port, host, () => {
+      server.off("error", reject);
+      resolve();
+    });
+  });
+  const address = server.address() as AddressInfo;
+  const shownHost = address.family === "IPv6" ? `[${address.address}]` : address.address;
+  return {
+    server,
+    url: `http://${shownHost}:${address.port}/`,
+    close: (graceMs = 10_000) =>
+      new Promise<void>((resolve) => {
+        const timer = setTimeout(() => server.closeAllConnections(), graceMs);
+        timer.unref();
+        server.close(() => {
+          clearTimeout(timer);
+          resolve();
+        });
+        server.closeIdleConnections();
+      }),
+  };
+}

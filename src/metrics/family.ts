@@ -1,0 +1,51 @@
+// A metric family as plain data: what collectors return and renderers turn into text.
+
+export const NAMESPACE = "trading";
+
+/** A metric name in the exporter's namespace: metricName("account", "total_margin"). */
+export function metricName(...parts: string[]): string {
+  return [NAMESPACE, ...parts].join("_");
+}
+
+/** Label values longer than this are cut, so a hostile venue cannot blow up a scrape. */
+export const MAX_LABEL_VALUE_LENGTH = 128;
+
+export interface Sample {
+  /** In the order of the family's labelNames; null leaves that label off this sample. */
+  readonly labels: ReadonlyArray<string | null>;
+  readonly value: number;
+}
+
+export interface Family {
+  readonly name: string;
+  readonly help: string;
+  readonly type: "gauge";
+  readonly labelNames: readonly string[];
+  readonly samples: Sample[];
+}
+
+export function gauge(name: string, help: string, labelNames: readonly string[]): Family {
+  return { name, help, type: "gauge", labelNames, samples: [] };
+}
+
+function capLabel(value: string): string {
+  return value.length > MAX_LABEL_VALUE_LENGTH ? value.slice(0, MAX_LABEL_VALUE_LENGTH) : value;
+}
+
+/**
+ * Adds a sample unless its value or a label value is unknown: a series the venue did not give us
+ * everything for is left out, never filled in.
+ */
+export function addSample(
+  family: Family,
+  labels: ReadonlyArray<string | null | undefined>,
+  value: number | undefined,
+): void {
+  if (value === undefined || Number.isNaN(value)) return;
+  const values: Array<string | null> = [];
+  for (const label of labels) {
+    if (label === undefined) return;
+    values.push(label === null ? null : capLabel(label));
+  }
+  family.samples.push({ labels: values, value });
+}

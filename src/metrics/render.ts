@@ -1,0 +1,26 @@
+// Turns metric families into Prometheus text through a fresh prom-client registry per scrape.
+
+import { Gauge, Registry } from "prom-client";
+import type { Family } from "./family.js";
+
+export const CONTENT_TYPE = Registry.PROMETHEUS_CONTENT_TYPE;
+
+/** A new registry filled from the families: scrapes never share mutable gauges. */
+export function registryOf(families: readonly Family[]): Registry {
+  const registry = new Registry();
+  for (const family of families) {
+    const g = new Gauge({ name: family.name, help: family.help, labelNames: family.labelNames, registers: [registry] });
+    for (const sample of family.samples) {
+      const labels: Record<string, string> = {};
+      sample.labels.forEach((value, i) => {
+        if (value !== null) labels[family.labelNames[i]!] = value;
+      });
+      g.set(labels, sample.value);
+    }
+  }
+  return registry;
+}
+
+export function render(families: readonly Family[]): Promise<string> {
+  return registryOf(families).metrics();
+}

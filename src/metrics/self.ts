@@ -1,0 +1,58 @@
+// The exporter's own metrics: process and Node.js defaults, build info, upstream and validation counters.
+
+import { Counter, Gauge, Registry, collectDefaultMetrics } from "prom-client";
+import { REVISION, VERSION } from "../version.js";
+import { ENDPOINTS, type Endpoint } from "../venue/endpoints.js";
+import { FAILURE_REASONS, type FailureReason } from "../venue/errors.js";
+import { metricName } from "./family.js";
+
+export class SelfMetrics {
+  readonly registry = new Registry();
+  readonly #requests: Counter<"endpoint" | "code">;
+  readonly #errors: Counter<"endpoint" | "reason">;
+  readonly #invalidFields: Counter<"endpoint" | "field">;
+
+  constructor(options: { defaultMetrics?: boolean } = {}) {
+    const registers = [this.registry];
+    if (options.defaultMetrics !== false) collectDefaultMetrics({ register: this.registry });
+    new Gauge({
+      name: metricName("exporter", "build_info"),
+      help: "Build of the exporter as labels; the value is always 1.",
+      labelNames: ["version", "revision", "nodejs_version"],
+      registers,
+    }).set({ version: VERSION, revision: REVISION, nodejs_version: process.version }, 1);
+    this.#requests = new Counter({
+      name: metricName("exporter", "upstream_requests_total"),
+      help: "Requests sent to the venue, by endpoint and HTTP status (\"error\" when none came back).",
+      labelNames: ["endpoint", "code"],
+      registers,
+    });
+    this.#errors = new Counter({
+      name: metricName("exporter", "upstream_errors_total"),
+      help: "Failed endpoint calls, by endpoint and reason (one per failed scrape of the endpoint).",
+      labelNames: ["endpoint", "reason"],
+      registers,
+    });
+    this.#invalidFields = new Counter({
+      name: metricName("exporter", "invalid_fields_total"),
+      help: "Fields the venue sent missing or not as a finite number or expected value, by endpoint and field.",
+      labelNames: ["endpoint", "field"],
+      registers,
+    });
+    for (const endpoint of ENDPOINTS) {
+      for (const reason of FAILURE_REASONS) this.#errors.inc({ endpoint, reason }, 0);
+    }
+  }
+
+  upstreamAnswer(endpoint: Endpoint, code: string): void {
+    this.#requests.inc({ endpoint, code });
+  }
+
+  upstreamError(endpoint: Endpoint, reason: FailureReason): void {
+    this.#errors.inc({ endpoint, reason });
+  }
+
+  invalidFields(endpoint: Endpoint, counts: Map<string, number>): void {
+    for (const [field, n] of counts) this.#invalidFields.inc({ endpoint, field }, n);
+  }
+}

@@ -1,0 +1,19 @@
+// A scrape's deadline: an abort signal plus the time left, shared by every call of the scrape.
+
+export class Deadline {
+  readonly signal: AbortSignal;
+  readonly #expiresAt: number;
+
+  constructor(seconds: number, now: () => number = Date.now) {
+    this.#expiresAt = now() + seconds * 1000;
+    this.signal = AbortSignal.timeout(Math.max(1, Math.round(seconds * 1000)));
+    this.now = now;
+  }
+
+  private readonly now: () => number;
+
+  /** Milliseconds left before the scrape must answer. */
+  remainingMs(): number {
+    return Math.max(0, this.#expiresAt - this.now());
+  }
+}

@@ -1,0 +1,36 @@
+// Authenticators: how an account's credential goes on a request. A new scheme is one case here.
+
+import type { AuthConfig } from "../config/types.js";
+
+export interface Authenticator {
+  /** Adds the credential to the headers of a request to `url`. */
+  apply(headers: Headers, url: URL): void;
+  /** Header names that carry the credential, for log redaction. */
+  readonly secretHeaders: readonly string[];
+}
+
+export function authenticator(auth: AuthConfig): Authenticator {
+  switch (auth.type) {
+    case "api_key":
+      return {
+        secretHeaders: [auth.header.toLowerCase()],
+        apply: (headers) => headers.set(auth.header, auth.key.reveal()),
+      };
+    case "bearer":
+      return {
+        secretHeaders: ["authorization"],
+        apply: (headers) => headers.set("authorization", `Bearer ${auth.token.reveal()}`),
+      };
+    case "basic":
+      return {
+        secretHeaders: ["authorization"],
+        apply: (headers) =>
+          headers.set(
+            "authorization",
+            `Basic ${Buffer.from(`${auth.username}:${auth.password.reveal()}`).toString("base64")}`,
+          ),
+      };
+    case "none":
+      return { secretHeaders: [], apply: () => undefined };
+  }
+}

@@ -1,0 +1,46 @@
+// Why a venue call failed, as one of a fixed set of reasons the runner turns into labels.
+
+export const FAILURE_REASONS = [
+  "timeout",
+  "network",
+  "tls",
+  "redirect",
+  "rate_limited",
+  "auth",
+  "http_4xx",
+  "http_5xx",
+  "too_large",
+  "invalid_json",
+  "invalid_schema",
+] as const;
+export type FailureReason = (typeof FAILURE_REASONS)[number];
+
+/** A failed venue call. The message names the endpoint and path, never a host's credential or a header. */
+export class VenueError extends Error {
+  override readonly name = "VenueError";
+  readonly reason: FailureReason;
+  readonly status: number | undefined;
+  /** Seconds the venue asked us to wait (Retry-After), when it did. */
+  readonly retryAfterSeconds: number | undefined;
+
+  constructor(
+    reason: FailureReason,
+    message: string,
+    options: { status?: number; retryAfterSeconds?: number; cause?: unknown } = {},
+  ) {
+    super(message, options.cause === undefined ? undefined : { cause: options.cause });
+    this.reason = reason;
+    this.status = options.status;
+    this.retryAfterSeconds = options.retryAfterSeconds;
+  }
+}
+
+/** The reason for an HTTP status the venue answered with, or undefined for success. */
+export function reasonForStatus(status: number): FailureReason | undefined {
+  if (status >= 200 && status < 300) return undefined;
+  if (status >= 300 && status < 400) return "redirect";
+  if (status === 401 || status === 403) return "auth";
+  if (status === 429 || status === 418) return "rate_limited";
+  if (status >= 500) return "http_5xx";
+  return "http_4xx";
+}

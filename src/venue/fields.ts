@@ -1,0 +1,47 @@
+// Tolerant readers for single venue fields: numbers or decimal strings, labels, flags, timestamps.
+
+const DECIMAL_TEXT = /^[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?$/;
+const MAX_NUMBER_TEXT = 400;
+
+/** A JSON number or a decimal string as a finite double; anything else is undefined. */
+export function readNumber(value: unknown): number | undefined {
+  if (typeof value === "number") return Number.isFinite(value) ? value : undefined;
+  if (typeof value !== "string" || value.length > MAX_NUMBER_TEXT) return undefined;
+  const text = value.trim();
+  if (!DECIMAL_TEXT.test(text)) return undefined;
+  const n = Number(text);
+  return Number.isFinite(n) ? n : undefined;
+}
+
+/** A non-empty identifier or enum value; numbers are accepted as their decimal text. */
+export function readLabel(value: unknown): string | undefined {
+  if (typeof value === "string") return value.length > 0 ? value : undefined;
+  if (typeof value === "number" && Number.isFinite(value)) return String(value);
+  return undefined;
+}
+
+/** A boolean, also when sent as the strings "true"/"false". */
+export function readFlag(value: unknown): boolean | undefined {
+  if (typeof value === "boolean") return value;
+  if (value === "true") return true;
+  if (value === "false") return false;
+  return undefined;
+}
+
+/**
+ * A timestamp of unknown unit, recognised by magnitude and returned in seconds since the epoch:
+ * below 1e11 seconds (until year 5138), below 1e14 milliseconds, below 1e17 microseconds, else
+ * nanoseconds. Zero and negative values mean "not set" and are undefined.
+ */
+export function readTimestampSeconds(value: unknown): number | undefined {
+  const n = readNumber(value);
+  if (n === undefined || n <= 0) return undefined;
+  if (n < 1e11) return n;
+  if (n < 1e14) return n / 1e3;
+  if (n < 1e17) return n / 1e6;
+  return n / 1e9;
+}
+
+export function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}

@@ -1,0 +1,90 @@
+// The typed, plain data that the venue client hands to the collectors: nothing raw passes here.
+
+/** A value the venue did not send, or sent in a form that is not a finite number, is undefined. */
+type Maybe<T> = T | undefined;
+
+export interface Position {
+  marketId: Maybe<string>;
+  direction: Maybe<string>;
+  avgExecutionPrice: Maybe<number>;
+  size: Maybe<number>;
+  marginAmount: Maybe<number>;
+  borrowedAmount: Maybe<number>;
+  leverage: Maybe<number>;
+  realizedPnl: Maybe<number>;
+  liquidationPrice: Maybe<number>;
+  maintenanceMargin: Maybe<number>;
+}
+
+export interface AccountInfo {
+  collateralId: string;
+  /** detailed: positions listed; summary: only their count. */
+  shape: "detailed" | "summary";
+  collateralBalance: Maybe<number>;
+  availableMargin: Maybe<number>;
+  totalInvested: Maybe<number>;
+  totalMargin: Maybe<number>;
+  totalUnrealizedPnl: Maybe<number>;
+  positionCount: Maybe<number>;
+  /** Detailed shape only. */
+  positions: Position[];
+  /** False when an element of the list could not be read, so sums over it are unknown. */
+  positionsComplete: boolean;
+}
+
+export interface Order {
+  id: Maybe<string>;
+  marketId: Maybe<string>;
+  type: Maybe<string>;
+  side: Maybe<string>;
+  direction: Maybe<string>;
+  status: Maybe<string>;
+  isPendingExpiration: Maybe<boolean>;
+  isPendingCancellation: Maybe<boolean>;
+  isPendingRejection: Maybe<boolean>;
+  price: Maybe<number>;
+  quantity: Maybe<number>;
+  quantityLocked: Maybe<number>;
+  quantityFilled: Maybe<number>;
+  /** Seconds since the epoch, whatever unit the venue used. */
+  createdAt: Maybe<number>;
+  /** rejectionReason.code when the order carries a rejection reason. */
+  rejectionCode: Maybe<string>;
+}
+
+export const MARKET_SETTINGS = [
+  "tickSize",
+  "tickPrecision",
+  "stepSize",
+  "stepPrecision",
+  "minOrderSize",
+  "minLeverage",
+  "maxLeverage",
+  "maintenanceMarginFraction",
+  "initialMarginFraction",
+  "incrementalInitialMarginFraction",
+  "incrementalPositionSize",
+  "baselinePositionSize",
+  "maxPositionSize",
+  "currentlyAllowedLeverage",
+] as const;
+export type MarketSetting = (typeof MARKET_SETTINGS)[number];
+
+export interface Market {
+  id: string;
+  name: Maybe<string>;
+  assetId: Maybe<string>;
+  collateralAssetId: Maybe<string>;
+  status: Maybe<string>;
+  settings: Record<MarketSetting, Maybe<number>>;
+}
+
+export interface ActiveOrders {
+  orders: Order[];
+  /** The limit that was asked for: an answer this long may have been cut. */
+  limit: number;
+}
+
+export interface OrderHistory {
+  orders: Order[];
+}

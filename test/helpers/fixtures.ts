@@ -1,0 +1,72 @@
+// Builds a ScrapeResult from fixture files through the real parsers, as the client would.
+
+import { readFileSync } from "node:fs";
+import type { EndpointOutcome } from "../../src/collect/outcome.js";
+import type { AccountResult, ScrapeResult } from "../../src/collect/result.js";
+import type { Endpoint } from "../../src/venue/endpoints.js";
+import type { FailureReason } from "../../src/venue/errors.js";
+import { parseAccountInfo } from "../../src/venue/parse-account.js";
+import { parseMarkets } from "../../src/venue/parse-markets.js";
+import { parseOrders } from "../../src/venue/parse-orders.js";
+
+export function fixture(name: string): unknown {
+  return JSON.parse(readFileSync(new URL(`../fixtures/${name}`, import.meta.url), "utf8")) as unknown;
+}
+
+/** A fixture file name, or a failure reason standing for an endpoint that failed. */
+type Source = string | { fail: FailureReason };
+
+export interface FixtureCase {
+  account: string;
+  accountInfos: Array<[collateralId: string, source: Source]>;
+  active: Source;
+  activeLimit?: number;
+  history: Source;
+  markets: Source;
+}
+
+export type InvalidCounts = Record<string, number>;
+
+function outcome(endpoint: Endpoint, account: string | undefined, failure?: FailureReason): EndpointOutcome {
+  return {
+    endpoint,
+    account,
+    ok: failure === undefined,
+    durationSeconds: 0.25,
+    reason: failure,
+    message: failure === undefined ? undefined : `${endpoint} failed`,
+  };
+}
+
+/** The ScrapeResult and the invalid fields counted per "endpoint field". */
+export function scrapeFromFixtures(c: FixtureCase): { scrape: ScrapeResult; invalid: InvalidCounts } {
+  const invalid: InvalidCounts = {};
+  const reporter = (endpoint: string) => (field: string) => {
+    const key = `${endpoint} ${field}`;
+    invalid[key] = (invalid[key] ?? 0) + 1;
+  };
+  const read = <T>(endpoint: Endpoint, source: Source, parse: (body: unknown) => T): [EndpointOutcome, T | undefined] =>
+    typeof source === "string"
+      ? [outcome(endpoint, endpoint === "markets" ? undefined : c.account), parse(fixture(source))]
+      : [outcome(endpoint, endpoint === "markets" ? undefined : c.account, source.fail), undefined];
+
+  const infos = c.accountInfos.map(([id, source]) =>
+    read("account_info", source, (b) => parseAccountInfo(b, id, reporter("account_info"))),
+  );
+  const [activeOutcome, active] = read("orders_active", c.active, (b) =>
+    parseOrders(b, "orders_active", reporter("orders_active")),
+  );
+  const [historyOutcome, history] = read("orders_history", c.history, (b) =>
+    parseOrders(b, "orders_history", reporter("orders_history")),
+  );
+  const [marketsOutcome, markets] = read("markets", c.markets, (b) => parseMarkets(b, reporter("markets")));
+  const infoFailure = infos.find(([o]) => !o.ok)?.[0].reason;
+  const account: AccountResult = {
+    account: c.account,
+    outcomes: [outcome("account_info", c.account, infoFailure), activeOutcome, historyOutcome],
+    accountInfos: infos.flatMap(([, info]) => (info === undefined ? [] : [info])),
+    activeOrders: active === undefined ? undefined : { orders: active, limit: c.activeLimit ?? 1000 },
+    history: history === undefined ? undefined : { orders: history },
+  };
+  return { scrape: { accounts: [account], markets: { outcome: marketsOutcome, markets } }, invalid };
+}
