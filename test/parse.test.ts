@@ -1,0 +1,96 @@
+// The venue parsers: shapes told apart by content, bad fields counted, wrong containers refused.
+
+import { describe, expect, it } from "vitest";
+import { VenueError } from "../src/venue/errors.js";
+import { parseAccountInfo } from "../src/venue/parse-account.js";
+import { parseMarkets } from "../src/venue/parse-markets.js";
+import { parseOrders } from "../src/venue/parse-orders.js";
+import { fixture, scrapeFromFixtures } from "./helpers/fixtures.js";
+
+const ignore = () => undefined;
+
+describe("parseAccountInfo", () => {
+  it("tells the detailed shape by its list of positions", () => {
+    const info = parseAccountInfo(fixture("account-detailed.json"), "USDC", ignore);
+    expect(info.shape).toBe("detailed");
+    expect(info.positionCount).toBe(2);
+    expect(info.positions[0]?.avgExecutionPrice).toBe(60000.5);
+    expect(info.collateralBalance).toBe(10000.123456);
+  });
+
+  it("tells the summary shape by its count of positions", () => {
+    const info = parseAccountInfo(fixture("account-summary.json"), "USDT", ignore);
+    expect(info).toMatchObject({ shape: "summary", positionCount: 3, positions: [], totalMargin: 4990.75 });
+  });
+
+  it("reads a summary-shape body whose numbers are decimal strings", () => {
+    const info = parseAccountInfo({ collateralBalance: "5.5", positions: "2" }, "X", ignore);
+    expect(info).toMatchObject({ shape: "summary", collateralBalance: 5.5, positionCount: 2 });
+  });
+
+  it("flags an answer for another collateral", () => {
+    const seen: string[] = [];
+    parseAccountInfo({ ...(fixture("account-summary.json") as object), collateralId: "OTHER" }, "USDT", (f) => seen.push(f));
+    expect(seen).toEqual(["collateralId"]);
+  });
+
+  it.each([[[]], ["text"], [null], [42]])("refuses %j as the body", (body) => {
+    expect(() => parseAccountInfo(body, "USDC", ignore)).toThrow(VenueError);
+  });
+});
+
+describe("parseOrders and parseMarkets", () => {
+  it("refuse a body that is not an array", () => {
+    expect(() => parseOrders({ orders: [] }, "orders_active", ignore)).toThrowError(/expected a JSON array/);
+    expect(() => parseMarkets({}, ignore)).toThrowError(expect.objectContaining({ reason: "invalid_schema" }));
+  });
+
+  it("keep the first of two markets with one id", () => {
+    const markets = parseMarkets(fixture("markets-odd.json"), ignore);
+    expect(markets.map((m) => [m.id, m.name])).toEqual([
+      ["BTC-USD", "Bitcoin"],
+      ["SOL-USD", undefined],
+    ]);
+  });
+});
+
+describe("invalid fields of the odd fixtures", () => {
+  it("are each counted under their endpoint and field", () => {
+    const { invalid } = scrapeFromFixtures({
+      account: "odd",
+      accountInfos: [["USDC", "account-odd.json"]],
+      active: "orders-odd.json",
+      history: { fail: "timeout" },
+      markets: "markets-odd.json",
+    });
+    expect(invalid).toEqual({
+      "account_info positions[].avgExecutionPrice": 1,
+      "account_info positions[].marginAmount": 1,
+      "account_info positions[].borrowedAmount": 1,
+      "account_info positions[].leverage": 1,
+      "account_info positions[].marketId": 1,
+      "account_info positions[]": 1,
+      "account_info availableMargin": 1,
+      "account_info totalUnrealizedPnl": 1,
+      "orders_active quantity": 1,
+      "orders_active isPendingCancellation": 1,
+      "orders_active marketId": 1,
+      "orders_active createdAt": 1,
+      "orders_active rejectionReason.code": 1,
+      "orders_active []": 2,
+      "markets settings.stepSize": 1,
+      "markets settings.stepPrecision": 1,
+      "markets settings.minOrderSize": 1,
+      "markets id": 2,
+      "markets name": 1,
+      "markets settings": 1,
+      ...Object.fromEntries(
+        [
+          "tickSize", "tickPrecision", "stepSize", "stepPrecision", "minOrderSize", "minLeverage", "maxLeverage",
+          "maintenanceMarginFraction", "initialMarginFraction", "incrementalInitialMarginFraction",
+          "incrementalPositionSize", "baselinePositionSize", "maxPositionSize", "currentlyAllowedLeverage",
+        ].map((k) => [`markets settings.${k}`, k === "stepSize" || k === "stepPrecision" || k === "minOrderSize" ? 2 : 1]),
+      ),
+    });
+  });
+});
