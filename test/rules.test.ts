@@ -1,0 +1,54 @@
+// Runs promtool on the shipped rules, rule unit tests and example Prometheus config.
+import { execFile } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+
+const PROMETHEUS_DIR = fileURLToPath(new URL('../prometheus/', import.meta.url));
+const RULES_DIR = fileURLToPath(new URL('../prometheus/rules/', import.meta.url));
+
+interface Result {
+  code: number;
+  output: string;
+}
+
+function promtool(args: string[], cwd: string): Promise<Result> {
+  return new Promise((resolve, reject) => {
+    execFile('promtool', args, { cwd, timeout: 60_000 }, (error, stdout, stderr) => {
+      const output = `${stdout}${stderr}`;
+      if (error === null) {
+        resolve({ code: 0, output });
+        return;
+      }
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') {
+        reject(new Error('promtool is not on PATH: install Prometheus (Debian/Ubuntu: apt-get install prometheus) to run the rule tests'));
+        return;
+      }
+      resolve({ code: typeof error.code === 'number' ? error.code : -1, output: `${error.message}\n${output}` });
+    });
+  });
+}
+
+describe('prometheus rules and config', () => {
+  it('promtool check rules accepts every rule', async () => {
+    const source = readFileSync(`${RULES_DIR}trading.rules.yml`, 'utf8');
+    const ruleCount = source.match(/^\s*- (?:alert|record):/gm)?.length ?? 0;
+    const result = await promtool(['check', 'rules', 'trading.rules.yml'], RULES_DIR);
+    expect(result.code, result.output).toBe(0);
+    expect(ruleCount).toBeGreaterThan(0);
+    expect(result.output).toContain(`SUCCESS: ${ruleCount} rules found`);
+  }, 60_000);
+
+  it('promtool test rules passes the rule unit tests', async () => {
+    const result = await promtool(['test', 'rules', 'trading.rules.test.yml'], RULES_DIR);
+    expect(result.code, result.output).toBe(0);
+    expect(result.output).toContain('SUCCESS');
+  }, 60_000);
+
+  it('promtool check config accepts the example Prometheus config and its rule files', async () => {
+    const result = await promtool(['check', 'config', 'prometheus.example.yml'], PROMETHEUS_DIR);
+    expect(result.code, result.output).toBe(0);
+    expect(result.output).toContain('SUCCESS: 1 rule files found');
+    expect(result.output).toMatch(/SUCCESS: prometheus\.example\.yml is valid prometheus config file syntax/);
+  }, 60_000);
+});
