@@ -1,0 +1,143 @@
+// Accounts per collateral: position generation, balance movement, and the margin accounting derived from marks.
+import type { CollateralInfo, MarketState } from "./markets.js";
+import { roundToIncrement } from "./numbers.js";
+import type { Rng } from "./prng.js";
+
+export interface PositionState {
+  market: MarketState;
+  direction: "LONG" | "SHORT";
+  /** Asset units, a multiple of the market's step size. */
+  size: number;
+  /** Average execution (entry) price, on the market's tick. */
+  entry: number;
+  leverage: number;
+  realizedPnl: number;
+}
+
+export interface AccountState {
+  collateral: CollateralInfo;
+  positions: PositionState[];
+  /** Balance the account returns to outside the liquidation scenario; realized PnL accrues here. */
+  baseBalance: number;
+  /** Mean-reverting relative wobble of the balance (funding, fees). */
+  balanceNoise: number;
+  balance: number;
+}
+
+export interface PositionFigures {
+  position: PositionState;
+  margin: number;
+  borrowed: number;
+  unrealizedPnl: number;
+  maintenanceMargin: number;
+  liquidationPrice: number;
+}
+
+export interface AccountFigures {
+  collateralBalance: number;
+  totalUnrealizedPnl: number;
+  /** collateralBalance + totalUnrealizedPnl, as the reference defines it. */
+  totalMargin: number;
+  /** Sum of the positions' margin amounts. */
+  totalInvested: number;
+  availableMargin: number;
+  maintenanceMargin: number;
+  positions: PositionFigures[];
+}
+
+const MAX_POSITION_LEVERAGE = 20;
+const HEALTHY_BALANCE_PER_INVESTED = 3;
+
+function positionMargin(p: PositionState): number {
+  return (p.size * p.entry) / p.leverage;
+}
+
+function unrealizedPnl(p: PositionState): number {
+  return (p.market.mark - p.entry) * p.size * (p.direction === "LONG" ? 1 : -1);
+}
+
+function maintenanceMargin(p: PositionState): number {
+  return p.size * p.market.mark * p.market.market.settings.maintenanceMarginFraction;
+}
+
+function buildPosition(market: MarketState, direction: "LONG" | "SHORT", rng: Rng): PositionState {
+  const s = market.market.settings;
+  const entry = roundToIncrement(market.mark * rng.range(0.98, 1.02), s.tickSize, s.tickPrecision);
+  const notional = rng.logRange(2_000, 80_000) / market.collateral.usdValue;
+  const size = Math.max(s.stepSize, roundToIncrement(notional / entry, s.stepSize, s.stepPrecision));
+  const leverage = rng.int(s.minLeverage, Math.max(s.minLeverage, Math.min(s.maxLeverage, MAX_POSITION_LEVERAGE)));
+  return { market, direction, size, entry, leverage, realizedPnl: size * entry * rng.range(-0.02, 0.03) };
+}
+
+/** One account per collateral; positions go round-robin over collaterals, one per market, LONG and SHORT alternating. */
+export function generateAccounts(collaterals: readonly CollateralInfo[], markets: readonly MarketState[], positions: number, rng: Rng): AccountState[] {
+  const free = collaterals.map((c) => rng.shuffle(markets.filter((m) => m.collateral.id === c.id)));
+  const accounts: AccountState[] = collaterals.map((collateral) => ({ collateral, positions: [], baseBalance: 0, balanceNoise: 0, balance: 0 }));
+  for (let i = 0; i < positions; i++) {
+    const slot = [...accounts.keys()].map((k) => (i + k) % accounts.length).find((k) => (free[k]?.length ?? 0) > 0);
+    if (slot === undefined) break; // every market already holds a position
+    const market = free[slot]?.pop();
+    const account = accounts[slot];
+    if (market === undefined || account === undefined) break;
+    account.positions.push(buildPosition(market, i % 2 === 0 ? "LONG" : "SHORT", rng));
+  }
+  for (const account of accounts) {
+    const invested = account.positions.reduce((sum, p) => sum + positionMargin(p), 0);
+    account.baseBalance = HEALTHY_BALANCE_PER_INVESTED * invested + rng.range(500, 5_000) / account.collateral.usdValue;
+    account.balance = account.baseBalance;
+  }
+  return accounts;
+}
+
+/**
+ * Move the balance: in normal operation it wobbles around its base; under the liquidation scenario it is
+ * set so that sum(maintenanceMargin) / totalMargin is near `liquidationTarget`.
+ */
+export function settleBalance(account: AccountState, rng: Rng, liquidationTarget: number | undefined): void {
+  account.balanceNoise = account.balanceNoise * 0.9 + 0.0003 * rng.normal();
+  if (liquidationTarget === undefined || account.positions.length === 0) {
+    account.balance = account.baseBalance * (1 + account.balanceNoise);
+    return;
+  }
+  const upnl = account.positions.reduce((sum, p) => sum + unrealizedPnl(p), 0);
+  const mm = account.positions.reduce((sum, p) => sum + maintenanceMargin(p), 0);
+  account.balance = mm / liquidationTarget - upnl;
+}
+
+/** A fill in a market where the account holds a position realizes a little PnL into the balance. */
+export function realize(account: AccountState, position: PositionState, amount: number): void {
+  position.realizedPnl += amount;
+  account.baseBalance += amount;
+}
+
+/**
+ * Every derived figure of an account at the current marks. The liquidation price is the cross-margin price at
+ * which the position's share (by margin) of the excess equity, totalMargin - sum(maintenanceMargin), is used up.
+ */
+export function accountFigures(account: AccountState): AccountFigures {
+  const base = account.positions.map((position) => {
+    const margin = positionMargin(position);
+    return { position, margin, borrowed: position.size * position.entry - margin, unrealizedPnl: unrealizedPnl(position), maintenanceMargin: maintenanceMargin(position) };
+  });
+  const totalUnrealizedPnl = base.reduce((sum, p) => sum + p.unrealizedPnl, 0);
+  const totalInvested = base.reduce((sum, p) => sum + p.margin, 0);
+  const totalMaintenance = base.reduce((sum, p) => sum + p.maintenanceMargin, 0);
+  const totalMargin = account.balance + totalUnrealizedPnl;
+  const excess = totalMargin - totalMaintenance;
+  const positions = base.map((p) => {
+    const share = totalInvested > 0 ? (excess * p.margin) / totalInvested : 0;
+    const mmf = p.position.market.market.settings.maintenanceMarginFraction;
+    const mark = p.position.market.mark;
+    const liquidationPrice = p.position.direction === "LONG" ? Math.max(0, mark - share / (p.position.size * (1 - mmf))) : mark + share / (p.position.size * (1 + mmf));
+    return { ...p, liquidationPrice };
+  });
+  return {
+    collateralBalance: account.balance,
+    totalUnrealizedPnl,
+    totalMargin,
+    totalInvested,
+    availableMargin: totalMargin - totalInvested,
+    maintenanceMargin: totalMaintenance,
+    positions,
+  };
+}

@@ -1,0 +1,17 @@
+// CLI entry point of the venue simulator: start it, print its URL, stop cleanly on SIGINT/SIGTERM.
+import { runCli } from "./cli.js";
+
+const result = await runCli(process.argv.slice(2), {
+  out: (line) => process.stdout.write(`${line}\n`),
+  err: (line) => process.stderr.write(`${line}\n`),
+});
+
+if (typeof result === "number") {
+  process.exitCode = result;
+} else {
+  const stop = (): void => {
+    void result.close().then(() => process.exit(0));
+  };
+  process.once("SIGINT", stop);
+  process.once("SIGTERM", stop);
+}
