@@ -69,7 +69,7 @@ function buildPosition(market: MarketState, direction: "LONG" | "SHORT", rng: Rn
   return { market, direction, size, entry, leverage, realizedPnl: size * entry * rng.range(-0.02, 0.03) };
 }
 
-/** One account per collateral; positions go round-robin over collaterals, one per market, LONG and SHORT alternating. */
+/** One account per collateral; positions go round-robin over collaterals, one per market, LONG and SHORT alternating within each account. */
 export function generateAccounts(collaterals: readonly CollateralInfo[], markets: readonly MarketState[], positions: number, rng: Rng): AccountState[] {
   const free = collaterals.map((c) => rng.shuffle(markets.filter((m) => m.collateral.id === c.id)));
   const accounts: AccountState[] = collaterals.map((collateral) => ({ collateral, positions: [], baseBalance: 0, balanceNoise: 0, balance: 0 }));
@@ -79,7 +79,7 @@ export function generateAccounts(collaterals: readonly CollateralInfo[], markets
     const market = free[slot]?.pop();
     const account = accounts[slot];
     if (market === undefined || account === undefined) break;
-    account.positions.push(buildPosition(market, i % 2 === 0 ? "LONG" : "SHORT", rng));
+    account.positions.push(buildPosition(market, account.positions.length % 2 === 0 ? "LONG" : "SHORT", rng));
   }
   for (const account of accounts) {
     const invested = account.positions.reduce((sum, p) => sum + positionMargin(p), 0);
