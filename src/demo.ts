@@ -1,10 +1,8 @@
 // `npm run demo`: the built-in simulated venue plus the exporter pointed at it, on this machine.
 
 import { configFromEnv } from "./config/env.js";
-import { Exporter } from "./exporter.js";
-import { createApp } from "./http/app.js";
-import { listen } from "./http/server.js";
 import { createLogger } from "./log.js";
+import { startService } from "./service.js";
 import { startSimulator } from "./simulator/server.js";
 
 const DEMO_KEY = "demo-key";
@@ -21,17 +19,11 @@ async function demo(): Promise<void> {
     TRADING_LOG_LEVEL: process.env.TRADING_LOG_LEVEL ?? "info",
   });
   const logger = createLogger(config.logLevel);
-  const exporter = new Exporter(config, logger);
-  const app = createApp({
-    exporter,
-    logger,
-    timeouts: { defaultSeconds: config.scrape.defaultTimeoutSeconds, offsetSeconds: 0.5, maxSeconds: 120 },
-  });
-  const server = await listen(app, config.listenAddress.host, config.listenAddress.port);
+  const { server, close } = await startService(config, logger);
   process.stdout.write(
     `simulated venue: ${venue.url}\nexporter:        ${server.url}\nopen ${server.url}metrics  (Ctrl-C stops both)\n`,
   );
-  const stop = () => void Promise.all([server.close(1000), venue.close()]).then(() => process.exit(0));
+  const stop = () => void Promise.all([close(1000), venue.close()]).then(() => process.exit(0));
   process.once("SIGINT", stop);
   process.once("SIGTERM", stop);
 }

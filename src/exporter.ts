@@ -8,7 +8,9 @@ import { Scraper } from "./collect/scraper.js";
 import type { Config } from "./config/types.js";
 import { render } from "./metrics/render.js";
 import { SelfMetrics } from "./metrics/self.js";
+import { capSeries } from "./metrics/series-cap.js";
 import type { Deadline } from "./util/deadline.js";
+import { Transport } from "./venue/transport.js";
 
 export class Exporter {
   readonly self: SelfMetrics;
@@ -16,11 +18,15 @@ export class Exporter {
   readonly #logger: Logger;
   /** Last known health per endpoint and account, so a change is logged once, not every scrape. */
   readonly #healthy = new Map<string, boolean>();
+  readonly #transport = new Transport();
+  readonly #maxSeries: number;
 
   constructor(config: Config, logger: Logger, self: SelfMetrics = new SelfMetrics()) {
     this.self = self;
     this.#logger = logger;
+    this.#maxSeries = config.scrape.maxSeries;
     this.#scraper = new Scraper(config, {
+      transport: this.#transport,
       onAnswer: (endpoint, code) => self.upstreamAnswer(endpoint, code),
       onInvalidFields: (endpoint, counts) => self.invalidFields(endpoint, counts),
     });
@@ -41,8 +47,18 @@ export class Exporter {
   /** The full exposition: the exporter's own metrics, then this scrape's families. */
   async metrics(deadline: Deadline, options: { accounts?: string[]; markets?: boolean } = {}): Promise<string> {
     const result = await this.collect(deadline, options);
-    const [own, scraped] = await Promise.all([this.self.registry.metrics(), render(collectFamilies(result))]);
+    const { families, dropped } = capSeries(collectFamilies(result), this.#maxSeries);
+    if (dropped > 0) {
+      this.self.seriesDropped(dropped);
+      this.#logger.warn({ dropped, max: this.#maxSeries }, "scrape over the series cap");
+    }
+    const [own, scraped] = await Promise.all([this.self.registry.metrics(), render(families)]);
     return own + scraped;
+  }
+
+  /** Closes the connections to the venue. */
+  close(): Promise<void> {
+    return this.#transport.close();
   }
 
   #record(o: EndpointOutcome): void {

@@ -3,10 +3,8 @@
 
 import { configFromEnv } from "./config/env.js";
 import { ConfigError } from "./config/errors.js";
-import { Exporter } from "./exporter.js";
-import { createApp } from "./http/app.js";
-import { listen } from "./http/server.js";
 import { createLogger } from "./log.js";
+import { startService } from "./service.js";
 import { VERSION } from "./version.js";
 
 const USAGE = `usage: trading-exporter [--help] [--version]
@@ -23,30 +21,33 @@ async function main(argv: string[]): Promise<number> {
   }
   const config = configFromEnv(process.env);
   const logger = createLogger(config.logLevel);
-  const exporter = new Exporter(config, logger);
-  const app = createApp({
-    exporter,
-    logger,
-    timeouts: { defaultSeconds: config.scrape.defaultTimeoutSeconds, offsetSeconds: 0.5, maxSeconds: 120 },
+  // One failing request or stray promise must not take the exporter down: log it and serve on.
+  process.on("unhandledRejection", (reason) => {
+    logger.error({ error: reason instanceof Error ? reason.message : String(reason) }, "unhandled rejection");
   });
-  const running = await listen(app, config.listenAddress.host, config.listenAddress.port);
-  logger.info({ url: running.url, accounts: exporter.accountNames(), version: VERSION }, "listening");
+  process.on("uncaughtException", (error) => {
+    logger.error({ error: error.message }, "uncaught exception");
+  });
+  const service = await startService(config, logger);
+  logger.info({ url: service.server.url, accounts: service.exporter.accountNames(), version: VERSION }, "listening");
 
-  await new Promise<void>((resolve) => {
-    const stop = (signal: string) => {
-      logger.info({ signal }, "stopping");
-      void running.close().then(resolve);
-    };
-    process.once("SIGTERM", () => stop("SIGTERM"));
-    process.once("SIGINT", () => stop("SIGINT"));
+  const signal = await new Promise<string>((resolve) => {
+    process.once("SIGTERM", () => resolve("SIGTERM"));
+    process.once("SIGINT", () => resolve("SIGINT"));
   });
+  logger.info({ signal }, "stopping: finishing in-flight scrapes");
+  await service.close();
+  logger.info("stopped");
   return 0;
 }
 
 main(process.argv.slice(2)).then(
   (code) => process.exit(code),
   (error: unknown) => {
-    const message = error instanceof ConfigError ? `configuration error: ${error.message}` : `fatal: ${error instanceof Error ? error.message : String(error)}`;
+    const message =
+      error instanceof ConfigError
+        ? `configuration error: ${error.message}`
+        : `fatal: ${error instanceof Error ? error.message : String(error)}`;
     process.stderr.write(`trading-exporter: ${message}\n`);
     process.exit(1);
   },

@@ -321,6 +321,26 @@ describe("state", () => {
   });
 });
 
+describe("profiles", () => {
+  it("large spreads 200 positions over USDC, USDT and a detailed BTC collateral", async () => {
+    const large = await start({ profile: "large" });
+    const [usdc, usdt, btc] = [await account("USDC", large), await account("USDT", large), await account("BTC", large)];
+    expect(btc.collateralBalance).toMatch(DECIMAL);
+    const counts = [(usdc.positions as Json[]).length, usdt.positions as number, (btc.positions as Json[]).length];
+    expect(counts.reduce((a, b) => a + b, 0)).toBe(200);
+    expect(Math.min(...counts)).toBeGreaterThan(50);
+    expect(await getArray("/v1/public/markets", large)).toHaveLength(500);
+  });
+
+  it("huge serves 2,000 markets and 50,000 active orders", async () => {
+    const huge = await start({ profile: "huge" });
+    expect(await getArray("/v1/public/markets", huge)).toHaveLength(2000);
+    const res = await rawRequest(`${huge.url}/v1/private/orders/realtime?limit=50000`, { headers: KEY, timeoutMs: 8000 });
+    expect(res.status).toBe(200);
+    expect((JSON.parse(res.body.toString("utf8")) as unknown[]).length).toBe(50_000);
+  });
+});
+
 describe("stats", () => {
   it("counts venue requests per endpoint, unauthorized and faulted ones included, and resets", async () => {
     await get("/v1/private/account-info?collateralId=USDC");

@@ -12,4 +12,6 @@ export interface EndpointOutcome {
   reason: FailureReason | undefined;
   /** One line, safe to log: it names paths and statuses, never credentials. */
   message: string | undefined;
+  /** Seconds the venue asked us to wait before calling this endpoint again (Retry-After on 429/418). */
+  retryAfterSeconds?: number | undefined;
 }

@@ -15,6 +15,9 @@ export interface AccountResult {
 export interface MarketsResult {
   outcome: EndpointOutcome;
   markets: Market[] | undefined;
+  /** Seconds since the list was read (it is cached), and how long it is kept. */
+  ageSeconds: number;
+  maxAgeSeconds: number;
 }
 
 export interface ScrapeResult {

@@ -26,6 +26,7 @@ export async function runEndpoint<T>(
     durationSeconds: (performance.now() - started) / 1000,
     reason: ok ? undefined : error instanceof VenueError ? error.reason : "invalid_schema",
     message: ok ? undefined : error instanceof Error ? error.message : String(error),
+    retryAfterSeconds: error instanceof VenueError ? error.retryAfterSeconds : undefined,
   });
   try {
     const value = await call();

@@ -1,34 +1,50 @@
-// Collects one scrape: every configured account's endpoints and the markets, in parallel.
+// Collects one scrape: every configured account's endpoints and the markets, in parallel, shared
+// between concurrent scrapes, with the market list cached and rate-limited endpoints left alone.
 
 import type { AccountConfig, Config } from "../config/types.js";
 import type { Deadline } from "../util/deadline.js";
 import { VenueClient, type CallContext, type ClientHooks } from "../venue/client.js";
 import type { Endpoint } from "../venue/endpoints.js";
+import { VenueError } from "../venue/errors.js";
 import type { AccountInfo } from "../venue/snapshot.js";
+import type { EndpointOutcome } from "./outcome.js";
+import { RateLimits } from "./rate-limits.js";
 import type { AccountResult, MarketsResult, ScrapeResult } from "./result.js";
-import { mergeOutcomes, runEndpoint } from "./runner.js";
+import { mergeOutcomes, runEndpoint, type Run } from "./runner.js";
+import { SingleFlight, orWhenAborted } from "./shared.js";
 
 export interface ScraperHooks extends ClientHooks {
-  /** A field the venue sent missing or malformed, counted per scrape. */
+  /** Fields the venue sent missing or malformed, counted per call. */
   onInvalidFields(endpoint: Endpoint, counts: Map<string, number>): void;
 }
 
-function context(deadline: Deadline, endpoint: Endpoint, hooks: ScraperHooks): [CallContext, () => void] {
-  const counts = new Map<string, number>();
-  const ctx: CallContext = {
-    deadline,
-    invalid: (field) => counts.set(field, (counts.get(field) ?? 0) + 1),
+function timedOut(endpoint: Endpoint, account: string | undefined): EndpointOutcome {
+  return {
+    endpoint,
+    account,
+    ok: false,
+    durationSeconds: 0,
+    reason: "timeout",
+    message: `${endpoint}: the shared collection did not finish before this scrape's deadline`,
   };
-  return [ctx, () => counts.size > 0 && hooks.onInvalidFields(endpoint, counts)];
 }
 
 export class Scraper {
   readonly #accounts: Map<string, { config: AccountConfig; client: VenueClient }>;
   readonly #publicClient: VenueClient;
   readonly #hooks: ScraperHooks;
+  readonly #marketsTtlMs: number;
+  readonly #rateLimits: RateLimits;
+  readonly #accountFlights = new SingleFlight<AccountResult>();
+  readonly #marketsFlight = new SingleFlight<MarketsResult>();
+  #marketsCache: { at: number; result: MarketsResult } | undefined;
+  readonly #now: () => number;
 
-  constructor(config: Config, hooks: ScraperHooks) {
+  constructor(config: Config, hooks: ScraperHooks, now: () => number = Date.now) {
     this.#hooks = hooks;
+    this.#now = now;
+    this.#rateLimits = new RateLimits(now);
+    this.#marketsTtlMs = config.venue.marketsCacheSeconds * 1000;
     this.#publicClient = new VenueClient(config.venue, undefined, hooks);
     this.#accounts = new Map(
       config.accounts.map((a) => [a.name, { config: a, client: new VenueClient(config.venue, a, hooks) }]),
@@ -43,22 +59,65 @@ export class Scraper {
   async scrape(deadline: Deadline, options: { accounts?: string[]; markets?: boolean } = {}): Promise<ScrapeResult> {
     const names = options.accounts ?? this.accountNames();
     const [accounts, markets] = await Promise.all([
-      Promise.all(names.map((name) => this.#scrapeAccount(name, deadline))),
-      options.markets === false ? Promise.resolve(undefined) : this.#scrapeMarkets(deadline),
+      Promise.all(names.map((name) => this.#account(name, deadline))),
+      options.markets === false ? Promise.resolve(undefined) : this.#markets(deadline),
     ]);
     return { accounts, markets };
   }
 
-  async #call<T>(endpoint: Endpoint, account: string | undefined, deadline: Deadline, fn: (ctx: CallContext) => Promise<T>) {
-    const [ctx, flush] = context(deadline, endpoint, this.#hooks);
-    const run = await runEndpoint(endpoint, account, () => fn(ctx));
-    flush();
-    return run;
+  /** One collection per account at a time: a concurrent scrape waits for it, up to its own deadline. */
+  #account(name: string, deadline: Deadline): Promise<AccountResult> {
+    const shared = this.#accountFlights.run(name, () => this.#scrapeAccount(name, deadline));
+    return orWhenAborted(shared, deadline.signal, () => ({
+      account: name,
+      outcomes: (["account_info", "orders_active", "orders_history"] as const).map((e) => timedOut(e, name)),
+      accountInfos: [],
+      activeOrders: undefined,
+      history: undefined,
+    }));
   }
 
-  async #scrapeMarkets(deadline: Deadline): Promise<MarketsResult> {
-    const run = await this.#call("markets", undefined, deadline, (ctx) => this.#publicClient.markets(ctx));
-    return { outcome: run.outcome, markets: run.value };
+  /** The public market list, reused for the configured time after a successful read. */
+  #markets(deadline: Deadline): Promise<MarketsResult> {
+    const cached = this.#marketsCache;
+    if (cached !== undefined && this.#now() - cached.at < this.#marketsTtlMs) {
+      return Promise.resolve({ ...cached.result, ageSeconds: (this.#now() - cached.at) / 1000 });
+    }
+    const shared = this.#marketsFlight.run("markets", async () => {
+      const run = await this.#call("markets", undefined, deadline, (ctx) => this.#publicClient.markets(ctx));
+      const result: MarketsResult = { outcome: run.outcome, markets: run.value, ageSeconds: 0, maxAgeSeconds: this.#marketsTtlMs / 1000 };
+      if (run.outcome.ok) this.#marketsCache = { at: this.#now(), result };
+      return result;
+    });
+    return orWhenAborted(shared, deadline.signal, () => ({
+      outcome: timedOut("markets", undefined),
+      markets: undefined,
+      ageSeconds: 0,
+      maxAgeSeconds: this.#marketsTtlMs / 1000,
+    }));
+  }
+
+  /** One endpoint call through the runner, skipped while the venue's Retry-After lasts. */
+  async #call<T>(
+    endpoint: Endpoint,
+    account: string | undefined,
+    deadline: Deadline,
+    fn: (ctx: CallContext) => Promise<T>,
+  ): Promise<Run<T>> {
+    const waitMs = this.#rateLimits.remainingMs(account, endpoint);
+    if (waitMs > 0) {
+      return runEndpoint(endpoint, account, () =>
+        Promise.reject(
+          new VenueError("rate_limited", `${endpoint}: skipped, the venue asked to wait ${Math.ceil(waitMs / 1000)} s more`),
+        ),
+      );
+    }
+    const counts = new Map<string, number>();
+    const ctx: CallContext = { deadline, invalid: (field) => counts.set(field, (counts.get(field) ?? 0) + 1) };
+    const run = await runEndpoint(endpoint, account, () => fn(ctx));
+    if (counts.size > 0) this.#hooks.onInvalidFields(endpoint, counts);
+    if (run.outcome.retryAfterSeconds !== undefined) this.#rateLimits.block(account, endpoint, run.outcome.retryAfterSeconds);
+    return run;
   }
 
   async #scrapeAccount(name: string, deadline: Deadline): Promise<AccountResult> {

@@ -23,21 +23,30 @@ const SETTINGS: Array<[MarketSetting, string, string]> = [
 ];
 
 export const markets: Collector = (scrape) => {
+  const cached = `the public market list is cached up to ${scrape.markets?.maxAgeSeconds ?? 0} s`;
   const info = gauge(
     metricName("market", "info"),
-    "Market reference data as labels; the value is always 1.",
+    `Market reference data as labels; the value is always 1 (${cached}).`,
     ["market_id", "name", "asset_id", "collateral_asset_id"],
   );
   const status = gauge(
     metricName("market", "status"),
-    "Status of the market as a label (e.g. TRADABLE); the value is always 1.",
+    `Status of the market as a label (e.g. TRADABLE); the value is always 1 (${cached}).`,
     ["market_id", "status"],
   );
-  const settings = SETTINGS.map(([, suffix, help]) => gauge(metricName("market", suffix), help, ["market_id"]));
+  const age = gauge(
+    metricName("market", "list_age_seconds"),
+    `Seconds since the market list was read from the venue (${cached}).`,
+    [],
+  );
+  const settings = SETTINGS.map(([, suffix, help]) =>
+    gauge(metricName("market", suffix), `${help.slice(0, -1)} (${cached}).`, ["market_id"]),
+  );
+  if (scrape.markets?.markets !== undefined) addSample(age, [], scrape.markets.ageSeconds);
   for (const m of scrape.markets?.markets ?? []) {
     addSample(info, [m.id, m.name, m.assetId, m.collateralAssetId], 1);
     addSample(status, [m.id, m.status], 1);
     SETTINGS.forEach(([key], i) => addSample(settings[i]!, [m.id], m.settings[key]));
   }
-  return [info, status, ...settings];
+  return [info, status, age, ...settings];
 };

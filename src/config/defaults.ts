@@ -13,6 +13,11 @@ export const DEFAULTS = {
   maxBodyBytes: 10 * 1024 * 1024,
   maxRetryAfterSeconds: 300,
   defaultTimeoutSeconds: 10,
+  timeoutOffsetSeconds: 0.5,
+  maxTimeoutSeconds: 60,
+  maxInFlight: 40,
+  maxSeries: 200_000,
+  marketsCacheSeconds: 60,
   logLevel: "info",
 } as const;
 
@@ -25,6 +30,7 @@ export function defaultVenue(baseUrl: URL): VenueConfig {
     activeOrdersLimitParam: DEFAULTS.activeOrdersLimitParam,
     maxBodyBytes: DEFAULTS.maxBodyBytes,
     maxRetryAfterSeconds: DEFAULTS.maxRetryAfterSeconds,
+    marketsCacheSeconds: DEFAULTS.marketsCacheSeconds,
   };
 }
 

@@ -13,6 +13,7 @@ import {
   parseLogLevel,
   parsePositiveInt,
   parsePositiveSeconds,
+  parseSecondsOrZero,
 } from "./values.js";
 
 type Env = Record<string, string | undefined>;
@@ -59,6 +60,8 @@ export function configFromEnv(env: Env): Config {
   venue.activeOrdersLimit = optional("TRADING_ACTIVE_ORDERS_LIMIT", (t, k) => parsePositiveInt(t, k, 1_000_000), venue.activeOrdersLimit);
   venue.activeOrdersLimitParam = optional("TRADING_ACTIVE_ORDERS_LIMIT_PARAM", parseHeaderName, venue.activeOrdersLimitParam);
   venue.maxBodyBytes = optional("TRADING_MAX_BODY_BYTES", parsePositiveInt, venue.maxBodyBytes);
+  venue.maxRetryAfterSeconds = optional("TRADING_MAX_RETRY_AFTER_SECONDS", parsePositiveSeconds, venue.maxRetryAfterSeconds);
+  venue.marketsCacheSeconds = optional("TRADING_MARKETS_CACHE_SECONDS", parseSecondsOrZero, venue.marketsCacheSeconds);
 
   const name = get("TRADING_ACCOUNT") ?? DEFAULTS.account;
   return {
@@ -77,6 +80,10 @@ export function configFromEnv(env: Env): Config {
     ],
     scrape: {
       defaultTimeoutSeconds: optional("TRADING_SCRAPE_TIMEOUT_SECONDS", parsePositiveSeconds, DEFAULTS.defaultTimeoutSeconds),
+      timeoutOffsetSeconds: optional("TRADING_SCRAPE_TIMEOUT_OFFSET_SECONDS", parseSecondsOrZero, DEFAULTS.timeoutOffsetSeconds),
+      maxTimeoutSeconds: optional("TRADING_SCRAPE_TIMEOUT_MAX_SECONDS", parsePositiveSeconds, DEFAULTS.maxTimeoutSeconds),
+      maxInFlight: optional("TRADING_MAX_IN_FLIGHT_SCRAPES", (t, k) => parsePositiveInt(t, k, 100_000), DEFAULTS.maxInFlight),
+      maxSeries: optional("TRADING_MAX_SERIES", parsePositiveInt, DEFAULTS.maxSeries),
     },
     listenAddress: optional("TRADING_LISTEN_ADDRESS", parseListenAddress, parseListenAddress(DEFAULTS.listenAddress, "default")),
     logLevel: optional("TRADING_LOG_LEVEL", parseLogLevel, DEFAULTS.logLevel),

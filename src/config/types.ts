@@ -27,11 +27,21 @@ export interface VenueConfig {
   activeOrdersLimitParam: string;
   maxBodyBytes: number;
   maxRetryAfterSeconds: number;
+  /** The public market list is reused this long after a successful read. */
+  marketsCacheSeconds: number;
 }
 
 export interface ScrapeConfig {
   /** Deadline of a scrape when Prometheus sends no timeout header. */
   defaultTimeoutSeconds: number;
+  /** Subtracted from Prometheus's timeout header, so the answer arrives in time. */
+  timeoutOffsetSeconds: number;
+  /** Upper bound of a scrape's deadline, whatever the header says. */
+  maxTimeoutSeconds: number;
+  /** Scrapes served at once; more answer 503 at once. */
+  maxInFlight: number;
+  /** Series per scrape; the rest are dropped and counted. */
+  maxSeries: number;
 }
 
 export interface Config {

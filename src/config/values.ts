@@ -47,6 +47,12 @@ export function parsePositiveSeconds(text: string, key: string): number {
   return n;
 }
 
+export function parseSecondsOrZero(text: string, key: string): number {
+  const n = /^\d+(\.\d+)?$/.test(text.trim()) ? Number(text.trim()) : Number.NaN;
+  if (!Number.isFinite(n)) throw new ConfigError(`${key}: expected a number of seconds, 0 or more`);
+  return n;
+}
+
 /** A comma list of ids: no empty entries, no repeats. */
 export function parseIdList(text: string, key: string): string[] {
   const ids = text.split(",").map((s) => s.trim());

@@ -12,6 +12,8 @@ export interface AppOptions {
   exporter: Exporter;
   logger: Logger;
   timeouts: TimeoutPolicy;
+  /** Scrapes served at once; one more answers 503 at once. */
+  maxInFlight: number;
 }
 
 function landing(): string {
@@ -19,7 +21,8 @@ function landing(): string {
   return `<!doctype html><html><head><title>trading-exporter</title></head><body><h1>trading-exporter</h1><p>Version ${VERSION}</p><ul>${links}</ul></body></html>\n`;
 }
 
-export function createApp({ exporter, logger, timeouts }: AppOptions): express.Express {
+export function createApp({ exporter, logger, timeouts, maxInFlight }: AppOptions): express.Express {
+  let inFlight = 0;
   const app = express();
   app.disable("x-powered-by");
   app.set("etag", false);
@@ -48,8 +51,18 @@ export function createApp({ exporter, logger, timeouts }: AppOptions): express.E
       res.status(400).type("text/plain").send(`${error.message}\n`);
       return;
     }
-    const body = await exporter.metrics(new Deadline(budget));
-    res.set("content-type", CONTENT_TYPE).send(body);
+    if (inFlight >= maxInFlight) {
+      exporter.self.scrapeRejected();
+      res.status(503).set("retry-after", "1").type("text/plain").send("too many scrapes in flight\n");
+      return;
+    }
+    inFlight++;
+    try {
+      const body = await exporter.metrics(new Deadline(budget));
+      res.set("content-type", CONTENT_TYPE).send(body);
+    } finally {
+      inFlight--;
+    }
   });
 
   app.use((_req: Request, res: Response) => {

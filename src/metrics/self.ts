@@ -11,6 +11,8 @@ export class SelfMetrics {
   readonly #requests: Counter<"endpoint" | "code">;
   readonly #errors: Counter<"endpoint" | "reason">;
   readonly #invalidFields: Counter<"endpoint" | "field">;
+  readonly #seriesDropped: Counter;
+  readonly #rejected: Counter;
 
   constructor(options: { defaultMetrics?: boolean } = {}) {
     const registers = [this.registry];
@@ -39,6 +41,16 @@ export class SelfMetrics {
       labelNames: ["endpoint", "field"],
       registers,
     });
+    this.#seriesDropped = new Counter({
+      name: metricName("exporter", "series_dropped_total"),
+      help: "Series left out of scrapes because they were over the configured series cap (a count).",
+      registers,
+    });
+    this.#rejected = new Counter({
+      name: metricName("exporter", "scrapes_rejected_total"),
+      help: "Scrapes answered 503 at once because too many were already in flight (a count).",
+      registers,
+    });
     for (const endpoint of ENDPOINTS) {
       for (const reason of FAILURE_REASONS) this.#errors.inc({ endpoint, reason }, 0);
     }
@@ -50,6 +62,14 @@ export class SelfMetrics {
 
   upstreamError(endpoint: Endpoint, reason: FailureReason): void {
     this.#errors.inc({ endpoint, reason });
+  }
+
+  seriesDropped(n: number): void {
+    if (n > 0) this.#seriesDropped.inc(n);
+  }
+
+  scrapeRejected(): void {
+    this.#rejected.inc();
   }
 
   invalidFields(endpoint: Endpoint, counts: Map<string, number>): void {

@@ -20,7 +20,8 @@ Options:
   --api-key KEY               key the private endpoints require (default sim-key)
   --api-key-header NAME       header carrying the key (default X-Api-Key)
   --time-unit s|ms|us|ns      unit of order timestamps (default ms)
-  --epoch-ms N                simulated clock at start, ms since 1970 (default 2024-01-01T00:00:00Z)
+  --epoch-ms N|now            simulated clock at start, ms since 1970 (default 2024-01-01T00:00:00Z,
+                              fixed for determinism; "now" makes order ages realistic)
   --fault ENDPOINT:KIND[:ARG] inject a fault; repeatable. ENDPOINT: account_info, orders_history,
                               orders_active, markets or *. ARG: latencyMs (latency, trickle), status
                               (status, redirect; status:CODE:RETRY_AFTER adds Retry-After), bytes
@@ -85,7 +86,11 @@ export function parseCliArgs(argv: readonly string[]): CliCommand {
       case "--api-key": options.apiKey = value(); break;
       case "--api-key-header": options.apiKeyHeader = value(); break;
       case "--time-unit": options.timeUnit = choice<TimeUnit>(flag, value(), ["s", "ms", "us", "ns"]); break;
-      case "--epoch-ms": options.epochMs = integer(flag, value()); break;
+      case "--epoch-ms": {
+        const v = value();
+        options.epochMs = v === "now" ? Date.now() : integer(flag, v);
+        break;
+      }
       case "--fault": {
         try {
           faults.push(parseFaultFlag(value()));

@@ -30,6 +30,7 @@ export type {
   MarketSettings,
 } from "./types.js";
 export { FAULT_KINDS, SIM_ENDPOINTS } from "./types.js";
+export { FaultSpecError } from "./faults.js";
 
 export type SimInfo = ReturnType<typeof stateInfo>;
 

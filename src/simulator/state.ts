@@ -21,6 +21,8 @@ export class SimState {
   nowMs: number;
   /** Bumped on every change; response caches key on it. */
   version = 0;
+  /** Bumped only when a market changes (scenarios), so the market list outlives ticks in the cache. */
+  marketsVersion = 0;
   liquidating = false;
   halted: MarketState | undefined;
 
@@ -86,5 +88,6 @@ export class SimState {
     }
     this.settleBalances(false);
     this.version += 1;
+    this.marketsVersion += 1;
   }
 }

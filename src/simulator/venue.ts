@@ -50,6 +50,7 @@ function jsonBytes(value: unknown): Buffer {
 export class VenueResponder {
   private cache = new Map<string, Buffer>();
   private cacheVersion = -1;
+  private markets: { version: number; body: Buffer } | undefined;
 
   constructor(
     private readonly state: SimState,
@@ -106,7 +107,8 @@ export class VenueResponder {
       }
       case "markets": {
         const value = () => this.state.markets.map((m) => m.market);
-        return { status: 200, body: this.cached("markets", () => jsonBytes(value())), value };
+        if (this.markets?.version !== this.state.marketsVersion) this.markets = { version: this.state.marketsVersion, body: jsonBytes(value()) };
+        return { status: 200, body: this.markets.body, value };
       }
     }
   }

@@ -10,6 +10,7 @@ import { parseAccountInfo, type FieldReporter } from "./parse-account.js";
 import { parseMarkets } from "./parse-markets.js";
 import { parseOrders } from "./parse-orders.js";
 import type { AccountInfo, ActiveOrders, Market, Order, OrderHistory } from "./snapshot.js";
+import type { Transport } from "./transport.js";
 
 export interface CallContext {
   deadline: Deadline;
@@ -18,6 +19,8 @@ export interface CallContext {
 }
 
 export interface ClientHooks {
+  /** The shared connection pool; Node's global one when absent. */
+  transport?: Transport;
   /** Each answer (HTTP status or "error") of each request, retries included. */
   onAnswer(endpoint: Endpoint, code: string): void;
 }
@@ -109,6 +112,7 @@ export class VenueClient {
         signal: ctx.deadline.signal,
         maxBodyBytes: this.#venue.maxBodyBytes,
         maxRetryAfterSeconds: this.#venue.maxRetryAfterSeconds,
+        ...(this.#hooks.transport === undefined ? {} : { dispatcher: this.#hooks.transport.dispatcher }),
         onAnswer: (code) => this.#hooks.onAnswer(endpoint, code),
       });
     try {

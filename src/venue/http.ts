@@ -1,6 +1,7 @@
 // One GET to the venue: bounded body, no redirects, every failure a VenueError with a reason.
 
 import ky from "ky";
+import type { Dispatcher } from "undici";
 import { VenueError, reasonForStatus } from "./errors.js";
 import { parseRetryAfter } from "./retry-after.js";
 
@@ -12,6 +13,8 @@ export interface GetJsonOptions {
   maxBodyBytes: number;
   /** Longest Retry-After honoured, in seconds. */
   maxRetryAfterSeconds: number;
+  /** The connection pool the request goes through. */
+  dispatcher?: Dispatcher;
   /** Called with the HTTP status, or "error" when no status came back. */
   onAnswer?: (code: string) => void;
 }
@@ -72,14 +75,18 @@ export async function getJson(options: GetJsonOptions): Promise<unknown> {
   const where = `GET ${options.url.pathname}`;
   let response: Response;
   try {
-    response = await ky.get(options.url, {
+    const kyOptions = {
       headers: options.headers,
       signal: options.signal,
       timeout: false,
       retry: 0,
       throwHttpErrors: false,
       redirect: "manual",
-    });
+      // ky hands options it does not know to fetch: Node's fetch takes an undici dispatcher.
+      ...(options.dispatcher === undefined ? {} : { dispatcher: options.dispatcher }),
+    };
+    // The undici package's Dispatcher type differs from the one bundled with Node's types; the object is one.
+    response = await ky.get(options.url, kyOptions as unknown as Parameters<typeof ky.get>[1]);
   } catch (error) {
     options.onAnswer?.("error");
     throw classify(error, where, options.signal);

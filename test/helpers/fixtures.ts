@@ -68,5 +68,8 @@ export function scrapeFromFixtures(c: FixtureCase): { scrape: ScrapeResult; inva
     activeOrders: active === undefined ? undefined : { orders: active, limit: c.activeLimit ?? 1000 },
     history: history === undefined ? undefined : { orders: history },
   };
-  return { scrape: { accounts: [account], markets: { outcome: marketsOutcome, markets } }, invalid };
+  return {
+    scrape: { accounts: [account], markets: { outcome: marketsOutcome, markets, ageSeconds: 0, maxAgeSeconds: 60 } },
+    invalid,
+  };
 }

@@ -3,11 +3,11 @@
 import { Writable } from "node:stream";
 import { configFromEnv } from "../../src/config/env.js";
 import type { Config } from "../../src/config/types.js";
-import { Exporter } from "../../src/exporter.js";
-import { createApp } from "../../src/http/app.js";
-import { listen, type RunningServer } from "../../src/http/server.js";
+import type { Exporter } from "../../src/exporter.js";
+import type { RunningServer } from "../../src/http/server.js";
 import { createLogger } from "../../src/log.js";
 import { SelfMetrics } from "../../src/metrics/self.js";
+import { startService } from "../../src/service.js";
 import { startSimulator, type RunningSimulator, type SimulatorOptions } from "../../src/simulator/server.js";
 
 export const SIM_KEY = "sim-test-key";
@@ -49,9 +49,8 @@ export async function startStack(
     },
   });
   const logger = createLogger("debug", sink);
-  const exporter = new Exporter(config, logger, new SelfMetrics({ defaultMetrics: false }));
-  const app = createApp({ exporter, logger, timeouts: { defaultSeconds: 10, offsetSeconds: 0.5, maxSeconds: 30 } });
-  const server = await listen(app, "127.0.0.1", 0);
+  const service = await startService(config, logger, new SelfMetrics({ defaultMetrics: false }));
+  const { exporter, server } = service;
   const get = (path: string, headers: Record<string, string> = {}) => fetch(new URL(path, server.url), { headers });
   return {
     venue,
@@ -70,7 +69,7 @@ export async function startStack(
       return res.json() as Promise<unknown>;
     },
     async close() {
-      await server.close(1000);
+      await service.close(1000);
       await venue.close();
     },
   };
