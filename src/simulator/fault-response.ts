@@ -39,7 +39,7 @@ function trickle(res: ServerResponse, answer: VenueAnswer, totalMs: number, time
 
 function reset(req: IncomingMessage): void {
   try {
-    req.socket.end();
+    req.socket.resetAndDestroy();
   } catch {
     req.socket.destroy();
   }
@@ -74,7 +74,7 @@ export function respondWithFault(fault: FaultSpec, answer: () => VenueAnswer, re
       return sendBuffer(res, 200, NOT_JSON);
     case "truncated_json": {
       const a = answer();
-      return sendBuffer(res, a.status, a.body);
+      return sendBuffer(res, a.status, a.body.subarray(0, Math.floor(a.body.length / 2)));
     }
     case "wrong_types":
       return corrupted(wrongTypes);
