@@ -11,7 +11,7 @@ import type { EndpointOutcome } from "./outcome.js";
 import { RateLimits } from "./rate-limits.js";
 import type { AccountResult, MarketsResult, ScrapeResult } from "./result.js";
 import { mergeOutcomes, runEndpoint, type Run } from "./runner.js";
-import { SingleFlight, orWhenAborted } from "./shared.js";
+import { SingleFlight } from "./shared.js";
 
 export interface ScraperHooks extends ClientHooks {
   /** Fields the venue sent missing or malformed, counted per call. */
@@ -67,8 +67,7 @@ export class Scraper {
 
   /** One collection per account at a time: a concurrent scrape waits for it, up to its own deadline. */
   #account(name: string, deadline: Deadline): Promise<AccountResult> {
-    const shared = this.#accountFlights.run(name, () => this.#scrapeAccount(name, deadline));
-    return orWhenAborted(shared, deadline.signal, () => ({
+    return this.#accountFlights.run(name, deadline, () => this.#scrapeAccount(name, deadline), () => ({
       account: name,
       outcomes: (["account_info", "orders_active", "orders_history"] as const).map((e) => timedOut(e, name)),
       accountInfos: [],
@@ -83,13 +82,13 @@ export class Scraper {
     if (cached !== undefined && this.#now() - cached.at < this.#marketsTtlMs) {
       return Promise.resolve({ ...cached.result, ageSeconds: (this.#now() - cached.at) / 1000 });
     }
-    const shared = this.#marketsFlight.run("markets", async () => {
+    const fetchMarkets = async (): Promise<MarketsResult> => {
       const run = await this.#call("markets", undefined, deadline, (ctx) => this.#publicClient.markets(ctx));
       const result: MarketsResult = { outcome: run.outcome, markets: run.value, ageSeconds: 0, maxAgeSeconds: this.#marketsTtlMs / 1000 };
       if (run.outcome.ok) this.#marketsCache = { at: this.#now(), result };
       return result;
-    });
-    return orWhenAborted(shared, deadline.signal, () => ({
+    };
+    return this.#marketsFlight.run("markets", deadline, fetchMarkets, () => ({
       outcome: timedOut("markets", undefined),
       markets: undefined,
       ageSeconds: 0,

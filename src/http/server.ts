@@ -32,10 +32,12 @@ export async function listen(app: express.Express, host: string, port: number): 
     url: `http://${shownHost}:${address.port}/`,
     close: (graceMs = 10_000) =>
       new Promise<void>((resolve) => {
-        const timer = setTimeout(() => server.closeAllConnections(), graceMs);
-        timer.unref();
+        const force = setTimeout(() => server.closeAllConnections(), graceMs);
+        // A keep-alive connection turns idle when its in-flight scrape is answered: close it then.
+        const sweep = setInterval(() => server.closeIdleConnections(), 25);
         server.close(() => {
-          clearTimeout(timer);
+          clearTimeout(force);
+          clearInterval(sweep);
           resolve();
         });
         server.closeIdleConnections();

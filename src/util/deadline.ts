@@ -12,6 +12,11 @@ export class Deadline {
 
   private readonly now: () => number;
 
+  /** Epoch milliseconds at which the scrape must answer. */
+  get expiresAt(): number {
+    return this.#expiresAt;
+  }
+
   /** Milliseconds left before the scrape must answer. */
   remainingMs(): number {
     return Math.max(0, this.#expiresAt - this.now());

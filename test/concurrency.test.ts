@@ -1,0 +1,71 @@
+// Many scrapers, one collection: a burst costs the venue one request per endpoint, and past the
+// in-flight limit the exporter answers 503 at once.
+
+import { afterEach, describe, expect, it } from "vitest";
+import { parseExposition, valueOf } from "./helpers/exposition.js";
+import { startStack, type Stack } from "./helpers/stack.js";
+
+let stack: Stack | undefined;
+afterEach(async () => {
+  await stack?.close();
+  stack = undefined;
+});
+
+describe("concurrent scrapes", () => {
+  it("50 simultaneous scrapes make exactly one request per endpoint call", async () => {
+    // History of 50 orders fits one page; 2 collaterals make 2 account-info calls.
+    stack = await startStack({ venue: { historyOrders: 50 }, env: { TRADING_MAX_IN_FLIGHT_SCRAPES: "50" } });
+    // Latency keeps the first collection in flight while the other 49 scrapes arrive.
+    stack.venue.setFaults([{ endpoint: "*", kind: "latency", latencyMs: 300 }]);
+    stack.venue.resetStats();
+    const s = stack;
+    const bodies = await Promise.all(Array.from({ length: 50 }, () => s.scrape()));
+    expect(stack.venue.stats().requests).toEqual({ account_info: 2, orders_active: 1, orders_history: 1, markets: 1 });
+    for (const body of bodies) {
+      expect(valueOf(parseExposition(body), "trading_up", { account: "sim" })).toBe(1);
+    }
+  });
+
+  it("reuses the cached market list until it expires", async () => {
+    stack = await startStack({ env: { TRADING_MARKETS_CACHE_SECONDS: "60" } });
+    stack.venue.resetStats();
+    await stack.scrape();
+    const second = parseExposition(await stack.scrape());
+    expect(stack.venue.stats().requests.markets).toBe(1);
+    expect(stack.venue.stats().requests.orders_active).toBe(2);
+    expect(valueOf(second, "trading_scrape_success", { endpoint: "markets" })).toBe(1);
+    expect(valueOf(second, "trading_market_list_age_seconds")).toBeGreaterThanOrEqual(0);
+  });
+
+  it("does not cache a failed market list", async () => {
+    stack = await startStack({ env: { TRADING_MARKETS_CACHE_SECONDS: "60" } });
+    stack.venue.setFaults([{ endpoint: "markets", kind: "status", status: 500, times: 2 }]);
+    const failed = parseExposition(await stack.scrape());
+    expect(valueOf(failed, "trading_scrape_success", { endpoint: "markets" })).toBe(0);
+    const recovered = parseExposition(await stack.scrape());
+    expect(valueOf(recovered, "trading_scrape_success", { endpoint: "markets" })).toBe(1);
+  });
+
+  it("answers 503 at once above the in-flight limit", async () => {
+    stack = await startStack({ env: { TRADING_MAX_IN_FLIGHT_SCRAPES: "2", TRADING_MARKETS_CACHE_SECONDS: "0" } });
+    stack.venue.setFaults([{ endpoint: "*", kind: "latency", latencyMs: 500 }]);
+    const s = stack;
+    const started = performance.now();
+    const slow = [s.get("/metrics"), s.get("/metrics")];
+    // Both are in flight once the venue has seen their first requests.
+    await expect.poll(() => s.venue.stats().requests.markets, { timeout: 2000, interval: 10 }).toBeGreaterThan(0);
+    const rejected = await s.get("/metrics");
+    expect(rejected.status).toBe(503);
+    expect(performance.now() - started).toBeLessThan(500);
+    expect((await Promise.all(slow)).map((r) => r.status)).toEqual([200, 200]);
+    const after = parseExposition(await s.scrape());
+    expect(valueOf(after, "trading_exporter_scrapes_rejected_total")).toBe(1);
+  });
+
+  it("drops and counts series over the cap", async () => {
+    stack = await startStack({ env: { TRADING_MAX_SERIES: "20" } });
+    const samples = parseExposition(await stack.scrape());
+    expect(samples.filter((s) => s.name.startsWith("trading_") && !s.name.startsWith("trading_exporter_"))).toHaveLength(20);
+    expect(valueOf(samples, "trading_exporter_series_dropped_total")).toBeGreaterThan(0);
+  });
+});

@@ -1,0 +1,41 @@
+// Runs the built exporter (dist/main.js) as a child process and waits for its "listening" line.
+
+import { spawn, type ChildProcess } from "node:child_process";
+import { once } from "node:events";
+import { createInterface } from "node:readline";
+
+export const MAIN = new URL("../../dist/main.js", import.meta.url).pathname;
+
+export interface ExporterChild {
+  child: ChildProcess;
+  url: string;
+  /** Every stderr line so far. */
+  lines: string[];
+  exited: Promise<number | null>;
+}
+
+export async function startExporterChild(env: Record<string, string>): Promise<ExporterChild> {
+  const child = spawn(process.execPath, [MAIN], { env: { PATH: process.env.PATH ?? "", ...env }, stdio: ["ignore", "pipe", "pipe"] });
+  const lines: string[] = [];
+  const exited = once(child, "exit").then(([code]) => code as number | null);
+  const url = await new Promise<string>((resolve, reject) => {
+    createInterface({ input: child.stderr! }).on("line", (line) => {
+      lines.push(line);
+      const match = /"url":"([^"]+)"/.exec(line);
+      if (match) resolve(match[1]!);
+    });
+    void exited.then((code) => reject(new Error(`exporter exited with ${code}: ${lines.join("\n")}`)));
+  });
+  return { child, url, lines, exited };
+}
+
+/** Runs the exporter to completion (for start-up failures) and returns its exit code and output. */
+export async function runExporter(env: Record<string, string>, args: string[] = []): Promise<{ code: number | null; stderr: string; stdout: string }> {
+  const child = spawn(process.execPath, [MAIN, ...args], { env: { PATH: process.env.PATH ?? "", ...env }, stdio: ["ignore", "pipe", "pipe"] });
+  let stderr = "";
+  let stdout = "";
+  child.stderr.on("data", (d: Buffer) => (stderr += d.toString()));
+  child.stdout.on("data", (d: Buffer) => (stdout += d.toString()));
+  const [code] = (await once(child, "exit")) as [number | null];
+  return { code, stderr, stdout };
+}
