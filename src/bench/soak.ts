@@ -1,0 +1,88 @@
+// `npm run soak`: 10,000 scrapes against the simulated venue with faults switching on and off.
+// Prints RSS and heap after warm-up and at the end, and the handles left open. Not a test: numbers.
+
+import { Writable } from "node:stream";
+import { configFromEnv } from "../config/env.js";
+import { createLogger } from "../log.js";
+import { startService } from "../service.js";
+import { startSimulator, type FaultSpec } from "../simulator/server.js";
+
+const SCRAPES = Number(process.env.SOAK_SCRAPES ?? 10_000);
+const WARMUP = Math.min(1_000, Math.floor(SCRAPES / 10));
+const CONCURRENCY = 4;
+const PHASE = 250;
+
+const FAULTS: Array<FaultSpec[]> = [
+  [],
+  [{ endpoint: "orders_active", kind: "status", status: 500 }],
+  [{ endpoint: "account_info", kind: "malformed_json" }],
+  [{ endpoint: "orders_history", kind: "reset" }],
+  [{ endpoint: "markets", kind: "truncated_json" }],
+  [{ endpoint: "*", kind: "wrong_types" }],
+  [{ endpoint: "orders_active", kind: "status", status: 429, retryAfter: "1" }],
+  [{ endpoint: "account_info", kind: "gzip_bomb", bytes: 11 * 1024 * 1024 }],
+  [{ endpoint: "*", kind: "latency", latencyMs: 3 }],
+  [{ endpoint: "*", kind: "missing_fields" }],
+];
+
+function memory(): { rssMB: number; heapMB: number } {
+  (globalThis as { gc?: () => void }).gc?.();
+  const m = process.memoryUsage();
+  return { rssMB: m.rss / 2 ** 20, heapMB: m.heapUsed / 2 ** 20 };
+}
+
+async function soak(): Promise<void> {
+  const venue = await startSimulator({ apiKey: "soak", tickMs: 0, seed: 3 });
+  const config = configFromEnv({
+    TRADING_BASE_URL: venue.url,
+    TRADING_API_KEY: "soak",
+    TRADING_COLLATERAL_IDS: "USDC,USDT",
+    TRADING_LISTEN_ADDRESS: "127.0.0.1:0",
+    TRADING_MARKETS_CACHE_SECONDS: "1",
+  });
+  const service = await startService(config, createLogger("warn", new Writable({ write: (_c, _e, done) => done() })));
+  const url = new URL("metrics", service.server.url);
+  const handlesBefore = process.getActiveResourcesInfo().length;
+  let done = 0;
+  let failures = 0;
+  let start = memory();
+  const started = performance.now();
+  const worker = async () => {
+    while (done < SCRAPES) {
+      const n = done++;
+      if (n % PHASE === 0) {
+        venue.setFaults(FAULTS[(n / PHASE) % FAULTS.length]!);
+        venue.tick();
+      }
+      if (n === WARMUP) start = memory();
+      const res = await fetch(url);
+      await res.text();
+      if (res.status !== 200) failures++;
+    }
+  };
+  await Promise.all(Array.from({ length: CONCURRENCY }, worker));
+  const seconds = (performance.now() - started) / 1000;
+  const end = memory();
+  venue.clearFaults();
+  await service.close(1000);
+  await venue.close();
+  // Closed sockets leave the handle list on the next turns of the event loop.
+  for (let i = 0; i < 3; i++) await new Promise((resolve) => setImmediate(resolve));
+  const growth = (end.rssMB - start.rssMB) / start.rssMB;
+  const heapGrowth = (end.heapMB - start.heapMB) / start.heapMB;
+  const lines = [
+    `scrapes           ${SCRAPES} (${CONCURRENCY} at a time, faults switching every ${PHASE}), ${(SCRAPES / seconds).toFixed(0)}/s`,
+    `non-200 answers   ${failures}`,
+    `after warm-up     rss ${start.rssMB.toFixed(1)} MB, heap ${start.heapMB.toFixed(1)} MB (at scrape ${WARMUP})`,
+    `at the end        rss ${end.rssMB.toFixed(1)} MB, heap ${end.heapMB.toFixed(1)} MB`,
+    `growth            rss ${(growth * 100).toFixed(1)} %, heap ${(heapGrowth * 100).toFixed(1)} % (target: under 10 %)`,
+    `open handles      ${handlesBefore} while serving, ${process.getActiveResourcesInfo().length} after closing (${process.getActiveResourcesInfo().join(", ") || "none"})`,
+  ];
+  process.stdout.write(`${lines.join("\n")}\n`);
+  if (failures > 0 || growth > 0.1) process.exitCode = 1;
+}
+
+soak().catch((error: unknown) => {
+  process.stderr.write(`soak: ${error instanceof Error ? error.message : String(error)}\n`);
+  process.exit(1);
+});

@@ -1,0 +1,118 @@
+// Property tests: arbitrary JSON into every parser. Nothing but a VenueError escapes, and whatever
+// is read renders to an exposition that promtool accepts.
+
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import type { ScrapeResult } from "../src/collect/result.js";
+import { collectFamilies } from "../src/collectors/index.js";
+import { render } from "../src/metrics/render.js";
+import { VenueError } from "../src/venue/errors.js";
+import { parseAccountInfo } from "../src/venue/parse-account.js";
+import { parseMarkets } from "../src/venue/parse-markets.js";
+import { parseOrders } from "../src/venue/parse-orders.js";
+import { MARKET_SETTINGS } from "../src/venue/snapshot.js";
+import { checkMetrics } from "./helpers/promtool.js";
+
+/** Values a venue might plausibly (or implausibly) put in a field. */
+const fieldValue = fc.oneof(
+  fc.jsonValue(),
+  fc.double({ noNaN: false }).map(String),
+  fc.double(),
+  fc.integer({ min: -1e18, max: 1e18 }),
+  fc.constantFrom("", " 1.5 ", "1e400", "-0", "NaN", "Infinity", "0x1f", "\u0000", "LONG", "SHORT", "BTC-USD", "é\"\\\n"),
+  fc.string({ maxLength: 300 }),
+);
+
+function objectWith(keys: readonly string[], extra: fc.Arbitrary<unknown> = fieldValue): fc.Arbitrary<Record<string, unknown>> {
+  return fc.dictionary(fc.constantFrom(...keys), extra, { maxKeys: keys.length });
+}
+
+const POSITION_KEYS = ["marketId", "direction", "avgExecutionPrice", "size", "marginAmount", "borrowedAmount", "leverage",
+  "realizedPnl", "liquidationPrice", "maintenanceMargin"];
+const ACCOUNT_KEYS = ["collateralId", "collateralBalance", "availableMargin", "totalInvested", "totalMargin", "totalUnrealizedPnl"];
+const ORDER_KEYS = ["id", "marketId", "type", "side", "direction", "status", "isPendingExpiration", "isPendingCancellation",
+  "isPendingRejection", "price", "quantity", "quantityLocked", "quantityFilled", "createdAt", "rejectionReason"];
+
+const accountBody = fc.oneof(
+  fc.jsonValue(),
+  fc.tuple(objectWith(ACCOUNT_KEYS), fc.oneof(fieldValue, fc.array(fc.oneof(objectWith(POSITION_KEYS), fieldValue), { maxLength: 6 })))
+    .map(([account, positions]) => ({ ...account, positions })),
+);
+const ordersBody = fc.oneof(
+  fc.jsonValue(),
+  fc.array(fc.oneof(objectWith(ORDER_KEYS, fc.oneof(fieldValue, objectWith(["code", "message"]))), fieldValue), { maxLength: 12 }),
+);
+const marketsBody = fc.oneof(
+  fc.jsonValue(),
+  fc.array(
+    fc.oneof(
+      fc.tuple(objectWith(["id", "name", "assetId", "collateralAssetId", "status"]), fc.oneof(fieldValue, objectWith(MARKET_SETTINGS)))
+        .map(([m, settings]) => ({ ...m, settings })),
+      fieldValue,
+    ),
+    { maxLength: 8 },
+  ),
+);
+
+const bodies = fc.record({ account: accountBody, active: ordersBody, history: ordersBody, markets: marketsBody });
+
+/** Parses like the client does: a VenueError fails the endpoint; any other exception is a bug. */
+function attempt<T>(parse: () => T): T | undefined {
+  try {
+    return parse();
+  } catch (error) {
+    if (error instanceof VenueError) return undefined;
+    throw error;
+  }
+}
+
+function scrapeOf(b: { account: unknown; active: unknown; history: unknown; markets: unknown }): ScrapeResult {
+  const ignore = () => undefined;
+  const ok = (endpoint: "account_info" | "orders_active" | "orders_history" | "markets", good: boolean) => ({
+    endpoint,
+    account: endpoint === "markets" ? undefined : "prop",
+    ok: good,
+    durationSeconds: 0.1,
+    reason: good ? undefined : ("invalid_schema" as const),
+    message: undefined,
+  });
+  const info = attempt(() => parseAccountInfo(b.account, "C", ignore));
+  const active = attempt(() => parseOrders(b.active, "orders_active", ignore));
+  const history = attempt(() => parseOrders(b.history, "orders_history", ignore));
+  const markets = attempt(() => parseMarkets(b.markets, ignore));
+  return {
+    accounts: [
+      {
+        account: "prop",
+        outcomes: [ok("account_info", !!info), ok("orders_active", !!active), ok("orders_history", !!history)],
+        accountInfos: info ? [info] : [],
+        activeOrders: active ? { orders: active, limit: 5 } : undefined,
+        history: history ? { orders: history } : undefined,
+      },
+    ],
+    markets: { outcome: ok("markets", !!markets), markets, ageSeconds: 0, maxAgeSeconds: 60 },
+  };
+}
+
+describe("arbitrary venue bodies", () => {
+  it("never throw anything but a VenueError, and always render", async () => {
+    await fc.assert(
+      fc.asyncProperty(bodies, async (b) => {
+        const text = await render(collectFamilies(scrapeOf(b)));
+        expect(text).toContain("trading_scrape_success");
+        expect(text).not.toMatch(/ NaN$/m);
+      }),
+      { numRuns: 400 },
+    );
+  });
+
+  it("render expositions that promtool check metrics accepts", async () => {
+    await fc.assert(
+      fc.asyncProperty(bodies, async (b) => {
+        const text = await render(collectFamilies(scrapeOf(b)));
+        expect(checkMetrics(text)).toBe("");
+      }),
+      { numRuns: 40 },
+    );
+  });
+});
