@@ -4,39 +4,55 @@ import type { Logger } from "pino";
 import { collectFamilies } from "./collectors/index.js";
 import type { EndpointOutcome } from "./collect/outcome.js";
 import type { ScrapeResult } from "./collect/result.js";
-import { Scraper } from "./collect/scraper.js";
-import type { Config } from "./config/types.js";
+import { Scraper, type ScrapeOptions } from "./collect/scraper.js";
+import type { AccountConfig, Config } from "./config/types.js";
+import { debugReport } from "./http/debug-report.js";
 import { render } from "./metrics/render.js";
 import { SelfMetrics } from "./metrics/self.js";
 import { capSeries } from "./metrics/series-cap.js";
 import type { Deadline } from "./util/deadline.js";
+import type { RequestTrace } from "./venue/client.js";
 import { Transport } from "./venue/transport.js";
 
 export class Exporter {
   readonly self: SelfMetrics;
-  readonly #scraper: Scraper;
+  #scraper: Scraper;
+  #config: Config;
   readonly #logger: Logger;
   /** Last known health per endpoint and account, so a change is logged once, not every scrape. */
   readonly #healthy = new Map<string, boolean>();
   readonly #transport = new Transport();
-  readonly #maxSeries: number;
 
   constructor(config: Config, logger: Logger, self: SelfMetrics = new SelfMetrics()) {
     this.self = self;
     this.#logger = logger;
-    this.#maxSeries = config.scrape.maxSeries;
-    this.#scraper = new Scraper(config, {
+    this.#config = config;
+    this.#scraper = this.#scraperFor(config);
+  }
+
+  #scraperFor(config: Config): Scraper {
+    return new Scraper(config, {
       transport: this.#transport,
-      onAnswer: (endpoint, code) => self.upstreamAnswer(endpoint, code),
-      onInvalidFields: (endpoint, counts) => self.invalidFields(endpoint, counts),
+      onAnswer: (endpoint, code) => this.self.upstreamAnswer(endpoint, code),
+      onInvalidFields: (endpoint, counts) => this.self.invalidFields(endpoint, counts),
     });
+  }
+
+  /** Serves a new configuration from the next scrape on; scrapes in flight finish with the old one. */
+  reload(config: Config): void {
+    this.#scraper = this.#scraperFor(config);
+    this.#config = config;
   }
 
   accountNames(): string[] {
     return this.#scraper.accountNames();
   }
 
-  async collect(deadline: Deadline, options: { accounts?: string[]; markets?: boolean } = {}): Promise<ScrapeResult> {
+  account(name: string): AccountConfig | undefined {
+    return this.#config.accounts.find((a) => a.name === name);
+  }
+
+  async collect(deadline: Deadline, options: ScrapeOptions = {}): Promise<ScrapeResult> {
     const result = await this.#scraper.scrape(deadline, options);
     const outcomes = result.accounts.flatMap((a) => a.outcomes);
     if (result.markets) outcomes.push(result.markets.outcome);
@@ -45,12 +61,28 @@ export class Exporter {
   }
 
   /** The full exposition: the exporter's own metrics, then this scrape's families. */
-  async metrics(deadline: Deadline, options: { accounts?: string[]; markets?: boolean } = {}): Promise<string> {
-    const result = await this.collect(deadline, options);
-    const { families, dropped } = capSeries(collectFamilies(result), this.#maxSeries);
+  async metrics(deadline: Deadline, options: ScrapeOptions = {}): Promise<string> {
+    return this.#render(await this.collect(deadline, options));
+  }
+
+  /** A debug probe of one account: its own collection, every request and problem reported as text. */
+  async debug(deadline: Deadline, account: AccountConfig): Promise<string> {
+    const requests: RequestTrace[] = [];
+    const invalid: Array<{ endpoint: string; field: string }> = [];
+    const result = await this.collect(deadline, {
+      accounts: [account.name],
+      trace: (r) => requests.push(r),
+      onInvalid: (endpoint, field) => invalid.push({ endpoint, field }),
+    });
+    return debugReport({ account, requests, invalid, result, exposition: await this.#render(result) });
+  }
+
+  async #render(result: ScrapeResult): Promise<string> {
+    const max = this.#config.scrape.maxSeries;
+    const { families, dropped } = capSeries(collectFamilies(result), max);
     if (dropped > 0) {
       this.self.seriesDropped(dropped);
-      this.#logger.warn({ dropped, max: this.#maxSeries }, "scrape over the series cap");
+      this.#logger.warn({ dropped, max }, "scrape over the series cap");
     }
     const [own, scraped] = await Promise.all([this.self.registry.metrics(), render(families)]);
     return own + scraped;

@@ -1,6 +1,8 @@
-// The logger: pino, JSON lines on stderr, with every place a credential could sit redacted.
+// The logger: pino on stderr, JSON lines or logfmt for people, with credential fields redacted.
 
+import { Writable } from "node:stream";
 import { pino, type Logger } from "pino";
+import { REDACTED } from "./config/secret.js";
 
 /** Paths pino replaces with <secret> wherever they appear in a log object. */
 export const REDACT_PATHS = [
@@ -11,16 +13,41 @@ export const REDACT_PATHS = [
   "apiKey",
   "password",
   "token",
-  "key",
   "*.apiKey",
   "*.password",
   "*.token",
-  "*.key",
 ];
 
-export function createLogger(level: string, destination?: pino.DestinationStream): Logger {
-  const options = { level, base: { name: "trading-exporter" }, redact: { paths: REDACT_PATHS, censor: "<secret>" } };
-  return destination === undefined ? pino(options, pino.destination(2)) : pino(options, destination);
+const LEVELS: Record<number, string> = { 10: "trace", 20: "debug", 30: "info", 40: "warn", 50: "error", 60: "fatal" };
+
+function logfmtValue(value: unknown): string {
+  const text = typeof value === "string" ? value : JSON.stringify(value);
+  return /^[^\s"=]+$/.test(text) ? text : JSON.stringify(text);
+}
+
+/** A stream that rewrites pino's JSON lines as `ts=… level=… msg="…" key=value`. */
+export function logfmtStream(out: NodeJS.WritableStream = process.stderr): Writable {
+  return new Writable({
+    write(chunk: Buffer, _encoding, done) {
+      for (const line of chunk.toString("utf8").split("\n")) {
+        if (line === "") continue;
+        try {
+          const { time, level, msg, pid: _pid, hostname: _host, ...rest } = JSON.parse(line) as Record<string, unknown>;
+          const fields = Object.entries(rest).map(([k, v]) => `${k}=${logfmtValue(v)}`);
+          const ts = typeof time === "number" ? new Date(time).toISOString() : "";
+          out.write(`ts=${ts} level=${LEVELS[level as number] ?? String(level)} msg=${logfmtValue(msg ?? "")} ${fields.join(" ")}`.trimEnd() + "\n");
+        } catch {
+          out.write(`${line}\n`);
+        }
+      }
+      done();
+    },
+  });
+}
+
+export function createLogger(level: string, destination?: pino.DestinationStream | Writable): Logger {
+  const options = { level, base: { name: "trading-exporter" }, redact: { paths: REDACT_PATHS, censor: REDACTED } };
+  return pino(options, destination ?? pino.destination(2));
 }
 
 export type { Logger };

@@ -1,26 +1,35 @@
 #!/usr/bin/env node
-// The trading-exporter command: reads its configuration, serves /metrics, stops cleanly on signals.
+// The trading-exporter command: flags, configuration, serving, reload on SIGHUP, clean stop on signals.
 
-import { configFromEnv } from "./config/env.js";
+import { parseFlags, usage, type Flags } from "./cli/flags.js";
 import { ConfigError } from "./config/errors.js";
-import { createLogger } from "./log.js";
+import { loadConfig } from "./config/load.js";
+import { createLogger, logfmtStream } from "./log.js";
 import { startService } from "./service.js";
 import { VERSION } from "./version.js";
-
-const USAGE = `usage: trading-exporter [--help] [--version]
-Configured from TRADING_* environment variables; see the README.`;
+import { basicAuth } from "./web/basic-auth.js";
+import { responseHeaders } from "./web/server.js";
+import { loadWebConfig, tlsServerOptions, type WebConfig } from "./web/web-config.js";
 
 async function main(argv: string[]): Promise<number> {
-  if (argv.includes("--help") || argv.includes("-h")) {
-    process.stdout.write(`${USAGE}\n`);
+  const flags: Flags = parseFlags(argv, process.env);
+  if (flags.help) {
+    process.stdout.write(`${usage()}\n`);
     return 0;
   }
-  if (argv.includes("--version")) {
+  if (flags.version) {
     process.stdout.write(`trading-exporter ${VERSION} (node ${process.version})\n`);
     return 0;
   }
-  const config = configFromEnv(process.env);
-  const logger = createLogger(config.logLevel);
+  const source = () => loadConfig(flags, process.env);
+  const config = source();
+  const web: WebConfig | undefined = flags.webConfigFile === undefined ? undefined : loadWebConfig(flags.webConfigFile);
+  const tls = web === undefined ? undefined : tlsServerOptions(web);
+  if (flags.configCheck) {
+    process.stdout.write(`configuration OK: ${config.accounts.length} account(s): ${config.accounts.map((a) => a.name).join(", ")}\n`);
+    return 0;
+  }
+  const logger = createLogger(config.logLevel, flags.logFormat === "logfmt" ? logfmtStream() : undefined);
   // One failing request or stray promise must not take the exporter down: log it and serve on.
   process.on("unhandledRejection", (reason) => {
     logger.error({ error: reason instanceof Error ? reason.message : String(reason) }, "unhandled rejection");
@@ -28,8 +37,12 @@ async function main(argv: string[]): Promise<number> {
   process.on("uncaughtException", (error) => {
     logger.error({ error: error.message }, "uncaught exception");
   });
-  const service = await startService(config, logger);
+  const guards = web === undefined ? [] : [responseHeaders(web.headers), basicAuth(web.basicAuthUsers)];
+  const service = await startService(config, logger, { source, guards, tls });
   logger.info({ url: service.server.url, accounts: service.exporter.accountNames(), version: VERSION }, "listening");
+  process.on("SIGHUP", () => {
+    service.reload().catch(() => undefined); // logged and counted by reload itself
+  });
 
   const signal = await new Promise<string>((resolve) => {
     process.once("SIGTERM", () => resolve("SIGTERM"));

@@ -1,21 +1,47 @@
-// The running exporter: scraper, HTTP app and server built from one config, and stopped as one.
+// The running exporter: scraper, HTTP app and server built from one config, reloaded and stopped as one.
 
+import type express from "express";
 import type { Logger } from "pino";
 import type { Config } from "./config/types.js";
 import { Exporter } from "./exporter.js";
 import { createApp } from "./http/app.js";
-import { listen, type RunningServer } from "./http/server.js";
+import { listen, type RunningServer, type TlsOptions } from "./http/server.js";
 import type { SelfMetrics } from "./metrics/self.js";
 
 export interface Service {
   exporter: Exporter;
   server: RunningServer;
+  /** Re-reads the configuration and secret files; a bad one is rejected and the old one keeps serving. */
+  reload(): Promise<void>;
   /** Stops accepting, lets in-flight scrapes finish within `graceMs`, closes the venue connections. */
   close(graceMs?: number): Promise<void>;
 }
 
-export async function startService(config: Config, logger: Logger, self?: SelfMetrics): Promise<Service> {
-  const exporter = new Exporter(config, logger, self);
+export interface ServiceOptions {
+  self?: SelfMetrics;
+  /** Where a reload reads the configuration from; without it there is no reload. */
+  source?: () => Config;
+  /** Middleware run before every route (basic auth, response headers from the web config). */
+  guards?: express.RequestHandler[];
+  tls?: TlsOptions | undefined;
+}
+
+export async function startService(config: Config, logger: Logger, options: ServiceOptions = {}): Promise<Service> {
+  const exporter = new Exporter(config, logger, options.self);
+  const source = options.source;
+  const reload = async (): Promise<void> => {
+    if (source === undefined) throw new Error("this exporter was not started from a configuration source");
+    try {
+      const next = source();
+      exporter.reload(next);
+      exporter.self.configLoaded(true);
+      logger.info({ accounts: next.accounts.map((a) => a.name) }, "configuration reloaded");
+    } catch (error) {
+      exporter.self.configLoaded(false);
+      logger.warn({ error: error instanceof Error ? error.message : String(error) }, "configuration reload failed; the old one keeps serving");
+      throw error;
+    }
+  };
   const app = createApp({
     exporter,
     logger,
@@ -25,11 +51,14 @@ export async function startService(config: Config, logger: Logger, self?: SelfMe
       maxSeconds: config.scrape.maxTimeoutSeconds,
     },
     maxInFlight: config.scrape.maxInFlight,
+    ...(source === undefined ? {} : { reload }),
+    ...(options.guards === undefined ? {} : { guards: options.guards }),
   });
-  const server = await listen(app, config.listenAddress.host, config.listenAddress.port);
+  const server = await listen(app, config.listenAddress.host, config.listenAddress.port, options.tls);
   return {
     exporter,
     server,
+    reload,
     async close(graceMs = config.scrape.maxTimeoutSeconds * 1000) {
       await server.close(graceMs);
       await exporter.close();

@@ -5,10 +5,10 @@ import { Writable } from "node:stream";
 import { configFromEnv } from "../config/env.js";
 import { createLogger } from "../log.js";
 import { startService } from "../service.js";
-import { startSimulator, type FaultSpec } from "../simulator/server.js";
+import type { FaultSpec } from "../simulator/server.js";
+import { startSimulatorProcess } from "./simulator-process.js";
 
 const SCRAPES = Number(process.env.SOAK_SCRAPES ?? 10_000);
-const WARMUP = Math.min(1_000, Math.floor(SCRAPES / 10));
 const CONCURRENCY = 4;
 const PHASE = 250;
 
@@ -32,7 +32,8 @@ function memory(): { rssMB: number; heapMB: number } {
 }
 
 async function soak(): Promise<void> {
-  const venue = await startSimulator({ apiKey: "soak", tickMs: 0, seed: 3 });
+  // The venue runs in its own process, so the figures below are the exporter's alone.
+  const venue = await startSimulatorProcess(["--api-key", "soak", "--tick-ms", "0", "--seed", "3"]);
   const config = configFromEnv({
     TRADING_BASE_URL: venue.url,
     TRADING_API_KEY: "soak",
@@ -43,6 +44,8 @@ async function soak(): Promise<void> {
   const service = await startService(config, createLogger("warn", new Writable({ write: (_c, _e, done) => done() })));
   const url = new URL("metrics", service.server.url);
   const handlesBefore = process.getActiveResourcesInfo().length;
+  // Warm-up is one full cycle of the faults: every code path and buffer size has been used once.
+  const warmup = Math.min(PHASE * FAULTS.length, Math.floor(SCRAPES / 4));
   let done = 0;
   let failures = 0;
   let start = memory();
@@ -51,10 +54,10 @@ async function soak(): Promise<void> {
     while (done < SCRAPES) {
       const n = done++;
       if (n % PHASE === 0) {
-        venue.setFaults(FAULTS[(n / PHASE) % FAULTS.length]!);
-        venue.tick();
+        await venue.setFaults(FAULTS[(n / PHASE) % FAULTS.length]!);
+        await venue.tick();
       }
-      if (n === WARMUP) start = memory();
+      if (n === warmup) start = memory();
       const res = await fetch(url);
       await res.text();
       if (res.status !== 200) failures++;
@@ -63,7 +66,6 @@ async function soak(): Promise<void> {
   await Promise.all(Array.from({ length: CONCURRENCY }, worker));
   const seconds = (performance.now() - started) / 1000;
   const end = memory();
-  venue.clearFaults();
   await service.close(1000);
   await venue.close();
   // Closed sockets leave the handle list on the next turns of the event loop.
@@ -73,7 +75,7 @@ async function soak(): Promise<void> {
   const lines = [
     `scrapes           ${SCRAPES} (${CONCURRENCY} at a time, faults switching every ${PHASE}), ${(SCRAPES / seconds).toFixed(0)}/s`,
     `non-200 answers   ${failures}`,
-    `after warm-up     rss ${start.rssMB.toFixed(1)} MB, heap ${start.heapMB.toFixed(1)} MB (at scrape ${WARMUP})`,
+    `after warm-up     rss ${start.rssMB.toFixed(1)} MB, heap ${start.heapMB.toFixed(1)} MB (at scrape ${warmup}, one cycle of faults)`,
     `at the end        rss ${end.rssMB.toFixed(1)} MB, heap ${end.heapMB.toFixed(1)} MB`,
     `growth            rss ${(growth * 100).toFixed(1)} %, heap ${(heapGrowth * 100).toFixed(1)} % (target: under 10 %)`,
     `open handles      ${handlesBefore} while serving, ${process.getActiveResourcesInfo().length} after closing (${process.getActiveResourcesInfo().join(", ") || "none"})`,

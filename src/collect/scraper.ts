@@ -3,7 +3,7 @@
 
 import type { AccountConfig, Config } from "../config/types.js";
 import type { Deadline } from "../util/deadline.js";
-import { VenueClient, type CallContext, type ClientHooks } from "../venue/client.js";
+import { VenueClient, type CallContext, type ClientHooks, type RequestTrace } from "../venue/client.js";
 import type { Endpoint } from "../venue/endpoints.js";
 import { VenueError } from "../venue/errors.js";
 import type { AccountInfo } from "../venue/snapshot.js";
@@ -12,6 +12,17 @@ import { RateLimits } from "./rate-limits.js";
 import type { AccountResult, MarketsResult, ScrapeResult } from "./result.js";
 import { mergeOutcomes, runEndpoint, type Run } from "./runner.js";
 import { SingleFlight } from "./shared.js";
+
+export interface ScrapeOptions {
+  /** Only these accounts; all when absent. */
+  accounts?: string[];
+  /** Leave the market list out. */
+  markets?: boolean;
+  /** A debug probe: a collection of its own (not shared, not cached) reporting every request. */
+  trace?: (request: RequestTrace) => void;
+  /** A debug probe: every invalid field, by endpoint. */
+  onInvalid?: (endpoint: Endpoint, field: string) => void;
+}
 
 export interface ScraperHooks extends ClientHooks {
   /** Fields the venue sent missing or malformed, counted per call. */
@@ -56,11 +67,16 @@ export class Scraper {
   }
 
   /** Every account (or the named ones) and, unless left out, the markets. */
-  async scrape(deadline: Deadline, options: { accounts?: string[]; markets?: boolean } = {}): Promise<ScrapeResult> {
+  async scrape(deadline: Deadline, options: ScrapeOptions = {}): Promise<ScrapeResult> {
     const names = options.accounts ?? this.accountNames();
+    const traced = options.trace !== undefined;
     const [accounts, markets] = await Promise.all([
-      Promise.all(names.map((name) => this.#account(name, deadline))),
-      options.markets === false ? Promise.resolve(undefined) : this.#markets(deadline),
+      Promise.all(names.map((name) => (traced ? this.#scrapeAccount(name, deadline, options) : this.#account(name, deadline)))),
+      options.markets === false
+        ? Promise.resolve(undefined)
+        : traced
+          ? this.#fetchMarkets(deadline, options)
+          : this.#markets(deadline),
     ]);
     return { accounts, markets };
   }
@@ -82,18 +98,19 @@ export class Scraper {
     if (cached !== undefined && this.#now() - cached.at < this.#marketsTtlMs) {
       return Promise.resolve({ ...cached.result, ageSeconds: (this.#now() - cached.at) / 1000 });
     }
-    const fetchMarkets = async (): Promise<MarketsResult> => {
-      const run = await this.#call("markets", undefined, deadline, (ctx) => this.#publicClient.markets(ctx));
-      const result: MarketsResult = { outcome: run.outcome, markets: run.value, ageSeconds: 0, maxAgeSeconds: this.#marketsTtlMs / 1000 };
-      if (run.outcome.ok) this.#marketsCache = { at: this.#now(), result };
-      return result;
-    };
-    return this.#marketsFlight.run("markets", deadline, fetchMarkets, () => ({
+    return this.#marketsFlight.run("markets", deadline, () => this.#fetchMarkets(deadline), () => ({
       outcome: timedOut("markets", undefined),
       markets: undefined,
       ageSeconds: 0,
       maxAgeSeconds: this.#marketsTtlMs / 1000,
     }));
+  }
+
+  async #fetchMarkets(deadline: Deadline, debug: ScrapeOptions = {}): Promise<MarketsResult> {
+    const run = await this.#call("markets", undefined, deadline, (ctx) => this.#publicClient.markets(ctx), debug);
+    const result: MarketsResult = { outcome: run.outcome, markets: run.value, ageSeconds: 0, maxAgeSeconds: this.#marketsTtlMs / 1000 };
+    if (run.outcome.ok) this.#marketsCache = { at: this.#now(), result };
+    return result;
   }
 
   /** One endpoint call through the runner, skipped while the venue's Retry-After lasts. */
@@ -102,6 +119,7 @@ export class Scraper {
     account: string | undefined,
     deadline: Deadline,
     fn: (ctx: CallContext) => Promise<T>,
+    debug: ScrapeOptions = {},
   ): Promise<Run<T>> {
     const waitMs = this.#rateLimits.remainingMs(account, endpoint);
     if (waitMs > 0) {
@@ -112,23 +130,32 @@ export class Scraper {
       );
     }
     const counts = new Map<string, number>();
-    const ctx: CallContext = { deadline, invalid: (field) => counts.set(field, (counts.get(field) ?? 0) + 1) };
+    const ctx: CallContext = {
+      deadline,
+      invalid: (field) => {
+        counts.set(field, (counts.get(field) ?? 0) + 1);
+        debug.onInvalid?.(endpoint, field);
+      },
+      ...(debug.trace === undefined ? {} : { trace: debug.trace }),
+    };
     const run = await runEndpoint(endpoint, account, () => fn(ctx));
     if (counts.size > 0) this.#hooks.onInvalidFields(endpoint, counts);
     if (run.outcome.retryAfterSeconds !== undefined) this.#rateLimits.block(account, endpoint, run.outcome.retryAfterSeconds);
     return run;
   }
 
-  async #scrapeAccount(name: string, deadline: Deadline): Promise<AccountResult> {
+  async #scrapeAccount(name: string, deadline: Deadline, debug: ScrapeOptions = {}): Promise<AccountResult> {
     const entry = this.#accounts.get(name);
     if (entry === undefined) throw new Error(`no account named ${JSON.stringify(name)}`);
     const { config, client } = entry;
     const [infos, active, history] = await Promise.all([
       Promise.all(
-        config.collateralIds.map((id) => this.#call("account_info", name, deadline, (ctx) => client.accountInfo(id, ctx))),
+        config.collateralIds.map((id) =>
+          this.#call("account_info", name, deadline, (ctx) => client.accountInfo(id, ctx), debug),
+        ),
       ),
-      this.#call("orders_active", name, deadline, (ctx) => client.activeOrders(ctx)),
-      this.#call("orders_history", name, deadline, (ctx) => client.orderHistory(ctx)),
+      this.#call("orders_active", name, deadline, (ctx) => client.activeOrders(ctx), debug),
+      this.#call("orders_history", name, deadline, (ctx) => client.orderHistory(ctx), debug),
     ]);
     return {
       account: name,

@@ -23,6 +23,14 @@ function describe(issue: z.core.$ZodIssue): { path: ReadonlyArray<PropertyKey>; 
       return { path: issue.path, text: `must be at least ${String(issue.minimum)}` };
     case "too_big":
       return { path: issue.path, text: `must be at most ${String(issue.maximum)}` };
+    case "invalid_union": {
+      // A discriminated union names the tag values it accepts.
+      const options = (issue as { options?: unknown[] }).options;
+      if (Array.isArray(options)) {
+        return { path: issue.path, text: `expected one of ${options.map((v) => JSON.stringify(v)).join(", ")}` };
+      }
+      return { path: issue.path, text: "does not match any accepted form" };
+    }
     case "invalid_value":
       return { path: issue.path, text: `expected one of ${issue.values.map((v) => JSON.stringify(v)).join(", ")}` };
     default:

@@ -1,4 +1,4 @@
-// The HTTP face of the exporter: /metrics, health paths and a landing page, on express.
+// The HTTP face of the exporter: /metrics, /probe, reload, health paths and a landing page, on express.
 
 import express, { type NextFunction, type Request, type Response } from "express";
 import type { Logger } from "pino";
@@ -14,65 +14,103 @@ export interface AppOptions {
   timeouts: TimeoutPolicy;
   /** Scrapes served at once; one more answers 503 at once. */
   maxInFlight: number;
+  /** Re-reads the configuration; rejects with a one-line reason. Absent: reload is not offered. */
+  reload?: () => Promise<void>;
+  /** Run before every route (basic auth, response headers). */
+  guards?: express.RequestHandler[];
 }
 
-function landing(): string {
-  const links = ["/metrics", "/-/healthy", "/-/ready"].map((p) => `<li><a href="${p}">${p}</a></li>`).join("");
+const PATHS = ["/metrics", "/probe?target=ACCOUNT", "/probe?target=ACCOUNT&debug=true", "/-/healthy", "/-/ready"];
+
+function landing(accounts: string[]): string {
+  const links = PATHS.map((p) => `<li><a href="${p.replace("ACCOUNT", encodeURIComponent(accounts[0] ?? ""))}">${p}</a></li>`).join("");
   return `<!doctype html><html><head><title>trading-exporter</title></head><body><h1>trading-exporter</h1><p>Version ${VERSION}</p><ul>${links}</ul></body></html>\n`;
 }
 
-export function createApp({ exporter, logger, timeouts, maxInFlight }: AppOptions): express.Express {
+function plain(res: Response, status: number, text: string): void {
+  res.status(status).type("text/plain").send(`${text}\n`);
+}
+
+export function createApp(options: AppOptions): express.Express {
+  const { exporter, logger, timeouts, maxInFlight } = options;
   let inFlight = 0;
   const app = express();
   app.disable("x-powered-by");
   app.set("etag", false);
+  app.set("query parser", "simple");
+
+  for (const guard of options.guards ?? []) app.use(guard);
 
   app.use((req: Request, res: Response, next: NextFunction) => {
     if (req.method === "GET" || req.method === "HEAD") return next();
-    res.set("allow", "GET, HEAD").status(405).type("text/plain").send("method not allowed\n");
+    if (req.method === "POST" && req.path === "/-/reload" && options.reload) return next();
+    res.set("allow", req.path === "/-/reload" ? "POST" : "GET, HEAD");
+    plain(res, 405, "method not allowed");
   });
 
-  app.get("/", (_req, res) => {
-    res.type("html").send(landing());
-  });
-  app.get("/-/healthy", (_req, res) => {
-    res.type("text/plain").send("Healthy\n");
-  });
-  app.get("/-/ready", (_req, res) => {
-    res.type("text/plain").send("Ready\n");
-  });
-
-  app.get("/metrics", async (req, res) => {
+  /** Budget from Prometheus's header, the in-flight limit, then `scrape`; the answer is Prometheus text. */
+  async function serveScrape(req: Request, res: Response, scrape: (deadline: Deadline) => Promise<string>): Promise<void> {
     let budget: number;
     try {
       budget = scrapeBudgetSeconds(req.get("x-prometheus-scrape-timeout-seconds"), timeouts);
     } catch (error) {
       if (!(error instanceof ScrapeTimeoutError)) throw error;
-      res.status(400).type("text/plain").send(`${error.message}\n`);
-      return;
+      return plain(res, 400, error.message);
     }
     if (inFlight >= maxInFlight) {
       exporter.self.scrapeRejected();
-      res.status(503).set("retry-after", "1").type("text/plain").send("too many scrapes in flight\n");
-      return;
+      res.set("retry-after", "1");
+      return plain(res, 503, "too many scrapes in flight");
     }
     inFlight++;
     try {
-      const body = await exporter.metrics(new Deadline(budget));
+      const body = await scrape(new Deadline(budget));
       res.set("content-type", CONTENT_TYPE).send(body);
     } finally {
       inFlight--;
     }
+  }
+
+  app.get("/", (_req, res) => {
+    res.type("html").send(landing(exporter.accountNames()));
+  });
+  app.get("/-/healthy", (_req, res) => plain(res, 200, "Healthy"));
+  app.get("/-/ready", (_req, res) => plain(res, 200, "Ready"));
+
+  app.get("/metrics", (req, res) => serveScrape(req, res, (deadline) => exporter.metrics(deadline)));
+
+  app.get("/probe", async (req, res) => {
+    const target = req.query.target;
+    // The target is only ever looked up by name, never used as a URL, and never echoed back.
+    if (typeof target !== "string" || target === "") return plain(res, 400, "target: required (a configured account name)");
+    const account = exporter.account(target);
+    if (account === undefined) return plain(res, 400, "target: not a configured account name");
+    if (req.query.debug === "true") {
+      const budget = scrapeBudgetSeconds(undefined, timeouts);
+      res.type("text/plain").send(await exporter.debug(new Deadline(budget), account));
+      return;
+    }
+    await serveScrape(req, res, (deadline) => exporter.metrics(deadline, { accounts: [account.name] }));
   });
 
-  app.use((_req: Request, res: Response) => {
-    res.status(404).type("text/plain").send("not found\n");
-  });
+  if (options.reload) {
+    const reload = options.reload;
+    app.post("/-/reload", async (_req, res) => {
+      try {
+        await reload();
+        plain(res, 200, "configuration reloaded");
+      } catch (error) {
+        plain(res, 500, `reload failed: ${error instanceof Error ? error.message : String(error)}`);
+      }
+    });
+  }
+
+  app.use((_req: Request, res: Response) => plain(res, 404, "not found"));
 
   // Express 5 routes rejected promises here: one request fails, the process goes on.
   app.use((error: unknown, req: Request, res: Response, _next: NextFunction) => {
     logger.error({ path: req.path, error: error instanceof Error ? error.message : String(error) }, "request failed");
-    if (!res.headersSent) res.status(500).type("text/plain").send("internal error\n");
+    if (!res.headersSent) plain(res, 500, "internal error");
   });
   return app;
 }

@@ -1,19 +1,24 @@
 // Starts the HTTP server with bounded inbound timeouts, and stops it gracefully.
 
 import { createServer, type Server } from "node:http";
+import { createServer as createTlsServer } from "node:https";
 import type { AddressInfo } from "node:net";
+import type { TlsOptions as NodeTlsOptions } from "node:tls";
 import type express from "express";
+
+export type TlsOptions = NodeTlsOptions;
 
 export interface RunningServer {
   server: Server;
-  /** http://host:port/ as bound (port 0 resolved). */
+  /** http(s)://host:port/ as bound (port 0 resolved). */
   url: string;
   /** Stops accepting, lets in-flight requests finish within `graceMs`, then closes the rest. */
   close(graceMs?: number): Promise<void>;
 }
 
-export async function listen(app: express.Express, host: string, port: number): Promise<RunningServer> {
-  const server = createServer(app);
+/** Serves `app` on host:port, over TLS when `tls` is given. */
+export async function listen(app: express.Express, host: string, port: number, tls?: TlsOptions): Promise<RunningServer> {
+  const server: Server = tls === undefined ? createServer(app) : createTlsServer(tls, app);
   server.headersTimeout = 10_000;
   server.requestTimeout = 120_000;
   server.keepAliveTimeout = 65_000;
@@ -29,7 +34,7 @@ export async function listen(app: express.Express, host: string, port: number): 
   const shownHost = address.family === "IPv6" ? `[${address.address}]` : address.address;
   return {
     server,
-    url: `http://${shownHost}:${address.port}/`,
+    url: `${tls === undefined ? "http" : "https"}://${shownHost}:${address.port}/`,
     close: (graceMs = 10_000) =>
       new Promise<void>((resolve) => {
         const force = setTimeout(() => server.closeAllConnections(), graceMs);

@@ -12,6 +12,8 @@ export class SelfMetrics {
   readonly #errors: Counter<"endpoint" | "reason">;
   readonly #invalidFields: Counter<"endpoint" | "field">;
   readonly #seriesDropped: Counter;
+  readonly #reloadOk: Gauge;
+  readonly #reloadAt: Gauge;
   readonly #rejected: Counter;
 
   constructor(options: { defaultMetrics?: boolean } = {}) {
@@ -51,6 +53,17 @@ export class SelfMetrics {
       help: "Scrapes answered 503 at once because too many were already in flight (a count).",
       registers,
     });
+    this.#reloadOk = new Gauge({
+      name: metricName("exporter", "config_last_reload_successful"),
+      help: "Whether the last configuration reload succeeded (1) or failed (0); 1 after start-up.",
+      registers,
+    });
+    this.#reloadAt = new Gauge({
+      name: metricName("exporter", "config_last_reload_success_timestamp_seconds"),
+      help: "Time of the last successful configuration load, in seconds since the epoch.",
+      registers,
+    });
+    this.configLoaded(true);
     for (const endpoint of ENDPOINTS) {
       for (const reason of FAILURE_REASONS) this.#errors.inc({ endpoint, reason }, 0);
     }
@@ -62,6 +75,11 @@ export class SelfMetrics {
 
   upstreamError(endpoint: Endpoint, reason: FailureReason): void {
     this.#errors.inc({ endpoint, reason });
+  }
+
+  configLoaded(ok: boolean): void {
+    this.#reloadOk.set(ok ? 1 : 0);
+    if (ok) this.#reloadAt.set(Date.now() / 1000);
   }
 
   seriesDropped(n: number): void {

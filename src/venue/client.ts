@@ -12,10 +12,24 @@ import { parseOrders } from "./parse-orders.js";
 import type { AccountInfo, ActiveOrders, Market, Order, OrderHistory } from "./snapshot.js";
 import type { Transport } from "./transport.js";
 
+/** One request as a debug report shows it: no header values, no host credentials. */
+export interface RequestTrace {
+  endpoint: Endpoint;
+  /** Path and query, e.g. /v1/private/orders/history?offset=0&limit=100. */
+  target: string;
+  /** Header names sent; their values are never recorded. */
+  headerNames: string[];
+  /** HTTP status, or the failure reason when none came back. */
+  result: string;
+  durationMs: number;
+}
+
 export interface CallContext {
   deadline: Deadline;
   /** Reports a field that was missing or malformed, by its name. */
   invalid: FieldReporter;
+  /** Set by a debug probe: every request made for it. */
+  trace?: (request: RequestTrace) => void;
 }
 
 export interface ClientHooks {
@@ -105,16 +119,35 @@ export class VenueClient {
     for (const [key, value] of Object.entries(query)) url.searchParams.set(key, value);
     const headers = new Headers({ accept: "application/json", ...this.#headers });
     if (endpoint !== "markets") this.#auth?.apply(headers, url);
-    const attempt = (): Promise<unknown> =>
-      getJson({
+    const attempt = async (): Promise<unknown> => {
+      const started = performance.now();
+      let result = "error";
+      try {
+        return await getJson({
         url,
         headers,
         signal: ctx.deadline.signal,
         maxBodyBytes: this.#venue.maxBodyBytes,
         maxRetryAfterSeconds: this.#venue.maxRetryAfterSeconds,
         ...(this.#hooks.transport === undefined ? {} : { dispatcher: this.#hooks.transport.dispatcher }),
-        onAnswer: (code) => this.#hooks.onAnswer(endpoint, code),
-      });
+          onAnswer: (code) => {
+            result = code;
+            this.#hooks.onAnswer(endpoint, code);
+          },
+        });
+      } catch (error) {
+        if (result === "error" && error instanceof VenueError) result = error.reason;
+        throw error;
+      } finally {
+        ctx.trace?.({
+          endpoint,
+          target: url.pathname + url.search,
+          headerNames: [...headers.keys()],
+          result,
+          durationMs: performance.now() - started,
+        });
+      }
+    };
     try {
       return await attempt();
     } catch (error) {

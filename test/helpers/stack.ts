@@ -49,7 +49,7 @@ export async function startStack(
     },
   });
   const logger = createLogger("debug", sink);
-  const service = await startService(config, logger, new SelfMetrics({ defaultMetrics: false }));
+  const service = await startService(config, logger, { self: new SelfMetrics({ defaultMetrics: false }) });
   const { exporter, server } = service;
   const get = (path: string, headers: Record<string, string> = {}) => fetch(new URL(path, server.url), { headers });
   return {

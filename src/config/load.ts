@@ -1,0 +1,16 @@
+// Where the configuration comes from: a YAML file when one is named, else the environment; flags override.
+
+import type { Flags } from "../cli/flags.js";
+import { configFromEnv } from "./env.js";
+import { loadConfigFile } from "./file.js";
+import type { Config } from "./types.js";
+import { parseListenAddress, parseLogLevel } from "./values.js";
+
+export function loadConfig(flags: Flags, env: Record<string, string | undefined>): Config {
+  const config = flags.configFile === undefined ? configFromEnv(env) : loadConfigFile(flags.configFile, env);
+  if (flags.webListenAddress !== undefined) {
+    config.listenAddress = parseListenAddress(flags.webListenAddress, "--web.listen-address");
+  }
+  if (flags.logLevel !== undefined) config.logLevel = parseLogLevel(flags.logLevel, "--log.level");
+  return config;
+}

@@ -1,0 +1,58 @@
+// The plain-text report of a debug probe: what was asked of the venue, how it answered, what was wrong.
+
+import type { ScrapeResult } from "../collect/result.js";
+import type { AccountConfig } from "../config/types.js";
+import { REDACTED } from "../config/secret.js";
+import type { RequestTrace } from "../venue/client.js";
+
+export interface DebugInput {
+  account: AccountConfig;
+  requests: RequestTrace[];
+  invalid: Array<{ endpoint: string; field: string }>;
+  result: ScrapeResult;
+  exposition: string;
+}
+
+function authLine(account: AccountConfig): string {
+  const auth = account.auth;
+  switch (auth.type) {
+    case "api_key":
+      return `api_key in header ${auth.header}: ${REDACTED}`;
+    case "bearer":
+      return `bearer token: ${REDACTED}`;
+    case "basic":
+      return `basic, user ${auth.username}, password: ${REDACTED}`;
+    case "none":
+      return "none";
+  }
+}
+
+export function debugReport(input: DebugInput): string {
+  const { account, requests, invalid, result } = input;
+  const lines: string[] = [
+    `Probe of account ${account.name}`,
+    `  collateral ids: ${account.collateralIds.join(", ")}`,
+    `  auth: ${authLine(account)}`,
+    `  extra headers: ${Object.keys(account.headers).map((h) => `${h}: ${REDACTED}`).join(", ") || "none"}`,
+    "",
+    "Requests (in the order they finished):",
+  ];
+  for (const r of requests) {
+    lines.push(`  ${r.endpoint.padEnd(15)} GET ${r.target} -> ${r.result} in ${r.durationMs.toFixed(1)} ms`);
+    lines.push(`  ${"".padEnd(15)} headers sent: ${r.headerNames.join(", ")} (values not shown)`);
+  }
+  lines.push("", "Endpoints:");
+  const outcomes = result.accounts.flatMap((a) => a.outcomes);
+  if (result.markets) outcomes.push(result.markets.outcome);
+  for (const o of outcomes) {
+    const status = o.ok ? "ok" : `FAILED (${o.reason}): ${o.message ?? ""}`;
+    lines.push(`  ${o.endpoint.padEnd(15)} ${status} in ${(o.durationSeconds * 1000).toFixed(1)} ms`);
+  }
+  lines.push("", "Validation problems (missing or malformed fields, series dropped):");
+  const counts = new Map<string, number>();
+  for (const { endpoint, field } of invalid) counts.set(`${endpoint} ${field}`, (counts.get(`${endpoint} ${field}`) ?? 0) + 1);
+  if (counts.size === 0) lines.push("  none");
+  for (const [key, n] of counts) lines.push(`  ${key} x${n}`);
+  lines.push("", "Metrics:", input.exposition);
+  return lines.join("\n");
+}

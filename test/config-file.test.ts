@@ -1,0 +1,108 @@
+// The YAML config file: the example loads, and every bad file stops with its one exact line.
+
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { ConfigError } from "../src/config/errors.js";
+import { loadConfigFile } from "../src/config/file.js";
+
+const EXAMPLE = new URL("../examples/trading-exporter.yml", import.meta.url).pathname;
+
+function file(text: string): string {
+  const dir = mkdtempSync(join(tmpdir(), "te-config-"));
+  const path = join(dir, "config.yml");
+  writeFileSync(path, text);
+  writeFileSync(join(dir, "key.txt"), "from-file-key\n");
+  return path;
+}
+
+const GOOD = `
+venue:
+  base_url: http://127.0.0.1:8080
+accounts:
+  - name: a
+    collateral_ids: [USDC]
+    auth: { type: api_key, key_file: key.txt }
+`;
+
+describe("the example config file", () => {
+  it("loads with every account and its documented defaults", () => {
+    const config = loadConfigFile(EXAMPLE, { HEDGE_TOKEN: "example-hedge-token" });
+    expect(config.accounts.map((a) => [a.name, a.auth.type])).toEqual([
+      ["main", "api_key"],
+      ["hedge", "bearer"],
+      ["ops", "basic"],
+      ["sandbox", "none"],
+    ]);
+    expect(config.venue).toMatchObject({ historyMaxOrders: 1000, historyPageSize: 100, marketsCacheSeconds: 60 });
+    expect(config.scrape).toEqual({ defaultTimeoutSeconds: 10, timeoutOffsetSeconds: 0.5, maxTimeoutSeconds: 60, maxInFlight: 40, maxSeries: 200000 });
+    const main = config.accounts[0]!;
+    expect(main.auth.type === "api_key" && main.auth.key.reveal()).toBe("example-main-key");
+    expect(main.headers).toEqual({ "X-Desk": "alpha" });
+  });
+});
+
+describe("a minimal config file", () => {
+  it("gets the defaults and reads the key file relative to the config", () => {
+    const config = loadConfigFile(file(GOOD), {});
+    expect(config.listenAddress).toEqual({ host: "0.0.0.0", port: 9842 });
+    const auth = config.accounts[0]!.auth;
+    expect(auth.type === "api_key" && auth.header).toBe("X-Api-Key");
+    expect(auth.type === "api_key" && auth.key.reveal()).toBe("from-file-key");
+  });
+});
+
+const account = (auth: string, extra = "") => `
+venue: { base_url: "http://127.0.0.1:8080" }
+accounts:
+  - name: a
+    collateral_ids: [USDC]
+    auth: ${auth}
+${extra}`;
+
+describe("bad config files", () => {
+  it.each([
+    ["unknown top-level key", `${GOOD}\ncolour: blue\n`, "colour: unknown key"],
+    ["unknown account key", GOOD.replace("name: a", "name: a\n    nmae: b"), "accounts[0].nmae: unknown key"],
+    ["no venue", "accounts: []\n", "venue: required"],
+    ["no base_url", "venue: {}\naccounts: []\n", "venue.base_url: required"],
+    ["base_url with credentials", account("{ type: none }").replace("http://127", "http://u:p@127"), "venue.base_url: must not carry credentials; configure the account's auth instead"],
+    ["no accounts", "venue: { base_url: http://x }\naccounts: []\n", "accounts: must be at least 1"],
+    ["accounts not a list", "venue: { base_url: http://x }\naccounts: 3\n", "accounts: expected array"],
+    ["unknown auth type", account("{ type: oauth }"), "accounts[0].auth.type: expected one of \"api_key\", \"bearer\", \"basic\", \"none\""],
+    ["api key without a secret", account("{ type: api_key }"), "accounts[0].auth.key: required (give one of accounts[0].auth.key, accounts[0].auth.key_file or accounts[0].auth.key_env)"],
+    ["api key given twice", account("{ type: api_key, key: k, key_env: K }"), "accounts[0].auth.key: give only one of accounts[0].auth.key, accounts[0].auth.key_file or accounts[0].auth.key_env"],
+    ["empty header name", account("{ type: api_key, key: k, header_name: '' }"), "accounts[0].auth.header_name: must be at least 1"],
+    ["bad header name", account("{ type: api_key, key: k, header_name: 'X Key' }"), "accounts[0].auth.header_name: not a valid HTTP header name"],
+    ["missing key file", account("{ type: api_key, key_file: nope.txt }"), "accounts[0].auth.key_file: cannot read the file (ENOENT)"],
+    ["unset key variable", account("{ type: bearer, token_env: NOT_SET_ANYWHERE }"), "accounts[0].auth.token_env: the environment variable NOT_SET_ANYWHERE is not set or empty"],
+    ["basic without username", account("{ type: basic, password: p }"), "accounts[0].auth.username: required"],
+    ["unknown key in auth", account("{ type: none, key: k }"), "accounts[0].auth.key: unknown key"],
+    ["bad account name", account("{ type: none }").replace("name: a", "name: 'a b'"), "accounts[0].name: must be 1-64 letters, digits or _ . : -"],
+    ["duplicate names", `${account("{ type: none }")}  - name: a\n    collateral_ids: [X]\n    auth: { type: none }\n`, "accounts[1].name: another account has this name"],
+    ["duplicate collateral", account("{ type: none }").replace("[USDC]", "[USDC, USDC]"), "accounts[0].collateral_ids: lists an id twice"],
+    ["string for a number", `${GOOD}scrape: { max_in_flight: many }\n`, "scrape.max_in_flight: expected number"],
+    ["zero page size", GOOD.replace("base_url: http://127.0.0.1:8080", "base_url: http://127.0.0.1:8080\n  history_page_size: 0"), "venue.history_page_size: must be at least 1"],
+    ["bad listen address", `${GOOD}web: { listen_address: nowhere }\n`, "web.listen_address: expected host:port (e.g. 0.0.0.0:9842 or [::1]:9842)"],
+    ["bad log level", `${GOOD}log: { level: loud }\n`, "log.level: expected one of \"debug\", \"info\", \"warn\", \"error\""],
+    ["bad header in headers", account("{ type: none }", "    headers: { 'a b': c }"), "accounts[0].headers.a b: not a valid HTTP header name"],
+    ["not YAML", "venue: [\n", "config file: not valid YAML (line 2): BAD_INDENT"],
+    ["duplicate YAML key", `${GOOD}venue: {}\n`, "config file: not valid YAML (line 8): DUPLICATE_KEY"],
+  ])("%s", (_name, text, message) => {
+    expect(() => loadConfigFile(file(text), {})).toThrowError(new ConfigError(message));
+  });
+
+  it("names an unreadable file without failing on anything else", () => {
+    expect(() => loadConfigFile("/nonexistent/config.yml", {})).toThrowError(
+      new ConfigError("config file: cannot read /nonexistent/config.yml (ENOENT)"),
+    );
+  });
+
+  it("never puts a secret value in its message", () => {
+    const text = account("{ type: api_key, key: hunter2-secret, key_env: ALSO }");
+    expect(() => loadConfigFile(file(text), {})).toThrowError(expect.objectContaining({ message: expect.not.stringContaining("hunter2") }));
+    const typed = account("{ type: api_key, key: [hunter2-secret] }");
+    expect(() => loadConfigFile(file(typed), {})).toThrowError(expect.objectContaining({ message: expect.not.stringContaining("hunter2") }));
+  });
+});
