@@ -1,7 +1,9 @@
 // A simulated venue and an exporter pointed at it, both on 127.0.0.1 port 0, for end-to-end tests.
 
 import { Writable } from "node:stream";
+import { Agent } from "undici";
 import { configFromEnv } from "../../src/config/env.js";
+import { configFromObject } from "../../src/config/file.js";
 import type { Config } from "../../src/config/types.js";
 import type { Exporter } from "../../src/exporter.js";
 import type { RunningServer } from "../../src/http/server.js";
@@ -13,6 +15,8 @@ import { startSimulator, type RunningSimulator, type SimulatorOptions } from "..
 export const SIM_KEY = "sim-test-key";
 
 export interface Stack {
+  /** POST /-/reload (when a source was given). */
+  reload(): Promise<Response>;
   venue: RunningSimulator;
   exporter: Exporter;
   server: RunningServer;
@@ -28,19 +32,32 @@ export interface Stack {
   close(): Promise<void>;
 }
 
-export async function startStack(
-  options: { venue?: SimulatorOptions; env?: Record<string, string>; configure?: (c: Config) => void } = {},
-): Promise<Stack> {
+export interface StackOptions {
+  venue?: SimulatorOptions;
+  env?: Record<string, string>;
+  /** A config file's content (as parsed YAML) instead of the environment; gets the venue's URL. */
+  file?: (venueUrl: string) => unknown;
+  /** Where reloads read the config from; enables POST /-/reload. Gets the venue's URL. */
+  source?: (venueUrl: string) => Config;
+  /** Logs below this level are not kept. */
+  logLevel?: string;
+}
+
+export async function startStack(options: StackOptions = {}): Promise<Stack> {
   const venue = await startSimulator({ seed: 7, tickMs: 0, apiKey: SIM_KEY, ...options.venue });
-  const config = configFromEnv({
-    TRADING_BASE_URL: venue.url,
-    TRADING_API_KEY: SIM_KEY,
-    TRADING_COLLATERAL_IDS: "USDC,USDT",
-    TRADING_ACCOUNT: "sim",
-    TRADING_LISTEN_ADDRESS: "127.0.0.1:0",
-    ...options.env,
-  });
-  options.configure?.(config);
+  const config =
+    options.source !== undefined
+      ? options.source(venue.url)
+      : options.file !== undefined
+        ? configFromObject(options.file(venue.url), options.env ?? {}, process.cwd())
+        : configFromEnv({
+            TRADING_BASE_URL: venue.url,
+            TRADING_API_KEY: SIM_KEY,
+            TRADING_COLLATERAL_IDS: "USDC,USDT",
+            TRADING_ACCOUNT: "sim",
+            TRADING_LISTEN_ADDRESS: "127.0.0.1:0",
+            ...options.env,
+          });
   const logs: string[] = [];
   const sink = new Writable({
     write(chunk: Buffer, _enc, done) {
@@ -48,10 +65,18 @@ export async function startStack(
       done();
     },
   });
-  const logger = createLogger("debug", sink);
-  const service = await startService(config, logger, { self: new SelfMetrics({ defaultMetrics: false }) });
+  const logger = createLogger(options.logLevel ?? "debug", sink);
+  const source = options.source;
+  const service = await startService(config, logger, {
+    self: new SelfMetrics({ defaultMetrics: false }),
+    ...(source === undefined ? {} : { source: () => source(venue.url) }),
+  });
   const { exporter, server } = service;
-  const get = (path: string, headers: Record<string, string> = {}) => fetch(new URL(path, server.url), { headers });
+  // A client pool of this stack's own: a later stack can get the same port, and must not be sent a
+  // request on a keep-alive socket this one's server has already closed.
+  const client = new Agent();
+  const request = (url: URL, init: RequestInit = {}) => fetch(url, { ...init, dispatcher: client } as unknown as RequestInit);
+  const get = (path: string, headers: Record<string, string> = {}) => request(new URL(path, server.url), { headers });
   return {
     venue,
     exporter,
@@ -59,18 +84,20 @@ export async function startStack(
     config,
     logs,
     get,
+    reload: () => request(new URL("/-/reload", server.url), { method: "POST" }),
     async scrape() {
       const res = await get("/metrics");
       if (res.status !== 200) throw new Error(`/metrics answered ${res.status}`);
       return res.text();
     },
     async venueJson(path: string) {
-      const res = await fetch(new URL(path, venue.url), { headers: { "x-api-key": SIM_KEY } });
+      const res = await request(new URL(path, venue.url), { headers: { "x-api-key": SIM_KEY } });
       return res.json() as Promise<unknown>;
     },
     async close() {
       await service.close(1000);
       await venue.close();
+      await client.close();
     },
   };
 }
