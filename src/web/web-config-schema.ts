@@ -1,0 +1,66 @@
+// The web config file's shape, key for key as Prometheus exporter-toolkit spells it, strict about the rest.
+
+import { z } from "zod";
+
+// $2a$/$2b$/$2y$, two-digit cost 04-31, 22 salt and 31 digest characters of bcrypt's base64.
+const BCRYPT_HASH = /^\$2[aby]\$(0[4-9]|[12][0-9]|3[01])\$[./A-Za-z0-9]{53}$/;
+
+// exporter-toolkit allows only these, some with fixed values, so one file means the same to every exporter.
+const ALLOWED_HEADERS: Readonly<Record<string, readonly string[] | undefined>> = {
+  "Strict-Transport-Security": undefined,
+  "X-Content-Type-Options": ["nosniff"],
+  "X-Frame-Options": ["deny", "sameorigin"],
+  "X-XSS-Protection": undefined,
+  "Content-Security-Policy": undefined,
+};
+
+// An empty path would resolve to the config file's own directory; say so instead.
+const filePath = z.string().refine((path) => path !== "", "must not be empty");
+
+const tlsServerConfig = z.strictObject({
+  cert_file: filePath,
+  key_file: filePath,
+  min_version: z.enum(["TLS12", "TLS13"]).default("TLS12"),
+  client_ca_file: filePath.optional(),
+});
+
+// The message never quotes the value: it is a password hash.
+const bcryptHash = z.string().regex(BCRYPT_HASH, "not a bcrypt hash ($2a$, $2b$ or $2y$ with cost 04-31)");
+
+const basicAuthUsers = z.record(z.string(), bcryptHash).superRefine((users, ctx) => {
+  for (const name of Object.keys(users)) {
+    // Basic credentials split at the first colon, so such a user could never log in.
+    if (name === "" || name.includes(":")) {
+      ctx.addIssue({ code: "custom", path: [name], message: "a user name must be non-empty and without ':'" });
+    }
+  }
+});
+
+const headers = z.record(z.string(), z.string()).superRefine((entries, ctx) => {
+  for (const [name, value] of Object.entries(entries)) {
+    if (!Object.hasOwn(ALLOWED_HEADERS, name)) {
+      ctx.addIssue({
+        code: "custom",
+        path: [name],
+        message: `cannot be configured (allowed: ${Object.keys(ALLOWED_HEADERS).join(", ")})`,
+      });
+      continue;
+    }
+    const allowed = ALLOWED_HEADERS[name];
+    if (allowed !== undefined && !allowed.includes(value)) {
+      ctx.addIssue({ code: "custom", path: [name], message: `expected one of ${allowed.map((v) => JSON.stringify(v)).join(", ")}` });
+    } else if (/[\0-\x08\x0a-\x1f\x7f]/.test(value)) {
+      // Node refuses such a value at response time; refuse it at start-up instead.
+      ctx.addIssue({ code: "custom", path: [name], message: "control characters are not allowed" });
+    }
+  }
+});
+
+export const webConfigSchema = z.strictObject({
+  tls_server_config: tlsServerConfig.optional(),
+  basic_auth_users: basicAuthUsers.optional(),
+  // Only `headers` of exporter-toolkit's http_server_config; http2 is not offered here.
+  http_server_config: z.strictObject({ headers: headers.optional() }).optional(),
+});
+
+export type WebConfigFile = z.infer<typeof webConfigSchema>;

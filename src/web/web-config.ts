@@ -1,0 +1,72 @@
+// Reads and validates the --web.config.file (exporter-toolkit's format): TLS, basic auth users, extra headers.
+
+import { readFileSync } from "node:fs";
+import { dirname, resolve } from "node:path";
+import { parseDocument } from "yaml";
+import { ConfigError } from "../config/errors.js";
+import { configErrorFrom } from "../config/zod-issues.js";
+import { webConfigSchema, type WebConfigFile } from "./web-config-schema.js";
+import { tlsServerOptions } from "./tls-options.js";
+
+export { tlsServerOptions } from "./tls-options.js";
+
+export interface WebConfig {
+  tls: { certFile: string; keyFile: string; minVersion: "TLS12" | "TLS13"; clientCaFile?: string } | undefined;
+  /** user name -> bcrypt hash */
+  basicAuthUsers: Record<string, string>;
+  /** Added to every response (http_server_config.headers). */
+  headers: Record<string, string>;
+}
+
+function parseYaml(text: string): unknown {
+  const doc = parseDocument(text);
+  const first = doc.errors[0];
+  if (first !== undefined) {
+    // Only the line: the message would quote the text, which may hold a password hash.
+    const line = first.linePos?.[0].line;
+    throw new ConfigError(line === undefined ? "web config: not valid YAML" : `web config: not valid YAML (line ${line})`);
+  }
+  // An empty file (or one of comments only) turns nothing on, as in exporter-toolkit.
+  return doc.toJS() ?? {};
+}
+
+function toWebConfig(file: WebConfigFile, baseDir: string): WebConfig {
+  const tlsFile = file.tls_server_config;
+  const tls: WebConfig["tls"] =
+    tlsFile === undefined
+      ? undefined
+      : {
+          certFile: resolve(baseDir, tlsFile.cert_file),
+          keyFile: resolve(baseDir, tlsFile.key_file),
+          minVersion: tlsFile.min_version,
+          ...(tlsFile.client_ca_file === undefined ? {} : { clientCaFile: resolve(baseDir, tlsFile.client_ca_file) }),
+        };
+  return {
+    tls,
+    basicAuthUsers: { ...file.basic_auth_users },
+    headers: { ...file.http_server_config?.headers },
+  };
+}
+
+/**
+ * Parses web config YAML. `source` is the file's path: relative cert/key/CA paths resolve against its
+ * directory. The TLS files are read now, so a missing or unusable one stops start-up with its key named.
+ */
+export function parseWebConfig(text: string, source: string): WebConfig {
+  const parsed = webConfigSchema.safeParse(parseYaml(text), { reportInput: true });
+  if (!parsed.success) throw configErrorFrom(parsed.error, "web config: ");
+  const config = toWebConfig(parsed.data, dirname(resolve(source)));
+  tlsServerOptions(config);
+  return config;
+}
+
+export function loadWebConfig(path: string): WebConfig {
+  let text: string;
+  try {
+    text = readFileSync(path, "utf8");
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code ?? "unreadable";
+    throw new ConfigError(`web config: cannot read ${JSON.stringify(path)} (${code})`);
+  }
+  return parseWebConfig(text, path);
+}
