@@ -1,15 +1,13 @@
 // Glue of one scrape: collect from the venue, count failures, log state changes, render the text.
 
 import type { Logger } from "pino";
-import { collectFamilies } from "./collectors/index.js";
 import type { EndpointOutcome } from "./collect/outcome.js";
 import type { ScrapeResult } from "./collect/result.js";
 import { Scraper, type ScrapeOptions } from "./collect/scraper.js";
 import type { AccountConfig, Config } from "./config/types.js";
 import { debugReport } from "./http/debug-report.js";
-import { render } from "./metrics/render.js";
+import { Exposition } from "./metrics/exposition.js";
 import { SelfMetrics } from "./metrics/self.js";
-import { capSeries } from "./metrics/series-cap.js";
 import type { Deadline } from "./util/deadline.js";
 import type { RequestTrace } from "./venue/client.js";
 import { Transport } from "./venue/transport.js";
@@ -22,6 +20,7 @@ export class Exporter {
   /** Last known health per endpoint and account, so a change is logged once, not every scrape. */
   readonly #healthy = new Map<string, boolean>();
   readonly #transport = new Transport();
+  readonly #exposition = new Exposition();
 
   constructor(config: Config, logger: Logger, self: SelfMetrics = new SelfMetrics()) {
     this.self = self;
@@ -79,13 +78,13 @@ export class Exporter {
 
   async #render(result: ScrapeResult): Promise<string> {
     const max = this.#config.scrape.maxSeries;
-    const { families, dropped } = capSeries(collectFamilies(result), max);
+    const { text, dropped } = this.#exposition.render(result, max);
     if (dropped > 0) {
       this.self.seriesDropped(dropped);
       this.#logger.warn({ dropped, max }, "scrape over the series cap");
     }
-    const [own, scraped] = await Promise.all([this.self.registry.metrics(), render(families)]);
-    return own + scraped;
+    // prom-client renders the exporter's own (few) metrics; the scrape's are already text.
+    return (await this.self.registry.metrics()) + text;
   }
 
   /** Closes the connections to the venue. */

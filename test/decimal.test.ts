@@ -1,5 +1,6 @@
 // Exact decimal arithmetic: sums, products and ratios of the venue's numbers as written.
 
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { ExactSum, exactProduct, fromNumber, quotient, toNumber } from "../src/util/decimal.js";
 
@@ -42,5 +43,49 @@ describe("quotient", () => {
     for (const n of [0, 1, -1, 0.1, 123.456, 1e-12, 9007199254740993, 1.7976931348623157e308]) {
       expect(toNumber(fromNumber(n))).toBe(n);
     }
+  });
+});
+
+describe("ExactSum against BigInt arithmetic on the decimal text", () => {
+  /** A decimal as text from a mantissa and a scale, e.g. (12345, 2) -> "123.45". */
+  const decimal = fc.tuple(fc.bigInt({ min: -(10n ** 17n), max: 10n ** 17n }), fc.integer({ min: 0, max: 12 }));
+  const text = ([m, k]: [bigint, number]) => (k === 0 ? `${m}` : `${m}e-${k}`);
+
+  function reference(terms: Array<[bigint, number]>, products: boolean): number {
+    // Exact sum of the doubles as written (their shortest decimal), rounded once.
+    const read = (t: [bigint, number]) => fromNumber(Number(text(t)));
+    let total = { mantissa: 0n, scale: 0 };
+    const addD = (a: { mantissa: bigint; scale: number }, b: { mantissa: bigint; scale: number }) => {
+      const scale = Math.max(a.scale, b.scale);
+      return { mantissa: a.mantissa * 10n ** BigInt(scale - a.scale) + b.mantissa * 10n ** BigInt(scale - b.scale), scale };
+    };
+    for (let i = 0; i < terms.length; i += products ? 2 : 1) {
+      const x = read(terms[i]!);
+      const y = products ? read(terms[i + 1] ?? [1n, 0]) : { mantissa: 1n, scale: 0 };
+      total = addD(total, { mantissa: x.mantissa * y.mantissa, scale: x.scale + y.scale });
+    }
+    return toNumber(total);
+  }
+
+  it("sums exactly", () => {
+    fc.assert(
+      fc.property(fc.array(decimal, { maxLength: 30 }), (terms) => {
+        const sum = new ExactSum();
+        for (const t of terms) sum.add(Number(text(t)));
+        expect(sum.value).toBe(reference(terms, false));
+      }),
+      { numRuns: 500 },
+    );
+  });
+
+  it("sums products exactly", () => {
+    fc.assert(
+      fc.property(fc.array(decimal, { maxLength: 30 }), (terms) => {
+        const sum = new ExactSum();
+        for (let i = 0; i < terms.length; i += 2) sum.addProduct(Number(text(terms[i]!)), Number(text(terms[i + 1] ?? [1n, 0])));
+        expect(sum.value).toBe(reference(terms, true));
+      }),
+      { numRuns: 500 },
+    );
   });
 });

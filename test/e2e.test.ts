@@ -156,3 +156,21 @@ describe("exporter against the simulated venue", () => {
     expect((await stack.get("/metrics", { "x-prometheus-scrape-timeout-seconds": "soon" })).status).toBe(400);
   });
 });
+
+describe("an unchanged venue body", () => {
+  it("is not read again, yet its invalid fields are counted on every scrape", async () => {
+    stack = await startStack();
+    stack.venue.setFaults([{ endpoint: "orders_active", kind: "wrong_types" }]);
+    const invalid = (s: ParsedSample[]) =>
+      s.filter((x) => x.name === "trading_exporter_invalid_fields_total" && x.labels.endpoint === "orders_active").reduce((n, x) => n + x.value, 0);
+    const first = await scrapeSamples(stack);
+    const second = await scrapeSamples(stack);
+    expect(invalid(first)).toBeGreaterThan(0);
+    expect(invalid(second)).toBe(2 * invalid(first));
+    const series = (s: ParsedSample[]) => s.filter((x) => x.name.startsWith("trading_active_orders")).map((x) => `${x.name}${JSON.stringify(x.labels)} ${x.value}`);
+    expect(series(second)).toEqual(series(first));
+    stack.venue.clearFaults();
+    stack.venue.tick(3);
+    expect(series(await scrapeSamples(stack))).not.toEqual(series(first));
+  });
+});

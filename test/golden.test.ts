@@ -4,7 +4,7 @@
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { collectFamilies } from "../src/collectors/index.js";
-import { render } from "../src/metrics/render.js";
+import { renderText } from "../src/metrics/text-render.js";
 import { scrapeFromFixtures, type FixtureCase } from "./helpers/fixtures.js";
 
 const CASES: Record<string, FixtureCase> = {
@@ -38,7 +38,7 @@ const CASES: Record<string, FixtureCase> = {
 describe("golden exposition", () => {
   for (const [name, c] of Object.entries(CASES)) {
     it(`${name} matches test/golden/${name}.prom`, async () => {
-      const text = await render(collectFamilies(scrapeFromFixtures(c).scrape));
+      const text = renderText(collectFamilies(scrapeFromFixtures(c).scrape));
       const file = new URL(`./golden/${name}.prom`, import.meta.url);
       if (process.env.UPDATE_GOLDEN === "1" || !existsSync(file)) writeFileSync(file, text);
       expect(text).toBe(readFileSync(file, "utf8"));

@@ -3,6 +3,7 @@
 import { addSample, gauge, metricName, type Family } from "../metrics/family.js";
 import { ExactSum, fromNumber, quotient, toNumber, type Decimal } from "../util/decimal.js";
 import type { AccountInfo } from "../venue/snapshot.js";
+import type { ScrapeResult } from "../collect/result.js";
 import type { Collector } from "./collector.js";
 
 const LABELS = ["account", "collateral_id"] as const;
@@ -37,7 +38,7 @@ export function marginRatio(maintenance: Decimal | undefined, totalMargin: numbe
   return quotient(maintenance, fromNumber(totalMargin));
 }
 
-export const account: Collector = (scrape) => {
+function collect(scrape: ScrapeResult): Family[] {
   const families = AMOUNTS.map(([name, , help]) => gauge(metricName("account", name), help, LABELS));
   const positions = gauge(
     metricName("account", "positions"),
@@ -67,4 +68,9 @@ export const account: Collector = (scrape) => {
     }
   }
   return [...families, positions, maintenance, ratio];
+}
+
+export const account: Collector = {
+  inputs: (scrape) => scrape.accounts.flatMap((a) => [a.account, ...a.accountInfos]),
+  collect,
 };

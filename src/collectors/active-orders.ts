@@ -1,7 +1,8 @@
 // Active orders by market, side, direction, type and status: counts, quantities, notional, flags, age.
 
-import { addSample, gauge, metricName } from "../metrics/family.js";
+import { addSample, gauge, metricName, type Family } from "../metrics/family.js";
 import type { Order } from "../venue/snapshot.js";
+import type { ScrapeResult } from "../collect/result.js";
 import type { Collector } from "./collector.js";
 import { Aggregate, Groups } from "./group.js";
 
@@ -34,7 +35,7 @@ function flagValue(o: Order, field: (typeof FLAGS)[number][1]): number | undefin
   return flag === undefined ? undefined : flag ? 1 : 0;
 }
 
-export const activeOrders: Collector = (scrape) => {
+function collect(scrape: ScrapeResult): Family[] {
   const m = (name: string, help: string, labels: readonly string[]) =>
     gauge(metricName("active_orders", ...(name ? [name] : [])), help, labels);
   const count = m("", "Number of active orders (a count).", GROUP_LABELS);
@@ -83,4 +84,9 @@ export const activeOrders: Collector = (scrape) => {
     addSample(truncated, [a.account], a.activeOrders.orders.length >= a.activeOrders.limit ? 1 : 0);
   }
   return [count, quantity, filled, locked, notional, pending, oldest, truncated];
+}
+
+export const activeOrders: Collector = {
+  inputs: (scrape) => scrape.accounts.flatMap((a) => [a.account, a.activeOrders]),
+  collect,
 };

@@ -1,6 +1,14 @@
-// The one signature every collector has: validated scrape data in, metric families out, no I/O.
+// The one shape every collector has: validated scrape data in, metric families out, no I/O.
 
 import type { ScrapeResult } from "../collect/result.js";
 import type { Family } from "../metrics/family.js";
 
-export type Collector = (scrape: ScrapeResult) => Family[];
+export interface Collector {
+  /**
+   * The parts of the scrape this collector reads. While they are the same objects as last time
+   * (the venue's bodies did not change), the collector's rendered text is reused; undefined means
+   * the output changes every scrape and is never reused.
+   */
+  inputs(scrape: ScrapeResult): readonly unknown[] | undefined;
+  collect(scrape: ScrapeResult): Family[];
+}

@@ -50,8 +50,11 @@ export class Groups<T> {
   }
 
   get(labels: ReadonlyArray<string | undefined>): T | undefined {
-    if (labels.some((l) => l === undefined)) return undefined;
-    const key = labels.join("\u0000");
+    let key = "";
+    for (const label of labels) {
+      if (label === undefined) return undefined;
+      key += `${label}\u0000`;
+    }
     let group = this.#groups.get(key);
     if (group === undefined) {
       group = { labels: labels as string[], value: this.#make() };

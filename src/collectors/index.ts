@@ -14,5 +14,5 @@ export const COLLECTORS: readonly Collector[] = [scrapeHealth, account, position
 
 /** Every family of one scrape, empty ones left out. */
 export function collectFamilies(scrape: ScrapeResult): Family[] {
-  return COLLECTORS.flatMap((collect) => collect(scrape)).filter((f) => f.samples.length > 0);
+  return COLLECTORS.flatMap((c) => c.collect(scrape)).filter((f) => f.samples.length > 0);
 }

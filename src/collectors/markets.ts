@@ -1,6 +1,7 @@
 // Market reference data: an info series, the status, and one gauge per trading setting.
 
-import { addSample, gauge, metricName } from "../metrics/family.js";
+import type { ScrapeResult } from "../collect/result.js";
+import { addSample, gauge, metricName, type Family } from "../metrics/family.js";
 import type { MarketSetting } from "../venue/snapshot.js";
 import type { Collector } from "./collector.js";
 
@@ -22,7 +23,7 @@ const SETTINGS: Array<[MarketSetting, string, string]> = [
   ["maxPositionSize", "max_position_size", "Largest position size, in units of the traded asset."],
 ];
 
-export const markets: Collector = (scrape) => {
+function collect(scrape: ScrapeResult): Family[] {
   const cached = `the public market list is cached up to ${scrape.markets?.maxAgeSeconds ?? 0} s`;
   const info = gauge(
     metricName("market", "info"),
@@ -34,19 +35,18 @@ export const markets: Collector = (scrape) => {
     `Status of the market as a label (e.g. TRADABLE); the value is always 1 (${cached}).`,
     ["market_id", "status"],
   );
-  const age = gauge(
-    metricName("market", "list_age_seconds"),
-    `Seconds since the market list was read from the venue (${cached}).`,
-    [],
-  );
   const settings = SETTINGS.map(([, suffix, help]) =>
     gauge(metricName("market", suffix), `${help.slice(0, -1)} (${cached}).`, ["market_id"]),
   );
-  if (scrape.markets?.markets !== undefined) addSample(age, [], scrape.markets.ageSeconds);
   for (const m of scrape.markets?.markets ?? []) {
     addSample(info, [m.id, m.name, m.assetId, m.collateralAssetId], 1);
     addSample(status, [m.id, m.status], 1);
     SETTINGS.forEach(([key], i) => addSample(settings[i]!, [m.id], m.settings[key]));
   }
-  return [info, status, age, ...settings];
+  return [info, status, ...settings];
+}
+
+export const markets: Collector = {
+  inputs: (scrape) => [scrape.markets?.markets, scrape.markets?.maxAgeSeconds],
+  collect,
 };

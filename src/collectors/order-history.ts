@@ -1,10 +1,11 @@
 // The order history fetched this scrape: orders by status, rejections by code, latest creation time.
 
-import { addSample, gauge, metricName } from "../metrics/family.js";
+import { addSample, gauge, metricName, type Family } from "../metrics/family.js";
+import type { ScrapeResult } from "../collect/result.js";
 import type { Collector } from "./collector.js";
 import { Aggregate, Groups } from "./group.js";
 
-export const orderHistory: Collector = (scrape) => {
+function collect(scrape: ScrapeResult): Family[] {
   const orders = gauge(
     metricName("order_history", "orders"),
     "Number of orders in the history fetched this scrape (a count).",
@@ -45,4 +46,9 @@ export const orderHistory: Collector = (scrape) => {
     addSample(fetched, [a.account], a.history.orders.length);
   }
   return [orders, rejections, lastCreated, fetched];
+}
+
+export const orderHistory: Collector = {
+  inputs: (scrape) => scrape.accounts.flatMap((a) => [a.account, a.history]),
+  collect,
 };

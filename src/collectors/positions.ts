@@ -1,8 +1,9 @@
 // One series per open position and figure, with its notional and distance to liquidation.
 
-import { addSample, gauge, metricName } from "../metrics/family.js";
+import { addSample, gauge, metricName, type Family } from "../metrics/family.js";
 import { abs, exactProduct, fromNumber, quotient, subtract } from "../util/decimal.js";
 import type { Position } from "../venue/snapshot.js";
+import type { ScrapeResult } from "../collect/result.js";
 import type { Collector } from "./collector.js";
 
 const LABELS = ["account", "collateral_id", "market_id", "direction"] as const;
@@ -39,7 +40,7 @@ const FIGURES: Figure[] = [
   ],
 ];
 
-export const positions: Collector = (scrape) => {
+function collect(scrape: ScrapeResult): Family[] {
   const families = FIGURES.map(([name, help]) => gauge(metricName("position", name), help, LABELS));
   for (const a of scrape.accounts) {
     for (const info of a.accountInfos) {
@@ -54,4 +55,9 @@ export const positions: Collector = (scrape) => {
     }
   }
   return families;
+}
+
+export const positions: Collector = {
+  inputs: (scrape) => scrape.accounts.flatMap((a) => [a.account, ...a.accountInfos]),
+  collect,
 };

@@ -1,9 +1,10 @@
 // Per-endpoint success and duration, and trading_up per account.
 
-import { addSample, gauge, metricName } from "../metrics/family.js";
+import type { ScrapeResult } from "../collect/result.js";
+import { addSample, gauge, metricName, type Family } from "../metrics/family.js";
 import type { Collector } from "./collector.js";
 
-export const scrapeHealth: Collector = (scrape) => {
+function collect(scrape: ScrapeResult): Family[] {
   const success = gauge(
     metricName("scrape_success"),
     "Whether the last call of a venue endpoint succeeded (1) or failed (0); markets carry no account label.",
@@ -29,5 +30,14 @@ export const scrapeHealth: Collector = (scrape) => {
   for (const a of scrape.accounts) {
     addSample(up, [a.account], a.outcomes.every((o) => o.ok) ? 1 : 0);
   }
-  return [success, duration, up];
-};
+  const age = gauge(
+    metricName("market", "list_age_seconds"),
+    `Seconds since the market list was read from the venue (it is cached up to ${scrape.markets?.maxAgeSeconds ?? 0} s).`,
+    [],
+  );
+  if (scrape.markets?.markets !== undefined) addSample(age, [], scrape.markets.ageSeconds);
+  return [success, duration, up, age];
+}
+
+/** Durations and ages change every scrape: never reused. */
+export const scrapeHealth: Collector = { inputs: () => undefined, collect };

@@ -18,6 +18,7 @@ export const DEFAULTS = {
   maxInFlight: 40,
   maxSeries: 200_000,
   marketsCacheSeconds: 60,
+  reuseUnchangedBodies: true,
   logLevel: "info",
 } as const;
 
@@ -31,6 +32,7 @@ export function defaultVenue(baseUrl: URL): VenueConfig {
     maxBodyBytes: DEFAULTS.maxBodyBytes,
     maxRetryAfterSeconds: DEFAULTS.maxRetryAfterSeconds,
     marketsCacheSeconds: DEFAULTS.marketsCacheSeconds,
+    reuseUnchangedBodies: DEFAULTS.reuseUnchangedBodies,
   };
 }
 

@@ -13,6 +13,7 @@ import {
   parseLogLevel,
   parsePositiveInt,
   parsePositiveSeconds,
+  parseBoolean,
   parseSecondsOrZero,
 } from "./values.js";
 
@@ -61,6 +62,7 @@ export function configFromEnv(env: Env): Config {
   venue.activeOrdersLimitParam = optional("TRADING_ACTIVE_ORDERS_LIMIT_PARAM", parseHeaderName, venue.activeOrdersLimitParam);
   venue.maxBodyBytes = optional("TRADING_MAX_BODY_BYTES", parsePositiveInt, venue.maxBodyBytes);
   venue.maxRetryAfterSeconds = optional("TRADING_MAX_RETRY_AFTER_SECONDS", parsePositiveSeconds, venue.maxRetryAfterSeconds);
+  venue.reuseUnchangedBodies = optional("TRADING_REUSE_UNCHANGED_BODIES", parseBoolean, venue.reuseUnchangedBodies);
   venue.marketsCacheSeconds = optional("TRADING_MARKETS_CACHE_SECONDS", parseSecondsOrZero, venue.marketsCacheSeconds);
 
   const name = get("TRADING_ACCOUNT") ?? DEFAULTS.account;

@@ -45,6 +45,7 @@ const SCHEMA = z.strictObject({
     max_body_bytes: positiveInt.default(DEFAULTS.maxBodyBytes),
     max_retry_after_seconds: seconds.default(DEFAULTS.maxRetryAfterSeconds),
     markets_cache_seconds: seconds.default(DEFAULTS.marketsCacheSeconds),
+    reuse_unchanged_bodies: z.boolean().default(DEFAULTS.reuseUnchangedBodies),
   }),
   accounts: z.array(ACCOUNT).min(1),
   scrape: z
@@ -124,6 +125,7 @@ export function configFromObject(data: unknown, env: Env, baseDir: string): Conf
       maxBodyBytes: raw.venue.max_body_bytes,
       maxRetryAfterSeconds: raw.venue.max_retry_after_seconds,
       marketsCacheSeconds: raw.venue.markets_cache_seconds,
+      reuseUnchangedBodies: raw.venue.reuse_unchanged_bodies,
     },
     accounts: raw.accounts.map((a, i) => account(a, i, env, baseDir)),
     scrape: {

@@ -29,6 +29,8 @@ export interface VenueConfig {
   maxRetryAfterSeconds: number;
   /** The public market list is reused this long after a successful read. */
   marketsCacheSeconds: number;
+  /** Keep each request's last body, so an unchanged answer is not parsed or rendered again (memory for CPU). */
+  reuseUnchangedBodies: boolean;
 }
 
 export interface ScrapeConfig {

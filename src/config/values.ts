@@ -76,3 +76,10 @@ export function parseLogLevel(text: string, key: string): LogLevel {
   if (level === undefined) throw new ConfigError(`${key}: expected one of ${LOG_LEVELS.join(", ")}`);
   return level;
 }
+
+export function parseBoolean(text: string, key: string): boolean {
+  const value = text.trim().toLowerCase();
+  if (value === "true" || value === "1") return true;
+  if (value === "false" || value === "0") return false;
+  throw new ConfigError(`${key}: expected true or false`);
+}

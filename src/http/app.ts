@@ -3,7 +3,7 @@
 import express, { type NextFunction, type Request, type Response } from "express";
 import type { Logger } from "pino";
 import type { Exporter } from "../exporter.js";
-import { CONTENT_TYPE } from "../metrics/render.js";
+import { CONTENT_TYPE } from "../metrics/text-render.js";
 import { Deadline } from "../util/deadline.js";
 import { VERSION } from "../version.js";
 import { ScrapeTimeoutError, scrapeBudgetSeconds, type TimeoutPolicy } from "./scrape-timeout.js";

@@ -22,15 +22,15 @@ export interface Family {
   readonly type: "gauge";
   readonly labelNames: readonly string[];
   readonly samples: Sample[];
+  /** Set when a label value was cut: two series may then share labels, which the renderer merges. */
+  capped?: boolean;
 }
 
 export function gauge(name: string, help: string, labelNames: readonly string[]): Family {
   return { name, help, type: "gauge", labelNames, samples: [] };
 }
 
-function capLabel(value: string): string {
-  return value.length > MAX_LABEL_VALUE_LENGTH ? value.slice(0, MAX_LABEL_VALUE_LENGTH) : value;
-}
+
 
 /**
  * Adds a sample unless its value or a label value is unknown: a series the venue did not give us
@@ -45,7 +45,12 @@ export function addSample(
   const values: Array<string | null> = [];
   for (const label of labels) {
     if (label === undefined) return;
-    values.push(label === null ? null : capLabel(label));
+    if (label !== null && label.length > MAX_LABEL_VALUE_LENGTH) {
+      family.capped = true;
+      values.push(label.slice(0, MAX_LABEL_VALUE_LENGTH));
+    } else {
+      values.push(label);
+    }
   }
   family.samples.push({ labels: values, value });
 }

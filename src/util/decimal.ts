@@ -75,51 +75,81 @@ export function toNumber(d: Decimal): number {
   return d.scale === 0 ? Number(d.mantissa) : Number(`${d.mantissa}e-${d.scale}`);
 }
 
-/** Accumulates an exact sum of doubles read from decimal text; `value` rounds once. */
+const POW10 = Array.from({ length: 23 }, (_, k) => 10 ** k);
+/** Below this, a decimal of that many digits maps to one double and back (15 significant digits). */
+const EXACT_DIGITS = 1e15;
+
+/**
+ * Fast path of fromNumber: value = m × 10^-k with the fewest decimals, as plain numbers, when m has
+ * at most 15 digits (then that decimal is exactly the one the double was written as). Else undefined.
+ */
+function scaled(value: number): [m: number, k: number] | undefined {
+  for (let k = 0; k <= 15; k++) {
+    const m = Math.round(value * POW10[k]!);
+    if (!(Math.abs(m) < EXACT_DIGITS)) return undefined;
+    if (m / POW10[k]! === value) return [m, k];
+  }
+  return undefined;
+}
+
+/**
+ * Accumulates an exact decimal sum of doubles read from decimal text; `value` rounds once. Sums stay
+ * in plain numbers (an integer mantissa and a decimal scale) while they fit in 2^53 and move to
+ * BigInt only when they do not, which keeps 50,000 orders cheap.
+ */
 export class ExactSum {
-  #total: Decimal = ZERO;
-  #plain = 0;
-  #plainExact = true;
+  #m = 0;
+  #k = 0;
+  #big: Decimal | undefined;
 
   add(value: number): this {
-    // Integers that stay below 2^53 add exactly as doubles: skip the BigInt work.
-    if (this.#plainExact && Number.isInteger(value)) {
-      const next = this.#plain + value;
-      if (Math.abs(next) <= Number.MAX_SAFE_INTEGER) {
-        this.#plain = next;
-        return this;
-      }
-    }
-    this.#spill();
-    this.#total = add(this.#total, fromNumber(value));
-    return this;
+    const s = scaled(value);
+    if (s === undefined) return this.#addBig(fromNumber(value));
+    return this.#addScaled(s[0], s[1]);
   }
 
   /** Adds a × b exactly (a notional: price × quantity). */
   addProduct(a: number, b: number): this {
-    const product = Math.abs(a * b) <= Number.MAX_SAFE_INTEGER && Number.isInteger(a) && Number.isInteger(b);
-    if (product) return this.add(a * b);
-    this.#spill();
-    const x = fromNumber(a);
-    const y = fromNumber(b);
-    this.#total = add(this.#total, { mantissa: x.mantissa * y.mantissa, scale: x.scale + y.scale });
+    const x = scaled(a);
+    const y = scaled(b);
+    if (x !== undefined && y !== undefined) {
+      const m = x[0] * y[0];
+      if (Math.abs(m) <= Number.MAX_SAFE_INTEGER && x[1] + y[1] < POW10.length) return this.#addScaled(m, x[1] + y[1]);
+    }
+    const dx = x === undefined ? fromNumber(a) : { mantissa: BigInt(x[0]), scale: x[1] };
+    const dy = y === undefined ? fromNumber(b) : { mantissa: BigInt(y[0]), scale: y[1] };
+    return this.#addBig({ mantissa: dx.mantissa * dy.mantissa, scale: dx.scale + dy.scale });
+  }
+
+  #addScaled(m: number, k: number): this {
+    if (this.#big === undefined) {
+      const scale = Math.max(k, this.#k);
+      const sum = this.#m * POW10[scale - this.#k]!;
+      const term = m * POW10[scale - k]!;
+      const next = sum + term;
+      // Every step exact only while each operand and the result stay within 2^53.
+      if (Math.abs(sum) <= Number.MAX_SAFE_INTEGER && Math.abs(term) <= Number.MAX_SAFE_INTEGER && Math.abs(next) <= Number.MAX_SAFE_INTEGER) {
+        this.#m = next;
+        this.#k = scale;
+        return this;
+      }
+    }
+    return this.#addBig({ mantissa: BigInt(m), scale: k });
+  }
+
+  #addBig(d: Decimal): this {
+    this.#big = add(this.#big ?? { mantissa: BigInt(this.#m), scale: this.#k }, d);
     return this;
   }
 
   get decimal(): Decimal {
-    return this.#plainExact ? fromNumber(this.#plain) : add(this.#total, fromNumber(this.#plain));
+    return this.#big ?? { mantissa: BigInt(this.#m), scale: this.#k };
   }
 
   get value(): number {
-    return this.#plainExact ? this.#plain : toNumber(this.decimal);
-  }
-
-  #spill(): void {
-    if (this.#plainExact) {
-      this.#total = add(this.#total, fromNumber(this.#plain));
-      this.#plain = 0;
-      this.#plainExact = false;
-    }
+    // m / 10^k of two exact doubles is the correctly rounded value of the decimal.
+    if (this.#big === undefined && this.#k < POW10.length) return this.#m / POW10[this.#k]!;
+    return toNumber(this.decimal);
   }
 }
 

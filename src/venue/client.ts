@@ -5,7 +5,8 @@ import type { Deadline } from "../util/deadline.js";
 import { authenticator, type Authenticator } from "./auth.js";
 import { PATHS, type Endpoint } from "./endpoints.js";
 import { VenueError } from "./errors.js";
-import { getJson } from "./http.js";
+import { BodyCache } from "./body-cache.js";
+import { getBody, parseBody } from "./http.js";
 import { parseAccountInfo, type FieldReporter } from "./parse-account.js";
 import { parseMarkets } from "./parse-markets.js";
 import { parseOrders } from "./parse-orders.js";
@@ -63,6 +64,8 @@ export class VenueClient {
   readonly #auth: Authenticator | undefined;
   readonly #headers: Record<string, string>;
   readonly #hooks: ClientHooks;
+  readonly #bodies: BodyCache;
+  #lastHistory: { pages: Order[][]; history: OrderHistory } | undefined;
 
   /** `account` undefined makes a client for the public endpoint only, which never sends a credential. */
   constructor(venue: VenueConfig, account: AccountConfig | undefined, hooks: ClientHooks) {
@@ -70,17 +73,17 @@ export class VenueClient {
     this.#auth = account === undefined ? undefined : authenticator(account.auth);
     this.#headers = account?.headers ?? {};
     this.#hooks = hooks;
+    this.#bodies = new BodyCache(venue.reuseUnchangedBodies);
   }
 
   async accountInfo(collateralId: string, ctx: CallContext): Promise<AccountInfo> {
-    const body = await this.#get("account_info", { collateralId }, ctx);
-    return parseAccountInfo(body, collateralId, ctx.invalid);
+    return this.#read("account_info", { collateralId }, ctx, (body, invalid) => parseAccountInfo(body, collateralId, invalid));
   }
 
   async activeOrders(ctx: CallContext): Promise<ActiveOrders> {
     const limit = this.#venue.activeOrdersLimit;
-    const body = await this.#get("orders_active", { [this.#venue.activeOrdersLimitParam]: String(limit) }, ctx);
-    return { orders: parseOrders(body, "orders_active", ctx.invalid), limit };
+    const query = { [this.#venue.activeOrdersLimitParam]: String(limit) };
+    return this.#read("orders_active", query, ctx, (body, invalid) => ({ orders: parseOrders(body, "orders_active", invalid), limit }));
   }
 
   /**
@@ -90,12 +93,14 @@ export class VenueClient {
   async orderHistory(ctx: CallContext): Promise<OrderHistory> {
     const { historyMaxOrders: max, historyPageSize: pageSize } = this.#venue;
     const orders: Order[] = [];
+    const pages: Order[][] = [];
     const seen = new Set<string>();
     let offset = 0;
     while (orders.length < max) {
       const limit = Math.min(pageSize, max - orders.length);
-      const body = await this.#get("orders_history", { offset: String(offset), limit: String(limit) }, ctx);
-      const page = parseOrders(body, "orders_history", ctx.invalid);
+      const query = { offset: String(offset), limit: String(limit) };
+      const page = await this.#read("orders_history", query, ctx, (body, invalid) => parseOrders(body, "orders_history", invalid));
+      pages.push(page);
       for (const order of page.slice(0, max - orders.length)) {
         if (order.id !== undefined) {
           if (seen.has(order.id)) continue;
@@ -106,24 +111,53 @@ export class VenueClient {
       if (page.length < limit) break;
       offset += page.length;
     }
-    return { orders };
+    // The same pages as last time make the same history object, so its rendered text is reused.
+    const last = this.#lastHistory;
+    if (last !== undefined && last.pages.length === pages.length && last.pages.every((p, i) => p === pages[i])) {
+      return last.history;
+    }
+    const history = { orders };
+    this.#lastHistory = { pages, history };
+    return history;
   }
 
   async markets(ctx: CallContext): Promise<Market[]> {
-    const body = await this.#get("markets", {}, ctx);
-    return parseMarkets(body, ctx.invalid);
+    return this.#read("markets", {}, ctx, (body, invalid) => parseMarkets(body, invalid));
   }
 
-  async #get(endpoint: Endpoint, query: Record<string, string>, ctx: CallContext): Promise<unknown> {
+  /** GET, then JSON and validation, skipped (same object back) when the body did not change. */
+  async #read<T>(
+    endpoint: Endpoint,
+    query: Record<string, string>,
+    ctx: CallContext,
+    validate: (body: unknown, invalid: FieldReporter) => T,
+  ): Promise<T> {
+    const url = this.#url(endpoint, query);
+    const key = url.pathname + url.search;
+    let text: string;
+    try {
+      text = await this.#get(endpoint, url, ctx);
+    } catch (error) {
+      this.#bodies.forget(key);
+      throw error;
+    }
+    return this.#bodies.read(key, text, ctx.invalid, async (fresh, invalid) => validate(await parseBody(fresh, url), invalid));
+  }
+
+  #url(endpoint: Endpoint, query: Record<string, string>): URL {
     const url = new URL(PATHS[endpoint], this.#venue.baseUrl);
     for (const [key, value] of Object.entries(query)) url.searchParams.set(key, value);
+    return url;
+  }
+
+  async #get(endpoint: Endpoint, url: URL, ctx: CallContext): Promise<string> {
     const headers = new Headers({ accept: "application/json", ...this.#headers });
     if (endpoint !== "markets") this.#auth?.apply(headers, url);
-    const attempt = async (): Promise<unknown> => {
+    const attempt = async (): Promise<string> => {
       const started = performance.now();
       let result = "error";
       try {
-        return await getJson({
+        return await getBody({
         url,
         headers,
         signal: ctx.deadline.signal,

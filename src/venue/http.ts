@@ -3,6 +3,7 @@
 import ky from "ky";
 import type { Dispatcher } from "undici";
 import { VenueError, reasonForStatus } from "./errors.js";
+import { parseJson } from "../util/json-parse.js";
 import { parseRetryAfter } from "./retry-after.js";
 
 export interface GetJsonOptions {
@@ -70,8 +71,8 @@ async function readCapped(response: Response, maxBytes: number, where: string): 
   return parts.join("");
 }
 
-/** GETs `url` and returns its parsed JSON body, or throws a VenueError. */
-export async function getJson(options: GetJsonOptions): Promise<unknown> {
+/** GETs `url` and returns its body as text, or throws a VenueError. */
+export async function getBody(options: GetJsonOptions): Promise<string> {
   const where = `GET ${options.url.pathname}`;
   let response: Response;
   try {
@@ -106,15 +107,18 @@ export async function getJson(options: GetJsonOptions): Promise<unknown> {
       ...(retryAfterSeconds === undefined ? {} : { retryAfterSeconds }),
     });
   }
-  let text: string;
   try {
-    text = await readCapped(response, options.maxBodyBytes, where);
+    return await readCapped(response, options.maxBodyBytes, where);
   } catch (error) {
     throw classify(error, where, options.signal);
   }
+}
+
+/** The body as JSON, or an invalid_json VenueError naming the path. */
+export async function parseBody(text: string, url: URL): Promise<unknown> {
   try {
-    return JSON.parse(text) as unknown;
+    return await parseJson(text);
   } catch {
-    throw new VenueError("invalid_json", `${where}: body is not valid JSON (${text.length} characters)`);
+    throw new VenueError("invalid_json", `GET ${url.pathname}: body is not valid JSON (${text.length} characters)`);
   }
 }

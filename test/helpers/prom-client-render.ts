@@ -1,9 +1,8 @@
-// Turns metric families into Prometheus text through a fresh prom-client registry per scrape.
+// The reference renderer: families through a fresh prom-client registry. The exporter's own
+// renderer (src/metrics/text-render.ts) must match it byte for byte.
 
 import { Gauge, Registry } from "prom-client";
-import type { Family } from "./family.js";
-
-export const CONTENT_TYPE = Registry.PROMETHEUS_CONTENT_TYPE;
+import type { Family } from "../../src/metrics/family.js";
 
 /** A new registry filled from the families: scrapes never share mutable gauges. */
 export function registryOf(families: readonly Family[]): Registry {

@@ -1,0 +1,45 @@
+// The exporter as a child process for the benchmark, with the event-loop probe preloaded.
+
+import { spawn } from "node:child_process";
+import { once } from "node:events";
+import { createInterface } from "node:readline";
+
+export interface ExporterProcess {
+  url: string;
+  pid: number;
+  /** Event-loop delay since the last call (ms), from the preloaded probe. */
+  loopDelay(): Promise<{ p50: number; p99: number; max: number }>;
+  close(): Promise<void>;
+}
+
+const MAIN = new URL("../main.js", import.meta.url).pathname;
+const PROBE = new URL("./loop-probe.js", import.meta.url).href;
+
+export async function startExporterProcess(env: Record<string, string>): Promise<ExporterProcess> {
+  const child = spawn(process.execPath, ["--import", PROBE, MAIN], {
+    env: { PATH: process.env.PATH ?? "", TRADING_LISTEN_ADDRESS: "127.0.0.1:0", ...env },
+    stdio: ["ignore", "ignore", "pipe"],
+  });
+  const loopLines: Array<(line: string) => void> = [];
+  const url = await new Promise<string>((resolve, reject) => {
+    createInterface({ input: child.stderr }).on("line", (line) => {
+      if (line.includes('"loopDelay"')) loopLines.shift()?.(line);
+      const match = /"url":"([^"]+)"/.exec(line);
+      if (match) resolve(match[1]!);
+    });
+    child.once("exit", (code) => reject(new Error(`exporter exited with ${code}`)));
+  });
+  return {
+    url,
+    pid: child.pid!,
+    async loopDelay() {
+      const line = new Promise<string>((resolve) => loopLines.push(resolve));
+      child.kill("SIGUSR2");
+      return (JSON.parse(await line) as { loopDelay: { p50: number; p99: number; max: number } }).loopDelay;
+    },
+    async close() {
+      child.kill("SIGTERM");
+      if (child.exitCode === null) await once(child, "exit");
+    },
+  };
+}

@@ -1,0 +1,30 @@
+// Small measuring helpers of the benchmark: percentiles, a child's CPU time and RSS from /proc.
+
+import { readFileSync } from "node:fs";
+
+export function percentile(values: readonly number[], p: number): number {
+  if (values.length === 0) return Number.NaN;
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
+}
+
+/** Clock ticks per second of /proc/<pid>/stat times; 100 on every Linux this runs on. */
+const TICKS = 100;
+
+/** User plus system CPU milliseconds a process has used so far. */
+export function cpuMs(pid: number): number {
+  const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+  const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+  return ((Number(fields[11]) + Number(fields[12])) * 1000) / TICKS;
+}
+
+export function rssMB(pid: number): number {
+  const match = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, "utf8"));
+  return match ? Number(match[1]) / 1024 : Number.NaN;
+}
+
+export async function timed<T>(fn: () => Promise<T>): Promise<[T, number]> {
+  const started = performance.now();
+  const value = await fn();
+  return [value, performance.now() - started];
+}

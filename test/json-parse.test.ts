@@ -1,0 +1,52 @@
+// The sliced JSON parser must agree with JSON.parse on every input, valid or not.
+
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { parseJson } from "../src/util/json-parse.js";
+
+/** Pads JSON text past the size where slicing starts, without changing its meaning. */
+const big = (text: string) => `${" ".repeat(1 << 20)}${text}`;
+
+async function outcome(text: string): Promise<unknown> {
+  try {
+    return { ok: await parseJson(text) };
+  } catch (error) {
+    return { error: error instanceof SyntaxError };
+  }
+}
+
+function reference(text: string): unknown {
+  try {
+    return { ok: JSON.parse(text) as unknown };
+  } catch {
+    return { error: true };
+  }
+}
+
+describe("parseJson", () => {
+  it("agrees with JSON.parse on arbitrary large arrays", async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.array(fc.jsonValue(), { maxLength: 20 }), async (value) => {
+        const text = big(JSON.stringify(value, null, 1));
+        expect(await outcome(text)).toEqual(reference(text));
+      }),
+      { numRuns: 60 },
+    );
+  });
+
+  it.each([
+    "[1,2,]", "[,1]", "[1 2]", "[1,2", "[1,2]]", "[1,2] x", '["a\\"],1]', '["a\\\\"]', "[{]", "[}]", "[]", "[ ]", '["]"]', "[[1,[2]],{\"a\":[3]}]",
+  ])("agrees with JSON.parse on %j", async (text) => {
+    expect(await outcome(big(text))).toEqual(reference(big(text)));
+  });
+
+  it("yields to the event loop while parsing a large array", async () => {
+    const text = JSON.stringify(Array.from({ length: 200_000 }, (_, i) => ({ id: `o-${i}`, price: i / 7, tags: ["a", "b"] })));
+    let ticks = 0;
+    const timer = setInterval(() => ticks++, 1);
+    const parsed = (await parseJson(text)) as unknown[];
+    clearInterval(timer);
+    expect(parsed).toHaveLength(200_000);
+    expect(ticks).toBeGreaterThan(0);
+  });
+});
