@@ -6,11 +6,27 @@ import type { ScrapeResult } from "./collect/result.js";
 import { Scraper, type ScrapeOptions } from "./collect/scraper.js";
 import type { AccountConfig, Config } from "./config/types.js";
 import { debugReport } from "./http/debug-report.js";
+import type { Body } from "./metrics/body.js";
 import { Exposition } from "./metrics/exposition.js";
 import { SelfMetrics } from "./metrics/self.js";
 import type { Deadline } from "./util/deadline.js";
 import type { RequestTrace } from "./venue/client.js";
 import { Transport } from "./venue/transport.js";
+
+/** One scrape's exposition in three parts, so the large unchanged part is encoded once and shared. */
+export interface ScrapeOutput {
+  /** The exporter's own metrics (process, counters), Prometheus text. */
+  own: string;
+  /** What changes every scrape, Prometheus text. */
+  fresh: string;
+  /** What was rendered from unchanged venue data, shared with other scrapes. */
+  reused: Body | undefined;
+}
+
+/** The whole exposition as Prometheus text. */
+export function outputText(out: ScrapeOutput): string {
+  return out.own + out.fresh + (out.reused?.text ?? "");
+}
 
 export class Exporter {
   readonly self: SelfMetrics;
@@ -60,7 +76,7 @@ export class Exporter {
   }
 
   /** The full exposition: the exporter's own metrics, then this scrape's families. */
-  async metrics(deadline: Deadline, options: ScrapeOptions = {}): Promise<string> {
+  async metrics(deadline: Deadline, options: ScrapeOptions = {}): Promise<ScrapeOutput> {
     return this.#render(await this.collect(deadline, options));
   }
 
@@ -73,18 +89,18 @@ export class Exporter {
       trace: (r) => requests.push(r),
       onInvalid: (endpoint, field) => invalid.push({ endpoint, field }),
     });
-    return debugReport({ account, requests, invalid, result, exposition: await this.#render(result) });
+    return debugReport({ account, requests, invalid, result, exposition: outputText(await this.#render(result)) });
   }
 
-  async #render(result: ScrapeResult): Promise<string> {
+  async #render(result: ScrapeResult): Promise<ScrapeOutput> {
     const max = this.#config.scrape.maxSeries;
-    const { text, dropped } = this.#exposition.render(result, max);
+    const { fresh, reused, dropped } = this.#exposition.render(result, max);
     if (dropped > 0) {
       this.self.seriesDropped(dropped);
       this.#logger.warn({ dropped, max }, "scrape over the series cap");
     }
     // prom-client renders the exporter's own (few) metrics; the scrape's are already text.
-    return (await this.self.registry.metrics()) + text;
+    return { own: await this.self.registry.metrics(), fresh, reused };
   }
 
   /** Closes the connections to the venue. */

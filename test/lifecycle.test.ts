@@ -66,7 +66,8 @@ describe("an unexpected error in one request", () => {
     const config = configFromEnv({ TRADING_BASE_URL: "http://127.0.0.1:1", TRADING_API_KEY: "k", TRADING_COLLATERAL_IDS: "X" });
     const exporter = new Exporter(config, logger, new SelfMetrics({ defaultMetrics: false }));
     let calls = 0;
-    exporter.metrics = () => (++calls === 1 ? Promise.reject(new Error("boom")) : Promise.resolve("ok_metric 1\n"));
+    exporter.metrics = () =>
+      ++calls === 1 ? Promise.reject(new Error("boom")) : Promise.resolve({ own: "ok_metric 1\n", fresh: "", reused: undefined });
     const server = await listen(createApp({ exporter, logger, timeouts: { defaultSeconds: 5, offsetSeconds: 0.5, maxSeconds: 10 }, maxInFlight: 5 }), "127.0.0.1", 0);
     try {
       const first = await fetch(new URL("metrics", server.url));

@@ -2,8 +2,8 @@
 
 import express, { type NextFunction, type Request, type Response } from "express";
 import type { Logger } from "pino";
-import type { Exporter } from "../exporter.js";
-import { CONTENT_TYPE } from "../metrics/text-render.js";
+import type { Exporter, ScrapeOutput } from "../exporter.js";
+import { acceptsGzip, negotiateFormat, sendMetrics } from "./metrics-response.js";
 import { Deadline } from "../util/deadline.js";
 import { VERSION } from "../version.js";
 import { ScrapeTimeoutError, scrapeBudgetSeconds, type TimeoutPolicy } from "./scrape-timeout.js";
@@ -48,8 +48,8 @@ export function createApp(options: AppOptions): express.Express {
     plain(res, 405, "method not allowed");
   });
 
-  /** Budget from Prometheus's header, the in-flight limit, then `scrape`; the answer is Prometheus text. */
-  async function serveScrape(req: Request, res: Response, scrape: (deadline: Deadline) => Promise<string>): Promise<void> {
+  /** Budget from Prometheus's header, the in-flight limit, then `scrape`, answered in the negotiated format. */
+  async function serveScrape(req: Request, res: Response, scrape: (deadline: Deadline) => Promise<ScrapeOutput>): Promise<void> {
     let budget: number;
     try {
       budget = scrapeBudgetSeconds(req.get("x-prometheus-scrape-timeout-seconds"), timeouts);
@@ -64,8 +64,8 @@ export function createApp(options: AppOptions): express.Express {
     }
     inFlight++;
     try {
-      const body = await scrape(new Deadline(budget));
-      res.set("content-type", CONTENT_TYPE).send(body);
+      const out = await scrape(new Deadline(budget));
+      sendMetrics(res, out, negotiateFormat(req.get("accept")), acceptsGzip(req.get("accept-encoding")));
     } finally {
       inFlight--;
     }

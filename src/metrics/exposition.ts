@@ -1,11 +1,13 @@
-// Renders a scrape collector by collector, reusing a collector's text while the venue data it
-// reads is the same objects as last time (an unchanged body keeps its parsed object).
+// Renders a scrape collector by collector. A collector whose inputs are the same objects as last
+// time (the venue's bodies did not change) reuses its text, and the reused part of the exposition
+// is one shared Body, encoded once for every scrape that serves it.
 
 import type { ScrapeResult } from "../collect/result.js";
 import type { Collector } from "../collectors/collector.js";
 import { COLLECTORS, collectFamilies } from "../collectors/index.js";
+import { Body } from "./body.js";
 import { capSeries } from "./series-cap.js";
-import { joinFamilies, renderFamily, renderText } from "./text-render.js";
+import { renderFamily, renderText } from "./text-render.js";
 
 interface Chunk {
   inputs: readonly unknown[];
@@ -15,19 +17,25 @@ interface Chunk {
 }
 
 export interface Rendered {
-  text: string;
+  /** What changes every scrape (durations, successes), as text ending in a newline, or "". */
+  fresh: string;
+  /** What was rendered from unchanged inputs, shared between scrapes; undefined when empty. */
+  reused: Body | undefined;
   series: number;
   /** Series left out over the cap. */
   dropped: number;
 }
 
-function sameInputs(a: readonly unknown[], b: readonly unknown[]): boolean {
+function sameList(a: readonly unknown[], b: readonly unknown[]): boolean {
   return a.length === b.length && a.every((x, i) => x === b[i]);
 }
 
+const joined = (texts: string[]): string => (texts.length === 0 ? "" : `${texts.join("\n\n")}\n`);
+
 export class Exposition {
-  /** One entry per collector and view (which accounts, markets or not), so /metrics and /probe don't evict each other. */
+  /** One entry per collector and view (which accounts, markets or not): /metrics and /probe don't evict each other. */
   readonly #chunks = new Map<string, Chunk>();
+  readonly #bodies = new Map<string, { chunks: Chunk[]; body: Body }>();
   readonly #collectors: readonly Collector[];
 
   constructor(collectors: readonly Collector[] = COLLECTORS) {
@@ -36,23 +44,28 @@ export class Exposition {
 
   render(scrape: ScrapeResult, maxSeries: number): Rendered {
     const view = `${scrape.accounts.map((a) => a.account).join("\u0000")}|${scrape.markets === undefined ? "" : "m"}`;
-    const texts: string[] = [];
+    const fresh: string[] = [];
+    const reused: Chunk[] = [];
     let series = 0;
     this.#collectors.forEach((collector, i) => {
-      const chunk = this.#chunk(collector, `${i}|${view}`, scrape);
-      if (chunk.text !== "") texts.push(chunk.text);
+      const inputs = collector.inputs(scrape);
+      const chunk = this.#chunk(collector, inputs, `${i}|${view}`, scrape);
       series += chunk.series;
+      if (chunk.text === "") return;
+      if (inputs === undefined) fresh.push(chunk.text);
+      else reused.push(chunk);
     });
-    if (series <= maxSeries) return { text: joinFamilies(texts), series, dropped: 0 };
-    // Over the cap (rare): cut family by family, in collector order.
-    const { families, dropped } = capSeries(collectFamilies(scrape), maxSeries);
-    return { text: renderText(families), series: series - dropped, dropped };
+    if (series > maxSeries) {
+      // Over the cap (rare): cut family by family, in collector order, nothing reused.
+      const { families, dropped } = capSeries(collectFamilies(scrape), maxSeries);
+      return { fresh: renderText(families), reused: undefined, series: series - dropped, dropped };
+    }
+    return { fresh: joined(fresh), reused: this.#body(view, reused), series, dropped: 0 };
   }
 
-  #chunk(collector: Collector, key: string, scrape: ScrapeResult): Chunk {
-    const inputs = collector.inputs(scrape);
+  #chunk(collector: Collector, inputs: readonly unknown[] | undefined, key: string, scrape: ScrapeResult): Chunk {
     const cached = this.#chunks.get(key);
-    if (inputs !== undefined && cached !== undefined && sameInputs(inputs, cached.inputs)) return cached;
+    if (inputs !== undefined && cached !== undefined && sameList(inputs, cached.inputs)) return cached;
     const families = collector.collect(scrape).filter((f) => f.samples.length > 0);
     const chunk: Chunk = {
       inputs: inputs ?? [],
@@ -61,5 +74,14 @@ export class Exposition {
     };
     if (inputs !== undefined) this.#chunks.set(key, chunk);
     return chunk;
+  }
+
+  #body(view: string, chunks: Chunk[]): Body | undefined {
+    if (chunks.length === 0) return undefined;
+    const cached = this.#bodies.get(view);
+    if (cached !== undefined && sameList(cached.chunks, chunks)) return cached.body;
+    const body = new Body(joined(chunks.map((c) => c.text)));
+    this.#bodies.set(view, { chunks, body });
+    return body;
   }
 }

@@ -1,0 +1,39 @@
+// A rendered part of the exposition, encoded once and shared by every scrape that serves it:
+// as text or OpenMetrics, plain or as a gzip member (gzip members may be concatenated, so a
+// scrape sends its small changing part and this cached part as two members of one stream).
+
+import { gzipSync } from "node:zlib";
+
+export type Format = "text" | "openmetrics";
+
+/** Fast compression: the body is regenerated often and sent over a LAN. */
+const GZIP_LEVEL = 1;
+
+/** Prometheus text to OpenMetrics for gauge-only text: the same lines without the blank ones. */
+export function gaugesToOpenMetrics(text: string): string {
+  return text.replaceAll("\n\n", "\n");
+}
+
+export class Body {
+  readonly text: string;
+  readonly #encoded = new Map<string, Buffer>();
+
+  constructor(text: string) {
+    this.text = text;
+  }
+
+  encoded(format: Format, gzip: boolean): Buffer {
+    const key = `${format}|${gzip}`;
+    let buffer = this.#encoded.get(key);
+    if (buffer === undefined) {
+      const plain = Buffer.from(format === "text" ? this.text : gaugesToOpenMetrics(this.text));
+      buffer = gzip ? gzipSync(plain, { level: GZIP_LEVEL }) : plain;
+      this.#encoded.set(key, buffer);
+    }
+    return buffer;
+  }
+}
+
+export function encode(text: string, gzip: boolean): Buffer {
+  return gzip ? gzipSync(text, { level: GZIP_LEVEL }) : Buffer.from(text);
+}

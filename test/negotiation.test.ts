@@ -1,0 +1,98 @@
+// Content negotiation: gzip when accepted (two gzip members in one stream), OpenMetrics when asked
+// for, plain Prometheus text otherwise; every form passes promtool check metrics.
+
+import { request } from "node:http";
+import { gunzipSync } from "node:zlib";
+import { afterEach, describe, expect, it } from "vitest";
+import { acceptsGzip, negotiateFormat } from "../src/http/metrics-response.js";
+import { parseExposition } from "./helpers/exposition.js";
+import { checkMetrics } from "./helpers/promtool.js";
+import { startStack, type Stack } from "./helpers/stack.js";
+
+let stack: Stack | undefined;
+afterEach(async () => {
+  await stack?.close();
+  stack = undefined;
+});
+
+/** A raw GET (fetch would decode gzip itself): status, headers and the undecoded body. */
+function raw(url: URL, headers: Record<string, string>): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: Buffer }> {
+  return new Promise((resolve, reject) => {
+    request(url, { headers, agent: false }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on("data", (c: Buffer) => chunks.push(c));
+      res.on("end", () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }));
+    })
+      .on("error", reject)
+      .end();
+  });
+}
+
+const stable = (text: string) => text.split("\n").filter((l) => l.startsWith("trading_") && !l.startsWith("trading_exporter_") && !l.startsWith("trading_scrape_duration") && !l.startsWith("trading_market_list_age")).join("\n");
+
+describe("/metrics content negotiation", () => {
+  it("gzips when accepted, and the members decode to the plain body", async () => {
+    stack = await startStack();
+    const url = new URL("metrics", stack.server.url);
+    const plain = await raw(url, { "accept-encoding": "identity" });
+    const zipped = await raw(url, { "accept-encoding": "gzip, deflate" });
+    expect(plain.headers["content-encoding"]).toBeUndefined();
+    expect(zipped.headers["content-encoding"]).toBe("gzip");
+    expect(Number(zipped.headers["content-length"])).toBe(zipped.body.length);
+    expect(zipped.body.length).toBeLessThan(plain.body.length / 3);
+    const decoded = gunzipSync(zipped.body).toString();
+    expect(stable(decoded)).toBe(stable(plain.body.toString()));
+    expect(checkMetrics(decoded)).toBe("");
+  });
+
+  it("answers OpenMetrics when asked, ending in # EOF, and promtool accepts it", async () => {
+    stack = await startStack();
+    const res = await raw(new URL("metrics", stack.server.url), {
+      accept: "application/openmetrics-text;version=1.0.0,text/plain;version=0.0.4;q=0.5",
+    });
+    expect(res.headers["content-type"]).toBe("application/openmetrics-text; version=1.0.0; charset=utf-8");
+    const text = res.body.toString();
+    expect(text.endsWith("# EOF\n")).toBe(true);
+    expect(text).not.toContain("\n\n");
+    expect(text).toMatch(/^# TYPE trading_exporter_upstream_requests counter$/m);
+    expect(text).toMatch(/^trading_exporter_upstream_requests_total\{/m);
+    // promtool 2.42 lints with the Prometheus text parser, which reads an OpenMetrics counter's
+    // `foo_total` sample as a family without HELP. That is its only allowed complaint; the real
+    // Prometheus in test/prometheus-e2e.test.ts scrapes this format (it prefers OpenMetrics).
+    const counters = [...text.matchAll(/^# TYPE (\S+) counter$/gm)].map((m) => `${m[1]}_total no help text`);
+    const complaints = checkMetrics(text).split("\n").filter((l) => l !== "" && !counters.includes(l));
+    expect(complaints).toEqual([]);
+    expect(checkMetrics(text.replace(/^(# (?:HELP|TYPE) trading_account_margin_ratio) .*$/m, "$1"))).not.toBe(checkMetrics(text));
+    expect(parseExposition(text.replace("# EOF\n", "")).some((s) => s.name === "trading_account_margin_ratio")).toBe(true);
+  });
+
+  it("serves a second scrape of unchanged data from the shared body, byte for byte", async () => {
+    stack = await startStack();
+    const url = new URL("metrics", stack.server.url);
+    const first = (await raw(url, {})).body.toString();
+    const second = (await raw(url, {})).body.toString();
+    expect(stable(second)).toBe(stable(first));
+  });
+});
+
+describe("negotiation rules", () => {
+  it.each([
+    ["gzip", true],
+    ["gzip;q=0", false],
+    ["deflate, gzip;q=0.5", true],
+    ["*", true],
+    ["identity", false],
+    [undefined, false],
+  ])("Accept-Encoding %j -> gzip %s", (header, expected) => {
+    expect(acceptsGzip(header)).toBe(expected);
+  });
+
+  it.each([
+    ["application/openmetrics-text; version=1.0.0", "openmetrics"],
+    ["text/plain;version=0.0.4", "text"],
+    ["*/*", "text"],
+    [undefined, "text"],
+  ])("Accept %j -> %s", (header, expected) => {
+    expect(negotiateFormat(header)).toBe(expected);
+  });
+});
