@@ -3,7 +3,7 @@
 // A benchmark, not a test: it measures and reports; the targets are checked by reading it.
 
 import { mkdirSync, writeFileSync } from "node:fs";
-import { createServer } from "node:http";
+import { Agent, createServer, request } from "node:http";
 import type { AddressInfo } from "node:net";
 import { cpus, totalmem } from "node:os";
 import { startExporterProcess, type ExporterProcess } from "./exporter-process.js";
@@ -20,6 +20,7 @@ const BASE_ENV = {
   TRADING_MAX_IN_FLIGHT_SCRAPES: "100",
   TRADING_SCRAPE_TIMEOUT_SECONDS: "30",
   TRADING_LOG_LEVEL: "info",
+  MALLOC_ARENA_MAX: "2",
 };
 
 interface Profile {
@@ -39,8 +40,34 @@ const PROFILES: Profile[] = [
 const round1 = (n: number) => Math.round(n * 10) / 10;
 const round2 = (n: number) => Math.round(n * 100) / 100;
 
-async function scrape(url: URL): Promise<[string, number]> {
-  return timed(async () => (await fetch(url)).text());
+/** Keep-alive connections for the scraping client, enough for 50 at once. */
+const agent = new Agent({ keepAlive: true, maxSockets: 64 });
+
+/**
+ * One scrape as Prometheus makes it (Accept-Encoding: gzip), reading every byte but not
+ * decompressing: the client's gunzip is Prometheus's cost, and here it would compete for the
+ * same two cores as the exporter.
+ */
+function fetchRaw(url: URL, headers: Record<string, string> = {}): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    request(url, { agent, headers: { "accept-encoding": "gzip", ...headers } }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on("data", (c: Buffer) => chunks.push(c));
+      res.on("end", () => resolve(Buffer.concat(chunks)));
+      res.on("error", reject);
+    })
+      .on("error", reject)
+      .end();
+  });
+}
+
+async function scrape(url: URL): Promise<[Buffer, number]> {
+  return timed(() => fetchRaw(url));
+}
+
+/** The exposition as text, for counting series and bytes. */
+async function exposition(url: URL): Promise<string> {
+  return (await fetchRaw(url, { "accept-encoding": "identity" })).toString();
 }
 
 function upstreamUrls(venue: string, collaterals: string[]): URL[] {
@@ -56,7 +83,7 @@ function upstreamUrls(venue: string, collaterals: string[]): URL[] {
 async function prebuiltServer(bytes: number): Promise<{ url: URL; close(): Promise<void> }> {
   const body = Buffer.alloc(bytes, "a");
   const server = createServer((_req, res) => {
-    res.writeHead(200, { "content-type": "text/plain; version=0.0.4", "content-length": bytes });
+    res.writeHead(200, { "content-type": "text/plain; version=0.0.4", "content-length": body.length });
     res.end(body);
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
@@ -64,6 +91,10 @@ async function prebuiltServer(bytes: number): Promise<{ url: URL; close(): Promi
   return { url: new URL(`http://127.0.0.1:${port}/metrics`), close: () => new Promise((r) => server.close(() => r())) };
 }
 
+/**
+ * The floor: the same upstream requests in parallel with plain fetch and JSON.parse, then a
+ * prebuilt body of the exporter's answer size (as sent: gzip) written to the socket.
+ */
 async function floor(venue: string, collaterals: string[], bytes: number, n: number) {
   const urls = upstreamUrls(venue, collaterals);
   const prebuilt = await prebuiltServer(bytes);
@@ -72,7 +103,7 @@ async function floor(venue: string, collaterals: string[], bytes: number, n: num
   for (let i = 0; i < n; i++) {
     const [, ms] = await timed(async () => {
       await Promise.all(urls.map(async (u) => JSON.parse(await (await fetch(u, { headers: { "x-api-key": KEY } })).text()) as unknown));
-      await (await fetch(prebuilt.url)).text();
+      await fetchRaw(prebuilt.url);
     });
     latencies.push(ms);
   }
@@ -87,25 +118,26 @@ function requestsOf(stats: { requests: Record<string, number> }): number {
 
 async function concurrent(url: URL, venue: SimulatorProcess, size: number, rounds: number) {
   const latencies: number[] = [];
-  let maxPerRound = 0;
+  const perRound: number[] = [];
   const started = performance.now();
   for (let r = 0; r < rounds; r++) {
     await venue.resetStats();
     const results = await Promise.all(Array.from({ length: size }, () => scrape(url)));
     for (const [, ms] of results) latencies.push(ms);
-    maxPerRound = Math.max(maxPerRound, requestsOf(await venue.stats()));
+    perRound.push(requestsOf(await venue.stats()));
   }
+  process.stderr.write(`  ${size} at once: venue requests per round ${perRound.join(" ")}\n`);
   const seconds = (performance.now() - started) / 1000;
   return {
     scrapesPerSecond: round1((size * rounds) / seconds),
     p50: round1(percentile(latencies, 50)),
     p99: round1(percentile(latencies, 99)),
-    venueRequestsPerRound: maxPerRound,
+    venueRequestsPerRound: percentile(perRound, 50),
   };
 }
 
 async function heapMB(url: URL): Promise<number> {
-  const text = await (await fetch(url)).text();
+  const text = await exposition(url);
   const match = /^nodejs_heap_size_used_bytes (\S+)$/m.exec(text);
   return match ? round1(Number(match[1]) / 2 ** 20) : Number.NaN;
 }
@@ -115,11 +147,12 @@ async function runProfile(p: Profile) {
   const exporter = await startExporterProcess({ ...BASE_ENV, TRADING_BASE_URL: venue.url, TRADING_COLLATERAL_IDS: p.collaterals.join(",") });
   try {
     const url = new URL("metrics", exporter.url);
-    const [body] = await scrape(url); // warm: connections, caches, JIT
+    const body = await exposition(url); // warm: connections, caches, JIT
+    const [sent] = await scrape(url);
     for (let i = 0; i < 5; i++) await scrape(url);
     const series = body.split("\n").filter((l) => l !== "" && !l.startsWith("#")).length;
     const bytes = Buffer.byteLength(body);
-    const floorStats = await floor(venue.url, p.collaterals, bytes, p.sequential);
+    const floorStats = await floor(venue.url, p.collaterals, sent.length, p.sequential);
 
     await exporter.loopDelay(); // reset
     await venue.resetStats();
@@ -137,6 +170,7 @@ async function runProfile(p: Profile) {
       profile: p.name,
       series,
       bytes,
+      gzipBytes: sent.length,
       floor: { p50: round2(floorStats.p50), p99: round2(floorStats.p99), cpuMs: round2(floorStats.cpuMs) },
       exporter: {
         p50: round2(seq.p50),
@@ -173,7 +207,7 @@ async function growth(label: string, sizes: number[], simArgs: (n: number) => st
     });
     try {
       const url = new URL("metrics", exporter.url);
-      const [body] = await scrape(url);
+      const body = await exposition(url);
       for (let i = 0; i < 3; i++) await scrape(url);
       const n = scrapes(size);
       const before = cpuMs(exporter.pid);
@@ -255,6 +289,7 @@ async function main(): Promise<void> {
         ]),
   ].join("\n");
   process.stdout.write(`${out}\n`);
+  agent.destroy();
   mkdirSync("bench-results", { recursive: true });
   writeFileSync("bench-results/benchmark.json", `${JSON.stringify({ machine, date: new Date().toISOString(), results, growth: growthResults }, null, 2)}\n`);
   process.stderr.write("wrote bench-results/benchmark.json\n");

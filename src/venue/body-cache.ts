@@ -1,11 +1,24 @@
-// Remembers, per request, the last body and what it was read into: an unchanged body is not parsed
-// or validated again, and keeps its object identity so its rendered metrics can be reused too.
+// Remembers, per request, the last body's bytes and what they were read into: an unchanged body is
+// not decoded, parsed or validated again, and keeps its object identity so its metrics text is reused.
+
+import { bodyText, type RawBody } from "./http.js";
 
 interface Entry {
-  text: string;
+  bytes: Buffer;
   value: unknown;
   /** Invalid fields the body had, replayed on every reuse so the counters stay per scrape. */
   invalid: Array<[field: string, count: number]>;
+}
+
+/** Compares the chunks as they arrived with the remembered bytes, without joining or decoding them. */
+function sameBytes(bytes: Buffer, body: RawBody): boolean {
+  if (bytes.length !== body.length) return false;
+  let offset = 0;
+  for (const chunk of body.chunks) {
+    if (Buffer.compare(chunk, bytes.subarray(offset, offset + chunk.byteLength)) !== 0) return false;
+    offset += chunk.byteLength;
+  }
+  return true;
 }
 
 export class BodyCache {
@@ -22,21 +35,21 @@ export class BodyCache {
    */
   async read<T>(
     key: string,
-    text: string,
+    body: RawBody,
     invalid: (field: string) => void,
     read: (text: string, report: (field: string) => void) => Promise<T>,
   ): Promise<T> {
     const entry = this.#entries.get(key);
-    if (entry !== undefined && entry.text === text) {
+    if (entry !== undefined && sameBytes(entry.bytes, body)) {
       for (const [field, count] of entry.invalid) for (let i = 0; i < count; i++) invalid(field);
       return entry.value as T;
     }
     const counts = new Map<string, number>();
-    const value = await read(text, (field) => {
+    const value = await read(bodyText(body), (field) => {
       counts.set(field, (counts.get(field) ?? 0) + 1);
       invalid(field);
     });
-    if (this.#enabled) this.#entries.set(key, { text, value, invalid: [...counts] });
+    if (this.#enabled) this.#entries.set(key, { bytes: Buffer.concat(body.chunks, body.length), value, invalid: [...counts] });
     return value;
   }
 

@@ -6,7 +6,7 @@ import { authenticator, type Authenticator } from "./auth.js";
 import { PATHS, type Endpoint } from "./endpoints.js";
 import { VenueError } from "./errors.js";
 import { BodyCache } from "./body-cache.js";
-import { getBody, parseBody } from "./http.js";
+import { getBody, parseBody, type RawBody } from "./http.js";
 import { parseAccountInfo, type FieldReporter } from "./parse-account.js";
 import { parseMarkets } from "./parse-markets.js";
 import { parseOrders } from "./parse-orders.js";
@@ -134,14 +134,14 @@ export class VenueClient {
   ): Promise<T> {
     const url = this.#url(endpoint, query);
     const key = url.pathname + url.search;
-    let text: string;
+    let body: RawBody;
     try {
-      text = await this.#get(endpoint, url, ctx);
+      body = await this.#get(endpoint, url, ctx);
     } catch (error) {
       this.#bodies.forget(key);
       throw error;
     }
-    return this.#bodies.read(key, text, ctx.invalid, async (fresh, invalid) => validate(await parseBody(fresh, url), invalid));
+    return this.#bodies.read(key, body, ctx.invalid, async (text, invalid) => validate(await parseBody(text, url), invalid));
   }
 
   #url(endpoint: Endpoint, query: Record<string, string>): URL {
@@ -150,10 +150,10 @@ export class VenueClient {
     return url;
   }
 
-  async #get(endpoint: Endpoint, url: URL, ctx: CallContext): Promise<string> {
+  async #get(endpoint: Endpoint, url: URL, ctx: CallContext): Promise<RawBody> {
     const headers = new Headers({ accept: "application/json", ...this.#headers });
     if (endpoint !== "markets") this.#auth?.apply(headers, url);
-    const attempt = async (): Promise<string> => {
+    const attempt = async (): Promise<RawBody> => {
       const started = performance.now();
       let result = "error";
       try {

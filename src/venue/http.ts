@@ -45,34 +45,42 @@ function classify(error: unknown, where: string, signal: AbortSignal): VenueErro
   return new VenueError("network", `${where}: connection failed (${code ?? "no error code"})`);
 }
 
-async function readCapped(response: Response, maxBytes: number, where: string): Promise<string> {
+/** A body as it arrived: its chunks, not yet joined or decoded (an unchanged body never is). */
+export interface RawBody {
+  chunks: Uint8Array[];
+  length: number;
+}
+
+export function bodyText(body: RawBody): string {
+  return Buffer.concat(body.chunks, body.length).toString("utf8");
+}
+
+async function readCapped(response: Response, maxBytes: number, where: string): Promise<RawBody> {
   const declared = Number(response.headers.get("content-length"));
   // A declared length is only trusted for plain bodies: a compressed one inflates.
   if (!response.headers.has("content-encoding") && Number.isFinite(declared) && declared > maxBytes) {
     await response.body?.cancel();
     throw new VenueError("too_large", `${where}: body of ${declared} bytes is over the ${maxBytes} byte limit`);
   }
-  if (response.body === null) return "";
+  const chunks: Uint8Array[] = [];
+  let length = 0;
+  if (response.body === null) return { chunks, length };
   const reader = response.body.getReader();
-  const decoder = new TextDecoder();
-  const parts: string[] = [];
-  let total = 0;
   for (;;) {
     const { done, value } = await reader.read();
     if (done) break;
-    total += value.byteLength;
-    if (total > maxBytes) {
+    length += value.byteLength;
+    if (length > maxBytes) {
       await reader.cancel();
       throw new VenueError("too_large", `${where}: body over the ${maxBytes} byte limit`);
     }
-    parts.push(decoder.decode(value, { stream: true }));
+    chunks.push(value);
   }
-  parts.push(decoder.decode());
-  return parts.join("");
+  return { chunks, length };
 }
 
-/** GETs `url` and returns its body as text, or throws a VenueError. */
-export async function getBody(options: GetJsonOptions): Promise<string> {
+/** GETs `url` and returns its body, or throws a VenueError. */
+export async function getBody(options: GetJsonOptions): Promise<RawBody> {
   const where = `GET ${options.url.pathname}`;
   let response: Response;
   try {
