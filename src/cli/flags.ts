@@ -27,6 +27,28 @@ export const FLAG_TABLE: Array<[string, string, string, string]> = [
   ["--version", "", "", "Print the version and exit."],
 ];
 
+/** The environment-only configuration (no --config.file): [variable, default, meaning]. */
+export const ENV_TABLE: Array<[string, string, string]> = [
+  ["TRADING_BASE_URL", "required", "Base URL of the venue."],
+  ["TRADING_API_KEY / TRADING_API_KEY_FILE", "one required", "The API key, or a file holding it (re-read on reload)."],
+  ["TRADING_API_KEY_HEADER", DEFAULTS.apiKeyHeader, "Header that carries the key."],
+  ["TRADING_COLLATERAL_IDS", "required", "Comma-separated collateral ids."],
+  ["TRADING_ACCOUNT", DEFAULTS.account, "Value of the account label."],
+  ["TRADING_HISTORY_MAX_ORDERS", String(DEFAULTS.historyMaxOrders), "Most history orders read per scrape."],
+  ["TRADING_HISTORY_PAGE_SIZE", String(DEFAULTS.historyPageSize), "limit of each history page."],
+  ["TRADING_ACTIVE_ORDERS_LIMIT", String(DEFAULTS.activeOrdersLimit), "Limit asked of the active-order list."],
+  ["TRADING_ACTIVE_ORDERS_LIMIT_PARAM", DEFAULTS.activeOrdersLimitParam, "Query parameter carrying that limit."],
+  ["TRADING_MAX_BODY_BYTES", String(DEFAULTS.maxBodyBytes), "Largest decoded venue answer accepted."],
+  ["TRADING_SCRAPE_TIMEOUT_SECONDS", String(DEFAULTS.defaultTimeoutSeconds), "Deadline without Prometheus's timeout header."],
+  ["TRADING_SCRAPE_TIMEOUT_OFFSET_SECONDS", String(DEFAULTS.timeoutOffsetSeconds), "Subtracted from Prometheus's timeout header."],
+  ["TRADING_SCRAPE_TIMEOUT_MAX_SECONDS", String(DEFAULTS.maxTimeoutSeconds), "Upper bound of any scrape's deadline."],
+  ["TRADING_MARKETS_CACHE_SECONDS", String(DEFAULTS.marketsCacheSeconds), "How long the public market list is reused."],
+  ["TRADING_REUSE_UNCHANGED_BODIES", String(DEFAULTS.reuseUnchangedBodies), "Reuse the work for an unchanged venue answer."],
+  ["TRADING_MAX_RETRY_AFTER_SECONDS", String(DEFAULTS.maxRetryAfterSeconds), "Longest Retry-After honoured."],
+  ["TRADING_MAX_IN_FLIGHT_SCRAPES", String(DEFAULTS.maxInFlight), "Scrapes at once; more answer 503."],
+  ["TRADING_MAX_SERIES", String(DEFAULTS.maxSeries), "Series per scrape; the rest are dropped and counted."],
+];
+
 export function parseFlags(argv: string[], env: Record<string, string | undefined>): Flags {
   let values: Record<string, string | boolean | undefined>;
   try {
@@ -78,15 +100,19 @@ export function usage(): string {
     const extra = [variable && `env ${variable}`, fallback && `default ${fallback}`].filter(Boolean).join("; ");
     return `  ${flag.padEnd(width)}  ${meaning}${extra ? ` (${extra})` : ""}`;
   });
+  const envWidth = Math.max(...ENV_TABLE.map(([name]) => name.length));
+  const envRows = ENV_TABLE.map(([name, fallback, meaning]) => `  ${name.padEnd(envWidth)}  ${meaning} (default ${fallback})`);
   return [
     "usage: trading-exporter [flags]",
     "",
     "Prometheus exporter for a leveraged trading venue. Without --config.file it is configured from",
-    "TRADING_* environment variables (TRADING_BASE_URL, TRADING_API_KEY or TRADING_API_KEY_FILE,",
-    "TRADING_COLLATERAL_IDS, ...; the README lists them all with their defaults).",
+    "the TRADING_* environment variables below; with it, from the YAML file (see the README).",
     "",
     "Flags:",
     ...rows,
+    "",
+    "Environment (without --config.file):",
+    ...envRows,
     "",
     "Signals: SIGHUP reloads the config and secret files; SIGTERM and SIGINT stop after in-flight scrapes.",
   ].join("\n");
