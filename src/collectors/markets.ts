@@ -41,7 +41,8 @@ function collect(scrape: ScrapeResult): Family[] {
   for (const m of scrape.markets?.markets ?? []) {
     addSample(info, [m.id, m.name, m.assetId, m.collateralAssetId], 1);
     addSample(status, [m.id, m.status], 1);
-    SETTINGS.forEach(([key], i) => addSample(settings[i]!, [m.id], m.settings[key]));
+    const labels = [m.id];
+    SETTINGS.forEach(([key], i) => addSample(settings[i]!, labels, m.settings[key]));
   }
   return [info, status, ...settings];
 }

@@ -11,8 +11,8 @@ import { renderFamily, renderText } from "./text-render.js";
 
 interface Chunk {
   inputs: readonly unknown[];
-  /** The collector's families as text, without the final newline; "" when it had none. */
-  text: string;
+  /** Each of the collector's non-empty families as text, without a final newline. */
+  texts: string[];
   series: number;
 }
 
@@ -51,8 +51,8 @@ export class Exposition {
       const inputs = collector.inputs(scrape);
       const chunk = this.#chunk(collector, inputs, `${i}|${view}`, scrape);
       series += chunk.series;
-      if (chunk.text === "") return;
-      if (inputs === undefined) fresh.push(chunk.text);
+      if (chunk.texts.length === 0) return;
+      if (inputs === undefined) fresh.push(...chunk.texts);
       else reused.push(chunk);
     });
     if (series > maxSeries) {
@@ -69,7 +69,7 @@ export class Exposition {
     const families = collector.collect(scrape).filter((f) => f.samples.length > 0);
     const chunk: Chunk = {
       inputs: inputs ?? [],
-      text: families.map(renderFamily).join("\n\n"),
+      texts: families.map(renderFamily),
       series: families.reduce((n, f) => n + f.samples.length, 0),
     };
     if (inputs !== undefined) this.#chunks.set(key, chunk);
@@ -80,7 +80,7 @@ export class Exposition {
     if (chunks.length === 0) return undefined;
     const cached = this.#bodies.get(view);
     if (cached !== undefined && sameList(cached.chunks, chunks)) return cached.body;
-    const body = new Body(joined(chunks.map((c) => c.text)));
+    const body = new Body(joined(chunks.flatMap((c) => c.texts)));
     this.#bodies.set(view, { chunks, body });
     return body;
   }

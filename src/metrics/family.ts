@@ -42,15 +42,21 @@ export function addSample(
   value: number | undefined,
 ): void {
   if (value === undefined || Number.isNaN(value)) return;
-  const values: Array<string | null> = [];
+  let cut = false;
   for (const label of labels) {
     if (label === undefined) return;
-    if (label !== null && label.length > MAX_LABEL_VALUE_LENGTH) {
-      family.capped = true;
-      values.push(label.slice(0, MAX_LABEL_VALUE_LENGTH));
-    } else {
-      values.push(label);
-    }
+    if (label !== null && label.length > MAX_LABEL_VALUE_LENGTH) cut = true;
   }
-  family.samples.push({ labels: values, value });
+  // The caller's array is kept as it is (collectors share one per series across families); a copy
+  // is made only when a value must be cut.
+  const values = labels as ReadonlyArray<string | null>;
+  if (!cut) {
+    family.samples.push({ labels: values, value });
+    return;
+  }
+  family.capped = true;
+  family.samples.push({
+    labels: values.map((l) => (l !== null && l.length > MAX_LABEL_VALUE_LENGTH ? l.slice(0, MAX_LABEL_VALUE_LENGTH) : l)),
+    value,
+  });
 }
