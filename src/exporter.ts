@@ -6,26 +6,31 @@ import type { ScrapeResult } from "./collect/result.js";
 import { Scraper, type ScrapeOptions } from "./collect/scraper.js";
 import type { AccountConfig, Config } from "./config/types.js";
 import { debugReport } from "./http/debug-report.js";
-import type { Body } from "./metrics/body.js";
+import { Body, gaugesToOpenMetrics } from "./metrics/body.js";
 import { Exposition } from "./metrics/exposition.js";
+import { selfToOpenMetrics } from "./metrics/openmetrics.js";
 import { SelfMetrics } from "./metrics/self.js";
 import type { Deadline } from "./util/deadline.js";
 import type { RequestTrace } from "./venue/client.js";
 import { Transport } from "./venue/transport.js";
 
-/** One scrape's exposition in three parts, so the large unchanged part is encoded once and shared. */
+/**
+ * One collection's exposition in two parts, each encoded once per format and shared by every scrape
+ * that joined the collection: the head (the exporter's own metrics and what changes every
+ * collection) and the part rendered from unchanged venue data (shared across collections too).
+ */
 export interface ScrapeOutput {
-  /** The exporter's own metrics (process, counters), Prometheus text. */
-  own: string;
-  /** What changes every scrape, Prometheus text. */
-  fresh: string;
-  /** What was rendered from unchanged venue data, shared with other scrapes. */
+  head: Body;
   reused: Body | undefined;
 }
 
 /** The whole exposition as Prometheus text. */
 export function outputText(out: ScrapeOutput): string {
-  return out.own + out.fresh + (out.reused?.text ?? "");
+  return out.head.text + (out.reused?.text ?? "");
+}
+
+function sameList(a: readonly unknown[], b: readonly unknown[]): boolean {
+  return a.length === b.length && a.every((x, i) => x === b[i]);
 }
 
 export class Exporter {
@@ -37,6 +42,8 @@ export class Exporter {
   readonly #healthy = new Map<string, boolean>();
   readonly #transport = new Transport();
   readonly #exposition = new Exposition();
+  /** The last output per view, with the collection results it was rendered from. */
+  readonly #outputs = new Map<string, { results: unknown[]; output: Promise<ScrapeOutput> }>();
 
   constructor(config: Config, logger: Logger, self: SelfMetrics = new SelfMetrics()) {
     this.self = self;
@@ -69,15 +76,32 @@ export class Exporter {
 
   async collect(deadline: Deadline, options: ScrapeOptions = {}): Promise<ScrapeResult> {
     const result = await this.#scraper.scrape(deadline, options);
-    const outcomes = result.accounts.flatMap((a) => a.outcomes);
-    if (result.markets) outcomes.push(result.markets.outcome);
-    for (const outcome of outcomes) this.#record(outcome);
+    this.#recordAll(result);
     return result;
   }
 
+  #recordAll(result: ScrapeResult): void {
+    const outcomes = result.accounts.flatMap((a) => a.outcomes);
+    if (result.markets) outcomes.push(result.markets.outcome);
+    for (const outcome of outcomes) this.#record(outcome);
+  }
+
   /** The full exposition: the exporter's own metrics, then this scrape's families. */
+  /**
+   * A scrape. Scrapes that joined the same collection (same result objects) get the same output,
+   * rendered, encoded and counted once: a burst of 50 costs one render, not 50.
+   */
   async metrics(deadline: Deadline, options: ScrapeOptions = {}): Promise<ScrapeOutput> {
-    return this.#render(await this.collect(deadline, options));
+    const result = await this.#scraper.scrape(deadline, options);
+    const view = `${result.accounts.map((a) => a.account).join("\u0000")}|${result.markets === undefined ? "" : "m"}`;
+    const results = [...result.accounts, result.markets];
+    const last = this.#outputs.get(view);
+    if (last !== undefined && sameList(last.results, results)) return last.output;
+    this.#recordAll(result);
+    // Stored before it resolves, so the scrapes resuming right after this one find it.
+    const output = this.#render(result);
+    this.#outputs.set(view, { results, output });
+    return output;
   }
 
   /** A debug probe of one account: its own collection, every request and problem reported as text. */
@@ -100,7 +124,8 @@ export class Exporter {
       this.#logger.warn({ dropped, max }, "scrape over the series cap");
     }
     // prom-client renders the exporter's own (few) metrics; the scrape's are already text.
-    return { own: await this.self.registry.metrics(), fresh, reused };
+    const own = await this.self.registry.metrics();
+    return { head: new Body(own + fresh, () => selfToOpenMetrics(own) + gaugesToOpenMetrics(fresh)), reused };
   }
 
   /** Closes the connections to the venue. */

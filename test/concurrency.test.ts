@@ -26,6 +26,20 @@ describe("concurrent scrapes", () => {
     }
   });
 
+  it("renders and counts a shared collection once: every joined scrape gets the same answer", async () => {
+    stack = await startStack({ venue: { historyOrders: 50 }, env: { TRADING_MAX_IN_FLIGHT_SCRAPES: "50" } });
+    stack.venue.setFaults([
+      { endpoint: "orders_active", kind: "status", status: 500 },
+      { endpoint: "*", kind: "latency", latencyMs: 300 },
+    ]);
+    const s = stack;
+    const bodies = await Promise.all(Array.from({ length: 50 }, () => s.scrape()));
+    expect(new Set(bodies).size).toBe(1);
+    const samples = parseExposition(bodies[0]!);
+    expect(valueOf(samples, "trading_exporter_upstream_errors_total", { endpoint: "orders_active", reason: "http_5xx" })).toBe(1);
+    expect(valueOf(samples, "trading_scrape_success", { endpoint: "orders_active" })).toBe(0);
+  });
+
   it("reuses the cached market list until it expires", async () => {
     stack = await startStack({ env: { TRADING_MARKETS_CACHE_SECONDS: "60" } });
     stack.venue.resetStats();

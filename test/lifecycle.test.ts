@@ -8,6 +8,7 @@ import { Exporter } from "../src/exporter.js";
 import { createApp } from "../src/http/app.js";
 import { listen } from "../src/http/server.js";
 import { createLogger } from "../src/log.js";
+import { Body } from "../src/metrics/body.js";
 import { SelfMetrics } from "../src/metrics/self.js";
 import { startSimulator, type RunningSimulator } from "../src/simulator/server.js";
 import { runExporter, startExporterChild } from "./helpers/child.js";
@@ -67,7 +68,7 @@ describe("an unexpected error in one request", () => {
     const exporter = new Exporter(config, logger, new SelfMetrics({ defaultMetrics: false }));
     let calls = 0;
     exporter.metrics = () =>
-      ++calls === 1 ? Promise.reject(new Error("boom")) : Promise.resolve({ own: "ok_metric 1\n", fresh: "", reused: undefined });
+      ++calls === 1 ? Promise.reject(new Error("boom")) : Promise.resolve({ head: new Body("ok_metric 1\n"), reused: undefined });
     const server = await listen(createApp({ exporter, logger, timeouts: { defaultSeconds: 5, offsetSeconds: 0.5, maxSeconds: 10 }, maxInFlight: 5 }), "127.0.0.1", 0);
     try {
       const first = await fetch(new URL("metrics", server.url));

@@ -81,6 +81,7 @@ function scrapeOf(b: { account: unknown; active: unknown; history: unknown; mark
   const history = attempt(() => parseOrders(b.history, "orders_history", ignore));
   const markets = attempt(() => parseMarkets(b.markets, ignore));
   return {
+    collectedAt: 0,
     accounts: [
       {
         account: "prop",
@@ -90,7 +91,7 @@ function scrapeOf(b: { account: unknown; active: unknown; history: unknown; mark
         history: history ? { orders: history } : undefined,
       },
     ],
-    markets: { outcome: ok("markets", !!markets), markets, ageSeconds: 0, maxAgeSeconds: 60 },
+    markets: { outcome: ok("markets", !!markets), markets, readAt: 0, maxAgeSeconds: 60 },
   };
 }
 

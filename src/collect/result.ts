@@ -15,12 +15,14 @@ export interface AccountResult {
 export interface MarketsResult {
   outcome: EndpointOutcome;
   markets: Market[] | undefined;
-  /** Seconds since the list was read (it is cached), and how long it is kept. */
-  ageSeconds: number;
+  /** When the list was read (epoch ms; it is cached), and how long it is kept. */
+  readAt: number;
   maxAgeSeconds: number;
 }
 
 export interface ScrapeResult {
+  /** When this scrape's collection was asked for (epoch ms). */
+  collectedAt: number;
   accounts: AccountResult[];
   /** Absent from a /probe of one account. */
   markets: MarketsResult | undefined;

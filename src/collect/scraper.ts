@@ -69,6 +69,7 @@ export class Scraper {
   /** Every account (or the named ones) and, unless left out, the markets. */
   async scrape(deadline: Deadline, options: ScrapeOptions = {}): Promise<ScrapeResult> {
     const names = options.accounts ?? this.accountNames();
+    const collectedAt = this.#now();
     const traced = options.trace !== undefined;
     const [accounts, markets] = await Promise.all([
       Promise.all(names.map((name) => (traced ? this.#scrapeAccount(name, deadline, options) : this.#account(name, deadline)))),
@@ -78,7 +79,7 @@ export class Scraper {
           ? this.#fetchMarkets(deadline, options)
           : this.#markets(deadline),
     ]);
-    return { accounts, markets };
+    return { collectedAt, accounts, markets };
   }
 
   /** One collection per account at a time: a concurrent scrape waits for it, up to its own deadline. */
@@ -96,19 +97,20 @@ export class Scraper {
   #markets(deadline: Deadline): Promise<MarketsResult> {
     const cached = this.#marketsCache;
     if (cached !== undefined && this.#now() - cached.at < this.#marketsTtlMs) {
-      return Promise.resolve({ ...cached.result, ageSeconds: (this.#now() - cached.at) / 1000 });
+      // The same object every time: scrapes that share a collection can then share its output.
+      return Promise.resolve(cached.result);
     }
     return this.#marketsFlight.run("markets", deadline, () => this.#fetchMarkets(deadline), () => ({
       outcome: timedOut("markets", undefined),
       markets: undefined,
-      ageSeconds: 0,
+      readAt: this.#now(),
       maxAgeSeconds: this.#marketsTtlMs / 1000,
     }));
   }
 
   async #fetchMarkets(deadline: Deadline, debug: ScrapeOptions = {}): Promise<MarketsResult> {
     const run = await this.#call("markets", undefined, deadline, (ctx) => this.#publicClient.markets(ctx), debug);
-    const result: MarketsResult = { outcome: run.outcome, markets: run.value, ageSeconds: 0, maxAgeSeconds: this.#marketsTtlMs / 1000 };
+    const result: MarketsResult = { outcome: run.outcome, markets: run.value, readAt: this.#now(), maxAgeSeconds: this.#marketsTtlMs / 1000 };
     if (run.outcome.ok) this.#marketsCache = { at: this.#now(), result };
     return result;
   }

@@ -35,7 +35,7 @@ function collect(scrape: ScrapeResult): Family[] {
     `Seconds since the market list was read from the venue (it is cached up to ${scrape.markets?.maxAgeSeconds ?? 0} s).`,
     [],
   );
-  if (scrape.markets?.markets !== undefined) addSample(age, [], scrape.markets.ageSeconds);
+  if (scrape.markets?.markets !== undefined) addSample(age, [], Math.max(0, scrape.collectedAt - scrape.markets.readAt) / 1000);
   return [success, duration, up, age];
 }
 

@@ -1,8 +1,7 @@
 // Content negotiation for /metrics and /probe: Prometheus text or OpenMetrics, gzip when accepted.
 
 import type { Response } from "express";
-import { encode, gaugesToOpenMetrics, type Format } from "../metrics/body.js";
-import { selfToOpenMetrics } from "../metrics/openmetrics.js";
+import { EOF, type Format } from "../metrics/body.js";
 import type { ScrapeOutput } from "../exporter.js";
 import { CONTENT_TYPE } from "../metrics/text-render.js";
 
@@ -25,10 +24,9 @@ export function acceptsGzip(header: string | undefined): boolean {
 
 /** Writes the scrape: its changing part, then its reused (shared, pre-encoded) part, as one body. */
 export function sendMetrics(res: Response, out: ScrapeOutput, format: Format, gzip: boolean): void {
-  const head = format === "text" ? out.own + out.fresh : selfToOpenMetrics(out.own) + gaugesToOpenMetrics(out.fresh);
-  const parts = [encode(head, gzip)];
+  const parts = [out.head.encoded(format, gzip)];
   if (out.reused !== undefined) parts.push(out.reused.encoded(format, gzip));
-  if (format === "openmetrics") parts.push(encode("# EOF\n", gzip));
+  if (format === "openmetrics") parts.push(EOF.encoded(format, gzip));
   res.status(200);
   res.set("content-type", format === "text" ? CONTENT_TYPE : OPENMETRICS_TYPE);
   res.set("vary", "accept, accept-encoding");

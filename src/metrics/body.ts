@@ -17,16 +17,19 @@ export function gaugesToOpenMetrics(text: string): string {
 export class Body {
   readonly text: string;
   readonly #encoded = new Map<string, Buffer>();
+  readonly #openMetrics: (text: string) => string;
 
-  constructor(text: string) {
+  /** `openMetrics` turns the text into OpenMetrics; gauges only need their blank lines removed. */
+  constructor(text: string, openMetrics: (text: string) => string = gaugesToOpenMetrics) {
     this.text = text;
+    this.#openMetrics = openMetrics;
   }
 
   encoded(format: Format, gzip: boolean): Buffer {
     const key = `${format}|${gzip}`;
     let buffer = this.#encoded.get(key);
     if (buffer === undefined) {
-      const plain = Buffer.from(format === "text" ? this.text : gaugesToOpenMetrics(this.text));
+      const plain = Buffer.from(format === "text" ? this.text : this.#openMetrics(this.text));
       buffer = gzip ? gzipSync(plain, { level: GZIP_LEVEL }) : plain;
       this.#encoded.set(key, buffer);
     }
@@ -37,3 +40,6 @@ export class Body {
 export function encode(text: string, gzip: boolean): Buffer {
   return gzip ? gzipSync(text, { level: GZIP_LEVEL }) : Buffer.from(text);
 }
+
+/** The end of an OpenMetrics exposition, encoded once. */
+export const EOF = new Body("# EOF\n", (text) => text);

@@ -69,7 +69,7 @@ export function scrapeFromFixtures(c: FixtureCase): { scrape: ScrapeResult; inva
     history: history === undefined ? undefined : { orders: history },
   };
   return {
-    scrape: { accounts: [account], markets: { outcome: marketsOutcome, markets, ageSeconds: 0, maxAgeSeconds: 60 } },
+    scrape: { collectedAt: 0, accounts: [account], markets: { outcome: marketsOutcome, markets, readAt: 0, maxAgeSeconds: 60 } },
     invalid,
   };
 }
