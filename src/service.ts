@@ -20,7 +20,7 @@ export interface Service {
 export interface ServiceOptions {
   self?: SelfMetrics;
   /** Where a reload reads the configuration from; without it there is no reload. */
-  source?: () => Config;
+  source?: () => Config | Promise<Config>;
   /** Middleware run before every route (basic auth, response headers from the web config). */
   guards?: express.RequestHandler[];
   tls?: TlsOptions | undefined;
@@ -32,7 +32,7 @@ export async function startService(config: Config, logger: Logger, options: Serv
   const reload = async (): Promise<void> => {
     if (source === undefined) throw new Error("this exporter was not started from a configuration source");
     try {
-      const next = source();
+      const next = await source();
       exporter.reload(next);
       exporter.self.configLoaded(true);
       logger.info({ accounts: next.accounts.map((a) => a.name) }, "configuration reloaded");

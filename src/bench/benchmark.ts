@@ -20,7 +20,6 @@ const BASE_ENV = {
   TRADING_MAX_IN_FLIGHT_SCRAPES: "100",
   TRADING_SCRAPE_TIMEOUT_SECONDS: "30",
   TRADING_LOG_LEVEL: "info",
-  MALLOC_ARENA_MAX: "2",
 };
 
 interface Profile {

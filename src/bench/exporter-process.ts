@@ -1,6 +1,7 @@
 // The exporter as a child process for the benchmark, with the event-loop probe preloaded.
 
 import { spawn } from "node:child_process";
+import { readFileSync } from "node:fs";
 import { once } from "node:events";
 import { createInterface } from "node:readline";
 
@@ -13,10 +14,16 @@ export interface ExporterProcess {
 }
 
 const MAIN = new URL("../main.js", import.meta.url).pathname;
+
+/** The node flags the shipped command runs with, read from its shebang, so the benchmark measures the same thing. */
+function shippedNodeFlags(): string[] {
+  const shebang = readFileSync(MAIN, "utf8").split("\n", 1)[0] ?? "";
+  return shebang.split(/\s+/).filter((part) => part.startsWith("--"));
+}
 const PROBE = new URL("./loop-probe.js", import.meta.url).href;
 
 export async function startExporterProcess(env: Record<string, string>): Promise<ExporterProcess> {
-  const child = spawn(process.execPath, ["--import", PROBE, MAIN], {
+  const child = spawn(process.execPath, [...shippedNodeFlags(), "--import", PROBE, MAIN], {
     env: { PATH: process.env.PATH ?? "", TRADING_LISTEN_ADDRESS: "127.0.0.1:0", ...env },
     stdio: ["ignore", "ignore", "pipe"],
   });

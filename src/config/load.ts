@@ -2,12 +2,16 @@
 
 import type { Flags } from "../cli/flags.js";
 import { configFromEnv } from "./env.js";
-import { loadConfigFile } from "./file.js";
 import type { Config } from "./types.js";
 import { parseListenAddress, parseLogLevel } from "./values.js";
 
-export function loadConfig(flags: Flags, env: Record<string, string | undefined>): Config {
-  const config = flags.configFile === undefined ? configFromEnv(env) : loadConfigFile(flags.configFile, env);
+export async function loadConfig(flags: Flags, env: Record<string, string | undefined>): Promise<Config> {
+  // The YAML reader and its schema (yaml, zod) are loaded only when a file is used: the
+  // environment-only exporter does without their memory.
+  const config =
+    flags.configFile === undefined
+      ? configFromEnv(env)
+      : (await import("./file.js")).loadConfigFile(flags.configFile, env);
   if (flags.webListenAddress !== undefined) {
     config.listenAddress = parseListenAddress(flags.webListenAddress, "--web.listen-address");
   }

@@ -1,0 +1,24 @@
+// The exporter's V8 flags are the same wherever it is started: the bin's shebang, `npm start` and
+// the container image.
+
+import { readFileSync } from "node:fs";
+import { describe, expect, it } from "vitest";
+
+const shebang = readFileSync("src/main.ts", "utf8").split("\n", 1)[0]!;
+const flags = shebang.split(/\s+/).filter((p) => p.startsWith("--"));
+
+describe("the shipped node flags", () => {
+  it("are set in the shebang", () => {
+    expect(shebang.startsWith("#!/usr/bin/env -S node ")).toBe(true);
+    expect(flags).toContain("--max-semi-space-size=2");
+  });
+
+  it("are the same in npm start", () => {
+    const start = (JSON.parse(readFileSync("package.json", "utf8")) as { scripts: Record<string, string> }).scripts.start!;
+    expect(start).toContain(`node ${flags.join(" ")} dist/main.js`);
+  });
+
+  it("are the same in the image", () => {
+    expect(readFileSync("Dockerfile", "utf8")).toContain(`ENV NODE_OPTIONS=${flags.join(" ")}`);
+  });
+});
