@@ -23,7 +23,7 @@ export class SingleFlight<T> {
 }
 
 /** `promise`, or `fallback()` if `signal` aborts first. */
-export function orWhenAborted<T>(promise: Promise<T>, signal: AbortSignal, fallback: () => T): Promise<T> {
+function orWhenAborted<T>(promise: Promise<T>, signal: AbortSignal, fallback: () => T): Promise<T> {
   if (signal.aborted) return Promise.resolve(fallback());
   return new Promise<T>((resolve, reject) => {
     const onAbort = () => resolve(fallback());

@@ -37,9 +37,5 @@ export class Body {
   }
 }
 
-export function encode(text: string, gzip: boolean): Buffer {
-  return gzip ? gzipSync(text, { level: GZIP_LEVEL }) : Buffer.from(text);
-}
-
 /** The end of an OpenMetrics exposition, encoded once. */
 export const EOF = new Body("# EOF\n", (text) => text);

@@ -53,10 +53,6 @@ export function renderFamily(family: Family): string {
 }
 
 /** Families joined as prom-client joins them: a blank line between families, a newline at the end. */
-export function joinFamilies(texts: readonly string[]): string {
-  return `${texts.join("\n\n")}\n`;
-}
-
 export function renderText(families: readonly Family[]): string {
-  return joinFamilies(families.map(renderFamily));
+  return `${families.map(renderFamily).join("\n\n")}\n`;
 }
