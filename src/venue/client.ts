@@ -163,7 +163,7 @@ export class VenueClient {
         signal: ctx.deadline.signal,
         maxBodyBytes: this.#venue.maxBodyBytes,
         maxRetryAfterSeconds: this.#venue.maxRetryAfterSeconds,
-        ...(this.#hooks.transport === undefined ? {} : { dispatcher: this.#hooks.transport.dispatcher }),
+        ...(this.#hooks.transport === undefined ? {} : { request: this.#hooks.transport.request }),
           onAnswer: (code) => {
             result = code;
             this.#hooks.onAnswer(endpoint, code);

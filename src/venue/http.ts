@@ -1,7 +1,8 @@
 // One GET to the venue: bounded body, no redirects, every failure a VenueError with a reason.
 
 import ky from "ky";
-import type { Dispatcher } from "undici";
+import { poolFetch } from "./pool-fetch.js";
+import type { PoolRequest } from "./transport.js";
 import { VenueError, reasonForStatus } from "./errors.js";
 import { parseJson } from "../util/json-parse.js";
 import { parseRetryAfter } from "./retry-after.js";
@@ -14,8 +15,8 @@ export interface GetJsonOptions {
   maxBodyBytes: number;
   /** Longest Retry-After honoured, in seconds. */
   maxRetryAfterSeconds: number;
-  /** The connection pool the request goes through. */
-  dispatcher?: Dispatcher;
+  /** The connection pool's request(); Node's fetch when absent. */
+  request?: PoolRequest;
   /** Called with the HTTP status, or "error" when no status came back. */
   onAnswer?: (code: string) => void;
 }
@@ -91,8 +92,8 @@ export async function getBody(options: GetJsonOptions): Promise<RawBody> {
       retry: 0,
       throwHttpErrors: false,
       redirect: "manual",
-      // ky hands options it does not know to fetch: Node's fetch takes an undici dispatcher.
-      ...(options.dispatcher === undefined ? {} : { dispatcher: options.dispatcher }),
+      // Through the pool with Node streams when there is one (see pool-fetch.ts); else Node's fetch.
+      ...(options.request === undefined ? {} : { fetch: poolFetch(options.request, options.maxBodyBytes) }),
     };
     // The undici package's Dispatcher type differs from the one bundled with Node's types; the object is one.
     response = await ky.get(options.url, kyOptions as unknown as Parameters<typeof ky.get>[1]);

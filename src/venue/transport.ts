@@ -3,12 +3,18 @@
 import { createRequire } from "node:module";
 import type { Agent as AgentType } from "undici";
 
-// Only the Agent: the package's index loads every feature (fetch, websockets, caches, mocks) and
-// costs about 10 MB more of memory than the dispatcher the exporter uses.
-const Agent = createRequire(import.meta.url)("undici/lib/dispatcher/agent.js") as typeof AgentType;
+// Only the Agent and its request API: the package's index loads every feature (fetch, websockets,
+// caches, mocks) and costs about 10 MB more memory than the two pieces the exporter uses.
+const load = createRequire(import.meta.url);
+const Agent = load("undici/lib/dispatcher/agent.js") as typeof AgentType;
+const request = load("undici/lib/api/api-request.js") as AgentType["request"];
+
+/** undici's request() bound to a dispatcher, as the package's index would attach it. */
+export type PoolRequest = (options: Parameters<AgentType["request"]>[0]) => ReturnType<AgentType["request"]>;
 
 export class Transport {
   readonly dispatcher: AgentType;
+  readonly request: PoolRequest;
 
   constructor() {
     this.dispatcher = new Agent({
@@ -18,6 +24,7 @@ export class Transport {
       connections: 16,
       connect: { timeout: 10_000 },
     });
+    this.request = (options) => request.call(this.dispatcher, options) as ReturnType<AgentType["request"]>;
   }
 
   /** Closes idle connections and waits for busy ones to finish. */
