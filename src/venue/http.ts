@@ -1,7 +1,7 @@
 // One GET to the venue: bounded body, no redirects, every failure a VenueError with a reason.
 
 import ky from "ky";
-import { poolFetch } from "./pool-fetch.js";
+import { poolFetch, pooledBody, type RawBody } from "./pool-fetch.js";
 import type { PoolRequest } from "./transport.js";
 import { VenueError, reasonForStatus } from "./errors.js";
 import { parseJson } from "../util/json-parse.js";
@@ -46,17 +46,15 @@ function classify(error: unknown, where: string, signal: AbortSignal): VenueErro
   return new VenueError("network", `${where}: connection failed (${code ?? "no error code"})`);
 }
 
-/** A body as it arrived: its chunks, not yet joined or decoded (an unchanged body never is). */
-export interface RawBody {
-  chunks: Uint8Array[];
-  length: number;
-}
+export type { RawBody };
 
 export function bodyText(body: RawBody): string {
   return Buffer.concat(body.chunks, body.length).toString("utf8");
 }
 
 async function readCapped(response: Response, maxBytes: number, where: string): Promise<RawBody> {
+  const pooled = pooledBody(response);
+  if (pooled !== undefined) return pooled; // already read, decoded and capped by poolFetch
   const declared = Number(response.headers.get("content-length"));
   // A declared length is only trusted for plain bodies: a compressed one inflates.
   if (!response.headers.has("content-encoding") && Number.isFinite(declared) && declared > maxBytes) {

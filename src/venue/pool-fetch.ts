@@ -28,7 +28,25 @@ function discard(stream: Readable | Transform): void {
   stream.destroy();
 }
 
-async function readDecoded(body: Readable, encoding: string | undefined, maxBytes: number, where: string): Promise<Buffer> {
+/** A body as it arrived: its chunks, not yet joined or decoded (an unchanged body never is). */
+export interface RawBody {
+  chunks: Uint8Array[];
+  length: number;
+}
+
+/**
+ * The chunks read for a Response this fetch made. The Response handed to ky has no body of its
+ * own: copying 30 MB into it, and out again through a web stream, blocked the event loop for
+ * tens of milliseconds, and nothing needs it as a stream.
+ */
+const bodies = new WeakMap<Response, RawBody>();
+
+/** The body read for `response` by poolFetch, or undefined for any other Response. */
+export function pooledBody(response: Response): RawBody | undefined {
+  return bodies.get(response);
+}
+
+async function readDecoded(body: Readable, encoding: string | undefined, maxBytes: number, where: string): Promise<RawBody> {
   const decoder = decoderFor(encoding);
   // An error of the raw body (a reset mid-answer) must end the decoded side too, not go unhandled.
   if (decoder !== undefined) body.on("error", (error) => decoder.destroy(error));
@@ -47,7 +65,7 @@ async function readDecoded(body: Readable, encoding: string | undefined, maxByte
       if (decoder !== undefined) discard(decoder);
     }
   }
-  return Buffer.concat(chunks, length);
+  return { chunks, length };
 }
 
 function headerValue(value: string | string[] | undefined): string | undefined {
@@ -83,6 +101,8 @@ export function poolFetch(request: PoolRequest, maxBodyBytes: number): typeof fe
     }
     const where = `GET ${url.pathname}`;
     const body = await readDecoded(answer.body, headerValue(answer.headers["content-encoding"]), maxBodyBytes, where);
-    return new Response(body, { status, headers: responseHeaders });
+    const response = new Response(null, { status, headers: responseHeaders });
+    bodies.set(response, body);
+    return response;
   };
 }
