@@ -20,11 +20,23 @@ function shippedNodeFlags(): string[] {
   const shebang = readFileSync(MAIN, "utf8").split("\n", 1)[0] ?? "";
   return shebang.split(/\s+/).filter((part) => part.startsWith("--"));
 }
+
+/** The image's runtime environment besides NODE_OPTIONS (MALLOC_ARENA_MAX), read from the Dockerfile. */
+function imageEnvironment(): Record<string, string> {
+  const dockerfile = new URL("../../Dockerfile", import.meta.url);
+  const env: Record<string, string> = {};
+  try {
+    for (const match of readFileSync(dockerfile, "utf8").matchAll(/\bMALLOC_ARENA_MAX=(\d+)/g)) env.MALLOC_ARENA_MAX = match[1]!;
+  } catch {
+    // no Dockerfile beside the build (an installed package): measure with the defaults
+  }
+  return env;
+}
 const PROBE = new URL("./loop-probe.js", import.meta.url).href;
 
 export async function startExporterProcess(env: Record<string, string>): Promise<ExporterProcess> {
   const child = spawn(process.execPath, [...shippedNodeFlags(), "--import", PROBE, MAIN], {
-    env: { PATH: process.env.PATH ?? "", TRADING_LISTEN_ADDRESS: "127.0.0.1:0", ...env },
+    env: { PATH: process.env.PATH ?? "", TRADING_LISTEN_ADDRESS: "127.0.0.1:0", ...imageEnvironment(), ...env },
     stdio: ["ignore", "ignore", "pipe"],
   });
   const loopLines: Array<(line: string) => void> = [];
