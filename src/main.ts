@@ -55,7 +55,13 @@ async function main(argv: string[]): Promise<number> {
     process.once("SIGINT", () => resolve("SIGINT"));
   });
   logger.info({ signal }, "stopping: finishing in-flight scrapes");
-  await service.close();
+  // Bounded whatever happens: in-flight scrapes get their longest deadline, the pool 5 s more.
+  const graceMs = config.scrape.maxTimeoutSeconds * 1000;
+  setTimeout(() => {
+    logger.error("stop took too long; exiting");
+    process.exit(1);
+  }, graceMs + 10_000).unref();
+  await service.close(graceMs);
   logger.info("stopped");
   return 0;
 }

@@ -27,8 +27,15 @@ export class Transport {
     this.request = (options) => request.call(this.dispatcher, options) as ReturnType<AgentType["request"]>;
   }
 
-  /** Closes idle connections and waits for busy ones to finish. */
-  close(): Promise<void> {
-    return this.dispatcher.close();
+  /** Closes idle connections and waits for busy ones, up to `graceMs`; then destroys what is left. */
+  async close(graceMs = 5_000): Promise<void> {
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<"late">((resolve) => {
+      timer = setTimeout(() => resolve("late"), graceMs);
+      timer.unref();
+    });
+    const closed = await Promise.race([this.dispatcher.close().then(() => "closed" as const), late]);
+    clearTimeout(timer);
+    if (closed === "late") await this.dispatcher.destroy();
   }
 }

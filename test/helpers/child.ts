@@ -3,6 +3,7 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { once } from "node:events";
 import { createInterface } from "node:readline";
+import { onTestFinished } from "vitest";
 
 export const MAIN = new URL("../../dist/main.js", import.meta.url).pathname;
 
@@ -16,6 +17,15 @@ export interface ExporterChild {
 
 export async function startExporterChild(env: Record<string, string>): Promise<ExporterChild> {
   const child = spawn(process.execPath, [MAIN], { env: { PATH: process.env.PATH ?? "", ...env }, stdio: ["ignore", "pipe", "pipe"] });
+  // Started inside a test: stopped when it ends, even when an assertion failed half-way.
+  // (Started in beforeAll, the file's afterAll stops it.)
+  try {
+    onTestFinished(() => {
+      if (child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
+    });
+  } catch {
+    // not inside a test
+  }
   const lines: string[] = [];
   const exited = once(child, "exit").then(([code]) => code as number | null);
   const url = await new Promise<string>((resolve, reject) => {
