@@ -33,7 +33,7 @@ export class SelfMetrics {
     });
     this.#errors = new Counter({
       name: metricName("exporter", "upstream_errors_total"),
-      help: "Failed endpoint calls, by endpoint and reason (one per failed scrape of the endpoint).",
+      help: "Failed endpoint calls, by endpoint and reason (one per failed collection; scrapes sharing a collection count it once).",
       labelNames: ["endpoint", "reason"],
       registers,
     });
