@@ -48,7 +48,8 @@ export class Scraper {
   readonly #rateLimits: RateLimits;
   readonly #accountFlights = new SingleFlight<AccountResult>();
   readonly #marketsFlight = new SingleFlight<MarketsResult>();
-  #marketsCache: { at: number; result: MarketsResult } | undefined;
+  /** The last good market list; its readAt says when it expires. */
+  #marketsCache: MarketsResult | undefined;
   readonly #now: () => number;
 
   constructor(config: Config, hooks: ScraperHooks, now: () => number = Date.now) {
@@ -96,9 +97,9 @@ export class Scraper {
   /** The public market list, reused for the configured time after a successful read. */
   #markets(deadline: Deadline): Promise<MarketsResult> {
     const cached = this.#marketsCache;
-    if (cached !== undefined && this.#now() - cached.at < this.#marketsTtlMs) {
+    if (cached !== undefined && this.#now() - cached.readAt < this.#marketsTtlMs) {
       // The same object every time: scrapes that share a collection can then share its output.
-      return Promise.resolve(cached.result);
+      return Promise.resolve(cached);
     }
     return this.#marketsFlight.run("markets", deadline, () => this.#fetchMarkets(deadline), () => ({
       outcome: timedOut("markets", undefined),
@@ -111,7 +112,7 @@ export class Scraper {
   async #fetchMarkets(deadline: Deadline, debug: ScrapeOptions = {}): Promise<MarketsResult> {
     const run = await this.#call("markets", undefined, deadline, (ctx) => this.#publicClient.markets(ctx), debug);
     const result: MarketsResult = { outcome: run.outcome, markets: run.value, readAt: this.#now(), maxAgeSeconds: this.#marketsTtlMs / 1000 };
-    if (run.outcome.ok) this.#marketsCache = { at: this.#now(), result };
+    if (run.outcome.ok) this.#marketsCache = result;
     return result;
   }
 

@@ -1,6 +1,6 @@
 // Defaults every configuration source starts from; the README's tables list the same values.
 
-import type { Config, VenueConfig } from "./types.js";
+import type { VenueConfig } from "./types.js";
 
 export const DEFAULTS = {
   listenAddress: "0.0.0.0:9842",
@@ -36,4 +36,3 @@ export function defaultVenue(baseUrl: URL): VenueConfig {
   };
 }
 
-export type { Config };

@@ -3,14 +3,13 @@
 export class Deadline {
   readonly signal: AbortSignal;
   readonly #expiresAt: number;
+  readonly #now: () => number;
 
   constructor(seconds: number, now: () => number = Date.now) {
+    this.#now = now;
     this.#expiresAt = now() + seconds * 1000;
     this.signal = AbortSignal.timeout(Math.max(1, Math.round(seconds * 1000)));
-    this.now = now;
   }
-
-  private readonly now: () => number;
 
   /** Epoch milliseconds at which the scrape must answer. */
   get expiresAt(): number {
@@ -19,6 +18,6 @@ export class Deadline {
 
   /** Milliseconds left before the scrape must answer. */
   remainingMs(): number {
-    return Math.max(0, this.#expiresAt - this.now());
+    return Math.max(0, this.#expiresAt - this.#now());
   }
 }

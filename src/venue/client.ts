@@ -34,8 +34,8 @@ export interface CallContext {
 }
 
 export interface ClientHooks {
-  /** The shared connection pool; Node's global one when absent. */
-  transport?: Transport;
+  /** The shared connection pool every venue request goes through. */
+  transport: Transport;
   /** Each answer (HTTP status or "error") of each request, retries included. */
   onAnswer(endpoint: Endpoint, code: string): void;
 }
@@ -163,7 +163,7 @@ export class VenueClient {
         signal: ctx.deadline.signal,
         maxBodyBytes: this.#venue.maxBodyBytes,
         maxRetryAfterSeconds: this.#venue.maxRetryAfterSeconds,
-        ...(this.#hooks.transport === undefined ? {} : { request: this.#hooks.transport.request }),
+        request: this.#hooks.transport.request,
           onAnswer: (code) => {
             result = code;
             this.#hooks.onAnswer(endpoint, code);

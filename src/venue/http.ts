@@ -15,8 +15,8 @@ export interface GetJsonOptions {
   maxBodyBytes: number;
   /** Longest Retry-After honoured, in seconds. */
   maxRetryAfterSeconds: number;
-  /** The connection pool's request(); Node's fetch when absent. */
-  request?: PoolRequest;
+  /** The connection pool's request(), which reads, decodes and caps the body (pool-fetch.ts). */
+  request: PoolRequest;
   /** Called with the HTTP status, or "error" when no status came back. */
   onAnswer?: (code: string) => void;
 }
@@ -52,32 +52,6 @@ export function bodyText(body: RawBody): string {
   return Buffer.concat(body.chunks, body.length).toString("utf8");
 }
 
-async function readCapped(response: Response, maxBytes: number, where: string): Promise<RawBody> {
-  const pooled = pooledBody(response);
-  if (pooled !== undefined) return pooled; // already read, decoded and capped by poolFetch
-  const declared = Number(response.headers.get("content-length"));
-  // A declared length is only trusted for plain bodies: a compressed one inflates.
-  if (!response.headers.has("content-encoding") && Number.isFinite(declared) && declared > maxBytes) {
-    await response.body?.cancel();
-    throw new VenueError("too_large", `${where}: body of ${declared} bytes is over the ${maxBytes} byte limit`);
-  }
-  const chunks: Uint8Array[] = [];
-  let length = 0;
-  if (response.body === null) return { chunks, length };
-  const reader = response.body.getReader();
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    length += value.byteLength;
-    if (length > maxBytes) {
-      await reader.cancel();
-      throw new VenueError("too_large", `${where}: body over the ${maxBytes} byte limit`);
-    }
-    chunks.push(value);
-  }
-  return { chunks, length };
-}
-
 /** GETs `url` and returns its body, or throws a VenueError. */
 export async function getBody(options: GetJsonOptions): Promise<RawBody> {
   const where = `GET ${options.url.pathname}`;
@@ -90,10 +64,9 @@ export async function getBody(options: GetJsonOptions): Promise<RawBody> {
       retry: 0,
       throwHttpErrors: false,
       redirect: "manual",
-      // Through the pool with Node streams when there is one (see pool-fetch.ts); else Node's fetch.
-      ...(options.request === undefined ? {} : { fetch: poolFetch(options.request, options.maxBodyBytes) }),
+      // Through the pool with Node streams, not Node's fetch (see pool-fetch.ts).
+      fetch: poolFetch(options.request, options.maxBodyBytes),
     };
-    // The undici package's Dispatcher type differs from the one bundled with Node's types; the object is one.
     response = await ky.get(options.url, kyOptions as unknown as Parameters<typeof ky.get>[1]);
   } catch (error) {
     options.onAnswer?.("error");
@@ -102,7 +75,6 @@ export async function getBody(options: GetJsonOptions): Promise<RawBody> {
   options.onAnswer?.(String(response.status));
   const reason = reasonForStatus(response.status);
   if (reason !== undefined) {
-    await response.body?.cancel().catch(() => undefined);
     const retryAfterSeconds =
       reason === "rate_limited"
         ? parseRetryAfter(response.headers.get("retry-after"), Date.now(), options.maxRetryAfterSeconds)
@@ -114,11 +86,9 @@ export async function getBody(options: GetJsonOptions): Promise<RawBody> {
       ...(retryAfterSeconds === undefined ? {} : { retryAfterSeconds }),
     });
   }
-  try {
-    return await readCapped(response, options.maxBodyBytes, where);
-  } catch (error) {
-    throw classify(error, where, options.signal);
-  }
+  const body = pooledBody(response);
+  if (body === undefined) throw new Error(`${where}: answer did not come through the pool`);
+  return body;
 }
 
 /** The body as JSON, or an invalid_json VenueError naming the path. */
