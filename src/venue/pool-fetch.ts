@@ -1,5 +1,5 @@
 // A fetch for ky that reads the venue's answer through undici's pool directly, with Node streams:
-// decoded and size-capped as it arrives, then handed to ky as one buffer. Node's fetch reads a
+// decoded and size-capped as it arrives, its chunks kept beside the Response ky gets. Node's fetch reads a
 // body through WHATWG streams, one promise per chunk, which on a 3 MB answer cost more CPU than
 // everything else the exporter does with it and left most of a scrape's garbage.
 
