@@ -86,20 +86,21 @@ export class Exporter {
     for (const outcome of outcomes) this.#record(outcome);
   }
 
-  /** The full exposition: the exporter's own metrics, then this scrape's families. */
   /**
    * A scrape. Scrapes that joined the same collection (same result objects) get the same output,
    * rendered, encoded and counted once: a burst of 50 costs one render, not 50.
    */
   async metrics(deadline: Deadline, options: ScrapeOptions = {}): Promise<ScrapeOutput> {
     const result = await this.#scraper.scrape(deadline, options);
-    const view = `${result.accounts.map((a) => a.account).join("\u0000")}|${result.markets === undefined ? "" : "m"}`;
+    // A probe (accounts named) is a pure target: the exporter's own metrics stay on /metrics.
+    const own = options.accounts === undefined;
+    const view = `${own ? "all" : "probe"}|${result.accounts.map((a) => a.account).join("\u0000")}|${result.markets === undefined ? "" : "m"}`;
     const results = [...result.accounts, result.markets];
     const last = this.#outputs.get(view);
     if (last !== undefined && sameList(last.results, results)) return last.output;
     this.#recordAll(result);
     // Stored before it resolves, so the scrapes resuming right after this one find it.
-    const output = this.#render(result);
+    const output = this.#render(result, own);
     this.#outputs.set(view, { results, output });
     return output;
   }
@@ -113,10 +114,11 @@ export class Exporter {
       trace: (r) => requests.push(r),
       onInvalid: (endpoint, field) => invalid.push({ endpoint, field }),
     });
-    return debugReport({ account, requests, invalid, result, exposition: outputText(await this.#render(result)) });
+    return debugReport({ account, requests, invalid, result, exposition: outputText(await this.#render(result, false)) });
   }
 
-  async #render(result: ScrapeResult): Promise<ScrapeOutput> {
+  /** `withOwn`: the exporter's own metrics (process, runtime, counters) head the exposition. */
+  async #render(result: ScrapeResult, withOwn: boolean): Promise<ScrapeOutput> {
     const max = this.#config.scrape.maxSeries;
     const { fresh, reused, dropped } = this.#exposition.render(result, max);
     if (dropped > 0) {
@@ -124,7 +126,7 @@ export class Exporter {
       this.#logger.warn({ dropped, max }, "scrape over the series cap");
     }
     // prom-client renders the exporter's own (few) metrics; the scrape's are already text.
-    const own = await this.self.registry.metrics();
+    const own = withOwn ? await this.self.registry.metrics() : "";
     return { head: new Body(own + fresh, () => selfToOpenMetrics(own) + gaugesToOpenMetrics(fresh)), reused };
   }
 

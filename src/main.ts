@@ -7,10 +7,15 @@
 import { parseFlags, usage, type Flags } from "./cli/flags.js";
 import { ConfigError } from "./config/errors.js";
 import { loadConfig } from "./config/load.js";
-import { createLogger, logfmtStream } from "./log.js";
+import { checkRequestValues } from "./config/secret.js";
+import { createLogger, stderrSink, type LogSink } from "./log.js";
 import { startService } from "./service.js";
 import { VERSION } from "./version.js";
+import { libraryErrorText } from "./util/error-text.js";
 import type { WebConfig } from "./web/web-config.js";
+
+/** The log sink, once there is one: flushed (briefly) before exit. */
+let sink: LogSink | undefined;
 
 async function main(argv: string[]): Promise<number> {
   const flags: Flags = parseFlags(argv, process.env);
@@ -22,7 +27,8 @@ async function main(argv: string[]): Promise<number> {
     process.stdout.write(`trading-exporter ${VERSION} (node ${process.version})\n`);
     return 0;
   }
-  const source = () => loadConfig(flags, process.env);
+  // Start-up, --config.check and every reload read through here: all refuse a header value with a line break.
+  const source = async () => checkRequestValues(await loadConfig(flags, process.env));
   const config = await source();
   // TLS and basic auth (zod, bcryptjs) are loaded only when a web config asks for them.
   const webModule = flags.webConfigFile === undefined ? undefined : await import("./web/web-config.js");
@@ -32,13 +38,15 @@ async function main(argv: string[]): Promise<number> {
     process.stdout.write(`configuration OK: ${config.accounts.length} account(s): ${config.accounts.map((a) => a.name).join(", ")}\n`);
     return 0;
   }
-  const logger = createLogger(config.logLevel, flags.logFormat === "logfmt" ? logfmtStream() : undefined);
+  // A sink that never blocks: a closed or stalled stderr drops log lines, never a scrape or the stop.
+  sink = stderrSink(flags.logFormat);
+  const logger = createLogger(config.logLevel, sink);
   // One failing request or stray promise must not take the exporter down: log it and serve on.
   process.on("unhandledRejection", (reason) => {
-    logger.error({ error: reason instanceof Error ? reason.message : String(reason) }, "unhandled rejection");
+    logger.error({ error: libraryErrorText(reason, "unexpected failure") }, "unhandled rejection");
   });
   process.on("uncaughtException", (error) => {
-    logger.error({ error: error.message }, "uncaught exception");
+    logger.error({ error: libraryErrorText(error, "unexpected failure") }, "uncaught exception");
   });
   const guards =
     web === undefined
@@ -59,20 +67,26 @@ async function main(argv: string[]): Promise<number> {
   const graceMs = config.scrape.maxTimeoutSeconds * 1000;
   setTimeout(() => {
     logger.error("stop took too long; exiting");
-    process.exit(1);
+    void exit(1);
   }, graceMs + 10_000).unref();
   await service.close(graceMs);
   logger.info("stopped");
   return 0;
 }
 
+/** Exits once the last log lines are out, or after 1 s if the log's reader is slow or gone. */
+async function exit(code: number): Promise<never> {
+  await sink?.flush(1_000);
+  process.exit(code);
+}
+
 main(process.argv.slice(2)).then(
-  (code) => process.exit(code),
+  (code) => exit(code),
   (error: unknown) => {
     const message =
       error instanceof ConfigError
         ? `configuration error: ${error.message}`
-        : `fatal: ${error instanceof Error ? error.message : String(error)}`;
+        : `fatal: ${libraryErrorText(error, "could not start")}`;
     process.stderr.write(`trading-exporter: ${message}\n`);
     process.exit(1);
   },

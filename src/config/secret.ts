@@ -1,13 +1,44 @@
 // A credential that prints as <secret> however it is logged, stringified or inspected.
 
 import { inspect } from "node:util";
+import { ConfigError } from "./errors.js";
+import type { Config } from "./types.js";
 
 export const REDACTED = "<secret>";
+
+/**
+ * Why `value` cannot go in an HTTP header (RFC 9110 field-value: visible ASCII, spaces, tabs and
+ * Latin-1), or undefined when it can. Named by kind only: the message never shows the value.
+ */
+export function headerValueProblem(value: string): string | undefined {
+  if (/[\r\n]/.test(value)) return "contains a line break";
+  if (value.includes("\0")) return "contains a NUL byte";
+  if (/[\x01-\x08\x0b-\x1f\x7f]/.test(value)) return "contains a control character";
+  if (/[^\t\x20-\xff]/.test(value)) return "contains a character that is not Latin-1";
+  return undefined;
+}
+
+/** Throws a ConfigError naming `key` when `value` cannot be sent as a header value. */
+export function checkHeaderValue(value: string, key: string): void {
+  const problem = headerValueProblem(value);
+  if (problem !== undefined) throw new ConfigError(`${key}: ${problem}, so it is not a valid HTTP header value (value not shown)`);
+}
+
+/** The values of a config that go in request headers besides the secrets, which check themselves. */
+export function checkRequestValues(config: Config): Config {
+  config.accounts.forEach((account, i) => {
+    if (account.auth.type === "basic") checkHeaderValue(account.auth.username, `accounts[${i}].auth.username`);
+    for (const [name, value] of Object.entries(account.headers)) checkHeaderValue(value, `accounts[${i}].headers.${name}`);
+  });
+  return config;
+}
 
 export class Secret {
   readonly #value: string;
 
-  constructor(value: string) {
+  /** `key` names where the value came from (key path or variable), for the error when it is not a valid header value. */
+  constructor(value: string, key: string) {
+    checkHeaderValue(value, key);
     this.#value = value;
   }
 

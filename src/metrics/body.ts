@@ -3,6 +3,7 @@
 // scrape sends its small changing part and this cached part as two members of one stream).
 
 import { gzipSync } from "node:zlib";
+import { redactKnown } from "../util/redact.js";
 
 export type Format = "text" | "openmetrics";
 
@@ -21,7 +22,8 @@ export class Body {
 
   /** `openMetrics` turns the text into OpenMetrics; gauges only need their blank lines removed. */
   constructor(text: string, openMetrics: (text: string) => string = gaugesToOpenMetrics) {
-    this.text = text;
+    // The last line of defence: a configured secret the venue echoed into a label value never leaves.
+    this.text = redactKnown(text);
     this.#openMetrics = openMetrics;
   }
 
