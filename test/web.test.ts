@@ -307,8 +307,10 @@ describe("basic auth", () => {
       // A request that never reaches bcrypt: the cost of the round trip alone.
       const roundTrip = await fastest(5, as("", "", 401));
       const compare = await fastest(5, () => bcrypt.compare("not it", HASH));
-      const unknownUser = await fastest(3, as("mallory", PASSWORD, 401));
-      const wrongPassword = await fastest(3, as("alice", "not it", 401));
+      // A new password each time: a repeated wrong one is refused from the failure cache without bcrypt.
+      let n = 0;
+      const unknownUser = await fastest(3, () => as("mallory", `${PASSWORD}${n++}`, 401)());
+      const wrongPassword = await fastest(3, () => as("alice", `not it ${n++}`, 401)());
       expect(unknownUser).toBeGreaterThanOrEqual(0.5 * compare);
       expect(wrongPassword).toBeGreaterThanOrEqual(0.5 * compare);
       // Sharper: beyond the round trip, each paid for a compare at the configured cost, not a cheaper one.
@@ -320,6 +322,58 @@ describe("basic auth", () => {
       expect(cached).toBeLessThan(compare);
     } finally {
       agent.destroy();
+      await close();
+    }
+  });
+});
+
+describe("basic auth under a flood of wrong passwords", () => {
+  it("refuses a repeated wrong password without bcrypt, and the same new credentials share one check", async () => {
+    let checks = 0;
+    const app = express();
+    app.use(basicAuth({ alice: HASH }, { onCheck: () => checks++ }));
+    app.get("/metrics", (_req, res) => void res.type("text/plain").send("up 1\n"));
+    const { port, close } = await listen(createWebServer(app, { tls: undefined, basicAuthUsers: {}, headers: {} }));
+    try {
+      for (let i = 0; i < 3; i++) expect((await get(port, { headers: { authorization: basic("alice", "wrong") } })).status).toBe(401);
+      expect(checks).toBe(1);
+      const together = await Promise.all([1, 2, 3].map(() => get(port, { headers: { authorization: basic("alice", PASSWORD) } })));
+      expect(together.map((r) => r.status)).toEqual([200, 200, 200]);
+      expect(checks).toBe(2);
+    } finally {
+      await close();
+    }
+  });
+
+  it("admits a scrape whose credentials passed before while wrong-password checks queue, and answers 429 past the queue", async () => {
+    // Cost 10 (~100 ms a check, as a web config usually has): the queued checks take a good while.
+    const hash = bcrypt.hashSync(PASSWORD, 10);
+    let checks = 0;
+    const app = express();
+    app.use(basicAuth({ alice: hash }, { onCheck: () => checks++ }));
+    app.get("/metrics", (_req, res) => void res.type("text/plain").send("up 1\n"));
+    const { port, close } = await listen(createWebServer(app, { tls: undefined, basicAuthUsers: {}, headers: {} }));
+    try {
+      expect((await get(port, { headers: { authorization: basic("alice", PASSWORD) } })).status).toBe(200);
+      const finished: string[] = [];
+      const flood = Array.from({ length: 20 }, (_, i) =>
+        get(port, { headers: { authorization: basic(i % 2 === 0 ? "alice" : `mallory${i}`, `guess ${i}`) } }).then((r) => {
+          finished.push("flood");
+          return r.status;
+        }),
+      );
+      const scrape = await get(port, { headers: { authorization: basic("alice", PASSWORD) } });
+      finished.push("scrape");
+      const statuses = await Promise.all(flood);
+      expect(scrape).toMatchObject({ status: 200, body: "up 1\n" });
+      // The scrape did not wait for the queued checks: at most the refused-at-once answers came before it.
+      expect(finished.indexOf("scrape")).toBeLessThanOrEqual(statuses.filter((s) => s === 429).length);
+      // None admitted; each 401 cost one check, the queue bound turned the rest away with 429 at once
+      // (at least 4 checks are queued together, so of 20 arriving together most are turned away).
+      expect(statuses.every((s) => s === 401 || s === 429)).toBe(true);
+      expect(checks - 1).toBe(statuses.filter((s) => s === 401).length);
+      expect(statuses.filter((s) => s === 429).length).toBeGreaterThan(0);
+    } finally {
       await close();
     }
   });
