@@ -1,4 +1,4 @@
-// The HTTP face of the exporter: /metrics, /probe, reload, health paths and a landing page, on express.
+// The HTTP face of the exporter: /metrics, /probe, /sd, reload, health paths and a landing page, on express.
 
 import express, { type NextFunction, type Request, type Response } from "express";
 import type { Logger } from "pino";
@@ -7,6 +7,7 @@ import { acceptsGzip, negotiateFormat, sendMetrics } from "./metrics-response.js
 import { Deadline } from "../util/deadline.js";
 import { VERSION } from "../version.js";
 import { redact } from "../util/redact.js";
+import { discoveryGroups, reachedAddress } from "./service-discovery.js";
 import { libraryErrorText } from "../util/error-text.js";
 import { ConfigError } from "../config/errors.js";
 import { ScrapeTimeoutError, scrapeBudgetSeconds, type TimeoutPolicy } from "./scrape-timeout.js";
@@ -23,7 +24,7 @@ export interface AppOptions {
   guards?: express.RequestHandler[];
 }
 
-const PATHS = ["/metrics", "/probe?target=ACCOUNT", "/probe?target=ACCOUNT&debug=true", "/-/healthy", "/-/ready"];
+const PATHS = ["/metrics", "/probe?target=ACCOUNT", "/probe?target=ACCOUNT&debug=true", "/sd", "/-/healthy", "/-/ready"];
 
 function landing(accounts: string[]): string {
   const links = PATHS.map((p) => `<li><a href="${p.replace("ACCOUNT", encodeURIComponent(accounts[0] ?? ""))}">${p}</a></li>`).join("");
@@ -87,6 +88,12 @@ export function createApp(options: AppOptions): express.Express {
   app.get("/-/ready", (_req, res) => plain(res, 200, "Ready"));
 
   app.get("/metrics", (req, res) => serveScrape(req, res, (deadline) => exporter.metrics(deadline)));
+
+  // Prometheus http_sd_configs: every account as a /probe target, current after a reload.
+  app.get("/sd", (req, res) => {
+    const address = reachedAddress(req.get("host"), req.socket.localAddress, req.socket.localPort);
+    res.status(200).type("application/json").send(JSON.stringify(discoveryGroups(exporter.accountNames(), address)));
+  });
 
   app.get("/probe", async (req, res) => {
     const target = req.query.target;

@@ -60,6 +60,8 @@ export interface RunningPrometheus {
   /** An instant query that must succeed: its samples. */
   series(expr: string): Promise<Sample[]>;
   alerts(): Promise<ActiveAlert[]>;
+  /** The active targets, with their labels and health. */
+  targets(): Promise<Array<{ labels: Record<string, string>; scrapePool: string; health: string; scrapeUrl: string; lastError: string }>>;
   ruleGroups(): Promise<RuleGroupStatus[]>;
   stop(): Promise<void>;
 }
@@ -124,7 +126,7 @@ export async function waitFor<T>(
   }
 }
 
-function configYaml(target: string): string {
+function configYaml(target: string, jobs: unknown[]): string {
   // JSON is YAML; it spares escaping the rules path.
   return JSON.stringify(
     {
@@ -132,6 +134,7 @@ function configYaml(target: string): string {
       rule_files: [RULES_FILE],
       scrape_configs: [
         { job_name: "trading", scrape_interval: "1s", scrape_timeout: "1s", metrics_path: "/metrics", static_configs: [{ targets: [target] }] },
+        ...jobs,
       ],
     },
     null,
@@ -227,14 +230,15 @@ async function getJson<T>(url: string): Promise<T> {
 
 /**
  * Starts Prometheus scraping `target` ("host:port", path /metrics) every second with the repo's rules,
+ * plus any further scrape `jobs` (as Prometheus config objects),
  * in a fresh temporary directory, and resolves once /-/ready answers 200. Retries once on a port taken
  * between choosing and binding it.
  */
-export async function startPrometheus(target: string): Promise<RunningPrometheus> {
+export async function startPrometheus(target: string, options: { jobs?: unknown[] } = {}): Promise<RunningPrometheus> {
   const binary = findPrometheus();
   const dir = await mkdtemp(join(tmpdir(), "trading-prometheus-"));
   try {
-    await writeFile(join(dir, "prometheus.yml"), configYaml(target));
+    await writeFile(join(dir, "prometheus.yml"), configYaml(target, options.jobs ?? []));
     for (let attempt = 1; ; attempt++) {
       const port = await freePort();
       const url = `http://127.0.0.1:${port}`;
@@ -274,6 +278,12 @@ function running(c: Child, url: string, dir: string): RunningPrometheus {
       return answer.data.result;
     },
     alerts: async () => (await getJson<{ alerts: ActiveAlert[] }>(`${url}/api/v1/alerts`)).alerts,
+    targets: async () =>
+      (
+        await getJson<{ activeTargets: Array<{ labels: Record<string, string>; scrapePool: string; health: string; scrapeUrl: string; lastError: string }> }>(
+          `${url}/api/v1/targets?state=active`,
+        )
+      ).activeTargets,
     ruleGroups: async () => (await getJson<{ groups: RuleGroupStatus[] }>(`${url}/api/v1/rules`)).groups,
     stop() {
       stopping ??= stopChild(c).finally(() => rm(dir, { recursive: true, force: true }));
