@@ -2,7 +2,6 @@
 // ignores offset or limit, odd strings, unset times, long decimals, bodies that cannot be decoded.
 
 import { Writable } from "node:stream";
-import { brotliCompressSync, deflateSync, gzipSync } from "node:zlib";
 import { afterEach, describe, expect, it } from "vitest";
 import { configFromEnv } from "../src/config/env.js";
 import { createLogger } from "../src/log.js";
@@ -10,7 +9,7 @@ import { SelfMetrics } from "../src/metrics/self.js";
 import { startService, type Service } from "../src/service.js";
 import { parseExposition, valueOf, type ParsedSample } from "./helpers/exposition.js";
 import { checkMetrics } from "./helpers/promtool.js";
-import { ACTIVE, HISTORY, MARKETS, order, startTinyVenue, type Paging, type TinyVenue, type TinyVenueOptions } from "./helpers/tiny-venue.js";
+import { HISTORY, order, startTinyVenue, type Paging, type TinyVenue, type TinyVenueOptions } from "./helpers/tiny-venue.js";
 
 const MAX_ORDERS = 1000;
 const PAGE_SIZE = 100;
