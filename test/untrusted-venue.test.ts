@@ -2,6 +2,7 @@
 // ignores offset or limit, odd strings, unset times, long decimals, bodies that cannot be decoded.
 
 import { Writable } from "node:stream";
+import { brotliCompressSync, deflateSync, gzipSync } from "node:zlib";
 import { afterEach, describe, expect, it } from "vitest";
 import { configFromEnv } from "../src/config/env.js";
 import { createLogger } from "../src/log.js";
@@ -9,7 +10,7 @@ import { SelfMetrics } from "../src/metrics/self.js";
 import { startService, type Service } from "../src/service.js";
 import { parseExposition, valueOf, type ParsedSample } from "./helpers/exposition.js";
 import { checkMetrics } from "./helpers/promtool.js";
-import { HISTORY, order, startTinyVenue, type Paging, type TinyVenue, type TinyVenueOptions } from "./helpers/tiny-venue.js";
+import { ACTIVE, HISTORY, order, startTinyVenue, type Paging, type TinyVenue, type TinyVenueOptions } from "./helpers/tiny-venue.js";
 
 const MAX_ORDERS = 1000;
 const PAGE_SIZE = 100;
@@ -127,4 +128,45 @@ describe("history paging within the bound, whatever the venue does", () => {
     expect(r.logs.filter((l) => l.includes("history paging misbehaves")).length).toBe(1);
     expect(r.logs.filter((l) => l.includes("history paging behaves again")).length).toBe(1);
   });
+});
+
+describe("a body that cannot be decoded is a body problem", () => {
+  const json = Buffer.from(JSON.stringify([order(1)]));
+  const flip = (bytes: Buffer, at: number): Buffer => {
+    const copy = Buffer.from(bytes);
+    copy[copy.length - at] = copy[copy.length - at]! ^ 0xff;
+    return copy;
+  };
+  const cases: Array<[string, string, Buffer]> = [
+    ["corrupt gzip", "gzip", flip(gzipSync(json), 6)],
+    ["gzip cut short", "gzip", gzipSync(json).subarray(0, 12)],
+    ["corrupt deflate", "deflate", flip(deflateSync(json), 2)],
+    ["corrupt br", "br", Buffer.from("this is not brotli at all, not even close")],
+    ["an encoding never asked for", "zstd", json],
+  ];
+  for (const [name, encoding, body] of cases) {
+    it(`${name}: reason invalid_encoding on that endpoint alone`, async () => {
+      const r = await start({
+        history: orders(3),
+        raw: {
+          [ACTIVE]: { headers: { "content-type": "application/json", "content-encoding": encoding }, body },
+          // A good br body decodes: only the corrupt one fails.
+          "/v1/public/markets": { headers: { "content-type": "application/json", "content-encoding": "br" }, body: brotliCompressSync("[]") },
+        },
+      });
+      const { text, samples } = await r.scrape();
+      expect(valueOf(samples, "trading_scrape_success", { endpoint: "orders_active", account: "acct" })).toBe(0);
+      expect(valueOf(samples, "trading_exporter_upstream_errors_total", { endpoint: "orders_active", reason: "invalid_encoding" })).toBe(1);
+      expect(valueOf(samples, "trading_exporter_upstream_errors_total", { endpoint: "orders_active", reason: "network" })).toBe(0);
+      expect(valueOf(samples, "trading_exporter_upstream_errors_total", { endpoint: "orders_history", reason: "invalid_encoding" })).toBe(0);
+      expect(valueOf(samples, "trading_scrape_success", { endpoint: "markets" })).toBe(1);
+      expect(valueOf(samples, "trading_scrape_success", history)).toBe(1);
+      // Not retried: the bytes arrived whole, asking again would bring the same.
+      expect(r.venue.requests.get(ACTIVE)).toBe(1);
+      const log = r.logs.find((l) => l.includes("venue endpoint failing")) ?? "";
+      expect(log).toContain('"reason":"invalid_encoding"');
+      expect(log).not.toMatch(/Z_DATA_ERROR|Z_BUF_ERROR|ERR__ERROR|incorrect header|unexpected end/i);
+      expect(checkMetrics(text)).toBe("");
+    });
+  }
 });
