@@ -170,3 +170,33 @@ describe("a body that cannot be decoded is a body problem", () => {
     });
   }
 });
+
+describe("an unset time never hides a market", () => {
+  it("skips orders with createdAt 0, negative, null or missing, counts them apart from malformed ones", async () => {
+    const { createdAt: _left, ...noTime } = order(5);
+    const withTimes = [
+      order(1, { marketId: "BTC-USD", createdAt: 0 }),
+      order(2, { marketId: "BTC-USD", createdAt: 1_700_000_100_000 }),
+      order(3, { marketId: "BTC-USD", createdAt: -1 }),
+      order(4, { marketId: "BTC-USD", createdAt: 1_700_000_050_000 }),
+      { ...noTime, marketId: "BTC-USD" },
+      order(6, { marketId: "BTC-USD", createdAt: null }),
+      order(7, { marketId: "BTC-USD", createdAt: "soon" }),
+      order(8, { marketId: "ETH-USD", createdAt: 0 }),
+    ];
+    const r = await start({ active: withTimes, history: withTimes });
+    const { text, samples } = await r.scrape();
+    const btc = { account: "acct", market_id: "BTC-USD" };
+    // Orders without a usable time (unset or malformed) are left out of the times alone.
+    expect(valueOf(samples, "trading_active_orders_oldest_created_timestamp_seconds", btc)).toBe(1_700_000_050);
+    expect(valueOf(samples, "trading_order_history_last_created_timestamp_seconds", btc)).toBe(1_700_000_100);
+    // A market whose orders all lack a time has no time series, and still its counts.
+    expect(samples.filter((s) => s.name.endsWith("_created_timestamp_seconds") && s.labels.market_id === "ETH-USD")).toEqual([]);
+    expect(valueOf(samples, "trading_active_orders", { market_id: "ETH-USD" })).toBe(1);
+    for (const endpoint of ["orders_active", "orders_history"]) {
+      expect(valueOf(samples, "trading_exporter_unset_fields_total", { endpoint, field: "createdAt" })).toBe(5);
+      expect(valueOf(samples, "trading_exporter_invalid_fields_total", { endpoint, field: "createdAt" })).toBe(1);
+    }
+    expect(checkMetrics(text)).toBe("");
+  });
+});

@@ -4,6 +4,7 @@ import { Counter, Gauge, Registry, collectDefaultMetrics } from "prom-client";
 import { REVISION, VERSION } from "../version.js";
 import { ENDPOINTS, type Endpoint } from "../venue/endpoints.js";
 import { FAILURE_REASONS, type FailureReason } from "../venue/errors.js";
+import { UNSET_PREFIX } from "../venue/fields.js";
 import { PAGING_ANOMALIES, type PagingAnomaly } from "../venue/snapshot.js";
 import { metricName } from "./family.js";
 
@@ -12,6 +13,7 @@ export class SelfMetrics {
   readonly #requests: Counter<"endpoint" | "code">;
   readonly #errors: Counter<"endpoint" | "reason">;
   readonly #invalidFields: Counter<"endpoint" | "field">;
+  readonly #unsetFields: Counter<"endpoint" | "field">;
   readonly #seriesDropped: Counter;
   readonly #pagingAnomalies: Counter<"kind">;
   readonly #reloadOk: Gauge;
@@ -45,6 +47,13 @@ export class SelfMetrics {
       labelNames: ["endpoint", "field"],
       registers,
     });
+    this.#unsetFields = new Counter({
+      name: metricName("exporter", "unset_fields_total"),
+      help: "Time fields the venue left unset (absent, null, 0 or negative), by endpoint and field; the order is left out of oldest/newest figures only.",
+      labelNames: ["endpoint", "field"],
+      registers,
+    });
+    for (const endpoint of ["orders_active", "orders_history"] as const) this.#unsetFields.inc({ endpoint, field: "createdAt" }, 0);
     this.#seriesDropped = new Counter({
       name: metricName("exporter", "series_dropped_total"),
       help: "Series left out of scrapes because they were over the configured series cap (a count).",
@@ -104,6 +113,9 @@ export class SelfMetrics {
   }
 
   invalidFields(endpoint: Endpoint, counts: Map<string, number>): void {
-    for (const [field, n] of counts) this.#invalidFields.inc({ endpoint, field }, n);
+    for (const [field, n] of counts) {
+      if (field.startsWith(UNSET_PREFIX)) this.#unsetFields.inc({ endpoint, field: field.slice(UNSET_PREFIX.length) }, n);
+      else this.#invalidFields.inc({ endpoint, field }, n);
+    }
   }
 }

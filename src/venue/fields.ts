@@ -42,6 +42,16 @@ export function readTimestampSeconds(value: unknown): number | undefined {
   return n / 1e9;
 }
 
+/** A time the venue left unset: absent, null, or 0 or negative (the usual "not set"), as opposed to malformed. */
+export function isUnsetTime(value: unknown): boolean {
+  if (value === undefined || value === null) return true;
+  const n = readNumber(value);
+  return n !== undefined && n <= 0;
+}
+
+/** The reporter's name for a field left unset: counted apart from malformed ones (see SelfMetrics). */
+export const UNSET_PREFIX = "unset:";
+
 export function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
