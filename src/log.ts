@@ -35,7 +35,8 @@ export function logfmtStream(out: NodeJS.WritableStream = process.stderr): Writa
           const { time, level, msg, pid: _pid, hostname: _host, ...rest } = JSON.parse(line) as Record<string, unknown>;
           const fields = Object.entries(rest).map(([k, v]) => `${k}=${logfmtValue(v)}`);
           const ts = typeof time === "number" ? new Date(time).toISOString() : "";
-          out.write(`ts=${ts} level=${LEVELS[level as number] ?? String(level)} msg=${logfmtValue(msg ?? "")} ${fields.join(" ")}`.trimEnd() + "\n");
+          const text = `ts=${ts} level=${LEVELS[level as number] ?? String(level)} msg=${logfmtValue(msg ?? "")} ${fields.join(" ")}`;
+          out.write(`${text.trimEnd()}\n`);
         } catch {
           out.write(`${line}\n`);
         }

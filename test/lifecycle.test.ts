@@ -63,7 +63,10 @@ describe.each(["SIGTERM", "SIGINT"] as const)("on %s", (signal) => {
 describe("an unexpected error in one request", () => {
   it("is logged and answered 500, and the next request is served", async () => {
     const lines: string[] = [];
-    const logger = createLogger("info", new Writable({ write: (c: Buffer, _e, done) => (lines.push(c.toString()), done()) }));
+    const logger = createLogger("info", new Writable({ write: (c: Buffer, _e, done) => {
+      lines.push(c.toString());
+      done();
+    } }));
     const config = configFromEnv({ TRADING_BASE_URL: "http://127.0.0.1:1", TRADING_API_KEY: "k", TRADING_COLLATERAL_IDS: "X" });
     const exporter = new Exporter(config, logger, new SelfMetrics({ defaultMetrics: false }));
     let calls = 0;

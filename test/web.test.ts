@@ -2,7 +2,7 @@
 
 import { execFileSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { Agent, request as httpRequest, Server as HttpServer } from "node:http";
+import { Agent, request as httpRequest, type Server as HttpServer } from "node:http";
 import { request as httpsRequest, Server as HttpsServer, type RequestOptions } from "node:https";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";

@@ -26,6 +26,11 @@ function collect(scrape: ScrapeResult): Family[] {
     "Number of history orders fetched this scrape, after paging and removing repeats (a count).",
     ["account"],
   );
+  const truncated = gauge(
+    metricName("order_history", "truncated"),
+    "1 when the history read was cut by the order cap, the request bound or a paging anomaly, so orders may be missing; else 0.",
+    ["account"],
+  );
   for (const a of scrape.accounts) {
     if (a.history === undefined) continue;
     const byStatus = new Groups(() => ({ n: 0 }));
@@ -44,8 +49,9 @@ function collect(scrape: ScrapeResult): Family[] {
     for (const { labels, value } of byCode.entries()) addSample(rejections, labels, value.n);
     for (const { labels, value } of byMarket.entries()) addSample(lastCreated, labels, value.max);
     addSample(fetched, [a.account], a.history.orders.length);
+    addSample(truncated, [a.account], a.history.truncated ? 1 : 0);
   }
-  return [orders, rejections, lastCreated, fetched];
+  return [orders, rejections, lastCreated, fetched, truncated];
 }
 
 export const orderHistory: Collector = {

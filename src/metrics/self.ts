@@ -4,6 +4,7 @@ import { Counter, Gauge, Registry, collectDefaultMetrics } from "prom-client";
 import { REVISION, VERSION } from "../version.js";
 import { ENDPOINTS, type Endpoint } from "../venue/endpoints.js";
 import { FAILURE_REASONS, type FailureReason } from "../venue/errors.js";
+import { PAGING_ANOMALIES, type PagingAnomaly } from "../venue/snapshot.js";
 import { metricName } from "./family.js";
 
 export class SelfMetrics {
@@ -12,6 +13,7 @@ export class SelfMetrics {
   readonly #errors: Counter<"endpoint" | "reason">;
   readonly #invalidFields: Counter<"endpoint" | "field">;
   readonly #seriesDropped: Counter;
+  readonly #pagingAnomalies: Counter<"kind">;
   readonly #reloadOk: Gauge;
   readonly #reloadAt: Gauge;
   readonly #rejected: Counter;
@@ -48,6 +50,13 @@ export class SelfMetrics {
       help: "Series left out of scrapes because they were over the configured series cap (a count).",
       registers,
     });
+    this.#pagingAnomalies = new Counter({
+      name: metricName("exporter", "history_paging_anomalies_total"),
+      help: "History pages the venue answered against its paging contract, by kind: no_progress (no new order id), overlap (ids already read), more_than_asked (longer than the limit).",
+      labelNames: ["kind"],
+      registers,
+    });
+    for (const kind of PAGING_ANOMALIES) this.#pagingAnomalies.inc({ kind }, 0);
     this.#rejected = new Counter({
       name: metricName("exporter", "scrapes_rejected_total"),
       help: "Scrapes answered 503 at once because too many were already in flight (a count).",
@@ -84,6 +93,10 @@ export class SelfMetrics {
 
   seriesDropped(n: number): void {
     if (n > 0) this.#seriesDropped.inc(n);
+  }
+
+  pagingAnomaly(kind: PagingAnomaly, n: number): void {
+    if (n > 0) this.#pagingAnomalies.inc({ kind }, n);
   }
 
   scrapeRejected(): void {

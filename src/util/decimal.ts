@@ -6,8 +6,6 @@ export interface Decimal {
   readonly scale: number;
 }
 
-const ZERO: Decimal = { mantissa: 0n, scale: 0 };
-
 /**
  * The decimal a double was written as: the shortest string that round-trips (what JSON.parse or
  * Number() read), so "0.1" is 1×10^-1 and not 0.1000000000000000055….
