@@ -43,7 +43,8 @@ function collect(scrape: ScrapeResult): Family[] {
         const rejected = byCode.get([a.account, o.marketId, o.rejectionCode]);
         if (rejected) rejected.n++;
       }
-      byMarket.get([a.account, o.marketId])?.add(o.createdAt);
+      // An order without a time is left out of the newest time, never hides the market's.
+      if (o.createdAt !== undefined) byMarket.get([a.account, o.marketId])?.add(o.createdAt);
     }
     for (const { labels, value } of byStatus.entries()) addSample(orders, labels, value.n);
     for (const { labels, value } of byCode.entries()) addSample(rejections, labels, value.n);
