@@ -140,7 +140,8 @@ export class Exporter {
 
   async #render(result: ScrapeResult): Promise<ScrapeOutput> {
     const max = this.#config.scrape.maxSeries;
-    const { fresh, reused, dropped } = this.#exposition.render(result, max);
+    const { fresh, reused, dropped, duplicates } = this.#exposition.render(result, max);
+    this.self.seriesDuplicated(duplicates);
     if (dropped > 0) {
       this.self.seriesDropped(dropped);
       this.#logger.warn({ dropped, max }, "scrape over the series cap");

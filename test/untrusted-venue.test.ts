@@ -200,3 +200,44 @@ describe("an unset time never hides a market", () => {
     expect(checkMetrics(text)).toBe("");
   });
 });
+
+describe("label values are well-formed, and no two series share a label set", () => {
+  const market = (id: string, tickSize: number, name = "Same name"): Record<string, unknown> => ({
+    id,
+    name,
+    assetId: "A",
+    collateralAssetId: "USD",
+    status: "TRADABLE",
+    metadataUrl: "",
+    metadata: {},
+    settings: { tickSize, tickPrecision: 1, stepSize: 1, stepPrecision: 0, minOrderSize: 1, minLeverage: 1, maxLeverage: 10,
+      maintenanceMarginFraction: 0.05, initialMarginFraction: 0.1, incrementalInitialMarginFraction: 0.01,
+      incrementalPositionSize: 1, baselinePositionSize: 1, maxPositionSize: 1, currentlyAllowedLeverage: 10 },
+  });
+
+  it("replaces lone surrogates before grouping, keeps the first of two markets that become one, and counts the rest", async () => {
+    const active = [
+      ...[1, 2, 3].map((i) => order(i, { marketId: "A\ud800B" })),
+      ...[4, 5, 6, 7].map((i) => order(i, { marketId: "A\udbffB" })),
+    ];
+    const long = `${"x".repeat(127)}\u{1F600}tail`;
+    const r = await start({
+      active,
+      markets: [market("M\ud800", 0.5), market("M\udc00", 0.25), market(long, 1, long)],
+    });
+    const { text, samples } = await r.scrape();
+    // Both strings are "A\uFFFDB" once well-formed: one group of all seven orders, not two series alike.
+    expect(samples.filter((s) => s.name === "trading_active_orders").map((s) => [s.labels.market_id, s.value])).toEqual([["A\uFFFDB", 7]]);
+    // Two markets, one id once well-formed: the first wins, the repeat is counted as a bad id, and
+    // the last guard (de-duplication of the final label sets) finds nothing left to drop.
+    expect(valueOf(samples, "trading_market_tick_size", { market_id: "M\uFFFD" })).toBe(0.5);
+    expect(valueOf(samples, "trading_exporter_invalid_fields_total", { endpoint: "markets", field: "id" })).toBe(1);
+    expect(valueOf(samples, "trading_exporter_series_duplicates_dropped_total")).toBe(0);
+    // Cut at 128 UTF-16 units would split the emoji's pair: it is cut before it instead.
+    expect(valueOf(samples, "trading_market_tick_size", { market_id: "x".repeat(127) })).toBe(1);
+    expect(text.includes("\ud83d")).toBe(false);
+    expect(Buffer.from(text, "utf8").toString("utf8")).toBe(text);
+    expect(duplicateSeries(samples)).toEqual([]);
+    expect(checkMetrics(text)).toBe("");
+  });
+});

@@ -15,6 +15,7 @@ export class SelfMetrics {
   readonly #invalidFields: Counter<"endpoint" | "field">;
   readonly #unsetFields: Counter<"endpoint" | "field">;
   readonly #seriesDropped: Counter;
+  readonly #seriesDuplicated: Counter;
   readonly #pagingAnomalies: Counter<"kind">;
   readonly #reloadOk: Gauge;
   readonly #reloadAt: Gauge;
@@ -57,6 +58,11 @@ export class SelfMetrics {
     this.#seriesDropped = new Counter({
       name: metricName("exporter", "series_dropped_total"),
       help: "Series left out of scrapes because they were over the configured series cap (a count).",
+      registers,
+    });
+    this.#seriesDuplicated = new Counter({
+      name: metricName("exporter", "series_duplicates_dropped_total"),
+      help: "Series left out because an earlier series of the same family had the same label set once the venue's strings were made label values (the first one is kept; a count).",
       registers,
     });
     this.#pagingAnomalies = new Counter({
@@ -102,6 +108,10 @@ export class SelfMetrics {
 
   seriesDropped(n: number): void {
     if (n > 0) this.#seriesDropped.inc(n);
+  }
+
+  seriesDuplicated(n: number): void {
+    if (n > 0) this.#seriesDuplicated.inc(n);
   }
 
   pagingAnomaly(kind: PagingAnomaly, n: number): void {

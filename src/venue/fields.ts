@@ -1,5 +1,7 @@
 // Tolerant readers for single venue fields: numbers or decimal strings, labels, flags, timestamps.
 
+import { wellFormedLabel } from "../util/label-text.js";
+
 const DECIMAL_TEXT = /^[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?$/;
 const MAX_NUMBER_TEXT = 400;
 
@@ -13,11 +15,17 @@ export function readNumber(value: unknown): number | undefined {
   return Number.isFinite(n) ? n : undefined;
 }
 
-/** A non-empty identifier or enum value; numbers are accepted as their decimal text. */
-export function readLabel(value: unknown): string | undefined {
+/** A non-empty identifier, as sent, for telling records apart; numbers are accepted as their decimal text. */
+export function readId(value: unknown): string | undefined {
   if (typeof value === "string") return value.length > 0 ? value : undefined;
   if (typeof value === "number" && Number.isFinite(value)) return String(value);
   return undefined;
+}
+
+/** An identifier or enum value that becomes a label value: well-formed and cut (label-text.ts). */
+export function readLabel(value: unknown): string | undefined {
+  const text = readId(value);
+  return text === undefined ? undefined : wellFormedLabel(text);
 }
 
 /** A boolean, also when sent as the strings "true"/"false". */

@@ -1,7 +1,7 @@
 // Reads the order lists (active and history share one Order shape) into Orders.
 
 import { VenueError } from "./errors.js";
-import { UNSET_PREFIX, isRecord, isUnsetTime, readFlag, readLabel, readNumber, readTimestampSeconds } from "./fields.js";
+import { UNSET_PREFIX, isRecord, isUnsetTime, readFlag, readId, readLabel, readNumber, readTimestampSeconds } from "./fields.js";
 import type { FieldReporter } from "./parse-account.js";
 import type { Order } from "./snapshot.js";
 
@@ -36,7 +36,7 @@ function readOrder(raw: Record<string, unknown>, invalid: FieldReporter): Order 
     if (rejectionCode === undefined) invalid("rejectionReason.code");
   }
   return {
-    id: readLabel(raw.id),
+    id: readId(raw.id),
     marketId: label("marketId"),
     type: label("type"),
     side: label("side"),
