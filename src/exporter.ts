@@ -12,6 +12,7 @@ import { selfToOpenMetrics } from "./metrics/openmetrics.js";
 import { SelfMetrics } from "./metrics/self.js";
 import type { Deadline } from "./util/deadline.js";
 import type { RequestTrace } from "./venue/client.js";
+import type { OrderHistory, PagingAnomaly } from "./venue/snapshot.js";
 import { Transport } from "./venue/transport.js";
 
 /**
@@ -40,6 +41,8 @@ export class Exporter {
   readonly #logger: Logger;
   /** Last known health per endpoint and account, so a change is logged once, not every scrape. */
   readonly #healthy = new Map<string, boolean>();
+  /** Last paging anomalies seen per account ("" for none), so a change is logged once. */
+  readonly #paging = new Map<string, string>();
   readonly #transport = new Transport();
   readonly #exposition = new Exposition();
   /** The last output per view, with the collection results it was rendered from. */
@@ -84,6 +87,25 @@ export class Exporter {
     const outcomes = result.accounts.flatMap((a) => a.outcomes);
     if (result.markets) outcomes.push(result.markets.outcome);
     for (const outcome of outcomes) this.#record(outcome);
+    for (const a of result.accounts) if (a.history !== undefined) this.#recordPaging(a.account, a.history);
+  }
+
+  /** Counts the history read's paging anomalies; logs when an account's set of them changes. */
+  #recordPaging(account: string, history: OrderHistory): void {
+    const kinds: string[] = [];
+    for (const [kind, n] of Object.entries(history.anomalies) as Array<[PagingAnomaly, number]>) {
+      this.self.pagingAnomaly(kind, n);
+      kinds.push(kind);
+    }
+    const now = kinds.sort().join(",");
+    const before = this.#paging.get(account) ?? "";
+    this.#paging.set(account, now);
+    if (now === before) return;
+    if (now !== "") {
+      this.#logger.warn({ account, anomalies: kinds, truncated: history.truncated }, "venue history paging misbehaves");
+    } else {
+      this.#logger.info({ account }, "venue history paging behaves again");
+    }
   }
 
   /** The full exposition: the exporter's own metrics, then this scrape's families. */
@@ -118,7 +140,8 @@ export class Exporter {
 
   async #render(result: ScrapeResult): Promise<ScrapeOutput> {
     const max = this.#config.scrape.maxSeries;
-    const { fresh, reused, dropped, series } = this.#exposition.render(result, max);
+    const { fresh, reused, dropped, duplicates, series } = this.#exposition.render(result, max);
+    this.self.seriesDuplicated(duplicates);
     if (dropped > 0) {
       this.self.seriesDropped(dropped);
       this.#logger.warn({ dropped, max }, "scrape over the series cap");

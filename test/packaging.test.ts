@@ -12,7 +12,12 @@ const run = promisify(execFile);
 
 const dockerfile = parseDockerfile(readRepoFile("Dockerfile"));
 const dockerignore = readRepoFile(".dockerignore");
-const pkg = JSON.parse(readRepoFile("package.json")) as { version: string; license: string; repository?: string | { url?: string } };
+const pkg = JSON.parse(readRepoFile("package.json")) as {
+  version: string;
+  license: string;
+  engines: { node: string };
+  repository?: string | { url?: string };
+};
 
 const froms = dockerfile.filter((i) => i.keyword === "FROM");
 const lastStage = froms.length - 1;
@@ -68,6 +73,20 @@ describe("Dockerfile", () => {
       if (stageNames.includes(image.toLowerCase())) continue; // FROM an earlier stage
       expect(image, from.args).not.toMatch(/:latest\b|^\$/);
       expect(image, `${image} is not pinned`).toMatch(/:\d+\.\d+\.\d+[\w.-]*(@sha256:[0-9a-f]{64})?$|@sha256:[0-9a-f]{64}$/);
+    }
+  });
+
+  it("runs the Node major CI tests on, and one that package.json's engines admits", () => {
+    const imageMajors = froms
+      .map((f) => /^node:(\d+)\.(\d+)\.(\d+)/.exec(f.args.replace(/--platform=\S+\s+/, "")))
+      .filter((m) => m !== null);
+    expect(imageMajors.length).toBe(froms.length);
+    const ciMajor = /\bnode@(\d+)\b/.exec(readRepoFile(".ci/run"))?.[1];
+    for (const [, major, minor] of imageMajors) {
+      expect(major, "the image's Node major differs from the one .ci/run installs").toBe(ciMajor);
+      const floor = /^>=(\d+)\.(\d+)/.exec(pkg.engines.node);
+      expect(floor, `engines.node is "${pkg.engines.node}", expected ">=x.y"`).not.toBeNull();
+      expect(Number(major) * 1000 + Number(minor)).toBeGreaterThanOrEqual(Number(floor![1]) * 1000 + Number(floor![2]));
     }
   });
 

@@ -67,7 +67,8 @@ function collect(scrape: ScrapeResult): Family[] {
       groups.get([a.account, o.marketId, o.side, o.direction, o.type, o.status])?.add(o);
       const market = byMarket.get([a.account, o.marketId]);
       if (market === undefined) continue;
-      market.created.add(o.createdAt);
+      // An order without a time is left out of the oldest time, never hides the market's.
+      if (o.createdAt !== undefined) market.created.add(o.createdAt);
       FLAGS.forEach(([, field], i) => market.flags[i]!.add(flagValue(o, field)));
     }
     for (const { labels, value: g } of groups.entries()) {

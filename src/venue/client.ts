@@ -10,6 +10,7 @@ import { getBody, parseBody, type RawBody } from "./http.js";
 import { parseAccountInfo, type FieldReporter } from "./parse-account.js";
 import { parseMarkets } from "./parse-markets.js";
 import { parseOrders } from "./parse-orders.js";
+import { historyRequestBound, pageHistory, type RequestBudget } from "./history-pager.js";
 import type { AccountInfo, ActiveOrders, Market, Order, OrderHistory } from "./snapshot.js";
 import type { Transport } from "./transport.js";
 
@@ -87,36 +88,23 @@ export class VenueClient {
   }
 
   /**
-   * Pages through the history with offset/limit until a short or empty page or the configured
-   * maximum. Orders seen twice (the list shifted between pages) are counted once.
+   * The history, paged within a bound set by configuration: at most ceil(max orders / page size)
+   * requests, retries included, however the venue treats offset and limit (history-pager.ts).
    */
   async orderHistory(ctx: CallContext): Promise<OrderHistory> {
     const { historyMaxOrders: max, historyPageSize: pageSize } = this.#venue;
-    const orders: Order[] = [];
-    const pages: Order[][] = [];
-    const seen = new Set<string>();
-    let offset = 0;
-    while (orders.length < max) {
-      const limit = Math.min(pageSize, max - orders.length);
-      const query = { offset: String(offset), limit: String(limit) };
-      const page = await this.#read("orders_history", query, ctx, (body, invalid) => parseOrders(body, "orders_history", invalid));
-      pages.push(page);
-      for (const order of page.slice(0, max - orders.length)) {
-        if (order.id !== undefined) {
-          if (seen.has(order.id)) continue;
-          seen.add(order.id);
-        }
-        orders.push(order);
-      }
-      if (page.length < limit) break;
-      offset += page.length;
-    }
+    const budget: RequestBudget = { left: historyRequestBound(max, pageSize) };
+    const read = await pageHistory(max, pageSize, budget, (offset, limit) =>
+      this.#read("orders_history", { offset: String(offset), limit: String(limit) }, ctx, (body, invalid) =>
+        parseOrders(body, "orders_history", invalid), budget),
+    );
+    const { pages } = read;
     // The same pages as last time make the same history object, so its rendered text is reused.
     const last = this.#lastHistory;
     if (last !== undefined && last.pages.length === pages.length && last.pages.every((p, i) => p === pages[i])) {
       return last.history;
     }
-    const history = { orders };
+    const history: OrderHistory = { orders: read.orders, truncated: read.truncated, anomalies: read.anomalies };
     this.#lastHistory = { pages, history };
     return history;
   }
@@ -131,12 +119,13 @@ export class VenueClient {
     query: Record<string, string>,
     ctx: CallContext,
     validate: (body: unknown, invalid: FieldReporter) => T,
+    budget?: RequestBudget,
   ): Promise<T> {
     const url = this.#url(endpoint, query);
     const key = url.pathname + url.search;
     let body: RawBody;
     try {
-      body = await this.#get(endpoint, url, ctx);
+      body = await this.#get(endpoint, url, ctx, budget);
     } catch (error) {
       this.#bodies.forget(key);
       throw error;
@@ -150,10 +139,12 @@ export class VenueClient {
     return url;
   }
 
-  async #get(endpoint: Endpoint, url: URL, ctx: CallContext): Promise<RawBody> {
+  /** One GET and at most one retry; with a budget, every attempt spends one and none is made without. */
+  async #get(endpoint: Endpoint, url: URL, ctx: CallContext, budget?: RequestBudget): Promise<RawBody> {
     const headers = new Headers({ accept: "application/json", ...this.#headers });
     if (endpoint !== "markets") this.#auth?.apply(headers, url);
     const attempt = async (): Promise<RawBody> => {
+      if (budget !== undefined) budget.left--;
       const started = performance.now();
       let result = "error";
       try {
@@ -185,7 +176,7 @@ export class VenueClient {
     try {
       return await attempt();
     } catch (error) {
-      if (!retryable(error)) throw error;
+      if (!retryable(error) || (budget !== undefined && budget.left <= 0)) throw error;
       // Jittered backoff of 50-250 ms, and only if the retry still fits in the scrape.
       const backoff = 50 + Math.random() * 200;
       if (ctx.deadline.remainingMs() < backoff + RETRY_MIN_REMAINING_MS) throw error;

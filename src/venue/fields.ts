@@ -1,5 +1,7 @@
 // Tolerant readers for single venue fields: numbers or decimal strings, labels, flags, timestamps.
 
+import { wellFormedLabel } from "../util/label-text.js";
+
 const DECIMAL_TEXT = /^[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?$/;
 const MAX_NUMBER_TEXT = 400;
 
@@ -13,11 +15,17 @@ export function readNumber(value: unknown): number | undefined {
   return Number.isFinite(n) ? n : undefined;
 }
 
-/** A non-empty identifier or enum value; numbers are accepted as their decimal text. */
-export function readLabel(value: unknown): string | undefined {
+/** A non-empty identifier, as sent, for telling records apart; numbers are accepted as their decimal text. */
+export function readId(value: unknown): string | undefined {
   if (typeof value === "string") return value.length > 0 ? value : undefined;
   if (typeof value === "number" && Number.isFinite(value)) return String(value);
   return undefined;
+}
+
+/** An identifier or enum value that becomes a label value: well-formed and cut (label-text.ts). */
+export function readLabel(value: unknown): string | undefined {
+  const text = readId(value);
+  return text === undefined ? undefined : wellFormedLabel(text);
 }
 
 /** A boolean, also when sent as the strings "true"/"false". */
@@ -41,6 +49,16 @@ export function readTimestampSeconds(value: unknown): number | undefined {
   if (n < 1e17) return n / 1e6;
   return n / 1e9;
 }
+
+/** A time the venue left unset: absent, null, or 0 or negative (the usual "not set"), as opposed to malformed. */
+export function isUnsetTime(value: unknown): boolean {
+  if (value === undefined || value === null) return true;
+  const n = readNumber(value);
+  return n !== undefined && n <= 0;
+}
+
+/** The reporter's name for a field left unset: counted apart from malformed ones (see SelfMetrics). */
+export const UNSET_PREFIX = "unset:";
 
 export function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);

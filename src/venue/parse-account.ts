@@ -1,7 +1,7 @@
 // Reads an account-info body, in either of its two shapes, into an AccountInfo.
 
 import { VenueError } from "./errors.js";
-import { isRecord, readLabel, readNumber } from "./fields.js";
+import { isRecord, readId, readLabel, readNumber } from "./fields.js";
 import type { AccountInfo, Position } from "./snapshot.js";
 
 export type FieldReporter = (field: string) => void;
@@ -88,7 +88,7 @@ export function parseAccountInfo(body: unknown, collateralId: string, invalid: F
     else positionCount = count;
   }
   // The summary shape names its collateral: an answer for another one is a venue fault worth counting.
-  if (body.collateralId !== undefined && readLabel(body.collateralId) !== collateralId) invalid("collateralId");
+  if (body.collateralId !== undefined && readId(body.collateralId) !== collateralId) invalid("collateralId");
   return {
     collateralId,
     shape: detailed ? "detailed" : "summary",

@@ -1,7 +1,7 @@
 // Reads the order lists (active and history share one Order shape) into Orders.
 
 import { VenueError } from "./errors.js";
-import { isRecord, readFlag, readLabel, readNumber, readTimestampSeconds } from "./fields.js";
+import { UNSET_PREFIX, isRecord, isUnsetTime, readFlag, readId, readLabel, readNumber, readTimestampSeconds } from "./fields.js";
 import type { FieldReporter } from "./parse-account.js";
 import type { Order } from "./snapshot.js";
 
@@ -26,8 +26,9 @@ function readOrder(raw: Record<string, unknown>, invalid: FieldReporter): Order 
     if (value === undefined) invalid(field);
     return value;
   };
+  // An unset time leaves the order out of oldest/newest figures only; it is not a malformed field.
   const createdAt = readTimestampSeconds(raw.createdAt);
-  if (createdAt === undefined) invalid("createdAt");
+  if (createdAt === undefined) invalid(isUnsetTime(raw.createdAt) ? `${UNSET_PREFIX}createdAt` : "createdAt");
   let rejectionCode: string | undefined;
   const rejection = raw.rejectionReason;
   if (rejection !== undefined && rejection !== null) {
@@ -35,7 +36,7 @@ function readOrder(raw: Record<string, unknown>, invalid: FieldReporter): Order 
     if (rejectionCode === undefined) invalid("rejectionReason.code");
   }
   return {
-    id: readLabel(raw.id),
+    id: readId(raw.id),
     marketId: label("marketId"),
     type: label("type"),
     side: label("side"),

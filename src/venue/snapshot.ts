@@ -85,6 +85,14 @@ export interface ActiveOrders {
   limit: number;
 }
 
+/** How a venue's history paging can go wrong, each counted: no_progress ends the read, the others do not. */
+export const PAGING_ANOMALIES = ["no_progress", "overlap", "more_than_asked"] as const;
+export type PagingAnomaly = (typeof PAGING_ANOMALIES)[number];
+
 export interface OrderHistory {
   orders: Order[];
+  /** True when the order cap, the request bound or a paging anomaly ended the read early. */
+  truncated: boolean;
+  /** Pages of this read that showed each paging anomaly (see history-pager.ts). */
+  anomalies: Partial<Record<PagingAnomaly, number>>;
 }

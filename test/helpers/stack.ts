@@ -1,7 +1,7 @@
 // A simulated venue and an exporter pointed at it, both on 127.0.0.1 port 0, for end-to-end tests.
 
 import { Writable } from "node:stream";
-import { Agent } from "undici";
+import { Agent, fetch as poolFetch } from "undici";
 import { configFromEnv } from "../../src/config/load.js";
 import { configFromObject } from "../../src/config/from-file.js";
 import type { Config } from "../../src/config/types.js";
@@ -75,7 +75,9 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
   // A client pool of this stack's own: a later stack can get the same port, and must not be sent a
   // request on a keep-alive socket this one's server has already closed.
   const client = new Agent();
-  const request = (url: URL, init: RequestInit = {}) => fetch(url, { ...init, dispatcher: client } as unknown as RequestInit);
+  // undici's own fetch: from undici 8 on, its Agent speaks a handler API Node's built-in fetch does not.
+  const request = (url: URL, init: RequestInit = {}) =>
+    poolFetch(url, { ...init, dispatcher: client } as Parameters<typeof poolFetch>[1]) as unknown as Promise<Response>;
   const get = (path: string, headers: Record<string, string> = {}) => request(new URL(path, server.url), { headers });
   return {
     venue,
