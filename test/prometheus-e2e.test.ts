@@ -147,7 +147,7 @@ describe("Prometheus end to end: rules, dashboard queries and alerts", () => {
     const shown = /is ([\d.]+)% of its total margin/.exec(description);
     expect(shown, `description without the value: ${description}`).not.toBeNull();
     expect(Number(shown?.[1])).toBeCloseTo(ratio * 100, 1);
-    expect(runbook).toBe("README.md#runbook-tradingmarginratiocritical");
+    expect(runbook).toBe("http://localhost:9842/runbooks/TradingMarginRatioCritical");
 
     // The warning (for: 2m) is on its way; the market halted for over a minute with a position has fired.
     const high = last.find((a) => a.labels.alertname === "TradingMarginRatioHigh" && a.labels.account === ACCOUNT && a.labels.collateral_id === COLLATERAL);

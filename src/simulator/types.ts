@@ -57,8 +57,8 @@ export interface CollateralSpec {
   id: string;
   shape: CollateralShape;
 }
-export type ScenarioName = "normal" | "liquidation" | "halt";
-export const SCENARIO_NAMES: readonly ScenarioName[] = ["normal", "liquidation", "halt"];
+export type ScenarioName = "normal" | "liquidation" | "wipeout" | "halt";
+export const SCENARIO_NAMES: readonly ScenarioName[] = ["normal", "liquidation", "wipeout", "halt"];
 
 export interface SimStats {
   requests: Record<SimEndpoint, number>;
