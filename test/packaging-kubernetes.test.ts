@@ -6,6 +6,8 @@ import { tmpdir } from "node:os";
 import { dirname, join, posix } from "node:path";
 import { promisify } from "node:util";
 import { afterAll, describe, expect, it } from "vitest";
+import { parse, stringify } from "yaml";
+import { amtool } from "./helpers/amtool.js";
 import { MAIN } from "./helpers/child.js";
 import { dig, parseDockerfile, readRepoFile, readYaml, readYamlDocuments, repoPath } from "./helpers/yaml-files.js";
 
@@ -174,6 +176,12 @@ describe("the PrometheusRule", () => {
     await expect(run(process.execPath, [repoPath(`${DIR}/generate-prometheusrule.mjs`), "--check"], { timeout: 20_000 })).resolves.toBeDefined();
   });
 
+  it("holds the runbook base where the README's overlay patch replaces it", () => {
+    const base = dig(one("PrometheusRule"), "spec", "groups", 1, "rules", 0) as Obj;
+    expect(base.record).toBe("trading:runbook_base_url:info");
+    expect(readRepoFile(`${DIR}/README.md`)).toContain("path: /spec/groups/1/rules/0/labels/url");
+  });
+
   it("holds exactly the shipped rule groups", () => {
     const rule = one("PrometheusRule");
     expect(rule.apiVersion).toBe("monitoring.coreos.com/v1");
@@ -185,5 +193,29 @@ describe("kustomization.yaml", () => {
   it("lists every manifest of the folder, and only those", () => {
     const resources = dig(readYaml(`${DIR}/kustomization.yaml`), "resources") as string[];
     expect([...resources].sort()).toEqual([...manifestFiles].sort());
+  });
+});
+
+describe("alertmanager-values.mjs (kube-prometheus-stack values for the shipped Alertmanager configuration)", () => {
+  const root = mkdtempSync(join(tmpdir(), "te-k8s-am-"));
+  afterAll(() => rmSync(root, { recursive: true, force: true }));
+
+  it("carries the shipped configuration unchanged but for the chart's template folder, and the shipped templates", async () => {
+    const { stdout } = await run(process.execPath, [repoPath(`${DIR}/alertmanager-values.mjs`)], { timeout: 20_000 });
+    const values = parse(stdout) as Obj;
+    const config = dig(values, "alertmanager", "config") as Obj;
+    const shipped = readYaml("prometheus/alertmanager/alertmanager.yml") as Obj;
+    expect(config.templates).toEqual(["/etc/alertmanager/config/*.tmpl"]);
+    expect({ ...config, templates: shipped.templates }).toEqual(shipped);
+    const templateFiles = dig(values, "alertmanager", "templateFiles") as Record<string, string>;
+    expect(Object.keys(templateFiles)).toEqual(["trading.tmpl"]);
+    expect(templateFiles["trading.tmpl"]).toBe(readRepoFile("prometheus/alertmanager/templates/trading.tmpl"));
+
+    // amtool accepts it, with the templates where the chart puts them (here under a temporary root).
+    for (const [name, text] of Object.entries(templateFiles)) writeFileSync(join(root, name), text);
+    writeFileSync(join(root, "alertmanager.yml"), stringify({ ...config, templates: [join(root, "*.tmpl")] }));
+    const result = amtool(["check-config", join(root, "alertmanager.yml")], root);
+    expect(result.status, result.output).toBe(0);
+    expect(result.output).toContain("1 templates");
   });
 });
