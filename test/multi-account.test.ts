@@ -175,7 +175,8 @@ describe("reload", () => {
       writeFileSync(f.key, SIM_KEY);
       child.child.kill("SIGHUP");
       await expect.poll(up, { timeout: 5000, interval: 50 }).toBe(1);
-      expect(child.lines.some((l) => l.includes("configuration reloaded"))).toBe(true);
+      // The log line reaches us through a pipe and may arrive after the scrape that saw the new key.
+      await expect.poll(() => child.lines.some((l) => l.includes("configuration reloaded")), { timeout: 5000, interval: 50 }).toBe(true);
     } finally {
       child.child.kill("SIGTERM");
       await child.exited;
