@@ -104,7 +104,9 @@ describe("compose.yaml", () => {
     expect(options.host).toBe("0.0.0.0");
     expect(existsSync(repoPath("src/simulator/main.ts"))).toBe(true);
     const served = (options.collaterals ?? PROFILES[options.profile ?? "small"].collaterals).map((c) => c.id);
-    const asked = environment("exporter").TRADING_COLLATERAL_IDS!.split(",").map((id) => id.trim());
+    const asked = environment("exporter")
+      .TRADING_COLLATERAL_IDS!.split(",")
+      .map((id) => id.trim());
     for (const id of asked) expect(served).toContain(id);
     // The exporter's base URL names the simulator's service and port.
     const [host, port] = hostPort(environment("exporter").TRADING_BASE_URL!);
@@ -144,7 +146,7 @@ describe("the compose Prometheus", () => {
     expect(promConfigHost).toBe(join(COMPOSE_DIR, "prometheus.yml"));
     const jobs = (dig(promConfig, "scrape_configs") ?? []) as Array<Record<string, unknown>>;
     const trading = jobs.find((j) => j.job_name === "trading");
-    expect(trading, "a job named trading (the rules' TradingExporterDown selects job=~\"trading.*\")").toBeDefined();
+    expect(trading, 'a job named trading (the rules\' TradingExporterDown selects job=~"trading.*")').toBeDefined();
     const targets = ((dig(trading, "static_configs") ?? []) as Array<{ targets: string[] }>).flatMap((s) => s.targets);
     expect(targets).toEqual(["exporter:9842"]);
     for (const target of targets) {

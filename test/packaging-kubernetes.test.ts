@@ -77,7 +77,10 @@ describe("the Deployment", () => {
   });
 
   it("uses the image's user and an image tagged with the package's version", () => {
-    const user = parseDockerfile(readRepoFile("Dockerfile")).filter((i) => i.keyword === "USER").at(-1)!.args.split(":")[0];
+    const user = parseDockerfile(readRepoFile("Dockerfile"))
+      .filter((i) => i.keyword === "USER")
+      .at(-1)!
+      .args.split(":")[0];
     expect(String(dig(podSpec, "securityContext", "runAsUser"))).toBe(user);
     const version = (JSON.parse(readRepoFile("package.json")) as { version: string }).version;
     expect(container.image).toBe(`trading-exporter:${version}`);
@@ -88,7 +91,10 @@ describe("the Deployment", () => {
     expect(dig(container, "readinessProbe", "httpGet", "path")).toBe("/-/ready");
     for (const probe of ["livenessProbe", "readinessProbe"]) {
       const port = dig(container, probe, "httpGet", "port");
-      expect(containerPorts.some((p) => p.name === port || p.containerPort === port), `${probe} port ${String(port)}`).toBe(true);
+      expect(
+        containerPorts.some((p) => p.name === port || p.containerPort === port),
+        `${probe} port ${String(port)}`,
+      ).toBe(true);
     }
   });
 
@@ -103,7 +109,10 @@ describe("the Deployment", () => {
     expect(secretFiles.length).toBeGreaterThan(0);
     for (const mount of mounts) expect(mount.readOnly, String(mount.name)).toBe(true);
     const envs = (container.env ?? []) as Obj[];
-    expect(envs.some((e) => dig(e, "valueFrom", "secretKeyRef") !== undefined), "no secret in env").toBe(false);
+    expect(
+      envs.some((e) => dig(e, "valueFrom", "secretKeyRef") !== undefined),
+      "no secret in env",
+    ).toBe(false);
     expect(container.envFrom).toBeUndefined();
     const mode = volumes.map((v) => dig(v, "projected", "defaultMode") ?? dig(v, "secret", "defaultMode")).find((m) => m !== undefined);
     expect(mode, "0440").toBe(0o440);
@@ -141,7 +150,9 @@ describe("the Service and the ServiceMonitor", () => {
     expect(servicePort).toMatchObject({ name: "metrics", port: 9842 });
     const target = containerPorts.find((p) => p.name === servicePort.targetPort || p.containerPort === servicePort.targetPort);
     expect(target?.containerPort).toBe(9842);
-    const exposed = parseDockerfile(readRepoFile("Dockerfile")).filter((i) => i.keyword === "EXPOSE").flatMap((i) => i.args.split(/\s+/));
+    const exposed = parseDockerfile(readRepoFile("Dockerfile"))
+      .filter((i) => i.keyword === "EXPOSE")
+      .flatMap((i) => i.args.split(/\s+/));
     expect(exposed).toContain(String(target?.containerPort));
   });
 

@@ -12,7 +12,14 @@ const payload = {
   alerts: [
     {
       status: "firing",
-      labels: { alertname: "TradingMarginRatioCritical", severity: "critical", account: "main", collateral_id: "USDC", instance: "exporter:9842", job: "trading" },
+      labels: {
+        alertname: "TradingMarginRatioCritical",
+        severity: "critical",
+        account: "main",
+        collateral_id: "USDC",
+        instance: "exporter:9842",
+        job: "trading",
+      },
       annotations: { summary: "Account main (USDC) is close to liquidation.", runbook_url: "http://localhost:9842/runbooks/TradingMarginRatioCritical" },
       startsAt: "2026-11-22T22:00:00Z",
       endsAt: "0001-01-01T00:00:00Z",

@@ -54,7 +54,13 @@ export function parseNotification(path: string, body: unknown, receivedAt: numbe
   const b = body as Record<string, unknown>;
   const alerts = (b.alerts as unknown[]).map((a) => {
     const o = (a !== null && typeof a === "object" ? a : {}) as Record<string, unknown>;
-    return { status: String(o.status ?? ""), labels: strings(o.labels), annotations: strings(o.annotations), startsAt: String(o.startsAt ?? ""), endsAt: String(o.endsAt ?? "") };
+    return {
+      status: String(o.status ?? ""),
+      labels: strings(o.labels),
+      annotations: strings(o.annotations),
+      startsAt: String(o.startsAt ?? ""),
+      endsAt: String(o.endsAt ?? ""),
+    };
   });
   return {
     path,
