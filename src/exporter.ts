@@ -5,7 +5,7 @@ import type { EndpointOutcome } from "./collect/outcome.js";
 import type { ScrapeResult } from "./collect/result.js";
 import { Scraper, type ScrapeOptions } from "./collect/scraper.js";
 import type { AccountConfig, Config } from "./config/types.js";
-import { debugReport } from "./http/debug-report.js";
+import { debugReport } from "./debug-report.js";
 import { Body, gaugesToOpenMetrics } from "./metrics/body.js";
 import { Exposition } from "./metrics/exposition.js";
 import { selfToOpenMetrics } from "./metrics/openmetrics.js";

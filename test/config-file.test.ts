@@ -1,11 +1,12 @@
 // The YAML config file: the example loads, and every bad file stops with its one exact line.
 
-import { mkdtempSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { ConfigError } from "../src/config/errors.js";
 import { loadConfigFile } from "../src/config/from-file.js";
+import { SETTING_LIST } from "../src/config/settings.js";
 
 const EXAMPLE = new URL("../examples/trading-exporter.yml", import.meta.url).pathname;
 
@@ -40,6 +41,19 @@ describe("the example config file", () => {
     const main = config.accounts[0]!;
     expect(main.auth.type === "api_key" && main.auth.key.reveal()).toBe("example-main-key");
     expect(main.headers).toEqual({ "X-Desk": "alpha" });
+  });
+});
+
+describe("the example's keys", () => {
+  it("include every config file key of the settings table", () => {
+    const text = readFileSync(EXAMPLE, "utf8");
+    const missing = SETTING_LIST.filter(([id, s]) => {
+      if (!s.file) return false;
+      const [section, key] = id.split(".") as [string, string];
+      const after = text.slice(text.search(new RegExp(`^${section}:`, "m")));
+      return !new RegExp(`^\\s+#?\\s*${key}:`, "m").test(after);
+    });
+    expect(missing.map(([id]) => id)).toEqual([]);
   });
 });
 

@@ -43,14 +43,16 @@ export function parseCommandLine(argv: string[]): CommandLine {
   return { flags, configCheck: values["config.check"] === true, help: values.help === true, version: values.version === true };
 }
 
-/** The rows of the flag table: [flag, variable, file key, default, meaning]; --help and the README print them. */
-export function flagRows(): Array<[string, string, string, string, string]> {
+type Row = [flag: string, variable: string, key: string, fallback: string, meaning: string, more: string | undefined];
+
+/** The rows of the flag table; --help and the README print them. */
+export function flagRows(): Row[] {
   return [
-    ...SETTING_FLAGS.map((s): [string, string, string, string, string] => {
+    ...SETTING_FLAGS.map((s): Row => {
       const id = SETTING_LIST.find(([, t]) => t === s)![0];
-      return [`--${s.flag}=${s.arg ?? "VALUE"}`, s.env ?? "", s.file ? id : "", s.shown, s.help];
+      return [`--${s.flag}=${s.arg ?? "VALUE"}`, s.env ?? "", s.file ? id : "", s.shown, s.help, s.more];
     }),
-    ...COMMANDS.map(([flag, meaning]): [string, string, string, string, string] => [`--${flag}`, "", "", "", meaning]),
+    ...COMMANDS.map(([flag, meaning]): Row => [`--${flag}`, "", "", "", meaning, undefined]),
   ];
 }
 
