@@ -5,7 +5,7 @@ import type { EndpointOutcome } from "./collect/outcome.js";
 import type { ScrapeResult } from "./collect/result.js";
 import { Scraper, type ScrapeOptions } from "./collect/scraper.js";
 import type { AccountConfig, Config } from "./config/types.js";
-import { debugReport } from "./http/debug-report.js";
+import { debugReport } from "./debug-report.js";
 import { Body, gaugesToOpenMetrics } from "./metrics/body.js";
 import { Exposition } from "./metrics/exposition.js";
 import { selfToOpenMetrics } from "./metrics/openmetrics.js";
@@ -140,11 +140,16 @@ export class Exporter {
 
   async #render(result: ScrapeResult): Promise<ScrapeOutput> {
     const max = this.#config.scrape.maxSeries;
-    const { fresh, reused, dropped, duplicates } = this.#exposition.render(result, max);
+    const { fresh, reused, dropped, duplicates, series } = this.#exposition.render(result, max);
     this.self.seriesDuplicated(duplicates);
     if (dropped > 0) {
       this.self.seriesDropped(dropped);
       this.#logger.warn({ dropped, max }, "scrape over the series cap");
+    }
+    if (this.#logger.isLevelEnabled("debug")) {
+      const failed = result.accounts.flatMap((a) => a.outcomes).filter((o) => !o.ok).length + (result.markets?.outcome.ok === false ? 1 : 0);
+      const accounts = result.accounts.map((a) => a.account);
+      this.#logger.debug({ accounts, series, dropped, failed, ms: Date.now() - result.collectedAt }, "collection rendered");
     }
     // prom-client renders the exporter's own (few) metrics; the scrape's are already text.
     const own = await this.self.registry.metrics();

@@ -91,7 +91,13 @@ describe("alerting end to end: Prometheus and Alertmanager with the shipped file
    * Runs `act`, then waits for `alertname` to be delivered with `status`; records when Prometheus's rule saw
    * the change and when the notification reached the webhook.
    */
-  async function step(name: string, act: () => unknown, alertname: string, status: "firing" | "resolved", match: (al: WebhookAlert) => boolean = () => true): Promise<Delivery> {
+  async function step(
+    name: string,
+    act: () => unknown,
+    alertname: string,
+    status: "firing" | "resolved",
+    match: (al: WebhookAlert) => boolean = () => true,
+  ): Promise<Delivery> {
     const t0 = Date.now();
     await act();
     const delivery = await waitFor(
@@ -125,7 +131,12 @@ describe("alerting end to end: Prometheus and Alertmanager with the shipped file
         return source !== undefined && target?.status.state === "suppressed" && target.status.inhibitedBy.includes(source.fingerprint) ? target : undefined;
       },
       DELIVERY_TIMEOUT_MS,
-      () => JSON.stringify(last.map((al) => [al.labels.alertname, al.status]), null, 1),
+      () =>
+        JSON.stringify(
+          last.map((al) => [al.labels.alertname, al.status]),
+          null,
+          1,
+        ),
     );
   }
 
@@ -166,19 +177,38 @@ describe("alerting end to end: Prometheus and Alertmanager with the shipped file
   });
 
   it("wipeout: TradingMarginRatioCritical reaches the pager with words for zero total margin, no Inf, and TradingMarginRatioHigh inhibited", async () => {
-    await waitFor("the exporter scraped (up == 1)", async () => ((await p().series('up{job="trading"} == 1')).length === 1 ? true : undefined), 30_000, () => p().logTail());
-    const { alert, notification } = await step("wipeout -> Critical delivered", () => s().venue.setScenario("wipeout"), "TradingMarginRatioCritical", "firing", isOurs);
+    await waitFor(
+      "the exporter scraped (up == 1)",
+      async () => ((await p().series('up{job="trading"} == 1')).length === 1 ? true : undefined),
+      30_000,
+      () => p().logTail(),
+    );
+    const { alert, notification } = await step(
+      "wipeout -> Critical delivered",
+      () => s().venue.setScenario("wipeout"),
+      "TradingMarginRatioCritical",
+      "firing",
+      isOurs,
+    );
     expect(notification.receiver).toBe("trading-critical");
     expect(notification.path).toBe("/critical");
     expect(alert.annotations.summary).toBe(`Account ${ACCOUNT} (${COLLATERAL}) has no margin left: liquidation is imminent.`);
-    expect(alert.annotations.description).toBe(`Total margin of account ${ACCOUNT} (${COLLATERAL}) is zero or negative while positions are open: liquidation is imminent.`);
+    expect(alert.annotations.description).toBe(
+      `Total margin of account ${ACCOUNT} (${COLLATERAL}) is zero or negative while positions are open: liquidation is imminent.`,
+    );
     expect(JSON.stringify(alert.annotations)).not.toMatch(UNREADABLE);
     expect(rendered(notification)).not.toMatch(UNREADABLE);
     await inhibitedInAlertmanager("TradingMarginRatioHigh", "TradingMarginRatioCritical");
   }, 90_000);
 
   it("normal: the resolved notice is delivered and says it resolved, not the firing sentence", async () => {
-    const { notification } = await step("normal -> Critical resolved delivered", () => s().venue.setScenario("normal"), "TradingMarginRatioCritical", "resolved", isOurs);
+    const { notification } = await step(
+      "normal -> Critical resolved delivered",
+      () => s().venue.setScenario("normal"),
+      "TradingMarginRatioCritical",
+      "resolved",
+      isOurs,
+    );
     expect(notification.receiver).toBe("trading-critical");
     const text = rendered(notification);
     expect(text).toMatch(/^\[RESOLVED\] account sim \(USDC\): TradingMarginRatioCritical/);
@@ -187,7 +217,13 @@ describe("alerting end to end: Prometheus and Alertmanager with the shipped file
   }, 90_000);
 
   it("liquidation: TradingMarginRatioCritical is delivered with routing labels, readable words and a runbook link that opens its page", async () => {
-    const { alert, notification } = await step("liquidation -> Critical delivered", () => s().venue.setScenario("liquidation"), "TradingMarginRatioCritical", "firing", isOurs);
+    const { alert, notification } = await step(
+      "liquidation -> Critical delivered",
+      () => s().venue.setScenario("liquidation"),
+      "TradingMarginRatioCritical",
+      "firing",
+      isOurs,
+    );
     expect(alert.labels).toEqual({
       alertname: "TradingMarginRatioCritical",
       severity: "critical",
@@ -197,7 +233,9 @@ describe("alerting end to end: Prometheus and Alertmanager with the shipped file
       job: "trading",
     });
     expect(notification.groupLabels).toEqual({ account: ACCOUNT, collateral_id: COLLATERAL });
-    expect(alert.annotations.description).toMatch(/^Maintenance margin of account sim \(USDC\) is 9\d(\.\d+)?% of its total margin \(critical above 90%, liquidation at 100%\)\.$/);
+    expect(alert.annotations.description).toMatch(
+      /^Maintenance margin of account sim \(USDC\) is 9\d(\.\d+)?% of its total margin \(critical above 90%, liquidation at 100%\)\.$/,
+    );
     expect(JSON.stringify(alert.annotations)).not.toMatch(UNREADABLE);
     const text = rendered(notification);
     expect(text).toContain(alert.annotations.description!);
@@ -218,10 +256,33 @@ describe("alerting end to end: Prometheus and Alertmanager with the shipped file
 
   it("halt: TradingMarketNotTradableWithPositions is delivered to the warning receiver with its routing labels", async () => {
     const halted = () => s().venue.info().haltedMarket;
-    const { alert, notification } = await step("halt -> market alert delivered", () => s().venue.setScenario("halt"), "TradingMarketNotTradableWithPositions", "firing");
+    const { alert, notification } = await step(
+      "halt -> market alert delivered",
+      () => s().venue.setScenario("halt"),
+      "TradingMarketNotTradableWithPositions",
+      "firing",
+    );
     expect(notification.receiver).toBe("trading-warning");
-    expect(alert.labels).toMatchObject({ severity: "warning", account: ACCOUNT, collateral_id: COLLATERAL, market_id: halted(), status: "CLOSE_ONLY", job: "trading", instance: new URL(s().server.url).host });
-    expect(Object.keys(alert.labels).sort()).toEqual(["account", "alertname", "collateral_id", "direction", "instance", "job", "market_id", "severity", "status"]);
+    expect(alert.labels).toMatchObject({
+      severity: "warning",
+      account: ACCOUNT,
+      collateral_id: COLLATERAL,
+      market_id: halted(),
+      status: "CLOSE_ONLY",
+      job: "trading",
+      instance: new URL(s().server.url).host,
+    });
+    expect(Object.keys(alert.labels).sort()).toEqual([
+      "account",
+      "alertname",
+      "collateral_id",
+      "direction",
+      "instance",
+      "job",
+      "market_id",
+      "severity",
+      "status",
+    ]);
     expect(alert.annotations.runbook_url).toBe(`${runbookBase()}TradingMarketNotTradableWithPositions`);
     expect(JSON.stringify(alert.annotations)).not.toMatch(UNREADABLE);
   }, 90_000);
@@ -239,7 +300,9 @@ describe("alerting end to end: Prometheus and Alertmanager with the shipped file
     const missing = amAlerts.find((al) => al.labels.alertname === "TradingDataMissing" && al.labels.endpoint === undefined);
     expect(missing?.status.state).toBe("active");
     // Nothing about TradingDataMissing or TradingMarginRatioHigh ever reached a receiver.
-    const all = r().notifications().flatMap((n) => n.alerts.map((al) => `${al.labels.alertname} ${al.status}`));
+    const all = r()
+      .notifications()
+      .flatMap((n) => n.alerts.map((al) => `${al.labels.alertname} ${al.status}`));
     expect(all.filter((x) => x.startsWith("TradingDataMissing") || x === "TradingMarginRatioHigh firing")).toEqual([]);
   }, 90_000);
 });

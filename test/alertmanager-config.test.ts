@@ -82,20 +82,34 @@ describe("prometheus/alertmanager/alertmanager.yml", () => {
   it("groups by account and collateral, and names only alerts the rules define", () => {
     expect(dig(config, "route", "group_by")).toEqual(["account", "collateral_id"]);
     const names = new Set(alerts.map((a) => a.alert!));
-    const matchers = (dig(config, "inhibit_rules") as Array<Record<string, string[]>>).flatMap((r) => [...(r.source_matchers ?? []), ...(r.target_matchers ?? [])]);
+    const matchers = (dig(config, "inhibit_rules") as Array<Record<string, string[]>>).flatMap((r) => [
+      ...(r.source_matchers ?? []),
+      ...(r.target_matchers ?? []),
+    ]);
     // Every alternative of every alertname matcher (=, =~; != and !~ exclude) must select at least one rule's alert.
     const alternatives = matchers.flatMap((m) => {
       const parsed = /^alertname(=~?)"(.*)"$/.exec(m);
       return parsed ? parsed[2]!.split("|") : [];
     });
     expect(alternatives.length).toBeGreaterThan(10);
-    for (const alt of alternatives) expect([...names].some((n) => new RegExp(`^(?:${alt})$`).test(n)), `${alt} in an inhibit rule`).toBe(true);
+    for (const alt of alternatives)
+      expect(
+        [...names].some((n) => new RegExp(`^(?:${alt})$`).test(n)),
+        `${alt} in an inhibit rule`,
+      ).toBe(true);
   });
 });
 
 describe("templates/trading.tmpl", () => {
   const alert = {
-    labels: { alertname: "TradingMarginRatioCritical", severity: "critical", account: "sim", collateral_id: "USDC", instance: "127.0.0.1:9842", job: "trading" },
+    labels: {
+      alertname: "TradingMarginRatioCritical",
+      severity: "critical",
+      account: "sim",
+      collateral_id: "USDC",
+      instance: "127.0.0.1:9842",
+      job: "trading",
+    },
     annotations: {
       summary: "Account sim (USDC) is close to liquidation.",
       description: "Maintenance margin of account sim (USDC) is 94.77% of its total margin (critical above 90%, liquidation at 100%).",

@@ -3,7 +3,7 @@
 
 import { Writable } from "node:stream";
 import { afterEach, describe, expect, it } from "vitest";
-import { configFromEnv } from "../src/config/env.js";
+import { configFromEnv } from "../src/config/load.js";
 import { Exporter } from "../src/exporter.js";
 import { createApp } from "../src/http/app.js";
 import { listen } from "../src/http/server.js";

@@ -108,7 +108,13 @@ describe("/runbooks on the exporter", () => {
   });
 
   it("answers 404 for any other name, a path that climbs out, or another case", async () => {
-    for (const path of ["/runbooks/NoSuchAlert", "/runbooks/..%2Fpackage.json", "/runbooks/../package.json", "/runbooks/tradingexporterdown", "/runbooks/TradingExporterDown/x"]) {
+    for (const path of [
+      "/runbooks/NoSuchAlert",
+      "/runbooks/..%2Fpackage.json",
+      "/runbooks/../package.json",
+      "/runbooks/tradingexporterdown",
+      "/runbooks/TradingExporterDown/x",
+    ]) {
       const res = await s().get(path);
       expect(res.status, path).toBe(404);
       expect(await res.text()).not.toContain("<html");

@@ -4,7 +4,7 @@
 import { Writable } from "node:stream";
 import { brotliCompressSync, deflateSync, gzipSync } from "node:zlib";
 import { afterEach, describe, expect, it } from "vitest";
-import { configFromEnv } from "../src/config/env.js";
+import { configFromEnv } from "../src/config/load.js";
 import { createLogger } from "../src/log.js";
 import { SelfMetrics } from "../src/metrics/self.js";
 import { startService, type Service } from "../src/service.js";
@@ -239,5 +239,34 @@ describe("label values are well-formed, and no two series share a label set", ()
     expect(Buffer.from(text, "utf8").toString("utf8")).toBe(text);
     expect(duplicateSeries(samples)).toEqual([]);
     expect(checkMetrics(text)).toBe("");
+  });
+});
+
+describe("derived values come from the decimals as written", () => {
+  it("an 18-digit JSON number or decimal string times 1.1 is the exact product rounded once, read once", async () => {
+    const active = [
+      order(1, { price: Number("123456789012345678"), quantity: 1.1 }),
+      // A JSON number beyond a double's digits forces a second parse that keeps its text: the
+      // malformed field beside it must still be counted once.
+      order(2, { marketId: "ETH-USD", price: "1.5", quantity: "abc" }),
+    ];
+    const r = await start({
+      active: [],
+      account: {
+        collateralBalance: "1", availableMargin: "1", totalInvested: "0", totalMargin: "1000", totalUnrealizedPnl: "0",
+        positions: [{ marketId: "BTC-USD", direction: "LONG", size: "123456789012345678", avgExecutionPrice: "1.1",
+          marginAmount: "1", borrowedAmount: "0", leverage: "1", realizedPnl: "0", liquidationPrice: "0.9", maintenanceMargin: "1" }],
+      },
+    });
+    // The body is written by hand: JSON.stringify would print the number as the double it became.
+    const text = JSON.stringify(active).replace('"price":123456789012345680', '"price":123456789012345678');
+    expect(text).toContain('"price":123456789012345678,');
+    r.venue.options.raw = { [ACTIVE]: { headers: { "content-type": "application/json" }, body: text } };
+    const { text: exposition, samples } = await r.scrape();
+    expect(Number("123456789012345678") * 1.1).not.toBe(Number("135802467913580245.8"));
+    expect(valueOf(samples, "trading_active_orders_notional", { market_id: "BTC-USD" })).toBe(Number("135802467913580245.8"));
+    expect(valueOf(samples, "trading_position_notional", { market_id: "BTC-USD" })).toBe(Number("135802467913580245.8"));
+    expect(valueOf(samples, "trading_exporter_invalid_fields_total", { endpoint: "orders_active", field: "quantity" })).toBe(1);
+    expect(checkMetrics(exposition)).toBe("");
   });
 });

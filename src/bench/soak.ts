@@ -2,7 +2,7 @@
 // Prints RSS and heap after warm-up and at the end, and the handles left open. Not a test: numbers.
 
 import { Writable } from "node:stream";
-import { configFromEnv } from "../config/env.js";
+import { configFromEnv } from "../config/load.js";
 import { createLogger } from "../log.js";
 import { startService } from "../service.js";
 import type { FaultSpec } from "../simulator/server.js";

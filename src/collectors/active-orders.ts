@@ -23,10 +23,18 @@ class OrderGroup {
 
   add(o: Order): void {
     this.count++;
-    this.quantity.add(o.quantity);
-    this.filled.add(o.quantityFilled);
-    this.locked.add(o.quantityLocked);
-    this.notional.addProduct(o.price, o.quantity);
+    const exact = o.exact;
+    if (exact === undefined) {
+      this.quantity.add(o.quantity);
+      this.filled.add(o.quantityFilled);
+      this.locked.add(o.quantityLocked);
+      this.notional.addProduct(o.price, o.quantity);
+      return;
+    }
+    this.quantity.add(o.quantity, exact.quantity);
+    this.filled.add(o.quantityFilled, exact.quantityFilled);
+    this.locked.add(o.quantityLocked, exact.quantityLocked);
+    this.notional.addProduct(o.price, o.quantity, exact.price, exact.quantity);
   }
 }
 

@@ -27,7 +27,10 @@ export function renderInline(text: string): string {
 }
 
 function tableRow(line: string, cell: "th" | "td"): string {
-  const cells = line.trim().replace(/^\||\|$/g, "").split("|");
+  const cells = line
+    .trim()
+    .replace(/^\||\|$/g, "")
+    .split("|");
   return `<tr>${cells.map((c) => `<${cell}>${renderInline(c.trim())}</${cell}>`).join("")}</tr>`;
 }
 

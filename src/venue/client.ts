@@ -7,6 +7,7 @@ import { PATHS, type Endpoint } from "./endpoints.js";
 import { VenueError } from "./errors.js";
 import { BodyCache } from "./body-cache.js";
 import { getBody, parseBody, type RawBody } from "./http.js";
+import type { Precision } from "./fields.js";
 import { parseAccountInfo, type FieldReporter } from "./parse-account.js";
 import { parseMarkets } from "./parse-markets.js";
 import { parseOrders } from "./parse-orders.js";
@@ -78,13 +79,13 @@ export class VenueClient {
   }
 
   async accountInfo(collateralId: string, ctx: CallContext): Promise<AccountInfo> {
-    return this.#read("account_info", { collateralId }, ctx, (body, invalid) => parseAccountInfo(body, collateralId, invalid));
+    return this.#read("account_info", { collateralId }, ctx, (body, invalid, precision) => parseAccountInfo(body, collateralId, invalid, precision));
   }
 
   async activeOrders(ctx: CallContext): Promise<ActiveOrders> {
     const limit = this.#venue.activeOrdersLimit;
     const query = { [this.#venue.activeOrdersLimitParam]: String(limit) };
-    return this.#read("orders_active", query, ctx, (body, invalid) => ({ orders: parseOrders(body, "orders_active", invalid), limit }));
+    return this.#read("orders_active", query, ctx, (body, invalid, precision) => ({ orders: parseOrders(body, "orders_active", invalid, precision), limit }));
   }
 
   /**
@@ -95,8 +96,8 @@ export class VenueClient {
     const { historyMaxOrders: max, historyPageSize: pageSize } = this.#venue;
     const budget: RequestBudget = { left: historyRequestBound(max, pageSize) };
     const read = await pageHistory(max, pageSize, budget, (offset, limit) =>
-      this.#read("orders_history", { offset: String(offset), limit: String(limit) }, ctx, (body, invalid) =>
-        parseOrders(body, "orders_history", invalid), budget),
+      this.#read("orders_history", { offset: String(offset), limit: String(limit) }, ctx, (body, invalid, precision) =>
+        parseOrders(body, "orders_history", invalid, precision), budget),
     );
     const { pages } = read;
     // The same pages as last time make the same history object, so its rendered text is reused.
@@ -118,7 +119,7 @@ export class VenueClient {
     endpoint: Endpoint,
     query: Record<string, string>,
     ctx: CallContext,
-    validate: (body: unknown, invalid: FieldReporter) => T,
+    validate: (body: unknown, invalid: FieldReporter, precision: Precision) => T,
     budget?: RequestBudget,
   ): Promise<T> {
     const url = this.#url(endpoint, query);
@@ -130,7 +131,18 @@ export class VenueClient {
       this.#bodies.forget(key);
       throw error;
     }
-    return this.#bodies.read(key, body, ctx.invalid, async (text, invalid) => validate(await parseBody(text, url), invalid));
+    return this.#bodies.read(key, body, ctx.invalid, async (text, invalid) => {
+      // JSON numbers lose digits past a double's; only when one may have, the body is parsed again
+      // keeping their texts, so derived values come from the numbers as written.
+      const problems: string[] = [];
+      const precision: Precision = { lost: false };
+      const value = validate(await parseBody(text, url), (field) => problems.push(field), precision);
+      if (!precision.lost) {
+        for (const field of problems) invalid(field);
+        return value;
+      }
+      return validate(await parseBody(text, url, true), invalid, precision);
+    });
   }
 
   #url(endpoint: Endpoint, query: Record<string, string>): URL {

@@ -1,6 +1,8 @@
 // Tolerant readers for single venue fields: numbers or decimal strings, labels, flags, timestamps.
 
+import { type Decimal, keptByDouble, longDecimal } from "../util/decimal.js";
 import { wellFormedLabel } from "../util/label-text.js";
+import type { Exact } from "./snapshot.js";
 
 const DECIMAL_TEXT = /^[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?$/;
 const MAX_NUMBER_TEXT = 400;
@@ -13,6 +15,40 @@ export function readNumber(value: unknown): number | undefined {
   if (!DECIMAL_TEXT.test(text)) return undefined;
   const n = Number(text);
   return Number.isFinite(n) ? n : undefined;
+}
+
+/**
+ * The decimal a number field was written as, when its text (a decimal string, or a JSON number's
+ * source kept by util/json-parse.ts) has more significant digits than a double keeps; else undefined.
+ */
+export function readLongDecimal(value: unknown): Decimal | undefined {
+  return typeof value === "string" && value.length <= MAX_NUMBER_TEXT ? longDecimal(value) : undefined;
+}
+
+/** Set when a JSON number may have had more digits than its double keeps: its source text is then read again. */
+export interface Precision {
+  lost: boolean;
+}
+
+/**
+ * The long decimals of `fields` of `raw`, or undefined when there were none. A JSON number there
+ * that is not exactly a short decimal sets `precision.lost`: JSON.parse dropped digits, and the
+ * caller parses the body again keeping number texts (util/json-parse.ts).
+ */
+export function exactFields<K extends string>(raw: Record<string, unknown>, fields: readonly K[], precision?: Precision): Exact<K> | undefined {
+  let exact: Exact<K> | undefined;
+  for (const field of fields) {
+    const value = raw[field];
+    if (typeof value === "number") {
+      if (precision !== undefined && !keptByDouble(value)) precision.lost = true;
+      continue;
+    }
+    const d = readLongDecimal(value);
+    if (d === undefined) continue;
+    exact ??= {};
+    exact[field] = d;
+  }
+  return exact;
 }
 
 /** A non-empty identifier, as sent, for telling records apart; numbers are accepted as their decimal text. */

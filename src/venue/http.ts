@@ -93,9 +93,9 @@ export async function getBody(options: GetJsonOptions): Promise<RawBody> {
 }
 
 /** The body as JSON, or an invalid_json VenueError naming the path. */
-export async function parseBody(text: string, url: URL): Promise<unknown> {
+export async function parseBody(text: string, url: URL, keepLongNumbers = false): Promise<unknown> {
   try {
-    return await parseJson(text);
+    return await parseJson(text, keepLongNumbers);
   } catch {
     throw new VenueError("invalid_json", `GET ${url.pathname}: body is not valid JSON (${text.length} characters)`);
   }

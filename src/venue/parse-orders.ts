@@ -1,7 +1,7 @@
 // Reads the order lists (active and history share one Order shape) into Orders.
 
 import { VenueError } from "./errors.js";
-import { UNSET_PREFIX, isRecord, isUnsetTime, readFlag, readId, readLabel, readNumber, readTimestampSeconds } from "./fields.js";
+import { type Precision, UNSET_PREFIX, exactFields, isRecord, isUnsetTime, readFlag, readId, readLabel, readNumber, readTimestampSeconds } from "./fields.js";
 import type { FieldReporter } from "./parse-account.js";
 import type { Order } from "./snapshot.js";
 
@@ -10,7 +10,7 @@ import type { Order } from "./snapshot.js";
  * is read tolerantly: a missing or malformed one is reported and left undefined, and only the
  * series that need it are dropped. rejectionReason is optional by nature and only read when present.
  */
-function readOrder(raw: Record<string, unknown>, invalid: FieldReporter): Order {
+function readOrder(raw: Record<string, unknown>, invalid: FieldReporter, precision: Precision | undefined): Order {
   const label = (field: string): string | undefined => {
     const value = readLabel(raw[field]);
     if (value === undefined) invalid(field);
@@ -35,7 +35,9 @@ function readOrder(raw: Record<string, unknown>, invalid: FieldReporter): Order 
     rejectionCode = isRecord(rejection) ? readLabel(rejection.code) : undefined;
     if (rejectionCode === undefined) invalid("rejectionReason.code");
   }
+  const exact = exactFields(raw, ["price", "quantity", "quantityLocked", "quantityFilled"] as const, precision);
   return {
+    ...(exact === undefined ? {} : { exact }),
     id: readId(raw.id),
     marketId: label("marketId"),
     type: label("type"),
@@ -55,13 +57,13 @@ function readOrder(raw: Record<string, unknown>, invalid: FieldReporter): Order 
 }
 
 /** An order list body: a JSON array of Order objects. Anything else fails with invalid_schema. */
-export function parseOrders(body: unknown, endpoint: string, invalid: FieldReporter): Order[] {
+export function parseOrders(body: unknown, endpoint: string, invalid: FieldReporter, precision?: Precision): Order[] {
   if (!Array.isArray(body)) {
     throw new VenueError("invalid_schema", `${endpoint}: expected a JSON array of orders`);
   }
   const orders: Order[] = [];
   for (const raw of body) {
-    if (isRecord(raw)) orders.push(readOrder(raw, invalid));
+    if (isRecord(raw)) orders.push(readOrder(raw, invalid, precision));
     else invalid("[]");
   }
   return orders;

@@ -54,7 +54,13 @@ export function parseNotification(path: string, body: unknown, receivedAt: numbe
   const b = body as Record<string, unknown>;
   const alerts = (b.alerts as unknown[]).map((a) => {
     const o = (a !== null && typeof a === "object" ? a : {}) as Record<string, unknown>;
-    return { status: String(o.status ?? ""), labels: strings(o.labels), annotations: strings(o.annotations), startsAt: String(o.startsAt ?? ""), endsAt: String(o.endsAt ?? "") };
+    return {
+      status: String(o.status ?? ""),
+      labels: strings(o.labels),
+      annotations: strings(o.annotations),
+      startsAt: String(o.startsAt ?? ""),
+      endsAt: String(o.endsAt ?? ""),
+    };
   });
   return {
     path,
@@ -72,9 +78,9 @@ export function parseNotification(path: string, body: unknown, receivedAt: numbe
 export function describeAlert(receiver: string, alert: WebhookAlert): string {
   const { alertname = "?", ...labels } = alert.labels;
   const routing = ["severity", "account", "collateral_id", "instance", "job"].flatMap((k) => (labels[k] ? [`${k}=${labels[k]}`] : []));
-  const head = `${alert.status.toUpperCase()} ${alertname} ${routing.join(" ")} receiver=${receiver}`;
+  const head = [alert.status.toUpperCase(), alertname, ...routing, `receiver=${receiver}`].join(" ");
   if (alert.status === "resolved") return `${head}: resolved at ${alert.endsAt}`;
-  return `${head}: ${alert.annotations.summary ?? ""} runbook=${alert.annotations.runbook_url ?? ""}`;
+  return [`${head}:`, alert.annotations.summary, alert.annotations.runbook_url && `runbook=${alert.annotations.runbook_url}`].filter(Boolean).join(" ");
 }
 
 function readBody(req: IncomingMessage): Promise<string | undefined> {

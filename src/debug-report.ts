@@ -1,9 +1,9 @@
 // The plain-text report of a debug probe: what was asked of the venue, how it answered, what was wrong.
 
-import type { ScrapeResult } from "../collect/result.js";
-import type { AccountConfig } from "../config/types.js";
-import { REDACTED } from "../config/secret.js";
-import type { RequestTrace } from "../venue/client.js";
+import type { ScrapeResult } from "./collect/result.js";
+import type { AccountConfig } from "./config/types.js";
+import { REDACTED } from "./config/secret.js";
+import type { RequestTrace } from "./venue/client.js";
 
 export interface DebugInput {
   account: AccountConfig;
