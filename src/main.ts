@@ -9,6 +9,7 @@ import { ConfigError } from "./config/errors.js";
 import { loadConfig, type Sources } from "./config/load.js";
 import { createLogger, logfmtStream } from "./log.js";
 import { startService } from "./service.js";
+import { secretHeaderNames } from "./venue/auth.js";
 import { VERSION } from "./version.js";
 import type { WebConfig } from "./web/types.js";
 
@@ -34,7 +35,7 @@ async function main(argv: string[]): Promise<number> {
     process.stdout.write(`configuration OK: ${config.accounts.length} account(s): ${config.accounts.map((a) => a.name).join(", ")}\n`);
     return 0;
   }
-  const logger = createLogger(config.logLevel, config.logFormat === "logfmt" ? logfmtStream() : undefined);
+  const logger = createLogger(config.logLevel, config.logFormat === "logfmt" ? logfmtStream() : undefined, secretHeaderNames(config.accounts));
   for (const warning of warnings) logger.warn({ problem: warning }, "configuration warning");
   const source = async () => {
     const next = await loadConfig(sources);
