@@ -10,6 +10,8 @@ export interface DebugInput {
   requests: RequestTrace[];
   invalid: Array<{ endpoint: string; field: string }>;
   result: ScrapeResult;
+  /** Series left out over the series cap. */
+  dropped: number;
   exposition: string;
 }
 
@@ -51,7 +53,8 @@ export function debugReport(input: DebugInput): string {
   lines.push("", "Validation problems (missing or malformed fields, series dropped):");
   const counts = new Map<string, number>();
   for (const { endpoint, field } of invalid) counts.set(`${endpoint} ${field}`, (counts.get(`${endpoint} ${field}`) ?? 0) + 1);
-  if (counts.size === 0) lines.push("  none");
+  if (input.dropped > 0) lines.push(`  ${input.dropped} series dropped over the series cap (scrape.max_series)`);
+  if (counts.size === 0 && input.dropped === 0) lines.push("  none");
   for (const [key, n] of counts) lines.push(`  ${key} x${n}`);
   lines.push("", "Metrics:", input.exposition);
   return lines.join("\n");

@@ -108,9 +108,8 @@ export class Exporter {
     }
   }
 
-  /** The full exposition: the exporter's own metrics, then this scrape's families. */
   /**
-   * A scrape. Scrapes that joined the same collection (same result objects) get the same output,
+   * A scrape: the exporter's own metrics, then this collection's families. Scrapes that joined the same collection (same result objects) get the same output,
    * rendered, encoded and counted once: a burst of 50 costs one render, not 50.
    */
   async metrics(deadline: Deadline, options: ScrapeOptions = {}): Promise<ScrapeOutput> {
@@ -135,10 +134,12 @@ export class Exporter {
       trace: (r) => requests.push(r),
       onInvalid: (endpoint, field) => invalid.push({ endpoint, field }),
     });
-    return debugReport({ account, requests, invalid, result, exposition: outputText(await this.#render(result)) });
+    const output = await this.#render(result);
+    return debugReport({ account, requests, invalid, result, dropped: output.dropped, exposition: outputText(output) });
   }
 
-  async #render(result: ScrapeResult): Promise<ScrapeOutput> {
+  /** Also says how many series were dropped over the cap (the debug report shows it). */
+  async #render(result: ScrapeResult): Promise<ScrapeOutput & { dropped: number }> {
     const max = this.#config.scrape.maxSeries;
     const { fresh, reused, dropped, duplicates, series } = this.#exposition.render(result, max);
     this.self.seriesDuplicated(duplicates);
@@ -153,7 +154,7 @@ export class Exporter {
     }
     // prom-client renders the exporter's own (few) metrics; the scrape's are already text.
     const own = await this.self.registry.metrics();
-    return { head: new Body(own + fresh, () => selfToOpenMetrics(own) + gaugesToOpenMetrics(fresh)), reused };
+    return { head: new Body(own + fresh, () => selfToOpenMetrics(own) + gaugesToOpenMetrics(fresh)), reused, dropped };
   }
 
   /** Closes the connections to the venue. */

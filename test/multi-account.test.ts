@@ -142,7 +142,7 @@ describe("reload", () => {
     stack = await startStack({
       source: (url) => {
         writeFileSync(f.config, f.broken ?? yaml(url));
-        return loadConfigFile(f.config, {});
+        return loadConfigFile(f.config, { TRADING_LISTEN_ADDRESS: "127.0.0.1:0" });
       },
     });
     expect(valueOf(parseExposition(await stack.scrape()), "trading_up", { account: "r" })).toBe(0);

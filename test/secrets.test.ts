@@ -62,7 +62,7 @@ accounts:
   - { name: ops, collateral_ids: [USDC], auth: { type: basic, username: ops, password_file: ops.pw } }
 `;
   writeFileSync(configPath, configText);
-  const env = { BEARER: SECRETS.bearer };
+  const env = { BEARER: SECRETS.bearer, TRADING_LISTEN_ADDRESS: "127.0.0.1:0" };
   const logger = createLogger(
     "debug",
     new Writable({

@@ -73,6 +73,7 @@ async function soak(): Promise<void> {
   const growth = (end.rssMB - start.rssMB) / start.rssMB;
   const heapGrowth = (end.heapMB - start.heapMB) / start.heapMB;
   const lines = [
+    `runtime           Node ${process.version} (the image runs 24 LTS)`,
     `scrapes           ${SCRAPES} (${CONCURRENCY} at a time, faults switching every ${PHASE}), ${(SCRAPES / seconds).toFixed(0)}/s`,
     `non-200 answers   ${failures}`,
     `after warm-up     rss ${start.rssMB.toFixed(1)} MB, heap ${start.heapMB.toFixed(1)} MB (at scrape ${warmup}, one cycle of faults)`,

@@ -167,3 +167,10 @@ export interface Order {
   updatedAt: number;
   expiresAt: number;
 }
+
+/** One answer of the simulated venue: its status, its body, and the body's value (parsed lazily). */
+export interface VenueAnswer {
+  status: number;
+  body: Buffer;
+  value(): unknown;
+}

@@ -1,7 +1,6 @@
 // Venue quirks the reference leaves open, as faults that compose: history paging that ignores offset
 // or limit, overlaps or sends more than asked; strings with lone surrogates; unset order times.
-import type { FaultKind } from "./types.js";
-import type { VenueAnswer } from "./venue.js";
+import type { FaultKind, VenueAnswer } from "./types.js";
 
 /** Quirks change what a request is answered, and several apply at once; other faults replace the answer. */
 export const QUIRK_KINDS = [

@@ -49,7 +49,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
     options.source !== undefined
       ? options.source(venue.url)
       : options.file !== undefined
-        ? configFromObject(options.file(venue.url), options.env ?? {}, process.cwd())
+        ? configFromObject(options.file(venue.url), { TRADING_LISTEN_ADDRESS: "127.0.0.1:0", ...options.env }, process.cwd())
         : configFromEnv({
             TRADING_BASE_URL: venue.url,
             TRADING_API_KEY: SIM_KEY,
@@ -58,6 +58,8 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
             TRADING_LISTEN_ADDRESS: "127.0.0.1:0",
             ...options.env,
           });
+  // Tests never take a fixed port: a config that would (the file's default 0.0.0.0:9842) is a test bug.
+  if (config.listenAddress.port !== 0) throw new Error(`a test stack must listen on port 0, not ${config.listenAddress.port}`);
   const logs: string[] = [];
   const sink = new Writable({
     write(chunk: Buffer, _enc, done) {
