@@ -8,19 +8,18 @@ import { redact } from "./util/redact.js";
 
 export { LogSink };
 
-/** Paths pino replaces with <secret> wherever they appear in a log object. */
-export const REDACT_PATHS = [
-  "headers.authorization",
-  'headers["x-api-key"]',
-  "req.headers.authorization",
-  "*.headers.authorization",
-  "apiKey",
-  "password",
-  "token",
-  "*.apiKey",
-  "*.password",
-  "*.token",
-];
+/** Credential fields pino replaces with <secret> wherever they appear in a log object. */
+const SECRET_FIELDS = ["apiKey", "password", "token", "*.apiKey", "*.password", "*.token"];
+
+/**
+ * The paths pino redacts: the credential fields, and every header the venue's authenticators name as
+ * carrying a secret (`Authenticator.secretHeaders`, from venue/auth.ts); Authorization always, since
+ * the exporter's own basic auth arrives in it.
+ */
+export function redactPaths(secretHeaders: readonly string[] = []): string[] {
+  const headers = [...new Set(["authorization", ...secretHeaders.map((h) => h.toLowerCase())])].map((h) => JSON.stringify(h));
+  return [...SECRET_FIELDS, ...headers.flatMap((h) => [`headers[${h}]`, `*.headers[${h}]`, `req.headers[${h}]`])];
+}
 
 const LEVELS: Record<number, string> = { 10: "trace", 20: "debug", 30: "info", 40: "warn", 50: "error", 60: "fatal" };
 
@@ -65,8 +64,8 @@ export function stderrSink(format: "json" | "logfmt" = "json"): LogSink {
  * A logger on `destination` (stderr by default). Every line passes the redactor: the known secrets
  * (util/redact.ts) and any Authorization value become <secret>, whatever field or message holds them.
  */
-export function createLogger(level: string, destination?: LogSink | Writable): Logger {
-  const options = { level, base: { name: "trading-exporter" }, redact: { paths: REDACT_PATHS, censor: REDACTED } };
+export function createLogger(level: string, destination?: LogSink | Writable, secretHeaders: readonly string[] = []): Logger {
+  const options = { level, base: { name: "trading-exporter" }, redact: { paths: redactPaths(secretHeaders), censor: REDACTED } };
   if (destination === undefined || destination instanceof LogSink) return pino(options, destination ?? stderrSink());
   const target = destination;
   return pino(options, { write: (line: string) => target.write(redact(line)) });

@@ -4,21 +4,22 @@
 // 2 MiB instead of 16: a scrape's garbage is mostly venue bodies and text, and the large profile's
 // RSS drops from ~200 MB to ~110 MB for about 5-10 ms more CPU per scrape (see the README).
 
-import { parseFlags, usage, type Flags } from "./cli/flags.js";
+import { parseCommandLine, usage } from "./cli/flags.js";
 import { ConfigError } from "./config/errors.js";
-import { loadConfig } from "./config/load.js";
+import { loadConfig, type Sources } from "./config/load.js";
 import { checkRequestValues } from "./config/secret.js";
 import { createLogger, stderrSink, type LogSink } from "./log.js";
 import { startService } from "./service.js";
+import { secretHeaderNames } from "./venue/auth.js";
 import { VERSION } from "./version.js";
 import { libraryErrorText } from "./util/error-text.js";
-import type { WebConfig } from "./web/web-config.js";
+import type { WebConfig } from "./web/types.js";
 
 /** The log sink, once there is one: flushed (briefly) before exit. */
 let sink: LogSink | undefined;
 
 async function main(argv: string[]): Promise<number> {
-  const flags: Flags = parseFlags(argv, process.env);
+  const flags = parseCommandLine(argv);
   if (flags.help) {
     process.stdout.write(`${usage()}\n`);
     return 0;
@@ -27,20 +28,33 @@ async function main(argv: string[]): Promise<number> {
     process.stdout.write(`trading-exporter ${VERSION} (node ${process.version})\n`);
     return 0;
   }
-  // Start-up, --config.check and every reload read through here: all refuse a header value with a line break.
-  const source = async () => checkRequestValues(await loadConfig(flags, process.env));
-  const config = await source();
+  const sources: Sources = { flags: flags.flags, env: process.env };
+  // Start-up, --config.check and every reload check the values sent as headers: a line break is refused.
+  const load = async () => {
+    const loaded = await loadConfig(sources);
+    checkRequestValues(loaded.config);
+    return loaded;
+  };
+  const { config, warnings } = await load();
   // TLS and basic auth (zod, bcryptjs) are loaded only when a web config asks for them.
-  const webModule = flags.webConfigFile === undefined ? undefined : await import("./web/web-config.js");
-  const web: WebConfig | undefined = webModule?.loadWebConfig(flags.webConfigFile!);
-  const tls = web === undefined ? undefined : webModule?.tlsServerOptions(web);
+  const webConfigFile = config.webConfigFile;
+  const webModule = webConfigFile === undefined ? undefined : await import("./web/web-config.js");
+  const web: WebConfig | undefined = webConfigFile === undefined ? undefined : webModule?.loadWebConfig(webConfigFile);
+  const tls = web === undefined ? undefined : (await import("./web/tls-options.js")).tlsServerOptions(web);
   if (flags.configCheck) {
+    for (const warning of warnings) process.stderr.write(`trading-exporter: warning: ${warning}\n`);
     process.stdout.write(`configuration OK: ${config.accounts.length} account(s): ${config.accounts.map((a) => a.name).join(", ")}\n`);
     return 0;
   }
   // A sink that never blocks: a closed or stalled stderr drops log lines, never a scrape or the stop.
-  sink = stderrSink(flags.logFormat);
-  const logger = createLogger(config.logLevel, sink);
+  sink = stderrSink(config.logFormat);
+  const logger = createLogger(config.logLevel, sink, secretHeaderNames(config.accounts));
+  for (const warning of warnings) logger.warn({ problem: warning }, "configuration warning");
+  const source = async () => {
+    const next = await load();
+    for (const warning of next.warnings) logger.warn({ problem: warning }, "configuration warning");
+    return next.config;
+  };
   // One failing request or stray promise must not take the exporter down: log it and serve on.
   process.on("unhandledRejection", (reason) => {
     logger.error({ error: libraryErrorText(reason, "unexpected failure") }, "unhandled rejection");
@@ -48,10 +62,7 @@ async function main(argv: string[]): Promise<number> {
   process.on("uncaughtException", (error) => {
     logger.error({ error: libraryErrorText(error, "unexpected failure") }, "uncaught exception");
   });
-  const guards =
-    web === undefined
-      ? []
-      : [(await import("./web/server.js")).responseHeaders(web.headers), (await import("./web/basic-auth.js")).basicAuth(web.basicAuthUsers)];
+  const guards = web === undefined ? [] : (await import("./web/guards.js")).webGuards(web);
   const service = await startService(config, logger, { source, guards, tls });
   logger.info({ url: service.server.url, accounts: service.exporter.accountNames(), version: VERSION }, "listening");
   process.on("SIGHUP", () => {
@@ -83,11 +94,12 @@ async function exit(code: number): Promise<never> {
 main(process.argv.slice(2)).then(
   (code) => exit(code),
   (error: unknown) => {
-    const message =
+    // Every configuration problem on its own line; anything else in one.
+    const lines =
       error instanceof ConfigError
-        ? `configuration error: ${error.message}`
-        : `fatal: ${libraryErrorText(error, "could not start")}`;
-    process.stderr.write(`trading-exporter: ${message}\n`);
+        ? error.problems.map((problem) => `configuration error: ${problem}`)
+        : [`fatal: ${libraryErrorText(error, "could not start")}`];
+    process.stderr.write(lines.map((line) => `trading-exporter: ${line}\n`).join(""));
     process.exit(1);
   },
 );

@@ -11,6 +11,8 @@ import { addSecrets } from "./util/redact.js";
 import { libraryErrorText } from "./util/error-text.js";
 import { ConfigError } from "./config/errors.js";
 
+const CREDENTIAL_HEADER = /auth|key|token|secret|pass|sign|session|cookie|credential/i;
+
 /** Every credential of `config` as the redactor must know it: values, header values, basic auth's `user:password`. */
 function redactSecretsOf(config: Config): void {
   const values: string[] = [];
@@ -19,7 +21,9 @@ function redactSecretsOf(config: Config): void {
     if (auth.type === "api_key") values.push(auth.key.reveal());
     if (auth.type === "bearer") values.push(auth.token.reveal());
     if (auth.type === "basic") values.push(auth.password.reveal(), `${auth.username}:${auth.password.reveal()}`);
-    values.push(...Object.values(account.headers));
+    // Extra headers that carry a credential by their name (X-Api-Secret, X-Auth-Token, Cookie...);
+    // a plain one (X-Desk: beta) is often also a label value, which must not turn into <secret>.
+    for (const [name, value] of Object.entries(account.headers)) if (CREDENTIAL_HEADER.test(name)) values.push(value);
   }
   addSecrets(values);
 }

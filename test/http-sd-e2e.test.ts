@@ -6,7 +6,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import bcrypt from "bcryptjs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { loadConfigFile } from "../src/config/file.js";
+import { loadConfigFile } from "../src/config/from-file.js";
 import { basicAuth } from "../src/web/basic-auth.js";
 import { startPrometheus, waitFor, type RunningPrometheus } from "./helpers/prometheus.js";
 import { SIM_KEY, startStack, type Stack } from "./helpers/stack.js";
@@ -32,7 +32,7 @@ describe("Prometheus discovers the accounts over HTTP SD", () => {
   beforeAll(async () => {
     stack = await startStack({
       source: (url) => {
-        writeFileSync(configPath, `venue: { base_url: "${url}" }\naccounts:\n${accounts.map(account).join("")}`);
+        writeFileSync(configPath, `venue: { base_url: "${url}" }\nweb: { listen_address: "127.0.0.1:0" }\naccounts:\n${accounts.map(account).join("")}`);
         return loadConfigFile(configPath, {});
       },
       guards: [basicAuth({ [USER]: bcrypt.hashSync(PASSWORD, 4) })],

@@ -8,7 +8,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import bcrypt from "bcryptjs";
 import type express from "express";
-import { configFromEnv } from "../config/env.js";
+import { configFromEnv } from "../config/load.js";
 import { createLogger, LogSink } from "../log.js";
 import { startService } from "../service.js";
 import { startExporterProcess, type ExporterProcess } from "./exporter-process.js";

@@ -23,10 +23,18 @@ class OrderGroup {
 
   add(o: Order): void {
     this.count++;
-    this.quantity.add(o.quantity);
-    this.filled.add(o.quantityFilled);
-    this.locked.add(o.quantityLocked);
-    this.notional.addProduct(o.price, o.quantity);
+    const exact = o.exact;
+    if (exact === undefined) {
+      this.quantity.add(o.quantity);
+      this.filled.add(o.quantityFilled);
+      this.locked.add(o.quantityLocked);
+      this.notional.addProduct(o.price, o.quantity);
+      return;
+    }
+    this.quantity.add(o.quantity, exact.quantity);
+    this.filled.add(o.quantityFilled, exact.quantityFilled);
+    this.locked.add(o.quantityLocked, exact.quantityLocked);
+    this.notional.addProduct(o.price, o.quantity, exact.price, exact.quantity);
   }
 }
 
@@ -67,7 +75,8 @@ function collect(scrape: ScrapeResult): Family[] {
       groups.get([a.account, o.marketId, o.side, o.direction, o.type, o.status])?.add(o);
       const market = byMarket.get([a.account, o.marketId]);
       if (market === undefined) continue;
-      market.created.add(o.createdAt);
+      // An order without a time is left out of the oldest time, never hides the market's.
+      if (o.createdAt !== undefined) market.created.add(o.createdAt);
       FLAGS.forEach(([, field], i) => market.flags[i]!.add(flagValue(o, field)));
     }
     for (const { labels, value: g } of groups.entries()) {

@@ -11,6 +11,7 @@ import { discoveryGroups, reachedAddress } from "./service-discovery.js";
 import { libraryErrorText } from "../util/error-text.js";
 import { ConfigError } from "../config/errors.js";
 import { ScrapeTimeoutError, scrapeBudgetSeconds, type TimeoutPolicy } from "./scrape-timeout.js";
+import { runbooks } from "./runbooks.js";
 
 export interface AppOptions {
   exporter: Exporter;
@@ -86,6 +87,7 @@ export function createApp(options: AppOptions): express.Express {
   });
   app.get("/-/healthy", (_req, res) => plain(res, 200, "Healthy"));
   app.get("/-/ready", (_req, res) => plain(res, 200, "Ready"));
+  app.use("/runbooks", runbooks());
 
   app.get("/metrics", (req, res) => serveScrape(req, res, (deadline) => exporter.metrics(deadline)));
 

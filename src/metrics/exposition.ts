@@ -6,6 +6,7 @@ import type { ScrapeResult } from "../collect/result.js";
 import type { Collector } from "../collectors/collector.js";
 import { COLLECTORS, collectFamilies } from "../collectors/index.js";
 import { Body } from "./body.js";
+import { dedupeSeries } from "./dedupe-series.js";
 import { capSeries } from "./series-cap.js";
 import { renderFamily, renderText } from "./text-render.js";
 
@@ -14,6 +15,8 @@ interface Chunk {
   /** Each of the collector's non-empty families as text, without a final newline. */
   texts: string[];
   series: number;
+  /** Series left out as repeats of a label set (dedupe-series.ts). */
+  duplicates: number;
 }
 
 export interface Rendered {
@@ -24,6 +27,8 @@ export interface Rendered {
   series: number;
   /** Series left out over the cap. */
   dropped: number;
+  /** Series left out as repeats of a label set in their family. */
+  duplicates: number;
 }
 
 function sameList(a: readonly unknown[], b: readonly unknown[]): boolean {
@@ -47,30 +52,33 @@ export class Exposition {
     const fresh: string[] = [];
     const reused: Chunk[] = [];
     let series = 0;
+    let duplicates = 0;
     this.#collectors.forEach((collector, i) => {
       const inputs = collector.inputs(scrape);
       const chunk = this.#chunk(collector, inputs, `${i}|${view}`, scrape);
       series += chunk.series;
+      duplicates += chunk.duplicates;
       if (chunk.texts.length === 0) return;
       if (inputs === undefined) fresh.push(...chunk.texts);
       else reused.push(chunk);
     });
     if (series > maxSeries) {
       // Over the cap (rare): cut family by family, in collector order, nothing reused.
-      const { families, dropped } = capSeries(collectFamilies(scrape), maxSeries);
-      return { fresh: renderText(families), reused: undefined, series: series - dropped, dropped };
+      const { families, dropped } = capSeries(dedupeSeries(collectFamilies(scrape)).families, maxSeries);
+      return { fresh: renderText(families), reused: undefined, series: series - dropped, dropped, duplicates };
     }
-    return { fresh: joined(fresh), reused: this.#body(view, reused), series, dropped: 0 };
+    return { fresh: joined(fresh), reused: this.#body(view, reused), series, dropped: 0, duplicates };
   }
 
   #chunk(collector: Collector, inputs: readonly unknown[] | undefined, key: string, scrape: ScrapeResult): Chunk {
     const cached = this.#chunks.get(key);
     if (inputs !== undefined && cached !== undefined && sameList(inputs, cached.inputs)) return cached;
-    const families = collector.collect(scrape).filter((f) => f.samples.length > 0);
+    const { families, duplicates } = dedupeSeries(collector.collect(scrape).filter((f) => f.samples.length > 0));
     const chunk: Chunk = {
       inputs: inputs ?? [],
       texts: families.map(renderFamily),
       series: families.reduce((n, f) => n + f.samples.length, 0),
+      duplicates,
     };
     if (inputs !== undefined) this.#chunks.set(key, chunk);
     return chunk;

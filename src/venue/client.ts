@@ -7,9 +7,11 @@ import { PATHS, type Endpoint } from "./endpoints.js";
 import { VenueError } from "./errors.js";
 import { BodyCache } from "./body-cache.js";
 import { getBody, parseBody, type RawBody } from "./http.js";
+import type { Precision } from "./fields.js";
 import { parseAccountInfo, type FieldReporter } from "./parse-account.js";
 import { parseMarkets } from "./parse-markets.js";
 import { parseOrders } from "./parse-orders.js";
+import { historyRequestBound, pageHistory, type RequestBudget } from "./history-pager.js";
 import type { AccountInfo, ActiveOrders, Market, Order, OrderHistory } from "./snapshot.js";
 import type { Transport } from "./transport.js";
 
@@ -77,46 +79,33 @@ export class VenueClient {
   }
 
   async accountInfo(collateralId: string, ctx: CallContext): Promise<AccountInfo> {
-    return this.#read("account_info", { collateralId }, ctx, (body, invalid) => parseAccountInfo(body, collateralId, invalid));
+    return this.#read("account_info", { collateralId }, ctx, (body, invalid, precision) => parseAccountInfo(body, collateralId, invalid, precision));
   }
 
   async activeOrders(ctx: CallContext): Promise<ActiveOrders> {
     const limit = this.#venue.activeOrdersLimit;
     const query = { [this.#venue.activeOrdersLimitParam]: String(limit) };
-    return this.#read("orders_active", query, ctx, (body, invalid) => ({ orders: parseOrders(body, "orders_active", invalid), limit }));
+    return this.#read("orders_active", query, ctx, (body, invalid, precision) => ({ orders: parseOrders(body, "orders_active", invalid, precision), limit }));
   }
 
   /**
-   * Pages through the history with offset/limit until a short or empty page or the configured
-   * maximum. Orders seen twice (the list shifted between pages) are counted once.
+   * The history, paged within a bound set by configuration: at most ceil(max orders / page size)
+   * requests, retries included, however the venue treats offset and limit (history-pager.ts).
    */
   async orderHistory(ctx: CallContext): Promise<OrderHistory> {
     const { historyMaxOrders: max, historyPageSize: pageSize } = this.#venue;
-    const orders: Order[] = [];
-    const pages: Order[][] = [];
-    const seen = new Set<string>();
-    let offset = 0;
-    while (orders.length < max) {
-      const limit = Math.min(pageSize, max - orders.length);
-      const query = { offset: String(offset), limit: String(limit) };
-      const page = await this.#read("orders_history", query, ctx, (body, invalid) => parseOrders(body, "orders_history", invalid));
-      pages.push(page);
-      for (const order of page.slice(0, max - orders.length)) {
-        if (order.id !== undefined) {
-          if (seen.has(order.id)) continue;
-          seen.add(order.id);
-        }
-        orders.push(order);
-      }
-      if (page.length < limit) break;
-      offset += page.length;
-    }
+    const budget: RequestBudget = { left: historyRequestBound(max, pageSize) };
+    const read = await pageHistory(max, pageSize, budget, (offset, limit) =>
+      this.#read("orders_history", { offset: String(offset), limit: String(limit) }, ctx, (body, invalid, precision) =>
+        parseOrders(body, "orders_history", invalid, precision), budget),
+    );
+    const { pages } = read;
     // The same pages as last time make the same history object, so its rendered text is reused.
     const last = this.#lastHistory;
     if (last !== undefined && last.pages.length === pages.length && last.pages.every((p, i) => p === pages[i])) {
       return last.history;
     }
-    const history = { orders };
+    const history: OrderHistory = { orders: read.orders, truncated: read.truncated, anomalies: read.anomalies };
     this.#lastHistory = { pages, history };
     return history;
   }
@@ -130,18 +119,30 @@ export class VenueClient {
     endpoint: Endpoint,
     query: Record<string, string>,
     ctx: CallContext,
-    validate: (body: unknown, invalid: FieldReporter) => T,
+    validate: (body: unknown, invalid: FieldReporter, precision: Precision) => T,
+    budget?: RequestBudget,
   ): Promise<T> {
     const url = this.#url(endpoint, query);
     const key = url.pathname + url.search;
     let body: RawBody;
     try {
-      body = await this.#get(endpoint, url, ctx);
+      body = await this.#get(endpoint, url, ctx, budget);
     } catch (error) {
       this.#bodies.forget(key);
       throw error;
     }
-    return this.#bodies.read(key, body, ctx.invalid, async (text, invalid) => validate(await parseBody(text, url), invalid));
+    return this.#bodies.read(key, body, ctx.invalid, async (text, invalid) => {
+      // JSON numbers lose digits past a double's; only when one may have, the body is parsed again
+      // keeping their texts, so derived values come from the numbers as written.
+      const problems: string[] = [];
+      const precision: Precision = { lost: false };
+      const value = validate(await parseBody(text, url), (field) => problems.push(field), precision);
+      if (!precision.lost) {
+        for (const field of problems) invalid(field);
+        return value;
+      }
+      return validate(await parseBody(text, url, true), invalid, precision);
+    });
   }
 
   #url(endpoint: Endpoint, query: Record<string, string>): URL {
@@ -150,10 +151,12 @@ export class VenueClient {
     return url;
   }
 
-  async #get(endpoint: Endpoint, url: URL, ctx: CallContext): Promise<RawBody> {
+  /** One GET and at most one retry; with a budget, every attempt spends one and none is made without. */
+  async #get(endpoint: Endpoint, url: URL, ctx: CallContext, budget?: RequestBudget): Promise<RawBody> {
     const headers = new Headers({ accept: "application/json", ...this.#headers });
     if (endpoint !== "markets") this.#auth?.apply(headers, url);
     const attempt = async (): Promise<RawBody> => {
+      if (budget !== undefined) budget.left--;
       const started = performance.now();
       let result = "error";
       try {
@@ -185,7 +188,7 @@ export class VenueClient {
     try {
       return await attempt();
     } catch (error) {
-      if (!retryable(error)) throw error;
+      if (!retryable(error) || (budget !== undefined && budget.left <= 0)) throw error;
       // Jittered backoff of 50-250 ms, and only if the retry still fits in the scrape.
       const backoff = 50 + Math.random() * 200;
       if (ctx.deadline.remainingMs() < backoff + RETRY_MIN_REMAINING_MS) throw error;

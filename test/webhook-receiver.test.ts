@@ -1,0 +1,76 @@
+// The shipped webhook receiver (the compose stack's pager): takes Alertmanager payloads, prints one line per alert, refuses anything else.
+
+import { afterEach, describe, expect, it } from "vitest";
+import { describeAlert, startReceiver, type RunningReceiver } from "../src/webhook/receiver.js";
+
+const payload = {
+  version: "4",
+  receiver: "trading-critical",
+  status: "firing",
+  groupLabels: { account: "main", collateral_id: "USDC" },
+  commonLabels: { alertname: "TradingMarginRatioCritical" },
+  alerts: [
+    {
+      status: "firing",
+      labels: {
+        alertname: "TradingMarginRatioCritical",
+        severity: "critical",
+        account: "main",
+        collateral_id: "USDC",
+        instance: "exporter:9842",
+        job: "trading",
+      },
+      annotations: { summary: "Account main (USDC) is close to liquidation.", runbook_url: "http://localhost:9842/runbooks/TradingMarginRatioCritical" },
+      startsAt: "2026-11-22T22:00:00Z",
+      endsAt: "0001-01-01T00:00:00Z",
+    },
+    {
+      status: "resolved",
+      labels: { alertname: "TradingPositionNearLiquidation", severity: "critical", account: "main" },
+      annotations: {},
+      startsAt: "2026-11-22T21:50:00Z",
+      endsAt: "2026-11-22T22:00:00Z",
+    },
+  ],
+};
+
+describe("the webhook receiver", () => {
+  let receiver: RunningReceiver | undefined;
+  afterEach(async () => {
+    await receiver?.close();
+    receiver = undefined;
+  });
+
+  it("keeps each notification with its path and prints one line per alert", async () => {
+    const lines: string[] = [];
+    receiver = await startReceiver({ print: (line) => lines.push(line) });
+    const res = await fetch(`${receiver.url}/critical`, { method: "POST", body: JSON.stringify(payload), headers: { "content-type": "application/json" } });
+    expect(res.status).toBe(200);
+    const [n] = receiver.notifications();
+    expect(n).toMatchObject({ path: "/critical", receiver: "trading-critical", status: "firing", groupLabels: { account: "main", collateral_id: "USDC" } });
+    expect(n?.alerts).toHaveLength(2);
+    expect(lines).toEqual([
+      "FIRING TradingMarginRatioCritical severity=critical account=main collateral_id=USDC instance=exporter:9842 job=trading receiver=trading-critical: Account main (USDC) is close to liquidation. runbook=http://localhost:9842/runbooks/TradingMarginRatioCritical",
+      "RESOLVED TradingPositionNearLiquidation severity=critical account=main receiver=trading-critical: resolved at 2026-11-22T22:00:00Z",
+    ]);
+    const listed = (await (await fetch(`${receiver.url}/`)).json()) as Array<{ path: string }>;
+    expect(listed.map((l) => l.path)).toEqual(["/critical"]);
+  });
+
+  it("answers 400 to a body that is not JSON or not a payload, 405 to other methods, and keeps nothing of them", async () => {
+    receiver = await startReceiver({ keep: 1 });
+    expect((await fetch(receiver.url, { method: "POST", body: "{nope" })).status).toBe(400);
+    expect((await fetch(receiver.url, { method: "POST", body: JSON.stringify({ alerts: "x" }) })).status).toBe(400);
+    expect((await fetch(receiver.url, { method: "PUT", body: "{}" })).status).toBe(405);
+    expect(receiver.notifications()).toEqual([]);
+    // keep: 1 holds only the latest.
+    for (const status of ["firing", "resolved"]) {
+      await fetch(receiver.url, { method: "POST", body: JSON.stringify({ ...payload, status }) });
+    }
+    expect(receiver.notifications().map((n) => n.status)).toEqual(["resolved"]);
+  });
+
+  it("describes an alert without labels it does not have", () => {
+    expect(describeAlert("r", { status: "firing", labels: {}, annotations: {}, startsAt: "", endsAt: "" })).toBe("FIRING ? receiver=r:");
+  });
+});
