@@ -37,7 +37,8 @@ export function logfmtLine(text: string): string {
       const { time, level, msg, pid: _pid, hostname: _host, ...rest } = JSON.parse(line) as Record<string, unknown>;
       const fields = Object.entries(rest).map(([k, v]) => `${k}=${logfmtValue(v)}`);
       const ts = typeof time === "number" ? new Date(time).toISOString() : "";
-      out += `ts=${ts} level=${LEVELS[level as number] ?? String(level)} msg=${logfmtValue(msg ?? "")} ${fields.join(" ")}`.trimEnd() + "\n";
+      const text = `ts=${ts} level=${LEVELS[level as number] ?? String(level)} msg=${logfmtValue(msg ?? "")} ${fields.join(" ")}`;
+      out += `${text.trimEnd()}\n`;
     } catch {
       out += `${line}\n`;
     }

@@ -27,7 +27,11 @@ let accounts = ["alice", "bob"];
 describe("Prometheus discovers the accounts over HTTP SD", () => {
   let stack: Stack | undefined;
   let prom: RunningPrometheus | undefined;
-  const p = (): RunningPrometheus => prom ?? (() => { throw new Error("Prometheus did not start (see beforeAll)"); })();
+  const p = (): RunningPrometheus =>
+    prom ??
+    (() => {
+      throw new Error("Prometheus did not start (see beforeAll)");
+    })();
 
   beforeAll(async () => {
     stack = await startStack({
@@ -95,7 +99,12 @@ describe("Prometheus discovers the accounts over HTTP SD", () => {
     );
     const discoveredMs = Date.now() - reloadedAt;
     expect(discoveredMs).toBeLessThan((REFRESH_SECONDS + PROMETHEUS_BATCH_SECONDS + 3) * 1000);
-    await waitFor("carol up", async () => ((await upByInstance()).carol === "1" ? true : undefined), 30_000, () => p().logTail());
+    await waitFor(
+      "carol up",
+      async () => ((await upByInstance()).carol === "1" ? true : undefined),
+      30_000,
+      () => p().logTail(),
+    );
     console.log(`account added by reload: discovered by Prometheus ${discoveredMs} ms after the reload (refresh ${REFRESH_SECONDS} s)`);
   }, 90_000);
 

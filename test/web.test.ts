@@ -86,11 +86,7 @@ describe("web config file", () => {
     ["cert_file not a string", "tls_server_config:\n  cert_file: 12\n  key_file: server.key\n", "web config: tls_server_config.cert_file: expected string"],
     ["cert_file empty", "tls_server_config:\n  cert_file: ''\n  key_file: server.key\n", "web config: tls_server_config.cert_file: must not be empty"],
     ["tls_server_config empty", "tls_server_config:\n", "web config: tls_server_config: expected object"],
-    [
-      "min_version bad",
-      `${TLS_OK}  min_version: TLS11\n`,
-      'web config: tls_server_config.min_version: expected one of "TLS12", "TLS13"',
-    ],
+    ["min_version bad", `${TLS_OK}  min_version: TLS11\n`, 'web config: tls_server_config.min_version: expected one of "TLS12", "TLS13"'],
     [
       "hash not bcrypt",
       "basic_auth_users:\n  alice: $1$saltsalt$qjXMvbEw8oaL.CzflDugX/\n",
@@ -102,11 +98,7 @@ describe("web config file", () => {
       "web config: basic_auth_users.alice: not a bcrypt hash ($2a$, $2b$ or $2y$ with cost 04-31)",
     ],
     ["hash not a string", "basic_auth_users:\n  alice: 42\n", "web config: basic_auth_users.alice: expected string"],
-    [
-      "user name with a colon",
-      `basic_auth_users:\n  "a:b": "${HASH}"\n`,
-      "web config: basic_auth_users.a:b: a user name must be non-empty and without ':'",
-    ],
+    ["user name with a colon", `basic_auth_users:\n  "a:b": "${HASH}"\n`, "web config: basic_auth_users.a:b: a user name must be non-empty and without ':'"],
     ["users not a map", "basic_auth_users: [alice]\n", "web config: basic_auth_users: expected record"],
     [
       "unreadable cert",
@@ -429,4 +421,3 @@ describe("TLS", () => {
     }
   });
 });
-

@@ -121,7 +121,9 @@ async function main(): Promise<void> {
     stdio: ["ignore", "pipe", "inherit"],
   });
   try {
-    const naiveUrl = await new Promise<string>((resolve) => naive.stdout.once("data", (d: Buffer) => resolve((JSON.parse(d.toString()) as { url: string }).url)));
+    const naiveUrl = await new Promise<string>((resolve) =>
+      naive.stdout.once("data", (d: Buffer) => resolve((JSON.parse(d.toString()) as { url: string }).url)),
+    );
     for (const flood of FLOODS) rows.push(await measure("naive peer", new URL("metrics", naiveUrl), flood));
   } finally {
     naive.kill("SIGTERM");

@@ -11,11 +11,15 @@ export const REDACTED = "<secret>";
  * Latin-1), or undefined when it can. Named by kind only: the message never shows the value.
  */
 export function headerValueProblem(value: string): string | undefined {
-  if (/[\r\n]/.test(value)) return "contains a line break";
-  if (value.includes("\0")) return "contains a NUL byte";
-  if (/[\x01-\x08\x0b-\x1f\x7f]/.test(value)) return "contains a control character";
-  if (/[^\t\x20-\xff]/.test(value)) return "contains a character that is not Latin-1";
-  return undefined;
+  let problem: string | undefined;
+  for (let i = 0; i < value.length; i++) {
+    const c = value.charCodeAt(i);
+    if (c === 10 || c === 13) return "contains a line break";
+    if (c === 0) problem ??= "contains a NUL byte";
+    else if ((c < 32 && c !== 9) || c === 127) problem ??= "contains a control character";
+    else if (c > 255) problem ??= "contains a character that is not Latin-1";
+  }
+  return problem;
 }
 
 /** Throws a ConfigError naming `key` when `value` cannot be sent as a header value. */

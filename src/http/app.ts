@@ -34,7 +34,10 @@ function landing(accounts: string[]): string {
 
 /** A plain-text answer; every known secret and Authorization value in it shows as <secret>. */
 function plain(res: Response, status: number, text: string): void {
-  res.status(status).type("text/plain").send(`${redact(text)}\n`);
+  res
+    .status(status)
+    .type("text/plain")
+    .send(`${redact(text)}\n`);
 }
 
 export function createApp(options: AppOptions): express.Express {
@@ -94,7 +97,10 @@ export function createApp(options: AppOptions): express.Express {
   // Prometheus http_sd_configs: every account as a /probe target, current after a reload.
   app.get("/sd", (req, res) => {
     const address = reachedAddress(req.get("host"), req.socket.localAddress, req.socket.localPort);
-    res.status(200).type("application/json").send(JSON.stringify(discoveryGroups(exporter.accountNames(), address)));
+    res
+      .status(200)
+      .type("application/json")
+      .send(JSON.stringify(discoveryGroups(exporter.accountNames(), address)));
   });
 
   app.get("/probe", async (req, res) => {

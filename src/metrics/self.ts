@@ -40,7 +40,7 @@ export class SelfMetrics {
     }).set({ version: VERSION, revision: REVISION, nodejs_version: process.version }, 1);
     this.#requests = new Counter({
       name: metricName("exporter", "upstream_requests_total"),
-      help: "Requests sent to the venue, by endpoint and HTTP status (\"error\" when none came back).",
+      help: 'Requests sent to the venue, by endpoint and HTTP status ("error" when none came back).',
       labelNames: ["endpoint", "code"],
       registers,
     });

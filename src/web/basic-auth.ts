@@ -113,10 +113,7 @@ function deny(res: express.Response): void {
  * failed lately are refused without bcrypt; the rest are checked on a worker thread, MAX_QUEUED_CHECKS
  * at most, and the same credentials arriving together share one check.
  */
-export function basicAuth(
-  users: Record<string, string>,
-  options: { now?: () => number; onCheck?: () => void } = {},
-): express.RequestHandler {
+export function basicAuth(users: Record<string, string>, options: { now?: () => number; onCheck?: () => void } = {}): express.RequestHandler {
   // A Map, so names such as "constructor" or "__proto__" find nothing inherited.
   const hashes = new Map(Object.entries(users));
   if (hashes.size === 0) return (_req, _res, next) => next();

@@ -77,12 +77,7 @@ export function findPrometheus(): string {
 }
 
 /** Polls `probe` every POLL_MS until it returns a value other than undefined; throws `describe()` after timeoutMs. */
-export async function waitFor<T>(
-  what: string,
-  probe: () => Promise<T | undefined>,
-  timeoutMs: number,
-  describe: () => string = () => "",
-): Promise<T> {
+export async function waitFor<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs: number, describe: () => string = () => ""): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   let lastError: unknown;
   for (;;) {
@@ -152,7 +147,12 @@ export async function startPrometheus(target: string, options: PrometheusOptions
     const server = await startServer(
       "prometheus",
       binary,
-      (port) => [`--config.file=${join(dir, "prometheus.yml")}`, `--storage.tsdb.path=${join(dir, "data")}`, `--web.listen-address=127.0.0.1:${port}`, "--log.level=info"],
+      (port) => [
+        `--config.file=${join(dir, "prometheus.yml")}`,
+        `--storage.tsdb.path=${join(dir, "data")}`,
+        `--web.listen-address=127.0.0.1:${port}`,
+        "--log.level=info",
+      ],
       dir,
     );
     return running(server, dir);
