@@ -3,7 +3,7 @@
 import { parseArgs } from "node:util";
 import { ConfigError } from "../config/errors.js";
 import type { FlagValues } from "../config/load.js";
-import { SETTING_LIST } from "../config/settings.js";
+import { SETTING_LIST, shownDefault } from "../config/settings.js";
 
 export interface CommandLine {
   /** Setting flags as given, by name without dashes ("web.listen-address"). */
@@ -50,7 +50,7 @@ export function flagRows(): Row[] {
   return [
     ...SETTING_FLAGS.map((s): Row => {
       const id = SETTING_LIST.find(([, t]) => t === s)![0];
-      return [`--${s.flag}=${s.arg ?? "VALUE"}`, s.env ?? "", s.file ? id : "", s.shown, s.help, s.more];
+      return [`--${s.flag}=${s.arg ?? "VALUE"}`, s.env ?? "", s.file ? id : "", shownDefault(s), s.help, s.more];
     }),
     ...COMMANDS.map(([flag, meaning]): Row => [`--${flag}`, "", "", "", meaning, undefined]),
   ];
@@ -61,7 +61,7 @@ export function settingRows(): Array<[string, string, string, string, string | u
   return SETTING_LIST.filter(([, s]) => s.flag === undefined).map(([id, s]) => [
     s.secret ? `${s.env} / ${s.env}_FILE` : (s.env ?? ""),
     s.file ? id : "",
-    s.shown,
+    shownDefault(s),
     s.help,
     s.more,
   ]);
@@ -77,7 +77,8 @@ export function usage(): string {
   const settings = settingRows();
   const envWidth = Math.max(...settings.map(([name]) => name.length));
   const envRows = settings.map(
-    ([name, key, fallback, meaning]) => `  ${name.padEnd(envWidth)}  ${meaning} (${key ? `file ${key}; ` : "without a config file only; "}default ${fallback})`,
+    ([name, key, fallback, meaning]) =>
+      `  ${name.padEnd(envWidth)}  ${meaning} (${key ? `file ${key}; ` : "without a config file only; "}${fallback === "required" ? fallback : `default ${fallback}`})`,
   );
   return [
     "usage: trading-exporter [flags]",
