@@ -6,48 +6,22 @@ import { readFileSync, writeFileSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { parse } from "yaml";
 import { startReceiver, type Notification, type RunningReceiver, type WebhookAlert } from "../src/webhook/receiver.js";
 import { startAlertmanager, type AmAlert, type RunningAlertmanager } from "./helpers/alertmanager.js";
+import { normalized, testAlertmanagerConfig, testRules } from "./helpers/alerting-files.js";
 import { ALERTMANAGER_CONFIG, ALERTMANAGER_DIR, renderTemplate } from "./helpers/amtool.js";
 import { RULES_FILE, startPrometheus, waitFor, type RunningPrometheus } from "./helpers/prometheus.js";
 import { startStack, type Stack } from "./helpers/stack.js";
 
 const ACCOUNT = "sim";
 const COLLATERAL = "USDC";
-const SHIPPED_BASE = "http://localhost:9842/runbooks/";
-const SHIPPED_WEBHOOK = "http://webhook:5001";
-const DELIVERY_TIMEOUT_MS = 60_000;
+/** TRADING_E2E_SHIPPED_TIMINGS=1 keeps the shipped `for`s, group waits and intervals, and scrapes every 15 s as the compose stack does. */
+const SHIPPED_TIMINGS = process.env.TRADING_E2E_SHIPPED_TIMINGS === "1";
+const INTERVAL_SECONDS = SHIPPED_TIMINGS ? 15 : 1;
+const DELIVERY_TIMEOUT_MS = SHIPPED_TIMINGS ? 300_000 : 60_000;
+const STEP_TIMEOUT_MS = DELIVERY_TIMEOUT_MS + 30_000;
 /** Text that must never reach a person: unrendered templates, Go's error verbs, non-numbers. */
 const UNREADABLE = /\{\{|<no value>|%!|\bInf\b|\bNaN\b/;
-
-/** The shipped rules with every `for: Nm` made N*2 seconds (order kept) and runbook links pointed at `base`. */
-function testRules(shipped: string, base: string): string {
-  const fors = shipped.match(/^\s+for: \d+m$/gm) ?? [];
-  expect(fors.length).toBeGreaterThan(5);
-  expect(shipped.split(SHIPPED_BASE)).toHaveLength(2);
-  return shipped.replace(/^(\s+for: )(\d+)m$/gm, (_l, head: string, n: string) => `${head}${Number(n) * 2}s`).replace(SHIPPED_BASE, base);
-}
-
-/** The shipped Alertmanager config with group waits and intervals of 1 s and the webhooks pointed at `receiver`. */
-function testAlertmanagerConfig(shipped: string, receiver: string): string {
-  expect(shipped.split(SHIPPED_WEBHOOK).length).toBeGreaterThan(2);
-  return shipped
-    .replace(/^(\s+group_(?:wait|interval): )\S+$/gm, "$11s")
-    .split(SHIPPED_WEBHOOK)
-    .join(receiver);
-}
-
-/** Parsed YAML with what the tests change put back to fixed values, to compare a test copy with the shipped file. */
-function normalized(text: string): unknown {
-  return parse(
-    text
-      .replace(/^(\s+for: )\S+$/gm, "$1X")
-      .replace(/^(\s+group_(?:wait|interval): )\S+$/gm, "$1X")
-      .replace(/url: http:\/\/\S+?\/runbooks\/$/m, "url: BASE")
-      .replace(/url: http:\/\/[^/\s]+\/(critical|warning)$/gm, "url: WEBHOOK/$1"),
-  ) as unknown;
-}
 
 interface Delivery {
   notification: Notification;
@@ -143,11 +117,14 @@ describe("alerting end to end: Prometheus and Alertmanager with the shipped file
   beforeAll(async () => {
     receiver = await startReceiver();
     stack = await startStack({ venue: { epochMs: Date.now(), tickMs: 250 }, env: { TRADING_MARKETS_CACHE_SECONDS: "1" } });
-    am = await startAlertmanager(testAlertmanagerConfig(readFileSync(ALERTMANAGER_CONFIG, "utf8"), r().url), join(ALERTMANAGER_DIR, "templates"));
+    am = await startAlertmanager(
+      testAlertmanagerConfig(readFileSync(ALERTMANAGER_CONFIG, "utf8"), r().url, !SHIPPED_TIMINGS),
+      join(ALERTMANAGER_DIR, "templates"),
+    );
     const rulesFile = join(dir, "trading.rules.yml");
-    writeFileSync(rulesFile, testRules(readFileSync(RULES_FILE, "utf8"), runbookBase()));
-    prom = await startPrometheus(new URL(s().server.url).host, { rulesFile, alertmanager: a().address });
-  }, 90_000);
+    writeFileSync(rulesFile, testRules(readFileSync(RULES_FILE, "utf8"), runbookBase(), !SHIPPED_TIMINGS));
+    prom = await startPrometheus(new URL(s().server.url).host, { rulesFile, alertmanager: a().address, intervalSeconds: INTERVAL_SECONDS });
+  }, STEP_TIMEOUT_MS * 2);
 
   afterAll(async () => {
     await prom?.stop().catch((err: unknown) => console.error("stopping Prometheus:", err));
@@ -157,7 +134,11 @@ describe("alerting end to end: Prometheus and Alertmanager with the shipped file
     rmSync(dir, { recursive: true, force: true });
     if (steps.length > 0) {
       console.log(
-        ["delivery latency per step, from the scenario change (test timings: for = 2 s per shipped minute, group_wait and group_interval 1 s):"]
+        [
+          SHIPPED_TIMINGS
+            ? "delivery latency per step, from the scenario change (shipped timings, scrape and evaluation every 15 s):"
+            : "delivery latency per step, from the scenario change (test timings: for = 2 s per shipped minute, group_wait and group_interval 1 s):",
+        ]
           .concat(
             steps.map((st) => {
               const prom = st.toPrometheus === undefined ? "   -  " : `${(st.toPrometheus / 1000).toFixed(1)} s`;
@@ -172,137 +153,158 @@ describe("alerting end to end: Prometheus and Alertmanager with the shipped file
   it("loads the shipped rules and Alertmanager config, changed only in timings, the runbook base and the webhook URL", () => {
     const shippedRules = readFileSync(RULES_FILE, "utf8");
     expect(normalized(testRules(shippedRules, runbookBase()))).toEqual(normalized(shippedRules));
+    expect(testRules(shippedRules, runbookBase())).not.toBe(shippedRules);
     const shippedAm = readFileSync(ALERTMANAGER_CONFIG, "utf8");
     expect(normalized(testAlertmanagerConfig(shippedAm, r().url))).toEqual(normalized(shippedAm));
   });
 
-  it("wipeout: TradingMarginRatioCritical reaches the pager with words for zero total margin, no Inf, and TradingMarginRatioHigh inhibited", async () => {
-    await waitFor(
-      "the exporter scraped (up == 1)",
-      async () => ((await p().series('up{job="trading"} == 1')).length === 1 ? true : undefined),
-      30_000,
-      () => p().logTail(),
-    );
-    const { alert, notification } = await step(
-      "wipeout -> Critical delivered",
-      () => s().venue.setScenario("wipeout"),
-      "TradingMarginRatioCritical",
-      "firing",
-      isOurs,
-    );
-    expect(notification.receiver).toBe("trading-critical");
-    expect(notification.path).toBe("/critical");
-    expect(alert.annotations.summary).toBe(`Account ${ACCOUNT} (${COLLATERAL}) has no margin left: liquidation is imminent.`);
-    expect(alert.annotations.description).toBe(
-      `Total margin of account ${ACCOUNT} (${COLLATERAL}) is zero or negative while positions are open: liquidation is imminent.`,
-    );
-    expect(JSON.stringify(alert.annotations)).not.toMatch(UNREADABLE);
-    expect(rendered(notification)).not.toMatch(UNREADABLE);
-    await inhibitedInAlertmanager("TradingMarginRatioHigh", "TradingMarginRatioCritical");
-  }, 90_000);
+  it(
+    "wipeout: TradingMarginRatioCritical reaches the pager with words for zero total margin, no Inf, and TradingMarginRatioHigh inhibited",
+    async () => {
+      await waitFor(
+        "the exporter scraped (up == 1)",
+        async () => ((await p().series('up{job="trading"} == 1')).length === 1 ? true : undefined),
+        30_000,
+        () => p().logTail(),
+      );
+      const { alert, notification } = await step(
+        "wipeout -> Critical delivered",
+        () => s().venue.setScenario("wipeout"),
+        "TradingMarginRatioCritical",
+        "firing",
+        isOurs,
+      );
+      expect(notification.receiver).toBe("trading-critical");
+      expect(notification.path).toBe("/critical");
+      expect(alert.annotations.summary).toBe(`Account ${ACCOUNT} (${COLLATERAL}) has no margin left: liquidation is imminent.`);
+      expect(alert.annotations.description).toBe(
+        `Total margin of account ${ACCOUNT} (${COLLATERAL}) is zero or negative while positions are open: liquidation is imminent.`,
+      );
+      expect(JSON.stringify(alert.annotations)).not.toMatch(UNREADABLE);
+      expect(rendered(notification)).not.toMatch(UNREADABLE);
+      await inhibitedInAlertmanager("TradingMarginRatioHigh", "TradingMarginRatioCritical");
+    },
+    STEP_TIMEOUT_MS * 2,
+  );
 
-  it("normal: the resolved notice is delivered and says it resolved, not the firing sentence", async () => {
-    const { notification } = await step(
-      "normal -> Critical resolved delivered",
-      () => s().venue.setScenario("normal"),
-      "TradingMarginRatioCritical",
-      "resolved",
-      isOurs,
-    );
-    expect(notification.receiver).toBe("trading-critical");
-    const text = rendered(notification);
-    expect(text).toMatch(/^\[RESOLVED\] account sim \(USDC\): TradingMarginRatioCritical/);
-    expect(text).toMatch(/No longer firing for account sim \(USDC\): resolved at \d\d:\d\d:\d\d UTC after \d/);
-    expect(text).not.toContain("liquidation is imminent");
-  }, 90_000);
+  it(
+    "normal: the resolved notice is delivered and says it resolved, not the firing sentence",
+    async () => {
+      const { notification } = await step(
+        "normal -> Critical resolved delivered",
+        () => s().venue.setScenario("normal"),
+        "TradingMarginRatioCritical",
+        "resolved",
+        isOurs,
+      );
+      expect(notification.receiver).toBe("trading-critical");
+      const text = rendered(notification);
+      expect(text).toMatch(/^\[RESOLVED\] account sim \(USDC\): TradingMarginRatioCritical/);
+      expect(text).toMatch(/No longer firing for account sim \(USDC\): resolved at \d\d:\d\d:\d\d UTC after \d/);
+      expect(text).not.toContain("liquidation is imminent");
+    },
+    STEP_TIMEOUT_MS * 2,
+  );
 
-  it("liquidation: TradingMarginRatioCritical is delivered with routing labels, readable words and a runbook link that opens its page", async () => {
-    const { alert, notification } = await step(
-      "liquidation -> Critical delivered",
-      () => s().venue.setScenario("liquidation"),
-      "TradingMarginRatioCritical",
-      "firing",
-      isOurs,
-    );
-    expect(alert.labels).toEqual({
-      alertname: "TradingMarginRatioCritical",
-      severity: "critical",
-      account: ACCOUNT,
-      collateral_id: COLLATERAL,
-      instance: new URL(s().server.url).host,
-      job: "trading",
-    });
-    expect(notification.groupLabels).toEqual({ account: ACCOUNT, collateral_id: COLLATERAL });
-    expect(alert.annotations.description).toMatch(
-      /^Maintenance margin of account sim \(USDC\) is 9\d(\.\d+)?% of its total margin \(critical above 90%, liquidation at 100%\)\.$/,
-    );
-    expect(JSON.stringify(alert.annotations)).not.toMatch(UNREADABLE);
-    const text = rendered(notification);
-    expect(text).toContain(alert.annotations.description!);
-    expect(text).toContain(`Runbook: ${runbookBase()}TradingMarginRatioCritical`);
+  it(
+    "liquidation: TradingMarginRatioCritical is delivered with routing labels, readable words and a runbook link that opens its page",
+    async () => {
+      const { alert, notification } = await step(
+        "liquidation -> Critical delivered",
+        () => s().venue.setScenario("liquidation"),
+        "TradingMarginRatioCritical",
+        "firing",
+        isOurs,
+      );
+      expect(alert.labels).toEqual({
+        alertname: "TradingMarginRatioCritical",
+        severity: "critical",
+        account: ACCOUNT,
+        collateral_id: COLLATERAL,
+        instance: new URL(s().server.url).host,
+        job: "trading",
+      });
+      expect(notification.groupLabels).toEqual({ account: ACCOUNT, collateral_id: COLLATERAL });
+      expect(alert.annotations.description).toMatch(
+        /^Maintenance margin of account sim \(USDC\) is 9\d(\.\d+)?% of its total margin \(critical above 90%, liquidation at 100%\)\.$/,
+      );
+      expect(JSON.stringify(alert.annotations)).not.toMatch(UNREADABLE);
+      const text = rendered(notification);
+      expect(text).toContain(alert.annotations.description!);
+      expect(text).toContain(`Runbook: ${runbookBase()}TradingMarginRatioCritical`);
 
-    // The link is absolute and opens a page about this alert.
-    const link = alert.annotations.runbook_url ?? "";
-    expect(link).toBe(`${runbookBase()}TradingMarginRatioCritical`);
-    const page = await fetch(link);
-    expect(page.status).toBe(200);
-    const html = await page.text();
-    expect(html).toContain("<h1>TradingMarginRatioCritical</h1>");
-    expect(html).toContain("above 90% of the total margin");
+      // The link is absolute and opens a page about this alert.
+      const link = alert.annotations.runbook_url ?? "";
+      expect(link).toBe(`${runbookBase()}TradingMarginRatioCritical`);
+      const page = await fetch(link);
+      expect(page.status).toBe(200);
+      const html = await page.text();
+      expect(html).toContain("<h1>TradingMarginRatioCritical</h1>");
+      expect(html).toContain("above 90% of the total margin");
 
-    await inhibitedInAlertmanager("TradingMarginRatioHigh", "TradingMarginRatioCritical");
-    await step("normal -> Critical resolved delivered", () => s().venue.setScenario("normal"), "TradingMarginRatioCritical", "resolved", isOurs);
-  }, 120_000);
+      await inhibitedInAlertmanager("TradingMarginRatioHigh", "TradingMarginRatioCritical");
+      await step("normal -> Critical resolved delivered", () => s().venue.setScenario("normal"), "TradingMarginRatioCritical", "resolved", isOurs);
+    },
+    STEP_TIMEOUT_MS * 2,
+  );
 
-  it("halt: TradingMarketNotTradableWithPositions is delivered to the warning receiver with its routing labels", async () => {
-    const halted = () => s().venue.info().haltedMarket;
-    const { alert, notification } = await step(
-      "halt -> market alert delivered",
-      () => s().venue.setScenario("halt"),
-      "TradingMarketNotTradableWithPositions",
-      "firing",
-    );
-    expect(notification.receiver).toBe("trading-warning");
-    expect(alert.labels).toMatchObject({
-      severity: "warning",
-      account: ACCOUNT,
-      collateral_id: COLLATERAL,
-      market_id: halted(),
-      status: "CLOSE_ONLY",
-      job: "trading",
-      instance: new URL(s().server.url).host,
-    });
-    expect(Object.keys(alert.labels).sort()).toEqual([
-      "account",
-      "alertname",
-      "collateral_id",
-      "direction",
-      "instance",
-      "job",
-      "market_id",
-      "severity",
-      "status",
-    ]);
-    expect(alert.annotations.runbook_url).toBe(`${runbookBase()}TradingMarketNotTradableWithPositions`);
-    expect(JSON.stringify(alert.annotations)).not.toMatch(UNREADABLE);
-  }, 90_000);
+  it(
+    "halt: TradingMarketNotTradableWithPositions is delivered to the warning receiver with its routing labels",
+    async () => {
+      const halted = () => s().venue.info().haltedMarket;
+      const { alert, notification } = await step(
+        "halt -> market alert delivered",
+        () => s().venue.setScenario("halt"),
+        "TradingMarketNotTradableWithPositions",
+        "firing",
+      );
+      expect(notification.receiver).toBe("trading-warning");
+      expect(alert.labels).toMatchObject({
+        severity: "warning",
+        account: ACCOUNT,
+        collateral_id: COLLATERAL,
+        market_id: halted(),
+        status: "CLOSE_ONLY",
+        job: "trading",
+        instance: new URL(s().server.url).host,
+      });
+      expect(Object.keys(alert.labels).sort()).toEqual([
+        "account",
+        "alertname",
+        "collateral_id",
+        "direction",
+        "instance",
+        "job",
+        "market_id",
+        "severity",
+        "status",
+      ]);
+      expect(alert.annotations.runbook_url).toBe(`${runbookBase()}TradingMarketNotTradableWithPositions`);
+      expect(JSON.stringify(alert.annotations)).not.toMatch(UNREADABLE);
+    },
+    STEP_TIMEOUT_MS * 2,
+  );
 
-  it("exporter stopped: TradingExporterDown is delivered, and the alerts of the dead target are inhibited, their resolved notices too", async () => {
-    const stoppedAt = Date.now();
-    const { alert, notification } = await step("exporter stopped -> ExporterDown delivered", () => s().server.close(0), "TradingExporterDown", "firing");
-    expect(notification.receiver).toBe("trading-critical");
-    expect(alert.labels).toEqual({ alertname: "TradingExporterDown", severity: "critical", instance: new URL(s().server.url).host, job: "trading" });
-    expect(alert.annotations.runbook_url).toBe(`${runbookBase()}TradingExporterDown`);
-    // The market alert's series vanished with the exporter; its "resolved" must not reach the pager
-    // before or with the page that says why (the group intervals here are 1 s, ExporterDown waits 4 s).
-    expect(delivered(stoppedAt, "TradingMarketNotTradableWithPositions", "resolved")).toEqual([]);
-    const amAlerts = await a().alerts();
-    const missing = amAlerts.find((al) => al.labels.alertname === "TradingDataMissing" && al.labels.endpoint === undefined);
-    expect(missing?.status.state).toBe("active");
-    // Nothing about TradingDataMissing or TradingMarginRatioHigh ever reached a receiver.
-    const all = r()
-      .notifications()
-      .flatMap((n) => n.alerts.map((al) => `${al.labels.alertname} ${al.status}`));
-    expect(all.filter((x) => x.startsWith("TradingDataMissing") || x === "TradingMarginRatioHigh firing")).toEqual([]);
-  }, 90_000);
+  it(
+    "exporter stopped: TradingExporterDown is delivered, and the alerts of the dead target are inhibited, their resolved notices too",
+    async () => {
+      const stoppedAt = Date.now();
+      const { alert, notification } = await step("exporter stopped -> ExporterDown delivered", () => s().server.close(0), "TradingExporterDown", "firing");
+      expect(notification.receiver).toBe("trading-critical");
+      expect(alert.labels).toEqual({ alertname: "TradingExporterDown", severity: "critical", instance: new URL(s().server.url).host, job: "trading" });
+      expect(alert.annotations.runbook_url).toBe(`${runbookBase()}TradingExporterDown`);
+      // The market alert's series vanished with the exporter; its "resolved" must not reach the pager
+      // before or with the page that says why (the group intervals here are 1 s, ExporterDown waits 4 s).
+      expect(delivered(stoppedAt, "TradingMarketNotTradableWithPositions", "resolved")).toEqual([]);
+      const amAlerts = await a().alerts();
+      const missing = amAlerts.find((al) => al.labels.alertname === "TradingDataMissing" && al.labels.endpoint === undefined);
+      expect(missing?.status.state).toBe("active");
+      // Nothing about TradingDataMissing or TradingMarginRatioHigh ever reached a receiver.
+      const all = r()
+        .notifications()
+        .flatMap((n) => n.alerts.map((al) => `${al.labels.alertname} ${al.status}`));
+      expect(all.filter((x) => x.startsWith("TradingDataMissing") || x === "TradingMarginRatioHigh firing")).toEqual([]);
+    },
+    STEP_TIMEOUT_MS * 2,
+  );
 });

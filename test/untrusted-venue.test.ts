@@ -117,6 +117,22 @@ describe("history paging within the bound, whatever the venue does", () => {
     });
   }
 
+  it("spends the same bound on retries: a 5xx retried costs a page, never a request more", async () => {
+    const r = await start({ history: orders(2500), failHistory: 1 });
+    const { samples, historyRequests } = await r.scrape();
+    expect(historyRequests).toBe(BOUND);
+    expect(valueOf(samples, "trading_exporter_upstream_requests_total", { endpoint: "orders_history", code: "503" })).toBe(1);
+    expect(valueOf(samples, "trading_order_history_fetched_orders", acct)).toBe(900);
+    expect(valueOf(samples, "trading_order_history_truncated", acct)).toBe(1);
+  });
+
+  it("shows the paging in the debug probe", async () => {
+    const r = await start({ history: orders(300), paging: { ignoreOffset: true } });
+    const res = await fetch(new URL("/probe?target=acct&debug=true", r.service.server.url));
+    const text = await res.text();
+    expect(text).toContain("history: 100 orders, cut short (cap, request bound or paging anomaly); paging anomalies: no_progress x1");
+  });
+
   it("logs again only when the venue's paging changes, and says when it behaves", async () => {
     const r = await start({ history: orders(300), paging: { ignoreOffset: true } });
     await r.scrape();

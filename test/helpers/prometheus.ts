@@ -96,17 +96,21 @@ export interface PrometheusOptions {
   rulesFile?: string;
   /** "host:port" of an Alertmanager to send alerts to. */
   alertmanager?: string;
+  /** Scrape and evaluation interval; 1 s unless given. */
+  intervalSeconds?: number;
 }
 
 function configYaml(target: string, options: PrometheusOptions): string {
+  const interval = `${options.intervalSeconds ?? 1}s`;
+  const timeout = `${Math.min(options.intervalSeconds ?? 1, 10)}s`;
   // JSON is YAML; it spares escaping the rules path.
   return JSON.stringify(
     {
-      global: { scrape_interval: "1s", evaluation_interval: "1s" },
+      global: { scrape_interval: interval, evaluation_interval: interval },
       rule_files: [options.rulesFile ?? RULES_FILE],
       ...(options.alertmanager === undefined ? {} : { alerting: { alertmanagers: [{ static_configs: [{ targets: [options.alertmanager] }] }] } }),
       scrape_configs: [
-        { job_name: "trading", scrape_interval: "1s", scrape_timeout: "1s", metrics_path: "/metrics", static_configs: [{ targets: [target] }] },
+        { job_name: "trading", scrape_interval: interval, scrape_timeout: timeout, metrics_path: "/metrics", static_configs: [{ targets: [target] }] },
       ],
     },
     null,
