@@ -1,6 +1,7 @@
 // The one table of settings: each setting's file key, environment variable, flag, parser, default and
 // help. The file loader, the environment loader, the flags, --help and the README's tables all read it.
 
+import type { Config } from "./types.js";
 import {
   LOG_FORMATS,
   type LogFormat,
@@ -30,6 +31,11 @@ export interface Setting<T> {
   /** A secret: the variable, or `<variable>_FILE` naming a file that holds it. */
   secret?: true;
   required?: true;
+  /**
+   * Read at start-up only (the listener, the logger, the HTTP limits): where its value sits in a
+   * Config, so a reload that changes it can say the change waits for a restart.
+   */
+  startupOnly?: (config: Config) => unknown;
   default?: T;
   /** The default as --help and the README show it, when not the default's own text. */
   shown?: string;
@@ -54,6 +60,7 @@ export const SETTINGS = {
     parse: parseText,
   }),
   "web.listen_address": setting({
+    startupOnly: (c) => `${c.listenAddress.host}:${c.listenAddress.port}`,
     file: true,
     flag: "web.listen-address",
     arg: "HOST:PORT",
@@ -61,20 +68,22 @@ export const SETTINGS = {
     default: parseListenAddress("0.0.0.0:9842", "default"),
     shown: "0.0.0.0:9842",
     help: "Address to serve on.",
-    more: "`[::1]:9842` for IPv6, `:9842` for all interfaces. Read at start-up only.",
+    more: "`[::1]:9842` for IPv6, `:9842` for all interfaces.",
     parse: parseListenAddress,
   }),
   "web.config_file": setting({
+    startupOnly: (c) => c.webConfigFile,
     file: true,
     flag: "web.config.file",
     arg: "PATH",
     env: "TRADING_WEB_CONFIG_FILE",
     shown: "none: plain HTTP, no auth",
     help: "Exporter-toolkit style file for TLS and basic auth of the exporter itself.",
-    more: "In the config file, relative to the file's folder. Read at start-up only ([Securing the exporter](#securing-the-exporter)).",
+    more: "In the config file, relative to the file's folder. See [Securing the exporter](#securing-the-exporter).",
     parse: parseText,
   }),
   "log.level": setting<LogLevel>({
+    startupOnly: (c) => c.logLevel,
     file: true,
     flag: "log.level",
     arg: "LEVEL",
@@ -85,6 +94,7 @@ export const SETTINGS = {
     parse: parseLogLevel,
   }),
   "log.format": setting<LogFormat>({
+    startupOnly: (c) => c.logFormat,
     file: true,
     flag: "log.format",
     arg: "FORMAT",
@@ -200,6 +210,7 @@ export const SETTINGS = {
     parse: parseBoolean,
   }),
   "scrape.default_timeout_seconds": setting({
+    startupOnly: (c) => c.scrape.defaultTimeoutSeconds,
     file: true,
     env: "TRADING_SCRAPE_TIMEOUT_SECONDS",
     default: 10,
@@ -207,6 +218,7 @@ export const SETTINGS = {
     parse: seconds({ zero: false, max: SECONDS_MAX }),
   }),
   "scrape.timeout_offset_seconds": setting({
+    startupOnly: (c) => c.scrape.timeoutOffsetSeconds,
     file: true,
     env: "TRADING_SCRAPE_TIMEOUT_OFFSET_SECONDS",
     default: 0.5,
@@ -214,6 +226,7 @@ export const SETTINGS = {
     parse: seconds({ zero: true, max: SECONDS_MAX }),
   }),
   "scrape.max_timeout_seconds": setting({
+    startupOnly: (c) => c.scrape.maxTimeoutSeconds,
     file: true,
     env: "TRADING_SCRAPE_TIMEOUT_MAX_SECONDS",
     default: 60,
@@ -221,6 +234,7 @@ export const SETTINGS = {
     parse: seconds({ zero: false, max: SECONDS_MAX }),
   }),
   "scrape.max_in_flight": setting({
+    startupOnly: (c) => c.scrape.maxInFlight,
     file: true,
     env: "TRADING_MAX_IN_FLIGHT_SCRAPES",
     default: 40,
@@ -252,6 +266,11 @@ export function shownDefault(setting: Setting<unknown>): string {
   const value = setting.default as unknown;
   if (typeof value === "object" && value !== null && "host" in value && "port" in value) return `${String(value.host)}:${String(value.port)}`;
   return String(value);
+}
+
+/** The start-up-only settings whose value differs between two configurations (a reload keeps the old one). */
+export function startupOnlyChanges(before: Config, after: Config): SettingId[] {
+  return SETTING_LIST.flatMap(([id, s]) => (s.startupOnly !== undefined && s.startupOnly(before) !== s.startupOnly(after) ? [id] : []));
 }
 
 /** Variables read elsewhere (the build's revision label): known, so never warned about. */
