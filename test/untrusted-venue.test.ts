@@ -182,6 +182,7 @@ describe("a body that cannot be decoded is a body problem", () => {
       const log = r.logs.find((l) => l.includes("venue endpoint failing")) ?? "";
       expect(log).toContain('"reason":"invalid_encoding"');
       expect(log).not.toMatch(/Z_DATA_ERROR|Z_BUF_ERROR|ERR__ERROR|incorrect header|unexpected end/i);
+      expect(duplicateSeries(samples)).toEqual([]);
       expect(checkMetrics(text)).toBe("");
     });
   }
@@ -213,6 +214,7 @@ describe("an unset time never hides a market", () => {
       expect(valueOf(samples, "trading_exporter_unset_fields_total", { endpoint, field: "createdAt" })).toBe(5);
       expect(valueOf(samples, "trading_exporter_invalid_fields_total", { endpoint, field: "createdAt" })).toBe(1);
     }
+    expect(duplicateSeries(samples)).toEqual([]);
     expect(checkMetrics(text)).toBe("");
   });
 });
@@ -283,6 +285,7 @@ describe("derived values come from the decimals as written", () => {
     expect(valueOf(samples, "trading_active_orders_notional", { market_id: "BTC-USD" })).toBe(Number("135802467913580245.8"));
     expect(valueOf(samples, "trading_position_notional", { market_id: "BTC-USD" })).toBe(Number("135802467913580245.8"));
     expect(valueOf(samples, "trading_exporter_invalid_fields_total", { endpoint: "orders_active", field: "quantity" })).toBe(1);
+    expect(duplicateSeries(samples)).toEqual([]);
     expect(checkMetrics(exposition)).toBe("");
   });
 });
