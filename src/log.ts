@@ -3,7 +3,7 @@
 import { Writable } from "node:stream";
 import { pino, type Logger } from "pino";
 import { REDACTED } from "./config/secret.js";
-import { LogSink } from "./log-sink.js";
+import { LogSink } from "./util/log-sink.js";
 import { redact } from "./util/redact.js";
 
 export { LogSink };

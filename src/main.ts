@@ -7,7 +7,7 @@
 import { parseCommandLine, usage } from "./cli/flags.js";
 import { ConfigError } from "./config/errors.js";
 import { loadConfig, type Sources } from "./config/load.js";
-import { checkRequestValues } from "./config/secret.js";
+import { checkRequestValues } from "./config/request-values.js";
 import { createLogger, stderrSink, type LogSink } from "./log.js";
 import { startService } from "./service.js";
 import { secretHeaderNames } from "./venue/auth.js";

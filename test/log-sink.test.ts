@@ -8,7 +8,7 @@ import { afterEach, describe, expect, it, onTestFinished } from "vitest";
 import { startSimulator, type RunningSimulator } from "../src/simulator/server.js";
 import { MAIN } from "./helpers/child.js";
 
-const SINK = new URL("../dist/log-sink.js", import.meta.url).pathname;
+const SINK = new URL("../dist/util/log-sink.js", import.meta.url).pathname;
 
 let venue: RunningSimulator | undefined;
 afterEach(async () => {

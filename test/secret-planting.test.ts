@@ -6,7 +6,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { loadConfigFile } from "../src/config/from-file.js";
-import { checkRequestValues, headerValueProblem } from "../src/config/secret.js";
+import { checkRequestValues } from "../src/config/request-values.js";
+import { headerValueProblem } from "../src/config/secret.js";
 import { redact, addSecrets } from "../src/util/redact.js";
 import { runExporter } from "./helpers/child.js";
 import { SIM_KEY, startStack, type Stack } from "./helpers/stack.js";
@@ -118,12 +119,17 @@ describe.each(["start-up", "--config.check"])("%s", (mode) => {
   );
   it.each(cases.map((c) => [c.place.where, c.kind, c] as const))("refuses a %s with a %s, naming it only", async (_w, _k, c) => {
     const planted = c.place.plant(c.value, c.kind);
-    const env = { ...planted.env, ...(planted.configText === undefined ? {} : { TRADING_CONFIG_FILE: file(`config-${Math.random()}.yml`, planted.configText) }) };
+    const env = {
+      ...planted.env,
+      ...(planted.configText === undefined ? {} : { TRADING_CONFIG_FILE: file(`config-${Math.random()}.yml`, planted.configText) }),
+    };
     const run = await runExporter(env, mode === "start-up" ? [] : ["--config.check"]);
     expect(run.code).toBe(1);
     const lines = run.stderr.trimEnd().split("\n");
     const line = lines.find((l) => l.includes(c.place.named));
-    expect(line, run.stderr).toMatch(/: contains (a line break|a NUL byte|a control character|a character that is not Latin-1), so it is not a valid HTTP header value/);
+    expect(line, run.stderr).toMatch(
+      /: contains (a line break|a NUL byte|a control character|a character that is not Latin-1), so it is not a valid HTTP header value/,
+    );
     noNeedle(run.stderr + run.stdout);
   });
 });
@@ -164,7 +170,7 @@ describe("reload", () => {
     const metrics = await stack.scrape();
     expect(metrics).toContain('trading_up{account="a"} 1');
     expect(metrics).toContain("trading_exporter_config_last_reload_successful 0");
-    seen.push(metrics, (await (await stack.get("/probe?target=a&debug=true")).text()), ...stack.logs);
+    seen.push(metrics, await (await stack.get("/probe?target=a&debug=true")).text(), ...stack.logs);
     expect(stack.logs.filter((l) => l.includes("configuration reload failed")).length).toBe(placed.length);
     noNeedle(seen.join("\n"));
   }, 60_000);
@@ -172,7 +178,7 @@ describe("reload", () => {
 
 describe("the redactor, the last line of defence", () => {
   it("replaces a known secret in its plain, JSON-escaped and base64 forms, and any Authorization value", () => {
-    const secret = "redact-me-\"quoted\"-42";
+    const secret = 'redact-me-"quoted"-42';
     addSecrets([secret]);
     const b64 = Buffer.from(secret).toString("base64");
     const text = `a ${secret} b ${JSON.stringify({ e: secret })} c ${b64} authorization: Basic dXNlcjpwYXNzd29yZA== Bearer abc.def-123`;

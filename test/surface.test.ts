@@ -42,7 +42,9 @@ describe("/probe is a pure target", () => {
     const text = await (await stack.get("/probe?target=sim")).text();
     const families = [...names(text)];
     expect(families.filter((n) => /^(process_|nodejs_|trading_exporter_)/.test(n))).toEqual([]);
-    expect(families).toEqual(expect.arrayContaining(["trading_up", "trading_scrape_success", "trading_scrape_duration_seconds", "trading_account_collateral_balance"]));
+    expect(families).toEqual(
+      expect.arrayContaining(["trading_up", "trading_scrape_success", "trading_scrape_duration_seconds", "trading_account_collateral_balance"]),
+    );
     expect(families.some((n) => n.startsWith("trading_market_"))).toBe(true);
     // /metrics still has them.
     expect([...names(await stack.scrape())].some((n) => n.startsWith("trading_exporter_"))).toBe(true);

@@ -2,7 +2,6 @@
 
 import { inspect } from "node:util";
 import { ConfigError } from "./errors.js";
-import type { Config } from "./types.js";
 
 export const REDACTED = "<secret>";
 
@@ -26,15 +25,6 @@ export function headerValueProblem(value: string): string | undefined {
 export function checkHeaderValue(value: string, key: string): void {
   const problem = headerValueProblem(value);
   if (problem !== undefined) throw new ConfigError(`${key}: ${problem}, so it is not a valid HTTP header value (value not shown)`);
-}
-
-/** The values of a config that go in request headers besides the secrets, which check themselves. */
-export function checkRequestValues(config: Config): Config {
-  config.accounts.forEach((account, i) => {
-    if (account.auth.type === "basic") checkHeaderValue(account.auth.username, `accounts[${i}].auth.username`);
-    for (const [name, value] of Object.entries(account.headers)) checkHeaderValue(value, `accounts[${i}].headers.${name}`);
-  });
-  return config;
 }
 
 export class Secret {
