@@ -85,7 +85,7 @@ export function usage(): string {
   const envWidth = Math.max(...settings.map(([name]) => name.length));
   const envRows = settings.map(
     ([name, key, fallback, meaning]) =>
-      `  ${name.padEnd(envWidth)}  ${meaning} (${key ? `file ${key}; ` : "without a config file only; "}${fallback === "required" ? fallback : `default ${fallback}`})`,
+      `  ${name.padEnd(envWidth)}  ${meaning} (${key ? `file ${key}; ` : "without a config file only; "}${fallback.startsWith("required") ? fallback : `default ${fallback}`})`,
   );
   return [
     "usage: trading-exporter [flags]",
