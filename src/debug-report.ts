@@ -50,6 +50,13 @@ export function debugReport(input: DebugInput): string {
     const status = o.ok ? "ok" : `FAILED (${o.reason}): ${o.message ?? ""}`;
     lines.push(`  ${o.endpoint.padEnd(15)} ${status} in ${(o.durationSeconds * 1000).toFixed(1)} ms`);
   }
+  for (const a of result.accounts) {
+    if (a.history === undefined) continue;
+    const anomalies = Object.entries(a.history.anomalies).map(([kind, n]) => `${kind} x${n}`);
+    lines.push(
+      `  ${"".padEnd(15)} history: ${a.history.orders.length} orders${a.history.truncated ? ", cut short (cap, request bound or paging anomaly)" : ""}${anomalies.length > 0 ? `; paging anomalies: ${anomalies.join(", ")}` : ""}`,
+    );
+  }
   lines.push("", "Validation problems (missing or malformed fields, series dropped):");
   const counts = new Map<string, number>();
   for (const { endpoint, field } of invalid) counts.set(`${endpoint} ${field}`, (counts.get(`${endpoint} ${field}`) ?? 0) + 1);

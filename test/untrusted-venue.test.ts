@@ -88,8 +88,18 @@ describe("history paging within the bound, whatever the venue does", () => {
     ["a well-behaved venue, fewer orders than the cap", {}, 250, { requests: 3, fetched: 250, truncated: 0, anomalies: {} }],
     ["a venue that ignores offset", { ignoreOffset: true }, 2500, { requests: 2, fetched: 100, truncated: 1, anomalies: { no_progress: 1 } }],
     ["a venue that ignores limit", { ignoreLimit: true }, 2500, { requests: 1, fetched: 1000, truncated: 1, anomalies: { more_than_asked: 1 } }],
-    ["a venue that ignores limit, all of it fitting", { ignoreLimit: true }, 400, { requests: 2, fetched: 400, truncated: 0, anomalies: { more_than_asked: 1 } }],
-    ["a venue that ignores offset and limit", { ignoreOffset: true, ignoreLimit: true }, 400, { requests: 2, fetched: 400, truncated: 1, anomalies: { more_than_asked: 2, no_progress: 1 } }],
+    [
+      "a venue that ignores limit, all of it fitting",
+      { ignoreLimit: true },
+      400,
+      { requests: 2, fetched: 400, truncated: 0, anomalies: { more_than_asked: 1 } },
+    ],
+    [
+      "a venue that ignores offset and limit",
+      { ignoreOffset: true, ignoreLimit: true },
+      400,
+      { requests: 2, fetched: 400, truncated: 1, anomalies: { more_than_asked: 2, no_progress: 1 } },
+    ],
     ["a venue whose pages overlap", { overlap: 50 }, 2500, { requests: 10, fetched: 950, truncated: 1, anomalies: { overlap: 1 } }],
     ["a venue that sends more than asked", { extra: 50 }, 2500, { requests: 7, fetched: 1000, truncated: 1, anomalies: { more_than_asked: 7 } }],
   ];
@@ -116,6 +126,22 @@ describe("history paging within the bound, whatever the venue does", () => {
       expect(warnings.length).toBe(Object.keys(want.anomalies).length > 0 ? 1 : 0);
     });
   }
+
+  it("spends the same bound on retries: a 5xx retried costs a page, never a request more", async () => {
+    const r = await start({ history: orders(2500), failHistory: 1 });
+    const { samples, historyRequests } = await r.scrape();
+    expect(historyRequests).toBe(BOUND);
+    expect(valueOf(samples, "trading_exporter_upstream_requests_total", { endpoint: "orders_history", code: "503" })).toBe(1);
+    expect(valueOf(samples, "trading_order_history_fetched_orders", acct)).toBe(900);
+    expect(valueOf(samples, "trading_order_history_truncated", acct)).toBe(1);
+  });
+
+  it("shows the paging in the debug probe", async () => {
+    const r = await start({ history: orders(300), paging: { ignoreOffset: true } });
+    const res = await fetch(new URL("/probe?target=acct&debug=true", r.service.server.url));
+    const text = await res.text();
+    expect(text).toContain("history: 100 orders, cut short (cap, request bound or paging anomaly); paging anomalies: no_progress x1");
+  });
 
   it("logs again only when the venue's paging changes, and says when it behaves", async () => {
     const r = await start({ history: orders(300), paging: { ignoreOffset: true } });
@@ -166,6 +192,7 @@ describe("a body that cannot be decoded is a body problem", () => {
       const log = r.logs.find((l) => l.includes("venue endpoint failing")) ?? "";
       expect(log).toContain('"reason":"invalid_encoding"');
       expect(log).not.toMatch(/Z_DATA_ERROR|Z_BUF_ERROR|ERR__ERROR|incorrect header|unexpected end/i);
+      expect(duplicateSeries(samples)).toEqual([]);
       expect(checkMetrics(text)).toBe("");
     });
   }
@@ -197,6 +224,7 @@ describe("an unset time never hides a market", () => {
       expect(valueOf(samples, "trading_exporter_unset_fields_total", { endpoint, field: "createdAt" })).toBe(5);
       expect(valueOf(samples, "trading_exporter_invalid_fields_total", { endpoint, field: "createdAt" })).toBe(1);
     }
+    expect(duplicateSeries(samples)).toEqual([]);
     expect(checkMetrics(text)).toBe("");
   });
 });
@@ -210,16 +238,26 @@ describe("label values are well-formed, and no two series share a label set", ()
     status: "TRADABLE",
     metadataUrl: "",
     metadata: {},
-    settings: { tickSize, tickPrecision: 1, stepSize: 1, stepPrecision: 0, minOrderSize: 1, minLeverage: 1, maxLeverage: 10,
-      maintenanceMarginFraction: 0.05, initialMarginFraction: 0.1, incrementalInitialMarginFraction: 0.01,
-      incrementalPositionSize: 1, baselinePositionSize: 1, maxPositionSize: 1, currentlyAllowedLeverage: 10 },
+    settings: {
+      tickSize,
+      tickPrecision: 1,
+      stepSize: 1,
+      stepPrecision: 0,
+      minOrderSize: 1,
+      minLeverage: 1,
+      maxLeverage: 10,
+      maintenanceMarginFraction: 0.05,
+      initialMarginFraction: 0.1,
+      incrementalInitialMarginFraction: 0.01,
+      incrementalPositionSize: 1,
+      baselinePositionSize: 1,
+      maxPositionSize: 1,
+      currentlyAllowedLeverage: 10,
+    },
   });
 
   it("replaces lone surrogates before grouping, keeps the first of two markets that become one, and counts the rest", async () => {
-    const active = [
-      ...[1, 2, 3].map((i) => order(i, { marketId: "A\ud800B" })),
-      ...[4, 5, 6, 7].map((i) => order(i, { marketId: "A\udbffB" })),
-    ];
+    const active = [...[1, 2, 3].map((i) => order(i, { marketId: "A\ud800B" })), ...[4, 5, 6, 7].map((i) => order(i, { marketId: "A\udbffB" }))];
     const long = `${"x".repeat(127)}\u{1F600}tail`;
     const r = await start({
       active,
@@ -253,9 +291,25 @@ describe("derived values come from the decimals as written", () => {
     const r = await start({
       active: [],
       account: {
-        collateralBalance: "1", availableMargin: "1", totalInvested: "0", totalMargin: "1000", totalUnrealizedPnl: "0",
-        positions: [{ marketId: "BTC-USD", direction: "LONG", size: "123456789012345678", avgExecutionPrice: "1.1",
-          marginAmount: "1", borrowedAmount: "0", leverage: "1", realizedPnl: "0", liquidationPrice: "0.9", maintenanceMargin: "1" }],
+        collateralBalance: "1",
+        availableMargin: "1",
+        totalInvested: "0",
+        totalMargin: "1000",
+        totalUnrealizedPnl: "0",
+        positions: [
+          {
+            marketId: "BTC-USD",
+            direction: "LONG",
+            size: "123456789012345678",
+            avgExecutionPrice: "1.1",
+            marginAmount: "1",
+            borrowedAmount: "0",
+            leverage: "1",
+            realizedPnl: "0",
+            liquidationPrice: "0.9",
+            maintenanceMargin: "1",
+          },
+        ],
       },
     });
     // The body is written by hand: JSON.stringify would print the number as the double it became.
@@ -267,6 +321,7 @@ describe("derived values come from the decimals as written", () => {
     expect(valueOf(samples, "trading_active_orders_notional", { market_id: "BTC-USD" })).toBe(Number("135802467913580245.8"));
     expect(valueOf(samples, "trading_position_notional", { market_id: "BTC-USD" })).toBe(Number("135802467913580245.8"));
     expect(valueOf(samples, "trading_exporter_invalid_fields_total", { endpoint: "orders_active", field: "quantity" })).toBe(1);
+    expect(duplicateSeries(samples)).toEqual([]);
     expect(checkMetrics(exposition)).toBe("");
   });
 });

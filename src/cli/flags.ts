@@ -3,7 +3,7 @@
 import { parseArgs } from "node:util";
 import { ConfigError } from "../config/errors.js";
 import type { FlagValues } from "../config/load.js";
-import { SETTING_LIST } from "../config/settings.js";
+import { type Setting, SETTING_LIST, shownDefault } from "../config/settings.js";
 
 export interface CommandLine {
   /** Setting flags as given, by name without dashes ("web.listen-address"). */
@@ -19,6 +19,13 @@ const COMMANDS: Array<[string, string]> = [
   ["help", "Print this help and exit."],
   ["version", "Print the version and exit."],
 ];
+
+/** The README's longer text of a setting, saying when it is read at start-up only. */
+function moreOf(s: Setting<unknown>): string | undefined {
+  const parts = [s.more, s.startupOnly === undefined ? undefined : "Read at start-up only: a reload keeps the old value and logs a warning."];
+  const text = parts.filter((p) => p !== undefined).join(" ");
+  return text === "" ? undefined : text;
+}
 
 const SETTING_FLAGS = SETTING_LIST.flatMap(([, s]) => (s.flag === undefined ? [] : [s]));
 
@@ -50,7 +57,7 @@ export function flagRows(): Row[] {
   return [
     ...SETTING_FLAGS.map((s): Row => {
       const id = SETTING_LIST.find(([, t]) => t === s)![0];
-      return [`--${s.flag}=${s.arg ?? "VALUE"}`, s.env ?? "", s.file ? id : "", s.shown, s.help, s.more];
+      return [`--${s.flag}=${s.arg ?? "VALUE"}`, s.env ?? "", s.file ? id : "", shownDefault(s), s.help, moreOf(s)];
     }),
     ...COMMANDS.map(([flag, meaning]): Row => [`--${flag}`, "", "", "", meaning, undefined]),
   ];
@@ -61,9 +68,9 @@ export function settingRows(): Array<[string, string, string, string, string | u
   return SETTING_LIST.filter(([, s]) => s.flag === undefined).map(([id, s]) => [
     s.secret ? `${s.env} / ${s.env}_FILE` : (s.env ?? ""),
     s.file ? id : "",
-    s.shown,
+    shownDefault(s),
     s.help,
-    s.more,
+    moreOf(s),
   ]);
 }
 
@@ -77,7 +84,8 @@ export function usage(): string {
   const settings = settingRows();
   const envWidth = Math.max(...settings.map(([name]) => name.length));
   const envRows = settings.map(
-    ([name, key, fallback, meaning]) => `  ${name.padEnd(envWidth)}  ${meaning} (${key ? `file ${key}; ` : "without a config file only; "}default ${fallback})`,
+    ([name, key, fallback, meaning]) =>
+      `  ${name.padEnd(envWidth)}  ${meaning} (${key ? `file ${key}; ` : "without a config file only; "}${fallback.startsWith("required") ? fallback : `default ${fallback}`})`,
   );
   return [
     "usage: trading-exporter [flags]",

@@ -4,7 +4,7 @@ import { flagRows, settingRows } from "./flags.js";
 
 const code = (text: string): string => (text === "" ? "" : `\`${text}\``);
 /** A default that is a value is shown as code; "required" or "none: ..." as words. */
-const shownDefault = (text: string): string => (text === "" || text === "required" || text.startsWith("none") ? text : code(text));
+const shownDefault = (text: string): string => (text === "" || text.startsWith("required") || text.startsWith("none") ? text : code(text));
 
 export function flagTable(): string {
   const rows = flagRows().map(

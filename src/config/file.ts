@@ -4,11 +4,10 @@ import { readFileSync } from "node:fs";
 import { dirname } from "node:path";
 import { parseDocument } from "yaml";
 import { z } from "zod";
-import { DEFAULTS } from "./defaults.js";
 import { ConfigError } from "./errors.js";
 import { FROM_FILE, type Problems } from "./problems.js";
 import { readSecretSpec } from "./secret-source.js";
-import { SETTING_LIST } from "./settings.js";
+import { SETTING_LIST, SETTINGS } from "./settings.js";
 import type { AccountConfig, AuthConfig } from "./types.js";
 import { parseAccountName, parseHeaderName, parseIdList } from "./values.js";
 import { addZodIssues, documentOrder, type KeyPath } from "./zod-issues.js";
@@ -22,7 +21,7 @@ const secretKeys = <K extends string>(key: K) =>
   >;
 
 const AUTH = z.discriminatedUnion("type", [
-  z.strictObject({ type: z.literal("api_key"), header_name: text.default(DEFAULTS.apiKeyHeader), ...secretKeys("key") }),
+  z.strictObject({ type: z.literal("api_key"), header_name: text.default(SETTINGS["account.api_key_header"].default!), ...secretKeys("key") }),
   z.strictObject({ type: z.literal("bearer"), ...secretKeys("token") }),
   z.strictObject({ type: z.literal("basic"), username: text, ...secretKeys("password") }),
   z.strictObject({ type: z.literal("none") }),

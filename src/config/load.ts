@@ -6,7 +6,7 @@ import { envValue, readSecret, unknownVariables, type Env } from "./env.js";
 import type { ConfigFile } from "./file.js";
 import { FROM_ENV, FROM_FILE, FROM_FLAG, Problems } from "./problems.js";
 import { SETTING_LIST, type SettingId, type Values } from "./settings.js";
-import type { AccountConfig, Config } from "./types.js";
+import type { AccountConfig, AuthConfig, Config } from "./types.js";
 
 /** Flag values as given on the command line, by flag name without dashes ("web.listen-address"). */
 export type FlagValues = Readonly<Record<string, string | undefined>>;
@@ -67,19 +67,10 @@ export function buildConfig(sources: Sources, file: ConfigFile | undefined): Loa
   if (file !== undefined) {
     accounts = file.accounts(env, problems);
   } else {
-    const index = SETTING_LIST.findIndex(([id]) => id === "account.api_key");
-    const key = problems.collect([FROM_ENV, index], () => readSecret(env, "TRADING_API_KEY"), undefined);
-    accounts =
-      key === undefined || v["account.name"] === undefined || v["account.collateral_ids"] === undefined || v["account.api_key_header"] === undefined
-        ? []
-        : [
-            {
-              name: v["account.name"],
-              collateralIds: v["account.collateral_ids"],
-              auth: { type: "api_key", header: v["account.api_key_header"], key },
-              headers: {},
-            },
-          ];
+    const auth = envAuth(v, env, problems);
+    const name = v["account.name"];
+    const collateralIds = v["account.collateral_ids"];
+    accounts = auth === undefined || name === undefined || collateralIds === undefined ? [] : [{ name, collateralIds, auth, headers: {} }];
   }
   problems.throwIfAny();
 
@@ -113,6 +104,33 @@ export function buildConfig(sources: Sources, file: ConfigFile | undefined): Loa
     webConfigFile,
   };
   return { config, warnings };
+}
+
+/** The environment account's credential, by TRADING_AUTH_TYPE; its secret from the variable or its *_FILE. */
+function envAuth(v: Values, env: Env, problems: Problems): AuthConfig | undefined {
+  const at = (id: SettingId): [number, number] => [FROM_ENV, SETTING_LIST.findIndex(([s]) => s === id)];
+  const secret = (id: SettingId, name: string) => problems.collect(at(id), () => readSecret(env, name), undefined);
+  switch (v["account.auth_type"]) {
+    case "api_key": {
+      const key = secret("account.api_key", "TRADING_API_KEY");
+      const header = v["account.api_key_header"];
+      return key === undefined || header === undefined ? undefined : { type: "api_key", header, key };
+    }
+    case "bearer": {
+      const token = secret("account.bearer_token", "TRADING_BEARER_TOKEN");
+      return token === undefined ? undefined : { type: "bearer", token };
+    }
+    case "basic": {
+      const username = v["account.basic_username"];
+      if (username === undefined) problems.add("TRADING_BASIC_USERNAME", "required with TRADING_AUTH_TYPE=basic", at("account.basic_username"));
+      const password = secret("account.basic_password", "TRADING_BASIC_PASSWORD");
+      return username === undefined || password === undefined ? undefined : { type: "basic", username, password };
+    }
+    case "none":
+      return { type: "none" };
+    case undefined:
+      return undefined;
+  }
 }
 
 /** The configuration from the environment alone (no config file): the quick start, one account. */

@@ -108,6 +108,9 @@ export function oneOf<const T extends string>(words: readonly T[]): (value: unkn
   };
 }
 
+export const AUTH_TYPES = ["api_key", "bearer", "basic", "none"] as const;
+export type AuthType = (typeof AUTH_TYPES)[number];
+
 export const LOG_LEVELS = ["debug", "info", "warn", "error"] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
 export const parseLogLevel = oneOf(LOG_LEVELS);

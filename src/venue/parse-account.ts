@@ -46,10 +46,10 @@ function readPosition(raw: unknown, invalid: FieldReporter, precision: Precision
     realizedPnl: undefined,
     liquidationPrice: undefined,
     maintenanceMargin: undefined,
+    exact: undefined,
   };
   for (const field of POSITION_NUMBERS) position[field] = number(raw, field, invalid, p);
-  const exact = exactFields(raw, ["size", "avgExecutionPrice", "liquidationPrice", "maintenanceMargin"] as const, precision);
-  if (exact !== undefined) position.exact = exact;
+  position.exact = exactFields(raw, ["size", "avgExecutionPrice", "liquidationPrice", "maintenanceMargin"] as const, precision);
   return position;
 }
 
@@ -91,9 +91,7 @@ export function parseAccountInfo(body: unknown, collateralId: string, invalid: F
   }
   // The summary shape names its collateral: an answer for another one is a venue fault worth counting.
   if (body.collateralId !== undefined && readId(body.collateralId) !== collateralId) invalid("collateralId");
-  const exact = exactFields(body, ["totalMargin"] as const, precision);
   return {
-    ...(exact === undefined ? {} : { exact }),
     collateralId,
     shape: detailed ? "detailed" : "summary",
     collateralBalance: number(body, "collateralBalance", invalid),
@@ -104,5 +102,6 @@ export function parseAccountInfo(body: unknown, collateralId: string, invalid: F
     positionCount,
     positions,
     positionsComplete: complete,
+    exact: exactFields(body, ["totalMargin"] as const, precision),
   };
 }

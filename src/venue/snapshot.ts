@@ -23,7 +23,7 @@ export interface Position {
   realizedPnl: Maybe<number>;
   liquidationPrice: Maybe<number>;
   maintenanceMargin: Maybe<number>;
-  exact?: Exact<"size" | "avgExecutionPrice" | "liquidationPrice" | "maintenanceMargin">;
+  exact: Exact<"size" | "avgExecutionPrice" | "liquidationPrice" | "maintenanceMargin"> | undefined;
 }
 
 export interface AccountInfo {
@@ -40,7 +40,7 @@ export interface AccountInfo {
   positions: Position[];
   /** False when an element of the list could not be read, so sums over it are unknown. */
   positionsComplete: boolean;
-  exact?: Exact<"totalMargin">;
+  exact: Exact<"totalMargin"> | undefined;
 }
 
 export interface Order {
@@ -61,7 +61,7 @@ export interface Order {
   createdAt: Maybe<number>;
   /** rejectionReason.code when the order carries a rejection reason. */
   rejectionCode: Maybe<string>;
-  exact?: Exact<"price" | "quantity" | "quantityLocked" | "quantityFilled">;
+  exact: Exact<"price" | "quantity" | "quantityLocked" | "quantityFilled"> | undefined;
 }
 
 export const MARKET_SETTINGS = [

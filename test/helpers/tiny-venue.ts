@@ -28,6 +28,8 @@ export interface TinyVenueOptions {
   active?: unknown[];
   markets?: unknown[];
   account?: unknown;
+  /** Answer 503 to this many history requests first. */
+  failHistory?: number;
   /** Bodies sent as given (raw text, possibly not JSON), by path without query. */
   raw?: Record<string, RawAnswer>;
 }
@@ -82,6 +84,11 @@ export async function startTinyVenue(options: TinyVenueOptions): Promise<TinyVen
         const offset = intParam(url, "offset", 0);
         const limit = intParam(url, "limit", 25);
         historyQueries.push({ offset, limit });
+        if ((venue.options.failHistory ?? 0) > 0) {
+          venue.options.failHistory = (venue.options.failHistory ?? 0) - 1;
+          res.writeHead(503).end();
+          return;
+        }
         return send(res, historyPage(venue.options.history ?? [], venue.options.paging ?? {}, offset, limit));
       }
       case ACTIVE:
@@ -89,7 +96,17 @@ export async function startTinyVenue(options: TinyVenueOptions): Promise<TinyVen
       case MARKETS:
         return send(res, venue.options.markets ?? []);
       case ACCOUNT:
-        return send(res, venue.options.account ?? { collateralBalance: "1", availableMargin: "1", totalInvested: "0", totalMargin: "1", totalUnrealizedPnl: "0", positions: [] });
+        return send(
+          res,
+          venue.options.account ?? {
+            collateralBalance: "1",
+            availableMargin: "1",
+            totalInvested: "0",
+            totalMargin: "1",
+            totalUnrealizedPnl: "0",
+            positions: [],
+          },
+        );
       default:
         res.writeHead(404).end();
     }
