@@ -15,8 +15,17 @@ function family(name: string, rows: Array<[Array<string | null>, number]>): Fami
 describe("dedupeSeries", () => {
   it("keeps the first of each label set per family, counts the rest, and leaves clean families as they are", () => {
     const shared: Array<string | null> = ["x", "y"];
-    const dup = family("d", [[shared, 1], [["x", "y"], 2], [["x", null], 3], [["x", null], 4], [["xy", ""], 5]]);
-    const clean = family("c", [[shared, 9], [["x", "z"], 8]]);
+    const dup = family("d", [
+      [shared, 1],
+      [["x", "y"], 2],
+      [["x", null], 3],
+      [["x", null], 4],
+      [["xy", ""], 5],
+    ]);
+    const clean = family("c", [
+      [shared, 9],
+      [["x", "z"], 8],
+    ]);
     const { families, duplicates } = dedupeSeries([dup, clean]);
     expect(duplicates).toBe(2);
     expect(families[0]!.samples.map((s) => s.value)).toEqual([1, 3, 5]);
@@ -27,7 +36,12 @@ describe("dedupeSeries", () => {
     const value = fc.constantFrom("a", "b", "a\u0000", "\u0000b", "", "ab");
     fc.assert(
       fc.property(fc.array(fc.array(fc.tuple(fc.option(value), fc.option(value)), { maxLength: 12 }), { maxLength: 4 }), (spec) => {
-        const input = spec.map((rows, i) => family(`f${i}`, rows.map(([a, b], j) => [[a, b], j])));
+        const input = spec.map((rows, i) =>
+          family(
+            `f${i}`,
+            rows.map(([a, b], j) => [[a, b], j]),
+          ),
+        );
         const { families, duplicates } = dedupeSeries(input);
         let distinct = 0;
         families.forEach((f, i) => {

@@ -85,7 +85,10 @@ export class VenueClient {
   async activeOrders(ctx: CallContext): Promise<ActiveOrders> {
     const limit = this.#venue.activeOrdersLimit;
     const query = { [this.#venue.activeOrdersLimitParam]: String(limit) };
-    return this.#read("orders_active", query, ctx, (body, invalid, precision) => ({ orders: parseOrders(body, "orders_active", invalid, precision), limit }));
+    return this.#read("orders_active", query, ctx, (body, invalid, precision) => ({
+      orders: parseOrders(body, "orders_active", invalid, precision),
+      limit,
+    }));
   }
 
   /**
@@ -95,10 +98,15 @@ export class VenueClient {
   async orderHistory(ctx: CallContext): Promise<OrderHistory> {
     const { historyMaxOrders: max, historyPageSize: pageSize } = this.#venue;
     const budget: RequestBudget = { left: historyRequestBound(max, pageSize) };
-    const read = await pageHistory(max, pageSize, budget, (offset, limit) =>
-      this.#read("orders_history", { offset: String(offset), limit: String(limit) }, ctx, (body, invalid, precision) =>
-        parseOrders(body, "orders_history", invalid, precision), budget),
-    );
+    const page = (offset: number, limit: number): Promise<Order[]> =>
+      this.#read(
+        "orders_history",
+        { offset: String(offset), limit: String(limit) },
+        ctx,
+        (body, invalid, precision) => parseOrders(body, "orders_history", invalid, precision),
+        budget,
+      );
+    const read = await pageHistory(max, pageSize, budget, page);
     const { pages } = read;
     // The same pages as last time make the same history object, so its rendered text is reused.
     const last = this.#lastHistory;
