@@ -314,7 +314,7 @@ export function startupOnlyChanges(before: Config, after: Config): SettingId[] {
 }
 
 /** Variables read elsewhere (the build's revision label): known, so never warned about. */
-export const OTHER_VARIABLES = ["TRADING_EXPORTER_REVISION"];
+const OTHER_VARIABLES = ["TRADING_EXPORTER_REVISION"];
 
 /** Every TRADING_* name the exporter reads. */
 export function knownVariables(): string[] {
