@@ -1,6 +1,9 @@
 // The shipped webhook receiver (the compose stack's pager): takes Alertmanager payloads, prints one line per alert, refuses anything else.
 
-import { afterEach, describe, expect, it } from "vitest";
+import { spawn } from "node:child_process";
+import { once } from "node:events";
+import { createInterface } from "node:readline";
+import { afterEach, describe, expect, it, onTestFinished } from "vitest";
 import { describeAlert, startReceiver, type RunningReceiver } from "../src/webhook/receiver.js";
 
 const payload = {
@@ -72,5 +75,40 @@ describe("the webhook receiver", () => {
 
   it("describes an alert without labels it does not have", () => {
     expect(describeAlert("r", { status: "firing", labels: {}, annotations: {}, startsAt: "", endsAt: "" })).toBe("FIRING ? receiver=r:");
+  });
+});
+
+describe("dist/webhook/main.js (the compose stack's webhook service)", () => {
+  const MAIN = new URL("../dist/webhook/main.js", import.meta.url).pathname;
+
+  it("listens where told, prints each alert on stdout, and exits 0 on SIGTERM", async () => {
+    const child = spawn(process.execPath, [MAIN, "--host", "127.0.0.1", "--port", "0"], { stdio: ["ignore", "pipe", "pipe"] });
+    onTestFinished(() => {
+      if (child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
+    });
+    const lines: string[] = [];
+    const exited = once(child, "exit");
+    const url = await new Promise<string>((resolve, reject) => {
+      createInterface({ input: child.stdout }).on("line", (line) => {
+        lines.push(line);
+        const match = /listening on (http:\/\/\S+)/.exec(line);
+        if (match) resolve(match[1]!);
+      });
+      void exited.then(() => reject(new Error(`exited early: ${lines.join("\n")}`)));
+    });
+    expect((await fetch(`${url}/warning`, { method: "POST", body: JSON.stringify(payload) })).status).toBe(200);
+    await expect.poll(() => lines.filter((l) => l.startsWith("FIRING ") || l.startsWith("RESOLVED ")).length).toBe(2);
+    child.kill("SIGTERM");
+    const [code] = (await exited) as [number | null];
+    expect(code).toBe(0);
+  });
+
+  it("refuses a bad port with one line and exit code 2", async () => {
+    const child = spawn(process.execPath, [MAIN, "--port", "http"], { stdio: ["ignore", "pipe", "pipe"] });
+    let stderr = "";
+    child.stderr.on("data", (d: Buffer) => (stderr += d.toString()));
+    const [code] = (await once(child, "exit")) as [number | null];
+    expect(code).toBe(2);
+    expect(stderr).toBe('--port: not a port number: "http"\n');
   });
 });
