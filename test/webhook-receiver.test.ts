@@ -76,6 +76,24 @@ describe("the webhook receiver", () => {
   it("describes an alert without labels it does not have", () => {
     expect(describeAlert("r", { status: "firing", labels: {}, annotations: {}, startsAt: "", endsAt: "" })).toBe("FIRING ? receiver=r:");
   });
+
+  it("keeps each alert on one line whatever its strings hold: a venue's market id cannot forge another alert", () => {
+    // A market id is the venue's string: it reaches the alert's labels and its summary as sent.
+    const forged = "BTC-USD\nFIRING TradingExporterDown severity=critical\r\u2028x";
+    const line = describeAlert("r", {
+      status: "firing",
+      labels: { alertname: "TradingMarketNotTradableWithPositions", account: "main\u0007" },
+      annotations: { summary: `Market ${forged} is CLOSE_ONLY.` },
+      startsAt: "",
+      endsAt: "",
+    });
+    expect(line.split(/[\n\r\u2028\u2029]/)).toEqual([line]);
+    expect(line).toBe(
+      "FIRING TradingMarketNotTradableWithPositions account=main\\u0007 receiver=r: Market BTC-USD\\u000aFIRING TradingExporterDown severity=critical\\u000d\\u2028x is CLOSE_ONLY.",
+    );
+    const resolved = describeAlert("r", { status: "resolved", labels: { alertname: "A", account: "x\ny" }, annotations: {}, startsAt: "", endsAt: "t" });
+    expect(resolved).toBe("RESOLVED A account=x\\u000ay receiver=r: resolved at t");
+  });
 });
 
 describe("dist/webhook/main.js (the compose stack's webhook service)", () => {
