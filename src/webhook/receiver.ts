@@ -76,7 +76,7 @@ export function parseNotification(path: string, body: unknown, receivedAt: numbe
 
 /** Control characters (a newline in a venue's market id, say) escaped, so one alert stays one line and cannot forge another. */
 function oneLine(text: string): string {
-  return text.replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
+  return text.replace(/[\p{Cc}\u2028\u2029]/gu, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
 }
 
 /** One line per alert: status, name, routing labels, then the summary and runbook (or when it resolved). */
