@@ -7,6 +7,7 @@ import { Scraper, type ScrapeOptions } from "./collect/scraper.js";
 import type { AccountConfig, Config } from "./config/types.js";
 import { debugReport } from "./http/debug-report.js";
 import { Body, gaugesToOpenMetrics } from "./metrics/body.js";
+import { COLLECTORS } from "./collectors/index.js";
 import { Exposition } from "./metrics/exposition.js";
 import { selfToOpenMetrics } from "./metrics/openmetrics.js";
 import { SelfMetrics } from "./metrics/self.js";
@@ -41,7 +42,7 @@ export class Exporter {
   /** Last known health per endpoint and account, so a change is logged once, not every scrape. */
   readonly #healthy = new Map<string, boolean>();
   readonly #transport = new Transport();
-  readonly #exposition = new Exposition();
+  readonly #exposition = new Exposition(COLLECTORS);
   /** The last output per view, with the collection results it was rendered from. */
   readonly #outputs = new Map<string, { results: unknown[]; output: Promise<ScrapeOutput> }>();
 

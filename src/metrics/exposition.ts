@@ -1,18 +1,17 @@
 // Renders a scrape collector by collector. A collector whose inputs are the same objects as last
-// time (the venue's bodies did not change) reuses its text, and the reused part of the exposition
-// is one shared Body, encoded once for every scrape that serves it.
+// time (the venue's bodies did not change) reuses its rendered part, and each part is encoded once
+// for every scrape that serves it: a moving account re-encodes its own parts, not the market list.
 
 import type { ScrapeResult } from "../collect/result.js";
 import type { Collector } from "../collectors/collector.js";
-import { COLLECTORS, collectFamilies } from "../collectors/index.js";
-import { Body } from "./body.js";
+import { Body, Part } from "./body.js";
 import { capSeries } from "./series-cap.js";
-import { renderFamily, renderText } from "./text-render.js";
+import { renderBytes, renderText } from "./text-render.js";
 
 interface Chunk {
   inputs: readonly unknown[];
-  /** Each of the collector's non-empty families as text, without a final newline. */
-  texts: string[];
+  /** The collector's non-empty families as text; undefined when it has none. */
+  part: Part | undefined;
   series: number;
 }
 
@@ -30,37 +29,37 @@ function sameList(a: readonly unknown[], b: readonly unknown[]): boolean {
   return a.length === b.length && a.every((x, i) => x === b[i]);
 }
 
-const joined = (texts: string[]): string => (texts.length === 0 ? "" : `${texts.join("\n\n")}\n`);
-
 export class Exposition {
   /** One entry per collector and view (which accounts, markets or not): /metrics and /probe don't evict each other. */
   readonly #chunks = new Map<string, Chunk>();
   readonly #bodies = new Map<string, { chunks: Chunk[]; body: Body }>();
   readonly #collectors: readonly Collector[];
 
-  constructor(collectors: readonly Collector[] = COLLECTORS) {
+  /** `collectors` is the list the exposition is made of, in order (collectors/index.ts's COLLECTORS). */
+  constructor(collectors: readonly Collector[]) {
     this.#collectors = collectors;
   }
 
   render(scrape: ScrapeResult, maxSeries: number): Rendered {
     const view = `${scrape.accounts.map((a) => a.account).join("\u0000")}|${scrape.markets === undefined ? "" : "m"}`;
-    const fresh: string[] = [];
+    const fresh: Part[] = [];
     const reused: Chunk[] = [];
     let series = 0;
     this.#collectors.forEach((collector, i) => {
       const inputs = collector.inputs(scrape);
       const chunk = this.#chunk(collector, inputs, `${i}|${view}`, scrape);
       series += chunk.series;
-      if (chunk.texts.length === 0) return;
-      if (inputs === undefined) fresh.push(...chunk.texts);
+      if (chunk.part === undefined) return;
+      if (inputs === undefined) fresh.push(chunk.part);
       else reused.push(chunk);
     });
     if (series > maxSeries) {
       // Over the cap (rare): cut family by family, in collector order, nothing reused.
-      const { families, dropped } = capSeries(collectFamilies(scrape), maxSeries);
-      return { fresh: renderText(families), reused: undefined, series: series - dropped, dropped };
+      const families = this.#collectors.flatMap((c) => c.collect(scrape)).filter((f) => f.samples.length > 0);
+      const { families: kept, dropped } = capSeries(families, maxSeries);
+      return { fresh: kept.length === 0 ? "" : renderText(kept), reused: undefined, series: series - dropped, dropped };
     }
-    return { fresh: joined(fresh), reused: this.#body(view, reused), series, dropped: 0 };
+    return { fresh: fresh.length === 0 ? "" : new Body(fresh).text, reused: this.#body(view, reused), series, dropped: 0 };
   }
 
   #chunk(collector: Collector, inputs: readonly unknown[] | undefined, key: string, scrape: ScrapeResult): Chunk {
@@ -69,7 +68,7 @@ export class Exposition {
     const families = collector.collect(scrape).filter((f) => f.samples.length > 0);
     const chunk: Chunk = {
       inputs: inputs ?? [],
-      texts: families.map(renderFamily),
+      part: families.length === 0 ? undefined : new Part(renderBytes(families)),
       series: families.reduce((n, f) => n + f.samples.length, 0),
     };
     if (inputs !== undefined) this.#chunks.set(key, chunk);
@@ -80,7 +79,7 @@ export class Exposition {
     if (chunks.length === 0) return undefined;
     const cached = this.#bodies.get(view);
     if (cached !== undefined && sameList(cached.chunks, chunks)) return cached.body;
-    const body = new Body(joined(chunks.flatMap((c) => c.texts)));
+    const body = new Body(chunks.map((c) => c.part!));
     this.#bodies.set(view, { chunks, body });
     return body;
   }

@@ -26,6 +26,7 @@ Options:
                               orders_active, markets or *. ARG: latencyMs (latency, trickle), status
                               (status, redirect; status:CODE:RETRY_AFTER adds Retry-After), bytes
                               (oversized, gzip_bomb)
+  --moving                    bench mode: every private answer differs from the last in one number
   -h, --help                  print this help
 
 Control API (no key): POST /_sim/tick?n=1, GET /_sim/state, GET /_sim/stats, POST /_sim/stats/reset,
@@ -62,6 +63,10 @@ export function parseCliArgs(argv: readonly string[]): CliCommand {
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i] ?? "";
     if (arg === "-h" || arg === "--help") return { kind: "help" };
+    if (arg === "--moving") {
+      options.moving = true;
+      continue;
+    }
     const eq = arg.indexOf("=");
     const flag = arg.startsWith("--") && eq > 0 ? arg.slice(0, eq) : arg;
     if (!flag.startsWith("--")) throw new CliError(`unexpected argument "${arg}"`);

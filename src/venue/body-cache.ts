@@ -1,7 +1,7 @@
 // Remembers, per request, the last body's bytes and what they were read into: an unchanged body is
 // not decoded, parsed or validated again, and keeps its object identity so its metrics text is reused.
 
-import { bodyText, type RawBody } from "./http.js";
+import type { RawBody } from "./http.js";
 
 interface Entry {
   bytes: Buffer;
@@ -45,11 +45,13 @@ export class BodyCache {
       return entry.value as T;
     }
     const counts = new Map<string, number>();
-    const value = await read(bodyText(body), (field) => {
+    // Joined once: decoded for the parser and kept for the next comparison.
+    const bytes = Buffer.concat(body.chunks, body.length);
+    const value = await read(bytes.toString("utf8"), (field) => {
       counts.set(field, (counts.get(field) ?? 0) + 1);
       invalid(field);
     });
-    if (this.#enabled) this.#entries.set(key, { bytes: Buffer.concat(body.chunks, body.length), value, invalid: [...counts] });
+    if (this.#enabled) this.#entries.set(key, { bytes, value, invalid: [...counts] });
     return value;
   }
 

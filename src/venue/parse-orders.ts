@@ -5,27 +5,31 @@ import { isRecord, readFlag, readLabel, readNumber, readTimestampSeconds } from 
 import type { FieldReporter } from "./parse-account.js";
 import type { Order } from "./snapshot.js";
 
+function label(raw: Record<string, unknown>, field: string, invalid: FieldReporter): string | undefined {
+  const value = readLabel(raw[field]);
+  if (value === undefined) invalid(field);
+  return value;
+}
+
+function num(raw: Record<string, unknown>, field: string, invalid: FieldReporter): number | undefined {
+  const value = readNumber(raw[field]);
+  if (value === undefined) invalid(field);
+  return value;
+}
+
+function flag(raw: Record<string, unknown>, field: string, invalid: FieldReporter): boolean | undefined {
+  const value = readFlag(raw[field]);
+  if (value === undefined) invalid(field);
+  return value;
+}
+
 /**
  * Which fields an order must carry is "not shown" by the reference, so every field the metrics use
  * is read tolerantly: a missing or malformed one is reported and left undefined, and only the
  * series that need it are dropped. rejectionReason is optional by nature and only read when present.
+ * The readers above are plain functions, not closures made per order (thousands a scrape).
  */
 function readOrder(raw: Record<string, unknown>, invalid: FieldReporter): Order {
-  const label = (field: string): string | undefined => {
-    const value = readLabel(raw[field]);
-    if (value === undefined) invalid(field);
-    return value;
-  };
-  const num = (field: string): number | undefined => {
-    const value = readNumber(raw[field]);
-    if (value === undefined) invalid(field);
-    return value;
-  };
-  const flag = (field: string): boolean | undefined => {
-    const value = readFlag(raw[field]);
-    if (value === undefined) invalid(field);
-    return value;
-  };
   const createdAt = readTimestampSeconds(raw.createdAt);
   if (createdAt === undefined) invalid("createdAt");
   let rejectionCode: string | undefined;
@@ -36,18 +40,18 @@ function readOrder(raw: Record<string, unknown>, invalid: FieldReporter): Order 
   }
   return {
     id: readLabel(raw.id),
-    marketId: label("marketId"),
-    type: label("type"),
-    side: label("side"),
-    direction: label("direction"),
-    status: label("status"),
-    isPendingExpiration: flag("isPendingExpiration"),
-    isPendingCancellation: flag("isPendingCancellation"),
-    isPendingRejection: flag("isPendingRejection"),
-    price: num("price"),
-    quantity: num("quantity"),
-    quantityLocked: num("quantityLocked"),
-    quantityFilled: num("quantityFilled"),
+    marketId: label(raw, "marketId", invalid),
+    type: label(raw, "type", invalid),
+    side: label(raw, "side", invalid),
+    direction: label(raw, "direction", invalid),
+    status: label(raw, "status", invalid),
+    isPendingExpiration: flag(raw, "isPendingExpiration", invalid),
+    isPendingCancellation: flag(raw, "isPendingCancellation", invalid),
+    isPendingRejection: flag(raw, "isPendingRejection", invalid),
+    price: num(raw, "price", invalid),
+    quantity: num(raw, "quantity", invalid),
+    quantityLocked: num(raw, "quantityLocked", invalid),
+    quantityFilled: num(raw, "quantityFilled", invalid),
     createdAt,
     rejectionCode,
   };
