@@ -2,7 +2,7 @@
 // that serves it: as text or OpenMetrics, plain or as a gzip member. Gzip members may be
 // concatenated, so a scrape whose accounts moved re-encodes those parts and reuses the rest.
 
-import { gzipSync } from "node:zlib";
+import { gunzipSync, gzipSync } from "node:zlib";
 
 export type Format = "text" | "openmetrics";
 
@@ -16,13 +16,31 @@ export function gaugesToOpenMetrics(text: string): string {
 
 /** One part's UTF-8 text, encoded once per format and compression. */
 export class Part {
-  readonly bytes: Buffer;
+  #bytes: Buffer | undefined;
   readonly #encoded = new Map<string, Buffer>();
   readonly #openMetrics: (text: string) => string;
 
   constructor(bytes: Buffer, openMetrics: (text: string) => string = gaugesToOpenMetrics) {
-    this.bytes = bytes;
+    this.#bytes = bytes;
     this.#openMetrics = openMetrics;
+  }
+
+  /**
+   * A part kept as its gzip member only, compressed at once from `text` (which the caller may
+   * reuse afterwards): Prometheus always asks for gzip, so the plain text is unpacked (and kept)
+   * only when some scraper asks for it.
+   */
+  static gzipped(text: Buffer): Part {
+    const part = new Part(Buffer.alloc(0));
+    part.#bytes = undefined;
+    part.#encoded.set("t1", gzipSync(text, { level: GZIP_LEVEL }));
+    return part;
+  }
+
+  /** The part's text as UTF-8. */
+  get bytes(): Buffer {
+    this.#bytes ??= gunzipSync(this.#encoded.get("t1")!);
+    return this.#bytes;
   }
 
   encoded(format: Format, gzip: boolean): Buffer {

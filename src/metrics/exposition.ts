@@ -6,7 +6,7 @@ import type { ScrapeResult } from "../collect/result.js";
 import type { Collector } from "../collectors/collector.js";
 import { Body, Part } from "./body.js";
 import { capSeries } from "./series-cap.js";
-import { renderBytes, renderText } from "./text-render.js";
+import { renderBytes, renderText, renderWith } from "./text-render.js";
 
 interface Chunk {
   inputs: readonly unknown[];
@@ -66,9 +66,12 @@ export class Exposition {
     const cached = this.#chunks.get(key);
     if (inputs !== undefined && cached !== undefined && sameList(inputs, cached.inputs)) return cached;
     const families = collector.collect(scrape).filter((f) => f.samples.length > 0);
+    // What changes every scrape is sent as text after the exporter's own metrics; the rest is
+    // compressed straight from the render buffer, with no copy of its text.
+    const render = () => (inputs === undefined ? new Part(renderBytes(families)) : renderWith(families, Part.gzipped));
     const chunk: Chunk = {
       inputs: inputs ?? [],
-      part: families.length === 0 ? undefined : new Part(renderBytes(families)),
+      part: families.length === 0 ? undefined : render(),
       series: families.reduce((n, f) => n + f.samples.length, 0),
     };
     if (inputs !== undefined) this.#chunks.set(key, chunk);

@@ -97,6 +97,13 @@ class Writer {
     this.#at += this.#buffer.copy(this.#buffer, this.#at, start, end);
   }
 
+  /** What was written, as a view of the reused buffer (valid until the next write), and start afresh. */
+  view(): Buffer {
+    const view = this.#buffer.subarray(0, this.#at);
+    this.#at = 0;
+    return view;
+  }
+
   /** What was written since the last take, as a buffer of its own. */
   take(): Buffer {
     const out = Buffer.allocUnsafeSlow(this.#at);
@@ -146,6 +153,17 @@ function writeLabels(prefixes: readonly string[], values: ReadonlyArray<string |
  * figures, a market's settings): its `{...}` text is made once and written for each of them.
  */
 export function renderBytes(families: readonly Family[]): Buffer {
+  write(families);
+  return writer.take();
+}
+
+/** Like renderBytes, but `use` gets a view of the reused buffer, valid only during the call (no copy). */
+export function renderWith<T>(families: readonly Family[], use: (text: Buffer) => T): T {
+  write(families);
+  return use(writer.view());
+}
+
+function write(families: readonly Family[]): void {
   // Where each label array's `{...}` was first written, per label-name list: start * 2^21 + length.
   const written = new Map<readonly string[], Map<ReadonlyArray<string | null>, number>>();
   let first = true;
@@ -183,7 +201,6 @@ export function renderBytes(families: readonly Family[]): Buffer {
       writer.byte(NEWLINE);
     }
   }
-  return writer.take();
 }
 
 /** Families as a Prometheus text exposition: blank lines between families, a final newline. */

@@ -6,10 +6,10 @@ import { authenticator, type Authenticator } from "./auth.js";
 import { PATHS, type Endpoint } from "./endpoints.js";
 import { VenueError } from "./errors.js";
 import { BodyCache } from "./body-cache.js";
-import { getBody, parseBody, type RawBody } from "./http.js";
+import { getBody, parseBody, parseBodyItems, type RawBody } from "./http.js";
 import { parseAccountInfo, type FieldReporter } from "./parse-account.js";
 import { parseMarkets } from "./parse-markets.js";
-import { parseOrders } from "./parse-orders.js";
+import { notAnOrderList, readOrderItem } from "./parse-orders.js";
 import type { AccountInfo, ActiveOrders, Market, Order, OrderHistory } from "./snapshot.js";
 import type { Transport } from "./transport.js";
 
@@ -83,7 +83,7 @@ export class VenueClient {
   async activeOrders(ctx: CallContext): Promise<ActiveOrders> {
     const limit = this.#venue.activeOrdersLimit;
     const query = { [this.#venue.activeOrdersLimitParam]: String(limit) };
-    return this.#read("orders_active", query, ctx, (body, invalid) => ({ orders: parseOrders(body, "orders_active", invalid), limit }));
+    return { orders: await this.#readOrders("orders_active", query, ctx), limit };
   }
 
   /**
@@ -99,7 +99,7 @@ export class VenueClient {
     while (orders.length < max) {
       const limit = Math.min(pageSize, max - orders.length);
       const query = { offset: String(offset), limit: String(limit) };
-      const page = await this.#read("orders_history", query, ctx, (body, invalid) => parseOrders(body, "orders_history", invalid));
+      const page = await this.#readOrders("orders_history", query, ctx);
       pages.push(page);
       for (const order of page.slice(0, max - orders.length)) {
         if (order.id !== undefined) {
@@ -125,12 +125,42 @@ export class VenueClient {
     return this.#read("markets", {}, ctx, (body, invalid) => parseMarkets(body, invalid));
   }
 
+  /**
+   * An order list: like #read, but each order is read as soon as its batch is parsed, so the
+   * parsed JSON of thousands of orders never lives all at once. Invalid fields are reported only
+   * once the whole body turned out to be JSON, as with #read.
+   */
+  async #readOrders(endpoint: "orders_active" | "orders_history", query: Record<string, string>, ctx: CallContext): Promise<Order[]> {
+    return this.#readText(endpoint, query, ctx, async (text, url, invalid) => {
+      const orders: Order[] = [];
+      const reports: string[] = [];
+      const report = (field: string) => reports.push(field);
+      const isArray = await parseBodyItems(text, url, (raw) => {
+        const order = readOrderItem(raw, report);
+        if (order !== undefined) orders.push(order);
+      });
+      if (!isArray) throw notAnOrderList(endpoint);
+      for (const field of reports) invalid(field);
+      return orders;
+    });
+  }
+
   /** GET, then JSON and validation, skipped (same object back) when the body did not change. */
   async #read<T>(
     endpoint: Endpoint,
     query: Record<string, string>,
     ctx: CallContext,
     validate: (body: unknown, invalid: FieldReporter) => T,
+  ): Promise<T> {
+    return this.#readText(endpoint, query, ctx, async (text, url, invalid) => validate(await parseBody(text, url), invalid));
+  }
+
+  /** GET, then `read` the body's text, skipped (same object back) when the body did not change. */
+  async #readText<T>(
+    endpoint: Endpoint,
+    query: Record<string, string>,
+    ctx: CallContext,
+    read: (text: string, url: URL, invalid: FieldReporter) => Promise<T>,
   ): Promise<T> {
     const url = this.#url(endpoint, query);
     const key = url.pathname + url.search;
@@ -141,7 +171,7 @@ export class VenueClient {
       this.#bodies.forget(key);
       throw error;
     }
-    return this.#bodies.read(key, body, ctx.invalid, async (text, invalid) => validate(await parseBody(text, url), invalid));
+    return this.#bodies.read(key, body, ctx.invalid, (text, invalid) => read(text, url, invalid));
   }
 
   #url(endpoint: Endpoint, query: Record<string, string>): URL {

@@ -57,15 +57,25 @@ function readOrder(raw: Record<string, unknown>, invalid: FieldReporter): Order 
   };
 }
 
+/** One element of an order list: an Order, or undefined (reported as "[]") when it is not an object. */
+export function readOrderItem(raw: unknown, invalid: FieldReporter): Order | undefined {
+  if (isRecord(raw)) return readOrder(raw, invalid);
+  invalid("[]");
+  return undefined;
+}
+
+/** The error of an order list body that is JSON but not an array. */
+export function notAnOrderList(endpoint: string): VenueError {
+  return new VenueError("invalid_schema", `${endpoint}: expected a JSON array of orders`);
+}
+
 /** An order list body: a JSON array of Order objects. Anything else fails with invalid_schema. */
 export function parseOrders(body: unknown, endpoint: string, invalid: FieldReporter): Order[] {
-  if (!Array.isArray(body)) {
-    throw new VenueError("invalid_schema", `${endpoint}: expected a JSON array of orders`);
-  }
+  if (!Array.isArray(body)) throw notAnOrderList(endpoint);
   const orders: Order[] = [];
   for (const raw of body) {
-    if (isRecord(raw)) orders.push(readOrder(raw, invalid));
-    else invalid("[]");
+    const order = readOrderItem(raw, invalid);
+    if (order !== undefined) orders.push(order);
   }
   return orders;
 }
