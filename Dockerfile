@@ -12,7 +12,8 @@
 # the non-root `node` user is uid/gid 1000). It is pinned by tag, not by digest: a digest cannot be
 # checked from where this file is written, and a wrong one breaks every build. Pin it with
 # `docker buildx imagetools inspect node:24.21.0-bookworm-slim` (or let Renovate/Dependabot add
-# and refresh it) where a registry is reachable. Bump both FROM lines together.
+# and refresh it) where a registry is reachable. Bump both FROM lines together: .ci/run
+# installs the same Node release from the npm registry and runs the tests on it.
 
 FROM node:24.21.0-bookworm-slim AS build
 WORKDIR /app

@@ -1,6 +1,6 @@
 // `npm run demo`: the built-in simulated venue plus the exporter pointed at it, on this machine.
 
-import { configFromEnv } from "./config/env.js";
+import { configFromEnv } from "./config/load.js";
 import { createLogger } from "./log.js";
 import { startService } from "./service.js";
 import { startSimulator } from "./simulator/server.js";

@@ -5,7 +5,7 @@ import type { EndpointOutcome } from "./collect/outcome.js";
 import type { ScrapeResult } from "./collect/result.js";
 import { Scraper, type ScrapeOptions } from "./collect/scraper.js";
 import type { AccountConfig, Config } from "./config/types.js";
-import { debugReport } from "./http/debug-report.js";
+import { debugReport } from "./debug-report.js";
 import { Body, gaugesToOpenMetrics } from "./metrics/body.js";
 import { COLLECTORS } from "./collectors/index.js";
 import { Exposition } from "./metrics/exposition.js";
@@ -13,6 +13,7 @@ import { selfToOpenMetrics } from "./metrics/openmetrics.js";
 import { SelfMetrics } from "./metrics/self.js";
 import type { Deadline } from "./util/deadline.js";
 import type { RequestTrace } from "./venue/client.js";
+import type { OrderHistory, PagingAnomaly } from "./venue/snapshot.js";
 import { Transport } from "./venue/transport.js";
 
 /**
@@ -41,6 +42,8 @@ export class Exporter {
   readonly #logger: Logger;
   /** Last known health per endpoint and account, so a change is logged once, not every scrape. */
   readonly #healthy = new Map<string, boolean>();
+  /** Last paging anomalies seen per account ("" for none), so a change is logged once. */
+  readonly #paging = new Map<string, string>();
   readonly #transport = new Transport();
   readonly #exposition = new Exposition(COLLECTORS);
   /** The last output per view, with the collection results it was rendered from. */
@@ -85,11 +88,29 @@ export class Exporter {
     const outcomes = result.accounts.flatMap((a) => a.outcomes);
     if (result.markets) outcomes.push(result.markets.outcome);
     for (const outcome of outcomes) this.#record(outcome);
+    for (const a of result.accounts) if (a.history !== undefined) this.#recordPaging(a.account, a.history);
   }
 
-  /** The full exposition: the exporter's own metrics, then this scrape's families. */
+  /** Counts the history read's paging anomalies; logs when an account's set of them changes. */
+  #recordPaging(account: string, history: OrderHistory): void {
+    const kinds: string[] = [];
+    for (const [kind, n] of Object.entries(history.anomalies) as Array<[PagingAnomaly, number]>) {
+      this.self.pagingAnomaly(kind, n);
+      kinds.push(kind);
+    }
+    const now = kinds.sort().join(",");
+    const before = this.#paging.get(account) ?? "";
+    this.#paging.set(account, now);
+    if (now === before) return;
+    if (now !== "") {
+      this.#logger.warn({ account, anomalies: kinds, truncated: history.truncated }, "venue history paging misbehaves");
+    } else {
+      this.#logger.info({ account }, "venue history paging behaves again");
+    }
+  }
+
   /**
-   * A scrape. Scrapes that joined the same collection (same result objects) get the same output,
+   * A scrape: the exporter's own metrics, then this collection's families. Scrapes that joined the same collection (same result objects) get the same output,
    * rendered, encoded and counted once: a burst of 50 costs one render, not 50.
    */
   async metrics(deadline: Deadline, options: ScrapeOptions = {}): Promise<ScrapeOutput> {
@@ -114,19 +135,27 @@ export class Exporter {
       trace: (r) => requests.push(r),
       onInvalid: (endpoint, field) => invalid.push({ endpoint, field }),
     });
-    return debugReport({ account, requests, invalid, result, exposition: outputText(await this.#render(result)) });
+    const output = await this.#render(result);
+    return debugReport({ account, requests, invalid, result, dropped: output.dropped, exposition: outputText(output) });
   }
 
-  async #render(result: ScrapeResult): Promise<ScrapeOutput> {
+  /** Also says how many series were dropped over the cap (the debug report shows it). */
+  async #render(result: ScrapeResult): Promise<ScrapeOutput & { dropped: number }> {
     const max = this.#config.scrape.maxSeries;
-    const { fresh, reused, dropped } = this.#exposition.render(result, max);
+    const { fresh, reused, dropped, duplicates, series } = this.#exposition.render(result, max);
+    this.self.seriesDuplicated(duplicates);
     if (dropped > 0) {
       this.self.seriesDropped(dropped);
       this.#logger.warn({ dropped, max }, "scrape over the series cap");
     }
+    if (this.#logger.isLevelEnabled("debug")) {
+      const failed = result.accounts.flatMap((a) => a.outcomes).filter((o) => !o.ok).length + (result.markets?.outcome.ok === false ? 1 : 0);
+      const accounts = result.accounts.map((a) => a.account);
+      this.#logger.debug({ accounts, series, dropped, failed, ms: Date.now() - result.collectedAt }, "collection rendered");
+    }
     // prom-client renders the exporter's own (few) metrics; the scrape's are already text.
     const own = await this.self.registry.metrics();
-    return { head: new Body(own + fresh, () => selfToOpenMetrics(own) + gaugesToOpenMetrics(fresh)), reused };
+    return { head: new Body(own + fresh, () => selfToOpenMetrics(own) + gaugesToOpenMetrics(fresh)), reused, dropped };
   }
 
   /** Closes the connections to the venue. */

@@ -4,19 +4,18 @@ import { Writable } from "node:stream";
 import { pino, type Logger } from "pino";
 import { REDACTED } from "./config/secret.js";
 
-/** Paths pino replaces with <secret> wherever they appear in a log object. */
-export const REDACT_PATHS = [
-  "headers.authorization",
-  'headers["x-api-key"]',
-  "req.headers.authorization",
-  "*.headers.authorization",
-  "apiKey",
-  "password",
-  "token",
-  "*.apiKey",
-  "*.password",
-  "*.token",
-];
+/** Credential fields pino replaces with <secret> wherever they appear in a log object. */
+const SECRET_FIELDS = ["apiKey", "password", "token", "*.apiKey", "*.password", "*.token"];
+
+/**
+ * The paths pino redacts: the credential fields, and every header the venue's authenticators name as
+ * carrying a secret (`Authenticator.secretHeaders`, from venue/auth.ts); Authorization always, since
+ * the exporter's own basic auth arrives in it.
+ */
+export function redactPaths(secretHeaders: readonly string[] = []): string[] {
+  const headers = [...new Set(["authorization", ...secretHeaders.map((h) => h.toLowerCase())])].map((h) => JSON.stringify(h));
+  return [...SECRET_FIELDS, ...headers.flatMap((h) => [`headers[${h}]`, `*.headers[${h}]`, `req.headers[${h}]`])];
+}
 
 const LEVELS: Record<number, string> = { 10: "trace", 20: "debug", 30: "info", 40: "warn", 50: "error", 60: "fatal" };
 
@@ -35,7 +34,8 @@ export function logfmtStream(out: NodeJS.WritableStream = process.stderr): Writa
           const { time, level, msg, pid: _pid, hostname: _host, ...rest } = JSON.parse(line) as Record<string, unknown>;
           const fields = Object.entries(rest).map(([k, v]) => `${k}=${logfmtValue(v)}`);
           const ts = typeof time === "number" ? new Date(time).toISOString() : "";
-          out.write(`ts=${ts} level=${LEVELS[level as number] ?? String(level)} msg=${logfmtValue(msg ?? "")} ${fields.join(" ")}`.trimEnd() + "\n");
+          const text = `ts=${ts} level=${LEVELS[level as number] ?? String(level)} msg=${logfmtValue(msg ?? "")} ${fields.join(" ")}`;
+          out.write(`${text.trimEnd()}\n`);
         } catch {
           out.write(`${line}\n`);
         }
@@ -45,8 +45,9 @@ export function logfmtStream(out: NodeJS.WritableStream = process.stderr): Writa
   });
 }
 
-export function createLogger(level: string, destination?: pino.DestinationStream | Writable): Logger {
-  const options = { level, base: { name: "trading-exporter" }, redact: { paths: REDACT_PATHS, censor: REDACTED } };
+/** `secretHeaders`: the header names the configured authenticators put credentials in (see `secretHeaderNames`). */
+export function createLogger(level: string, destination?: pino.DestinationStream | Writable, secretHeaders: readonly string[] = []): Logger {
+  const options = { level, base: { name: "trading-exporter" }, redact: { paths: redactPaths(secretHeaders), censor: REDACTED } };
   return pino(options, destination ?? pino.destination(2));
 }
 

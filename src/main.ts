@@ -4,16 +4,17 @@
 // 2 MiB instead of 16: a scrape's garbage is mostly venue bodies and text, and the large profile's
 // RSS drops from ~200 MB to ~110 MB for about 5-10 ms more CPU per scrape (see the README).
 
-import { parseFlags, usage, type Flags } from "./cli/flags.js";
+import { parseCommandLine, usage } from "./cli/flags.js";
 import { ConfigError } from "./config/errors.js";
-import { loadConfig } from "./config/load.js";
+import { loadConfig, type Sources } from "./config/load.js";
 import { createLogger, logfmtStream } from "./log.js";
 import { startService } from "./service.js";
+import { secretHeaderNames } from "./venue/auth.js";
 import { VERSION } from "./version.js";
-import type { WebConfig } from "./web/web-config.js";
+import type { WebConfig } from "./web/types.js";
 
 async function main(argv: string[]): Promise<number> {
-  const flags: Flags = parseFlags(argv, process.env);
+  const flags = parseCommandLine(argv);
   if (flags.help) {
     process.stdout.write(`${usage()}\n`);
     return 0;
@@ -22,17 +23,25 @@ async function main(argv: string[]): Promise<number> {
     process.stdout.write(`trading-exporter ${VERSION} (node ${process.version})\n`);
     return 0;
   }
-  const source = () => loadConfig(flags, process.env);
-  const config = await source();
+  const sources: Sources = { flags: flags.flags, env: process.env };
+  const { config, warnings } = await loadConfig(sources);
   // TLS and basic auth (zod, bcryptjs) are loaded only when a web config asks for them.
-  const webModule = flags.webConfigFile === undefined ? undefined : await import("./web/web-config.js");
-  const web: WebConfig | undefined = webModule?.loadWebConfig(flags.webConfigFile!);
-  const tls = web === undefined ? undefined : webModule?.tlsServerOptions(web);
+  const webConfigFile = config.webConfigFile;
+  const webModule = webConfigFile === undefined ? undefined : await import("./web/web-config.js");
+  const web: WebConfig | undefined = webConfigFile === undefined ? undefined : webModule?.loadWebConfig(webConfigFile);
+  const tls = web === undefined ? undefined : (await import("./web/tls-options.js")).tlsServerOptions(web);
   if (flags.configCheck) {
+    for (const warning of warnings) process.stderr.write(`trading-exporter: warning: ${warning}\n`);
     process.stdout.write(`configuration OK: ${config.accounts.length} account(s): ${config.accounts.map((a) => a.name).join(", ")}\n`);
     return 0;
   }
-  const logger = createLogger(config.logLevel, flags.logFormat === "logfmt" ? logfmtStream() : undefined);
+  const logger = createLogger(config.logLevel, config.logFormat === "logfmt" ? logfmtStream() : undefined, secretHeaderNames(config.accounts));
+  for (const warning of warnings) logger.warn({ problem: warning }, "configuration warning");
+  const source = async () => {
+    const next = await loadConfig(sources);
+    for (const warning of next.warnings) logger.warn({ problem: warning }, "configuration warning");
+    return next.config;
+  };
   // One failing request or stray promise must not take the exporter down: log it and serve on.
   process.on("unhandledRejection", (reason) => {
     logger.error({ error: reason instanceof Error ? reason.message : String(reason) }, "unhandled rejection");
@@ -40,10 +49,7 @@ async function main(argv: string[]): Promise<number> {
   process.on("uncaughtException", (error) => {
     logger.error({ error: error.message }, "uncaught exception");
   });
-  const guards =
-    web === undefined
-      ? []
-      : [(await import("./web/server.js")).responseHeaders(web.headers), (await import("./web/basic-auth.js")).basicAuth(web.basicAuthUsers)];
+  const guards = web === undefined ? [] : (await import("./web/guards.js")).webGuards(web);
   const service = await startService(config, logger, { source, guards, tls });
   logger.info({ url: service.server.url, accounts: service.exporter.accountNames(), version: VERSION }, "listening");
   process.on("SIGHUP", () => {
@@ -69,11 +75,12 @@ async function main(argv: string[]): Promise<number> {
 main(process.argv.slice(2)).then(
   (code) => process.exit(code),
   (error: unknown) => {
-    const message =
+    // Every configuration problem on its own line; anything else in one.
+    const lines =
       error instanceof ConfigError
-        ? `configuration error: ${error.message}`
-        : `fatal: ${error instanceof Error ? error.message : String(error)}`;
-    process.stderr.write(`trading-exporter: ${message}\n`);
+        ? error.problems.map((problem) => `configuration error: ${problem}`)
+        : [`fatal: ${error instanceof Error ? error.message : String(error)}`];
+    process.stderr.write(lines.map((line) => `trading-exporter: ${line}\n`).join(""));
     process.exit(1);
   },
 );

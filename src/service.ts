@@ -2,6 +2,7 @@
 
 import type express from "express";
 import type { Logger } from "pino";
+import { startupOnlyChanges } from "./config/settings.js";
 import type { Config } from "./config/types.js";
 import { Exporter } from "./exporter.js";
 import { createApp } from "./http/app.js";
@@ -36,6 +37,8 @@ export async function startService(config: Config, logger: Logger, options: Serv
       exporter.reload(next);
       exporter.self.configLoaded(true);
       logger.info({ accounts: next.accounts.map((a) => a.name) }, "configuration reloaded");
+      const waiting = startupOnlyChanges(config, next);
+      if (waiting.length > 0) logger.warn({ settings: waiting }, "these settings changed but are read at start-up only: restart to apply them");
     } catch (error) {
       exporter.self.configLoaded(false);
       logger.warn({ error: error instanceof Error ? error.message : String(error) }, "configuration reload failed; the old one keeps serving");

@@ -4,7 +4,7 @@ import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { configFromEnv } from "../src/config/env.js";
+import { configFromEnv } from "../src/config/load.js";
 import { ConfigError } from "../src/config/errors.js";
 
 const BASE = { TRADING_BASE_URL: "http://127.0.0.1:8080", TRADING_API_KEY: "k-123", TRADING_COLLATERAL_IDS: "USDC,USDT" };
@@ -57,6 +57,26 @@ describe("configFromEnv", () => {
     expect(() => configFromEnv({ ...BASE, TRADING_BASE_URL: "https://user:hunter2@venue" })).toThrowError(
       expect.objectContaining({ message: expect.not.stringContaining("hunter2") }),
     );
+  });
+
+  it("takes every auth scheme of the config file: bearer, basic and none", () => {
+    const base = { TRADING_BASE_URL: BASE.TRADING_BASE_URL, TRADING_COLLATERAL_IDS: "USDC" };
+    const bearer = configFromEnv({ ...base, TRADING_AUTH_TYPE: "bearer", TRADING_BEARER_TOKEN: "tok-1" }).accounts[0]!.auth;
+    expect(bearer.type === "bearer" && bearer.token.reveal()).toBe("tok-1");
+    const basic = configFromEnv({ ...base, TRADING_AUTH_TYPE: "basic", TRADING_BASIC_USERNAME: "ops", TRADING_BASIC_PASSWORD: "pw-1" }).accounts[0]!.auth;
+    expect(basic.type === "basic" && [basic.username, basic.password.reveal()]).toEqual(["ops", "pw-1"]);
+    expect(configFromEnv({ ...base, TRADING_AUTH_TYPE: "none" }).accounts[0]!.auth).toEqual({ type: "none" });
+  });
+
+  it.each([
+    [{ TRADING_AUTH_TYPE: "oauth" }, ["TRADING_AUTH_TYPE: expected one of api_key, bearer, basic, none"]],
+    [{ TRADING_AUTH_TYPE: "bearer" }, ["TRADING_BEARER_TOKEN or TRADING_BEARER_TOKEN_FILE: required"]],
+    [
+      { TRADING_AUTH_TYPE: "basic" },
+      ["TRADING_BASIC_USERNAME: required with TRADING_AUTH_TYPE=basic", "TRADING_BASIC_PASSWORD or TRADING_BASIC_PASSWORD_FILE: required"],
+    ],
+  ])("refuses an incomplete credential %j, naming every missing variable", (override, problems) => {
+    expect(() => configFromEnv({ ...BASE, TRADING_API_KEY: undefined, ...override })).toThrowError(new ConfigError(problems));
   });
 
   it("parses IPv6 and wildcard listen addresses", () => {

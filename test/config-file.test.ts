@@ -1,11 +1,12 @@
 // The YAML config file: the example loads, and every bad file stops with its one exact line.
 
-import { mkdtempSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { ConfigError } from "../src/config/errors.js";
-import { loadConfigFile } from "../src/config/file.js";
+import { loadConfigFile } from "./helpers/config-files.js";
+import { SETTING_LIST } from "../src/config/settings.js";
 
 const EXAMPLE = new URL("../examples/trading-exporter.yml", import.meta.url).pathname;
 
@@ -43,6 +44,19 @@ describe("the example config file", () => {
   });
 });
 
+describe("the example's keys", () => {
+  it("include every config file key of the settings table", () => {
+    const text = readFileSync(EXAMPLE, "utf8");
+    const missing = SETTING_LIST.filter(([id, s]) => {
+      if (!s.file) return false;
+      const [section, key] = id.split(".") as [string, string];
+      const after = text.slice(text.search(new RegExp(`^${section}:`, "m")));
+      return !new RegExp(`^\\s+#?\\s*${key}:`, "m").test(after);
+    });
+    expect(missing.map(([id]) => id)).toEqual([]);
+  });
+});
+
 describe("a minimal config file", () => {
   it("gets the defaults and reads the key file relative to the config", () => {
     const config = loadConfigFile(file(GOOD), {});
@@ -64,12 +78,12 @@ ${extra}`;
 describe("bad config files", () => {
   it.each([
     ["unknown top-level key", `${GOOD}\ncolour: blue\n`, "colour: unknown key"],
-    ["unknown account key", GOOD.replace("name: a", "name: a\n    nmae: b"), "accounts[0].nmae: unknown key"],
-    ["no venue", "accounts: []\n", "venue: required"],
-    ["no base_url", "venue: {}\naccounts: []\n", "venue.base_url: required"],
+    ["unknown account key", GOOD.replace("name: a", "name: a\n    nmae: b"), "accounts[0].nmae: unknown key (did you mean name?)"],
+    ["no venue", "accounts: []\n", "venue.base_url: required\naccounts: expected at least one account"],
+    ["no base_url", "venue: {}\naccounts: []\n", "venue.base_url: required\naccounts: expected at least one account"],
     ["base_url with credentials", account("{ type: none }").replace("http://127", "http://u:p@127"), "venue.base_url: must not carry credentials; configure the account's auth instead"],
-    ["no accounts", "venue: { base_url: http://x }\naccounts: []\n", "accounts: must be at least 1"],
-    ["accounts not a list", "venue: { base_url: http://x }\naccounts: 3\n", "accounts: expected array"],
+    ["no accounts", "venue: { base_url: http://x }\naccounts: []\n", "accounts: expected at least one account"],
+    ["accounts not a list", "venue: { base_url: http://x }\naccounts: 3\n", "accounts: expected a list of accounts"],
     ["unknown auth type", account("{ type: oauth }"), "accounts[0].auth.type: expected one of \"api_key\", \"bearer\", \"basic\", \"none\""],
     ["api key without a secret", account("{ type: api_key }"), "accounts[0].auth.key: required (give one of accounts[0].auth.key, accounts[0].auth.key_file or accounts[0].auth.key_env)"],
     ["api key given twice", account("{ type: api_key, key: k, key_env: K }"), "accounts[0].auth.key: give only one of accounts[0].auth.key, accounts[0].auth.key_file or accounts[0].auth.key_env"],
@@ -82,15 +96,15 @@ describe("bad config files", () => {
     ["bad account name", account("{ type: none }").replace("name: a", "name: 'a b'"), "accounts[0].name: must be 1-64 letters, digits or _ . : -"],
     ["duplicate names", `${account("{ type: none }")}  - name: a\n    collateral_ids: [X]\n    auth: { type: none }\n`, "accounts[1].name: another account has this name"],
     ["duplicate collateral", account("{ type: none }").replace("[USDC]", "[USDC, USDC]"), "accounts[0].collateral_ids: lists an id twice"],
-    ["string for a number", `${GOOD}scrape: { max_in_flight: many }\n`, "scrape.max_in_flight: expected number"],
-    ["zero page size", GOOD.replace("base_url: http://127.0.0.1:8080", "base_url: http://127.0.0.1:8080\n  history_page_size: 0"), "venue.history_page_size: must be at least 1"],
+    ["string for a number", `${GOOD}scrape: { max_in_flight: many }\n`, "scrape.max_in_flight: expected a whole number from 1 to 100000"],
+    ["zero page size", GOOD.replace("base_url: http://127.0.0.1:8080", "base_url: http://127.0.0.1:8080\n  history_page_size: 0"), "venue.history_page_size: expected a whole number from 1 to 100000"],
     ["bad listen address", `${GOOD}web: { listen_address: nowhere }\n`, "web.listen_address: expected host:port (e.g. 0.0.0.0:9842 or [::1]:9842)"],
-    ["bad log level", `${GOOD}log: { level: loud }\n`, "log.level: expected one of \"debug\", \"info\", \"warn\", \"error\""],
+    ["bad log level", `${GOOD}log: { level: loud }\n`, "log.level: expected one of debug, info, warn, error"],
     ["bad header in headers", account("{ type: none }", "    headers: { 'a b': c }"), "accounts[0].headers.a b: not a valid HTTP header name"],
     ["not YAML", "venue: [\n", "config file: not valid YAML (line 2): BAD_INDENT"],
     ["duplicate YAML key", `${GOOD}venue: {}\n`, "config file: not valid YAML (line 8): DUPLICATE_KEY"],
   ])("%s", (_name, text, message) => {
-    expect(() => loadConfigFile(file(text), {})).toThrowError(new ConfigError(message));
+    expect(() => loadConfigFile(file(text), {})).toThrowError(new ConfigError(message.split("\n")));
   });
 
   it("names an unreadable file without failing on anything else", () => {

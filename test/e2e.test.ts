@@ -35,6 +35,7 @@ const FAMILIES = [
   "trading_order_history_rejections",
   "trading_order_history_last_created_timestamp_seconds",
   "trading_order_history_fetched_orders",
+  "trading_order_history_truncated",
   "trading_market_info",
   "trading_market_status",
   ...["tick_size", "tick_precision", "step_size", "step_precision", "min_order_size", "min_leverage", "max_leverage",

@@ -3,7 +3,7 @@
 
 import { Writable } from "node:stream";
 import { afterEach, describe, expect, it } from "vitest";
-import { configFromEnv } from "../src/config/env.js";
+import { configFromEnv } from "../src/config/load.js";
 import { Exporter } from "../src/exporter.js";
 import { createApp } from "../src/http/app.js";
 import { listen } from "../src/http/server.js";
@@ -63,7 +63,10 @@ describe.each(["SIGTERM", "SIGINT"] as const)("on %s", (signal) => {
 describe("an unexpected error in one request", () => {
   it("is logged and answered 500, and the next request is served", async () => {
     const lines: string[] = [];
-    const logger = createLogger("info", new Writable({ write: (c: Buffer, _e, done) => (lines.push(c.toString()), done()) }));
+    const logger = createLogger("info", new Writable({ write: (c: Buffer, _e, done) => {
+      lines.push(c.toString());
+      done();
+    } }));
     const config = configFromEnv({ TRADING_BASE_URL: "http://127.0.0.1:1", TRADING_API_KEY: "k", TRADING_COLLATERAL_IDS: "X" });
     const exporter = new Exporter(config, logger, new SelfMetrics({ defaultMetrics: false }));
     let calls = 0;

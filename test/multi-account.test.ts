@@ -5,7 +5,7 @@ import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { loadConfigFile } from "../src/config/file.js";
+import { loadConfigFile } from "./helpers/config-files.js";
 import { parseExposition, valueOf } from "./helpers/exposition.js";
 import { startExporterChild } from "./helpers/child.js";
 import { SIM_KEY, startStack, type Stack } from "./helpers/stack.js";
@@ -142,7 +142,7 @@ describe("reload", () => {
     stack = await startStack({
       source: (url) => {
         writeFileSync(f.config, f.broken ?? yaml(url));
-        return loadConfigFile(f.config, {});
+        return loadConfigFile(f.config, { TRADING_LISTEN_ADDRESS: "127.0.0.1:0" });
       },
     });
     expect(valueOf(parseExposition(await stack.scrape()), "trading_up", { account: "r" })).toBe(0);
@@ -175,7 +175,8 @@ describe("reload", () => {
       writeFileSync(f.key, SIM_KEY);
       child.child.kill("SIGHUP");
       await expect.poll(up, { timeout: 5000, interval: 50 }).toBe(1);
-      expect(child.lines.some((l) => l.includes("configuration reloaded"))).toBe(true);
+      // The log line reaches us through a pipe and may arrive after the scrape that saw the new key.
+      await expect.poll(() => child.lines.some((l) => l.includes("configuration reloaded")), { timeout: 5000, interval: 50 }).toBe(true);
     } finally {
       child.child.kill("SIGTERM");
       await child.exited;

@@ -4,9 +4,10 @@ import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync,
 import { tmpdir } from "node:os";
 import { dirname, join, posix, relative, resolve } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { configFromEnv } from "../src/config/env.js";
+import { configFromEnv } from "../src/config/load.js";
 import { PROFILES } from "../src/simulator/config.js";
 import { parseCliArgs } from "../src/simulator/cli.js";
+import { amtool } from "./helpers/amtool.js";
 import { promtool } from "./helpers/promtool.js";
 import { dig, readRepoFile, readYaml, repoPath } from "./helpers/yaml-files.js";
 
@@ -68,8 +69,8 @@ const promConfigHost = hostPathOf("prometheus", promConfigPath);
 const promConfig = readYaml(relative(repoPath(), promConfigHost ?? "missing"));
 
 describe("compose.yaml", () => {
-  it("has the four services, and every bind mount and secret file exists", () => {
-    expect(Object.keys(services).sort()).toEqual(["exporter", "grafana", "prometheus", "simulator"]);
+  it("has the six services, and every bind mount and secret file exists", () => {
+    expect(Object.keys(services).sort()).toEqual(["alertmanager", "exporter", "grafana", "prometheus", "simulator", "webhook"]);
     const mounts = Object.keys(services).flatMap(bindMounts);
     expect(mounts.length).toBeGreaterThanOrEqual(4);
     for (const mount of mounts) expect(existsSync(mount.host), `${mount.host} (mounted at ${mount.target})`).toBe(true);
@@ -103,7 +104,9 @@ describe("compose.yaml", () => {
     expect(options.host).toBe("0.0.0.0");
     expect(existsSync(repoPath("src/simulator/main.ts"))).toBe(true);
     const served = (options.collaterals ?? PROFILES[options.profile ?? "small"].collaterals).map((c) => c.id);
-    const asked = environment("exporter").TRADING_COLLATERAL_IDS!.split(",").map((id) => id.trim());
+    const asked = environment("exporter")
+      .TRADING_COLLATERAL_IDS!.split(",")
+      .map((id) => id.trim());
     for (const id of asked) expect(served).toContain(id);
     // The exporter's base URL names the simulator's service and port.
     const [host, port] = hostPort(environment("exporter").TRADING_BASE_URL!);
@@ -130,7 +133,7 @@ describe("compose.yaml", () => {
   });
 
   it("runs the exporter and the simulator read-only, without capabilities or privilege gain", () => {
-    for (const name of ["exporter", "simulator"]) {
+    for (const name of ["exporter", "simulator", "webhook"]) {
       expect(dig(service(name), "read_only"), name).toBe(true);
       expect(dig(service(name), "cap_drop"), name).toEqual(["ALL"]);
       expect(dig(service(name), "security_opt"), name).toContain("no-new-privileges:true");
@@ -143,7 +146,7 @@ describe("the compose Prometheus", () => {
     expect(promConfigHost).toBe(join(COMPOSE_DIR, "prometheus.yml"));
     const jobs = (dig(promConfig, "scrape_configs") ?? []) as Array<Record<string, unknown>>;
     const trading = jobs.find((j) => j.job_name === "trading");
-    expect(trading, "a job named trading (the rules' TradingExporterDown selects job=~\"trading.*\")").toBeDefined();
+    expect(trading, 'a job named trading (the rules\' TradingExporterDown selects job=~"trading.*")').toBeDefined();
     const targets = ((dig(trading, "static_configs") ?? []) as Array<{ targets: string[] }>).flatMap((s) => s.targets);
     expect(targets).toEqual(["exporter:9842"]);
     for (const target of targets) {
@@ -179,6 +182,50 @@ describe("the compose Prometheus", () => {
       expect(result.status, output).toBe(0);
       expect(output).toContain("SUCCESS: 1 rule files found");
       expect(output).toMatch(/SUCCESS: \d+ rules found/);
+    });
+  });
+});
+
+describe("the compose Alertmanager and webhook receiver", () => {
+  const amArgs = (dig(service("alertmanager"), "command") ?? []) as string[];
+  const amConfigPath = amArgs.find((a) => a.startsWith("--config.file="))?.slice("--config.file=".length) ?? "/etc/alertmanager/alertmanager.yml";
+  const amConfigHost = hostPathOf("alertmanager", amConfigPath);
+  const webhookArgs = [...((dig(service("webhook"), "entrypoint") ?? []) as string[]), ...((dig(service("webhook"), "command") ?? []) as string[])];
+
+  it("runs the shipped Alertmanager configuration, unchanged, and Prometheus sends to it by service name and port", () => {
+    expect(realpathSync(amConfigHost!)).toBe(realpathSync(repoPath("prometheus/alertmanager/alertmanager.yml")));
+    const targets = ((dig(promConfig, "alerting", "alertmanagers") ?? []) as Array<{ static_configs: Array<{ targets: string[] }> }>).flatMap((a) =>
+      a.static_configs.flatMap((c) => c.targets),
+    );
+    expect(targets).toEqual(["alertmanager:9093"]);
+    expect(containerPorts("alertmanager")).toContain(9093);
+  });
+
+  it("points every webhook of that configuration at the webhook service, which runs the shipped receiver on that port", () => {
+    expect(webhookArgs.slice(0, 2)).toEqual(["node", "dist/webhook/main.js"]);
+    expect(existsSync(repoPath("src/webhook/main.ts"))).toBe(true);
+    const port = Number(webhookArgs[webhookArgs.indexOf("--port") + 1]);
+    expect(webhookArgs[webhookArgs.indexOf("--host") + 1]).toBe("0.0.0.0");
+    expect(containerPorts("webhook")).toContain(port);
+    const receivers = (dig(readYaml("prometheus/alertmanager/alertmanager.yml"), "receivers") ?? []) as Array<{ webhook_configs?: Array<{ url: string }> }>;
+    const urls = receivers.flatMap((r) => (r.webhook_configs ?? []).map((w) => w.url));
+    expect(urls.length).toBeGreaterThan(1);
+    for (const url of urls) expect(hostPort(url)).toEqual(["webhook", port]);
+  });
+
+  describe("amtool check-config, on the container's file layout rebuilt from the mounts", () => {
+    const root = mkdtempSync(join(tmpdir(), "te-compose-alertmanager-"));
+    afterAll(() => rmSync(root, { recursive: true, force: true }));
+
+    it("accepts the configuration and finds its templates", () => {
+      for (const mount of bindMounts("alertmanager")) {
+        const into = join(root, mount.target);
+        mkdirSync(dirname(into), { recursive: true });
+        cpSync(mount.host, into, { recursive: true });
+      }
+      const result = amtool(["check-config", join(root, amConfigPath)], root);
+      expect(result.status, result.output).toBe(0);
+      expect(existsSync(join(root, posix.dirname(amConfigPath), "templates", "trading.tmpl"))).toBe(true);
     });
   });
 });

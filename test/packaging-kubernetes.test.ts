@@ -6,6 +6,8 @@ import { tmpdir } from "node:os";
 import { dirname, join, posix } from "node:path";
 import { promisify } from "node:util";
 import { afterAll, describe, expect, it } from "vitest";
+import { parse, stringify } from "yaml";
+import { amtool } from "./helpers/amtool.js";
 import { MAIN } from "./helpers/child.js";
 import { dig, parseDockerfile, readRepoFile, readYaml, readYamlDocuments, repoPath } from "./helpers/yaml-files.js";
 
@@ -75,7 +77,10 @@ describe("the Deployment", () => {
   });
 
   it("uses the image's user and an image tagged with the package's version", () => {
-    const user = parseDockerfile(readRepoFile("Dockerfile")).filter((i) => i.keyword === "USER").at(-1)!.args.split(":")[0];
+    const user = parseDockerfile(readRepoFile("Dockerfile"))
+      .filter((i) => i.keyword === "USER")
+      .at(-1)!
+      .args.split(":")[0];
     expect(String(dig(podSpec, "securityContext", "runAsUser"))).toBe(user);
     const version = (JSON.parse(readRepoFile("package.json")) as { version: string }).version;
     expect(container.image).toBe(`trading-exporter:${version}`);
@@ -86,7 +91,10 @@ describe("the Deployment", () => {
     expect(dig(container, "readinessProbe", "httpGet", "path")).toBe("/-/ready");
     for (const probe of ["livenessProbe", "readinessProbe"]) {
       const port = dig(container, probe, "httpGet", "port");
-      expect(containerPorts.some((p) => p.name === port || p.containerPort === port), `${probe} port ${String(port)}`).toBe(true);
+      expect(
+        containerPorts.some((p) => p.name === port || p.containerPort === port),
+        `${probe} port ${String(port)}`,
+      ).toBe(true);
     }
   });
 
@@ -101,7 +109,10 @@ describe("the Deployment", () => {
     expect(secretFiles.length).toBeGreaterThan(0);
     for (const mount of mounts) expect(mount.readOnly, String(mount.name)).toBe(true);
     const envs = (container.env ?? []) as Obj[];
-    expect(envs.some((e) => dig(e, "valueFrom", "secretKeyRef") !== undefined), "no secret in env").toBe(false);
+    expect(
+      envs.some((e) => dig(e, "valueFrom", "secretKeyRef") !== undefined),
+      "no secret in env",
+    ).toBe(false);
     expect(container.envFrom).toBeUndefined();
     const mode = volumes.map((v) => dig(v, "projected", "defaultMode") ?? dig(v, "secret", "defaultMode")).find((m) => m !== undefined);
     expect(mode, "0440").toBe(0o440);
@@ -139,7 +150,9 @@ describe("the Service and the ServiceMonitor", () => {
     expect(servicePort).toMatchObject({ name: "metrics", port: 9842 });
     const target = containerPorts.find((p) => p.name === servicePort.targetPort || p.containerPort === servicePort.targetPort);
     expect(target?.containerPort).toBe(9842);
-    const exposed = parseDockerfile(readRepoFile("Dockerfile")).filter((i) => i.keyword === "EXPOSE").flatMap((i) => i.args.split(/\s+/));
+    const exposed = parseDockerfile(readRepoFile("Dockerfile"))
+      .filter((i) => i.keyword === "EXPOSE")
+      .flatMap((i) => i.args.split(/\s+/));
     expect(exposed).toContain(String(target?.containerPort));
   });
 
@@ -174,6 +187,12 @@ describe("the PrometheusRule", () => {
     await expect(run(process.execPath, [repoPath(`${DIR}/generate-prometheusrule.mjs`), "--check"], { timeout: 20_000 })).resolves.toBeDefined();
   });
 
+  it("holds the runbook base where the README's overlay patch replaces it", () => {
+    const base = dig(one("PrometheusRule"), "spec", "groups", 1, "rules", 0) as Obj;
+    expect(base.record).toBe("trading:runbook_base_url:info");
+    expect(readRepoFile(`${DIR}/README.md`)).toContain("path: /spec/groups/1/rules/0/labels/url");
+  });
+
   it("holds exactly the shipped rule groups", () => {
     const rule = one("PrometheusRule");
     expect(rule.apiVersion).toBe("monitoring.coreos.com/v1");
@@ -185,5 +204,29 @@ describe("kustomization.yaml", () => {
   it("lists every manifest of the folder, and only those", () => {
     const resources = dig(readYaml(`${DIR}/kustomization.yaml`), "resources") as string[];
     expect([...resources].sort()).toEqual([...manifestFiles].sort());
+  });
+});
+
+describe("alertmanager-values.mjs (kube-prometheus-stack values for the shipped Alertmanager configuration)", () => {
+  const root = mkdtempSync(join(tmpdir(), "te-k8s-am-"));
+  afterAll(() => rmSync(root, { recursive: true, force: true }));
+
+  it("carries the shipped configuration unchanged but for the chart's template folder, and the shipped templates", async () => {
+    const { stdout } = await run(process.execPath, [repoPath(`${DIR}/alertmanager-values.mjs`)], { timeout: 20_000 });
+    const values = parse(stdout) as Obj;
+    const config = dig(values, "alertmanager", "config") as Obj;
+    const shipped = readYaml("prometheus/alertmanager/alertmanager.yml") as Obj;
+    expect(config.templates).toEqual(["/etc/alertmanager/config/*.tmpl"]);
+    expect({ ...config, templates: shipped.templates }).toEqual(shipped);
+    const templateFiles = dig(values, "alertmanager", "templateFiles") as Record<string, string>;
+    expect(Object.keys(templateFiles)).toEqual(["trading.tmpl"]);
+    expect(templateFiles["trading.tmpl"]).toBe(readRepoFile("prometheus/alertmanager/templates/trading.tmpl"));
+
+    // amtool accepts it, with the templates where the chart puts them (here under a temporary root).
+    for (const [name, text] of Object.entries(templateFiles)) writeFileSync(join(root, name), text);
+    writeFileSync(join(root, "alertmanager.yml"), stringify({ ...config, templates: [join(root, "*.tmpl")] }));
+    const result = amtool(["check-config", join(root, "alertmanager.yml")], root);
+    expect(result.status, result.output).toBe(0);
+    expect(result.output).toContain("1 templates");
   });
 });

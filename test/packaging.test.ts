@@ -12,7 +12,12 @@ const run = promisify(execFile);
 
 const dockerfile = parseDockerfile(readRepoFile("Dockerfile"));
 const dockerignore = readRepoFile(".dockerignore");
-const pkg = JSON.parse(readRepoFile("package.json")) as { version: string; license: string; repository?: string | { url?: string } };
+const pkg = JSON.parse(readRepoFile("package.json")) as {
+  version: string;
+  license: string;
+  engines: { node: string };
+  repository?: string | { url?: string };
+};
 
 const froms = dockerfile.filter((i) => i.keyword === "FROM");
 const lastStage = froms.length - 1;
@@ -69,6 +74,17 @@ describe("Dockerfile", () => {
       expect(image, from.args).not.toMatch(/:latest\b|^\$/);
       expect(image, `${image} is not pinned`).toMatch(/:\d+\.\d+\.\d+[\w.-]*(@sha256:[0-9a-f]{64})?$|@sha256:[0-9a-f]{64}$/);
     }
+  });
+
+  it("runs one Node release in both stages, the one .ci/run tests on, and one that package.json's engines admits", () => {
+    const versions = froms.map((f) => /^node:(\d+\.\d+\.\d+)-/.exec(f.args.replace(/--platform=\S+\s+/, ""))?.[1]);
+    expect(new Set(versions).size, `FROM lines: ${versions.join(", ")}`).toBe(1);
+    // .ci/run installs the release of the first FROM line: it must find one there.
+    expect(readRepoFile(".ci/run")).toContain("^FROM node:([0-9]+\\.[0-9]+\\.[0-9]+)");
+    const [major, minor] = versions[0]!.split(".").map(Number) as [number, number];
+    const floor = /^>=(\d+)\.(\d+)/.exec(pkg.engines.node);
+    expect(floor, `engines.node is "${pkg.engines.node}", expected ">=x.y"`).not.toBeNull();
+    expect(major * 1000 + minor).toBeGreaterThanOrEqual(Number(floor![1]) * 1000 + Number(floor![2]));
   });
 
   it("builds with dev dependencies (npm ci, npm run build) and installs production dependencies only in the runtime stage", () => {

@@ -75,7 +75,7 @@ describe("invalid fields of the odd fixtures", () => {
       "orders_active quantity": 1,
       "orders_active isPendingCancellation": 1,
       "orders_active marketId": 1,
-      "orders_active createdAt": 1,
+      "orders_active unset:createdAt": 1,
       "orders_active rejectionReason.code": 1,
       "orders_active []": 2,
       "markets settings.stepSize": 1,

@@ -88,7 +88,7 @@ function scrapeOf(b: { account: unknown; active: unknown; history: unknown; mark
         outcomes: [ok("account_info", !!info), ok("orders_active", !!active), ok("orders_history", !!history)],
         accountInfos: info ? [info] : [],
         activeOrders: active ? { orders: active, limit: 5 } : undefined,
-        history: history ? { orders: history } : undefined,
+        history: history ? { orders: history, truncated: false, anomalies: {} } : undefined,
       },
     ],
     markets: { outcome: ok("markets", !!markets), markets, readAt: 0, maxAgeSeconds: 60 },

@@ -8,7 +8,7 @@ import { join } from "node:path";
 import { Writable } from "node:stream";
 import bcrypt from "bcryptjs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { loadConfigFile } from "../src/config/file.js";
+import { loadConfigFile } from "./helpers/config-files.js";
 import { createLogger } from "../src/log.js";
 import { SelfMetrics } from "../src/metrics/self.js";
 import { startService, type Service } from "../src/service.js";
@@ -62,7 +62,7 @@ accounts:
   - { name: ops, collateral_ids: [USDC], auth: { type: basic, username: ops, password_file: ops.pw } }
 `;
   writeFileSync(configPath, configText);
-  const env = { BEARER: SECRETS.bearer };
+  const env = { BEARER: SECRETS.bearer, TRADING_LISTEN_ADDRESS: "127.0.0.1:0" };
   const logger = createLogger(
     "debug",
     new Writable({

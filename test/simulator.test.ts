@@ -309,6 +309,20 @@ describe("state", () => {
     expect(marginRatio(await account("USDC"))).toBeLessThan(0.5);
   });
 
+  it("wipeout holds total margin below zero with the positions open, over ticks, and normal restores it", async () => {
+    expect((await post("/_sim/scenario", { name: "wipeout" })).status).toBe(200);
+    for (let i = 0; i < 3; i++) {
+      const usdc = await account("USDC");
+      expect(Number(usdc.totalMargin)).toBeLessThan(0);
+      expect((usdc.positions as Json[]).length).toBeGreaterThan(0);
+      sim.tick(1);
+    }
+    expect((await post("/_sim/scenario", { name: "normal" })).status).toBe(200);
+    sim.tick(2);
+    expect(Number((await account("USDC")).totalMargin)).toBeGreaterThan(0);
+    expect(marginRatio(await account("USDC"))).toBeLessThan(0.5);
+  });
+
   it("halt puts a market holding a position in CLOSE_ONLY, normal undoes it", async () => {
     sim.setScenario("halt");
     const held = new Set(((await account("USDC")).positions as Json[]).map((p) => p.marketId));

@@ -2,9 +2,8 @@
 
 import { execFileSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { Agent, request as httpRequest, Server as HttpServer } from "node:http";
+import { Agent, request as httpRequest } from "node:http";
 import { request as httpsRequest, Server as HttpsServer, type RequestOptions } from "node:https";
-import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { TLSSocket } from "node:tls";
@@ -12,9 +11,11 @@ import bcrypt from "bcryptjs";
 import express from "express";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ConfigError } from "../src/config/errors.js";
-import { basicAuth } from "../src/web/basic-auth.js";
-import { createWebServer, responseHeaders } from "../src/web/server.js";
-import { loadWebConfig, parseWebConfig, type WebConfig } from "../src/web/web-config.js";
+import { listen } from "../src/http/server.js";
+import { webGuards } from "../src/web/guards.js";
+import { tlsServerOptions } from "../src/web/tls-options.js";
+import type { WebConfig } from "../src/web/types.js";
+import { loadWebConfig, parseWebConfig } from "../src/web/web-config.js";
 
 const COST = 6;
 const PASSWORD = "correct horse battery staple";
@@ -196,18 +197,11 @@ interface Reply {
   protocol: string | null;
 }
 
-async function listen(server: HttpServer): Promise<{ port: number; close: () => Promise<void> }> {
-  await new Promise<void>((resolve, reject) => {
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => resolve());
-  });
-  const port = (server.address() as AddressInfo).port;
-  const close = (): Promise<void> =>
-    new Promise((resolve) => {
-      server.close(() => resolve());
-      server.closeAllConnections();
-    });
-  return { port, close };
+/** The exporter's own server (http/server.ts, with its timeouts) serving `app` with this web config. */
+async function serve(config: WebConfig) {
+  const running = await listen(appWith(config), "127.0.0.1", 0, tlsServerOptions(config));
+  const port = Number(new URL(running.url).port);
+  return { server: running.server, port, close: () => running.close(0) };
 }
 
 function get(port: number, options: RequestOptions & { tls?: boolean } = {}): Promise<Reply> {
@@ -231,8 +225,7 @@ function get(port: number, options: RequestOptions & { tls?: boolean } = {}): Pr
 
 function appWith(config: WebConfig): express.Express {
   const app = express();
-  app.use(responseHeaders(config.headers));
-  app.use(basicAuth(config.basicAuthUsers));
+  for (const guard of webGuards(config)) app.use(guard);
   app.get("/metrics", (_req, res) => void res.type("text/plain").send("up 1\n"));
   return app;
 }
@@ -256,9 +249,8 @@ describe("basic auth", () => {
       basicAuthUsers: { alice: HASH, bob: HASH.replace(/^\$2b\$/, "$2y$") },
       headers: { "X-Content-Type-Options": "nosniff" },
     };
-    const server = createWebServer(appWith(config), config);
+    const { server, port, close } = await serve(config);
     expect(server).not.toBeInstanceOf(HttpsServer);
-    const { port, close } = await listen(server);
     try {
       const none = await get(port);
       expect(none.status).toBe(401);
@@ -285,7 +277,7 @@ describe("basic auth", () => {
 
   it("passes everything through when no users are configured", async () => {
     const config: WebConfig = { tls: undefined, basicAuthUsers: {}, headers: {} };
-    const { port, close } = await listen(createWebServer(appWith(config), config));
+    const { port, close } = await serve(config);
     try {
       expect((await get(port)).status).toBe(200);
     } finally {
@@ -295,7 +287,7 @@ describe("basic auth", () => {
 
   it("makes an unknown user cost a bcrypt compare like a wrong password, and caches a good check", async () => {
     const config: WebConfig = { tls: undefined, basicAuthUsers: { alice: HASH }, headers: {} };
-    const { port, close } = await listen(createWebServer(appWith(config), config));
+    const { port, close } = await serve(config);
     // One kept-alive connection, so connection set-up does not blur the bcrypt time being measured.
     const agent = new Agent({ keepAlive: true, maxSockets: 1 });
     try {
@@ -332,9 +324,8 @@ function tlsConfig(extra = ""): WebConfig {
 describe("TLS", () => {
   it("serves HTTPS to a client trusting the certificate, and nothing over plain HTTP", async () => {
     const config = tlsConfig();
-    const server = createWebServer(appWith(config), config);
+    const { server, port, close } = await serve(config);
     expect(server).toBeInstanceOf(HttpsServer);
-    const { port, close } = await listen(server);
     try {
       const reply = await get(port, { tls: true, ca: read("server.crt") });
       expect(reply).toMatchObject({ status: 200, body: "up 1\n" });
@@ -349,8 +340,8 @@ describe("TLS", () => {
   it("with min_version TLS13 refuses a client that stops at TLS 1.2", async () => {
     const strict = tlsConfig("  min_version: TLS13\n");
     const lenient = tlsConfig();
-    const strictServer = await listen(createWebServer(appWith(strict), strict));
-    const lenientServer = await listen(createWebServer(appWith(lenient), lenient));
+    const strictServer = await serve(strict);
+    const lenientServer = await serve(lenient);
     const ca = read("server.crt");
     try {
       await expect(get(strictServer.port, { tls: true, ca, maxVersion: "TLSv1.2" })).rejects.toThrow(/protocol version/i);
@@ -364,7 +355,7 @@ describe("TLS", () => {
 
   it("with client_ca_file admits only clients holding a certificate it signed", async () => {
     const config = tlsConfig("  client_ca_file: client.crt\n");
-    const { port, close } = await listen(createWebServer(appWith(config), config));
+    const { port, close } = await serve(config);
     const ca = read("server.crt");
     try {
       const admitted = await get(port, { tls: true, ca, cert: read("client.crt"), key: read("client.key") });

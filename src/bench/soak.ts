@@ -2,7 +2,7 @@
 // Prints RSS and heap after warm-up and at the end, and the handles left open. Not a test: numbers.
 
 import { Writable } from "node:stream";
-import { configFromEnv } from "../config/env.js";
+import { configFromEnv } from "../config/load.js";
 import { createLogger } from "../log.js";
 import { startService } from "../service.js";
 import type { FaultSpec } from "../simulator/server.js";
@@ -73,6 +73,7 @@ async function soak(): Promise<void> {
   const growth = (end.rssMB - start.rssMB) / start.rssMB;
   const heapGrowth = (end.heapMB - start.heapMB) / start.heapMB;
   const lines = [
+    `runtime           Node ${process.version} (the image runs 24 LTS)`,
     `scrapes           ${SCRAPES} (${CONCURRENCY} at a time, faults switching every ${PHASE}), ${(SCRAPES / seconds).toFixed(0)}/s`,
     `non-200 answers   ${failures}`,
     `after warm-up     rss ${start.rssMB.toFixed(1)} MB, heap ${start.heapMB.toFixed(1)} MB (at scrape ${warmup}, one cycle of faults)`,

@@ -24,6 +24,6 @@ export interface ScrapeResult {
   /** When this scrape's collection was asked for (epoch ms). */
   collectedAt: number;
   accounts: AccountResult[];
-  /** Absent from a /probe of one account. */
+  /** Undefined only when a collection leaves the markets out (ScrapeOptions.markets false); /probe keeps them. */
   markets: MarketsResult | undefined;
 }

@@ -1,7 +1,7 @@
 // Account balances and margins per collateral, and the margin ratio that warns of liquidation.
 
 import { addSample, gauge, metricName, type Family } from "../metrics/family.js";
-import { ExactSum, fromNumber, quotient, toNumber, type Decimal } from "../util/decimal.js";
+import { ExactSum, decimalOf, quotient, toNumber, type Decimal } from "../util/decimal.js";
 import type { AccountInfo } from "../venue/snapshot.js";
 import type { ScrapeResult } from "../collect/result.js";
 import type { Collector } from "./collector.js";
@@ -22,7 +22,9 @@ export function maintenanceMargin(info: AccountInfo): Decimal | undefined {
   const sum = new ExactSum();
   for (const p of info.positions) {
     if (p.maintenanceMargin === undefined) return undefined;
-    sum.add(p.maintenanceMargin);
+    const exact = p.exact?.maintenanceMargin;
+    if (exact === undefined) sum.add(p.maintenanceMargin);
+    else sum.addDecimal(exact);
   }
   return sum.decimal;
 }
@@ -31,11 +33,11 @@ export function maintenanceMargin(info: AccountInfo): Decimal | undefined {
  * Maintenance margin over total margin: 1 means at liquidation. With no maintenance margin there is
  * nothing to liquidate (0); with some and a total margin of zero or less it is past liquidation (+Inf).
  */
-export function marginRatio(maintenance: Decimal | undefined, totalMargin: number | undefined): number | undefined {
+export function marginRatio(maintenance: Decimal | undefined, totalMargin: number | undefined, exact?: Decimal): number | undefined {
   if (maintenance === undefined || totalMargin === undefined) return undefined;
   if (maintenance.mantissa === 0n) return 0;
   if (totalMargin <= 0) return Number.POSITIVE_INFINITY;
-  return quotient(maintenance, fromNumber(totalMargin));
+  return quotient(maintenance, decimalOf(totalMargin, exact));
 }
 
 function collect(scrape: ScrapeResult): Family[] {
@@ -63,7 +65,7 @@ function collect(scrape: ScrapeResult): Family[] {
       if (info.shape === "detailed") {
         const mm = maintenanceMargin(info);
         addSample(maintenance, labels, mm === undefined ? undefined : toNumber(mm));
-        addSample(ratio, labels, marginRatio(mm, info.totalMargin));
+        addSample(ratio, labels, marginRatio(mm, info.totalMargin, info.exact?.totalMargin));
       }
     }
   }

@@ -23,10 +23,18 @@ class OrderGroup {
 
   add(o: Order): void {
     this.count++;
-    this.quantity.add(o.quantity);
-    this.filled.add(o.quantityFilled);
-    this.locked.add(o.quantityLocked);
-    this.notional.addProduct(o.price, o.quantity);
+    const exact = o.exact;
+    if (exact === undefined) {
+      this.quantity.add(o.quantity);
+      this.filled.add(o.quantityFilled);
+      this.locked.add(o.quantityLocked);
+      this.notional.addProduct(o.price, o.quantity);
+      return;
+    }
+    this.quantity.add(o.quantity, exact.quantity);
+    this.filled.add(o.quantityFilled, exact.quantityFilled);
+    this.locked.add(o.quantityLocked, exact.quantityLocked);
+    this.notional.addProduct(o.price, o.quantity, exact.price, exact.quantity);
   }
 }
 
@@ -77,7 +85,8 @@ function collect(scrape: ScrapeResult): Family[] {
       marketKey[1] = o.marketId;
       const market = byMarket.get(marketKey);
       if (market === undefined) continue;
-      market.created.add(o.createdAt);
+      // An order without a time is left out of the oldest time, never hides the market's.
+      if (o.createdAt !== undefined) market.created.add(o.createdAt);
       for (let i = 0; i < FLAGS.length; i++) market.flags[i]!.add(flagValue(o, FLAGS[i]![1]));
     }
     for (const { labels, value: g } of groups.entries()) {

@@ -1,6 +1,6 @@
 // Aggregates orders into label groups: counts, exact sums and extremes, "unknown" if any input is.
 
-import { ExactSum } from "../util/decimal.js";
+import { type Decimal, ExactSum, decimalOf, multiply } from "../util/decimal.js";
 
 /** A running aggregate that becomes undefined for good once one input is unknown. */
 export class Aggregate {
@@ -9,24 +9,27 @@ export class Aggregate {
   #max: number | undefined = Number.NEGATIVE_INFINITY;
   count = 0;
 
-  add(value: number | undefined): void {
+  /** `exact`: the decimal as the venue wrote it, when a double does not keep it (see Exact). */
+  add(value: number | undefined, exact?: Decimal): void {
     this.count++;
     if (value === undefined) {
       this.#sum = this.#min = this.#max = undefined;
       return;
     }
-    this.#sum?.add(value);
+    if (exact === undefined) this.#sum?.add(value);
+    else this.#sum?.addDecimal(exact);
     if (this.#min !== undefined && value < this.#min) this.#min = value;
     if (this.#max !== undefined && value > this.#max) this.#max = value;
   }
 
-  addProduct(a: number | undefined, b: number | undefined): void {
+  addProduct(a: number | undefined, b: number | undefined, exactA?: Decimal, exactB?: Decimal): void {
     this.count++;
     if (a === undefined || b === undefined) {
       this.#sum = undefined;
       return;
     }
-    this.#sum?.addProduct(a, b);
+    if (exactA === undefined && exactB === undefined) this.#sum?.addProduct(a, b);
+    else this.#sum?.addDecimal(multiply(decimalOf(a, exactA), decimalOf(b, exactB)));
   }
 
   get sum(): number | undefined {

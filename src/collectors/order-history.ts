@@ -26,6 +26,11 @@ function collect(scrape: ScrapeResult): Family[] {
     "Number of history orders fetched this scrape, after paging and removing repeats (a count).",
     ["account"],
   );
+  const truncated = gauge(
+    metricName("order_history", "truncated"),
+    "1 when the history read was cut by the order cap, the request bound or a paging anomaly, so orders may be missing; else 0.",
+    ["account"],
+  );
   // Scratch keys refilled per order: Groups copies one only for a new group.
   const statusKey: Array<string | undefined> = ["", "", "", "", "", ""];
   const codeKey: Array<string | undefined> = ["", "", ""];
@@ -49,14 +54,16 @@ function collect(scrape: ScrapeResult): Family[] {
         const rejected = byCode.get(codeKey);
         if (rejected) rejected.n++;
       }
-      byMarket.get(marketKey)?.add(o.createdAt);
+      // An order without a time is left out of the newest time, never hides the market's.
+      if (o.createdAt !== undefined) byMarket.get(marketKey)?.add(o.createdAt);
     }
     for (const { labels, value } of byStatus.entries()) addSample(orders, labels, value.n);
     for (const { labels, value } of byCode.entries()) addSample(rejections, labels, value.n);
     for (const { labels, value } of byMarket.entries()) addSample(lastCreated, labels, value.max);
     addSample(fetched, [a.account], a.history.orders.length);
+    addSample(truncated, [a.account], a.history.truncated ? 1 : 0);
   }
-  return [orders, rejections, lastCreated, fetched];
+  return [orders, rejections, lastCreated, fetched, truncated];
 }
 
 export const orderHistory: Collector = {

@@ -1,7 +1,7 @@
 // One series per open position and figure, with its notional and distance to liquidation.
 
 import { addSample, gauge, metricName, type Family } from "../metrics/family.js";
-import { abs, exactProduct, fromNumber, quotient, subtract } from "../util/decimal.js";
+import { abs, decimalOf, exactProduct, multiply, quotient, subtract, toNumber } from "../util/decimal.js";
 import type { Position } from "../venue/snapshot.js";
 import type { ScrapeResult } from "../collect/result.js";
 import type { Collector } from "./collector.js";
@@ -10,17 +10,19 @@ const LABELS = ["account", "collateral_id", "market_id", "direction"] as const;
 
 type Figure = [name: string, help: string, value: (p: Position) => number | undefined];
 
+/** Size × average execution price, from the decimals as written, rounded once. */
 export function notional(p: Position): number | undefined {
   if (p.size === undefined || p.avgExecutionPrice === undefined) return undefined;
-  return exactProduct(p.size, p.avgExecutionPrice);
+  if (p.exact === undefined) return exactProduct(p.size, p.avgExecutionPrice);
+  return toNumber(multiply(decimalOf(p.size, p.exact.size), decimalOf(p.avgExecutionPrice, p.exact.avgExecutionPrice)));
 }
 
 /** |average execution price − liquidation price| / average execution price, a 0-1 ratio (or more). */
 export function liquidationDistance(p: Position): number | undefined {
   const { avgExecutionPrice: avg, liquidationPrice: liq } = p;
   if (avg === undefined || liq === undefined || avg === 0) return undefined;
-  const price = fromNumber(avg);
-  return quotient(abs(subtract(price, fromNumber(liq))), abs(price));
+  const price = decimalOf(avg, p.exact?.avgExecutionPrice);
+  return quotient(abs(subtract(price, decimalOf(liq, p.exact?.liquidationPrice))), abs(price));
 }
 
 const FIGURES: Figure[] = [

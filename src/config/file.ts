@@ -1,19 +1,18 @@
-// Configuration from a YAML file: several accounts, each with its own credentials, validated strictly.
+// The config file: YAML read strictly, its keys checked against the settings table, its accounts built.
 
 import { readFileSync } from "node:fs";
 import { dirname } from "node:path";
 import { parseDocument } from "yaml";
 import { z } from "zod";
-import { DEFAULTS } from "./defaults.js";
 import { ConfigError } from "./errors.js";
+import { FROM_FILE, type Problems } from "./problems.js";
 import { readSecretSpec } from "./secret-source.js";
-import type { AccountConfig, AuthConfig, Config } from "./types.js";
-import { parseBaseUrl, parseHeaderName, parseListenAddress } from "./values.js";
-import { configErrorFrom } from "./zod-issues.js";
+import { SETTING_LIST, SETTINGS } from "./settings.js";
+import type { AccountConfig, AuthConfig } from "./types.js";
+import { parseAccountName, parseHeaderName, parseIdList } from "./values.js";
+import { addZodIssues, documentOrder, type KeyPath } from "./zod-issues.js";
 
 const text = z.string().min(1);
-const positiveInt = z.number().int().min(1);
-const seconds = z.number().min(0);
 
 const secretKeys = <K extends string>(key: K) =>
   ({ [key]: text.optional(), [`${key}_file`]: text.optional(), [`${key}_env`]: text.optional() }) as Record<
@@ -22,55 +21,33 @@ const secretKeys = <K extends string>(key: K) =>
   >;
 
 const AUTH = z.discriminatedUnion("type", [
-  z.strictObject({ type: z.literal("api_key"), header_name: text.default(DEFAULTS.apiKeyHeader), ...secretKeys("key") }),
+  z.strictObject({ type: z.literal("api_key"), header_name: text.default(SETTINGS["account.api_key_header"].default!), ...secretKeys("key") }),
   z.strictObject({ type: z.literal("bearer"), ...secretKeys("token") }),
   z.strictObject({ type: z.literal("basic"), username: text, ...secretKeys("password") }),
   z.strictObject({ type: z.literal("none") }),
 ]);
 
+// Names and ids are checked by the same parsers as TRADING_ACCOUNT and TRADING_COLLATERAL_IDS.
 const ACCOUNT = z.strictObject({
-  name: z.string().regex(/^[A-Za-z0-9_.:-]{1,64}$/, "must be 1-64 letters, digits or _ . : -"),
-  collateral_ids: z.array(text).min(1),
+  name: z.unknown().refine((v) => v !== undefined, "required"),
+  collateral_ids: z.unknown().refine((v) => v !== undefined, "required"),
   auth: AUTH,
   headers: z.record(z.string(), z.string()).default({}),
 });
 
-const SCHEMA = z.strictObject({
-  venue: z.strictObject({
-    base_url: text,
-    history_max_orders: positiveInt.max(1_000_000).default(DEFAULTS.historyMaxOrders),
-    history_page_size: positiveInt.max(100_000).default(DEFAULTS.historyPageSize),
-    active_orders_limit: positiveInt.max(1_000_000).default(DEFAULTS.activeOrdersLimit),
-    active_orders_limit_param: text.default(DEFAULTS.activeOrdersLimitParam),
-    max_body_bytes: positiveInt.default(DEFAULTS.maxBodyBytes),
-    max_retry_after_seconds: seconds.default(DEFAULTS.maxRetryAfterSeconds),
-    markets_cache_seconds: seconds.default(DEFAULTS.marketsCacheSeconds),
-    reuse_unchanged_bodies: z.boolean().default(DEFAULTS.reuseUnchangedBodies),
-  }),
-  accounts: z.array(ACCOUNT).min(1),
-  scrape: z
-    .strictObject({
-      default_timeout_seconds: z.number().positive().default(DEFAULTS.defaultTimeoutSeconds),
-      timeout_offset_seconds: seconds.default(DEFAULTS.timeoutOffsetSeconds),
-      max_timeout_seconds: z.number().positive().default(DEFAULTS.maxTimeoutSeconds),
-      max_in_flight: positiveInt.default(DEFAULTS.maxInFlight),
-      max_series: positiveInt.default(DEFAULTS.maxSeries),
-    })
-    .default({
-      default_timeout_seconds: DEFAULTS.defaultTimeoutSeconds,
-      timeout_offset_seconds: DEFAULTS.timeoutOffsetSeconds,
-      max_timeout_seconds: DEFAULTS.maxTimeoutSeconds,
-      max_in_flight: DEFAULTS.maxInFlight,
-      max_series: DEFAULTS.maxSeries,
-    }),
-  web: z.strictObject({ listen_address: text.default(DEFAULTS.listenAddress) }).default({ listen_address: DEFAULTS.listenAddress }),
-  log: z
-    .strictObject({ level: z.enum(["debug", "info", "warn", "error"]).default(DEFAULTS.logLevel) })
-    .default({ level: DEFAULTS.logLevel }),
-});
-
 type RawAccount = z.infer<typeof ACCOUNT>;
 type Env = Record<string, string | undefined>;
+
+/** The sections and keys the file may have: the settings table's file keys, and the accounts. */
+function knownSections(): Map<string, string[]> {
+  const sections = new Map<string, string[]>([["accounts", []]]);
+  for (const [id, setting] of SETTING_LIST) {
+    if (!setting.file) continue;
+    const [section, key] = id.split(".") as [string, string];
+    sections.set(section, [...(sections.get(section) ?? []), key]);
+  }
+  return sections;
+}
 
 function auth(raw: RawAccount["auth"], key: string, env: Env, baseDir: string): AuthConfig {
   switch (raw.type) {
@@ -96,52 +73,109 @@ function auth(raw: RawAccount["auth"], key: string, env: Env, baseDir: string): 
   }
 }
 
-function account(raw: RawAccount, i: number, env: Env, baseDir: string): AccountConfig {
-  const key = `accounts[${i}]`;
-  if (new Set(raw.collateral_ids).size !== raw.collateral_ids.length) {
-    throw new ConfigError(`${key}.collateral_ids: lists an id twice`);
+export class ConfigFile {
+  readonly #data: Record<string, unknown>;
+  readonly baseDir: string;
+  readonly #order: (path: KeyPath) => number;
+
+  /** `data` is the parsed YAML; relative paths in it resolve against `baseDir`. */
+  constructor(data: unknown, baseDir: string) {
+    if (data === null || typeof data !== "object" || Array.isArray(data)) {
+      throw new ConfigError("config file: expected a mapping of sections (venue, accounts, scrape, web, log)");
+    }
+    this.#data = data as Record<string, unknown>;
+    this.baseDir = baseDir;
+    this.#order = documentOrder(data);
   }
-  for (const name of Object.keys(raw.headers)) parseHeaderName(name, `${key}.headers.${name}`);
-  return { name: raw.name, collateralIds: raw.collateral_ids, auth: auth(raw.auth, `${key}.auth`, env, baseDir), headers: raw.headers };
+
+  /** The value at a setting's key path ("venue.history_page_size"), undefined when absent. */
+  value(id: string): unknown {
+    let value: unknown = this.#data;
+    for (const part of id.split(".")) value = value !== null && typeof value === "object" ? (value as Record<string, unknown>)[part] : undefined;
+    return value;
+  }
+
+  /** Where a key path starts, in file order (a missing key: where its nearest present parent is). */
+  position(id: string | KeyPath): number {
+    return this.#order(typeof id === "string" ? id.split(".") : id);
+  }
+
+  /** Every section and key name checked against the settings table; unknown ones are problems. */
+  checkKeys(problems: Problems): void {
+    const sections = knownSections();
+    const allKeys = [...sections].flatMap(([section, keys]) => keys.map((k) => `${section}.${k}`));
+    for (const [section, value] of Object.entries(this.#data)) {
+      const keys = sections.get(section);
+      if (keys === undefined) {
+        // A key of a section written at the top ("base_url:") is named with its section.
+        const misplaced = allKeys.find((k) => k.endsWith(`.${section}`));
+        if (misplaced !== undefined) {
+          problems.add(section, `unknown key (did you mean ${misplaced}?)`, [FROM_FILE, this.position([section])]);
+        } else {
+          problems.unknownKey("", "", section, sections.keys(), [FROM_FILE, this.position([section])]);
+        }
+        continue;
+      }
+      if (section === "accounts") continue;
+      if (value === null || typeof value !== "object" || Array.isArray(value)) {
+        problems.add(section, "expected a mapping", [FROM_FILE, this.position([section])]);
+        continue;
+      }
+      for (const key of Object.keys(value)) {
+        if (!keys.includes(key)) problems.unknownKey("", section, key, keys, [FROM_FILE, this.position([section, key])]);
+      }
+    }
+  }
+
+  /** The accounts, each validated on its own so one bad account never hides another's problems. */
+  accounts(env: Env, problems: Problems): AccountConfig[] {
+    const list = this.#data.accounts;
+    const where = (path: KeyPath): [number, number] => [FROM_FILE, this.position(path)];
+    if (list === undefined) {
+      problems.add("accounts", "required", where(["accounts"]));
+      return [];
+    }
+    if (!Array.isArray(list)) {
+      problems.add("accounts", "expected a list of accounts", where(["accounts"]));
+      return [];
+    }
+    if (list.length === 0) problems.add("accounts", "expected at least one account", where(["accounts"]));
+    const names = new Set<string>();
+    const accounts: AccountConfig[] = [];
+    list.forEach((data: unknown, i) => {
+      const key = `accounts[${i}]`;
+      if (data === null || typeof data !== "object" || Array.isArray(data)) {
+        problems.add(key, "expected a mapping (name, collateral_ids, auth, headers)", where(["accounts", i]));
+        return;
+      }
+      const before = problems.size;
+      const parsed = ACCOUNT.safeParse(data, { reportInput: true });
+      if (!parsed.success) {
+        addZodIssues(parsed.error, problems, { schema: ACCOUNT, data, at: ["accounts", i], label: "", order: this.#order, source: FROM_FILE });
+      }
+      const given = data as Record<string, unknown>;
+      const name = given.name === undefined ? "" : problems.collect(where(["accounts", i, "name"]), () => parseAccountName(given.name, `${key}.name`), "");
+      if (name !== "" && names.has(name)) problems.add(`${key}.name`, "another account has this name", where(["accounts", i, "name"]));
+      names.add(name);
+      const collateralIds =
+        given.collateral_ids === undefined
+          ? []
+          : problems.collect(where(["accounts", i, "collateral_ids"]), () => parseIdList(given.collateral_ids, `${key}.collateral_ids`), []);
+      if (!parsed.success) return;
+      const raw = parsed.data;
+      for (const header of Object.keys(raw.headers)) {
+        problems.collect(where(["accounts", i, "headers", header]), () => parseHeaderName(header, `${key}.headers.${header}`), "");
+      }
+      const authConfig = problems.collect(where(["accounts", i, "auth"]), () => auth(raw.auth, `${key}.auth`, env, this.baseDir), undefined);
+      if (authConfig === undefined || problems.size > before) return;
+      accounts.push({ name, collateralIds, auth: authConfig, headers: raw.headers });
+    });
+    return accounts;
+  }
 }
 
-/** Validates parsed YAML into a Config; secrets are read from their files and variables now. */
-export function configFromObject(data: unknown, env: Env, baseDir: string): Config {
-  const parsed = SCHEMA.safeParse(data, { reportInput: true });
-  if (!parsed.success) throw configErrorFrom(parsed.error);
-  const raw = parsed.data;
-  const names = new Set<string>();
-  raw.accounts.forEach((a, i) => {
-    if (names.has(a.name)) throw new ConfigError(`accounts[${i}].name: another account has this name`);
-    names.add(a.name);
-  });
-  return {
-    venue: {
-      baseUrl: parseBaseUrl(raw.venue.base_url, "venue.base_url"),
-      historyMaxOrders: raw.venue.history_max_orders,
-      historyPageSize: raw.venue.history_page_size,
-      activeOrdersLimit: raw.venue.active_orders_limit,
-      activeOrdersLimitParam: parseHeaderName(raw.venue.active_orders_limit_param, "venue.active_orders_limit_param"),
-      maxBodyBytes: raw.venue.max_body_bytes,
-      maxRetryAfterSeconds: raw.venue.max_retry_after_seconds,
-      marketsCacheSeconds: raw.venue.markets_cache_seconds,
-      reuseUnchangedBodies: raw.venue.reuse_unchanged_bodies,
-    },
-    accounts: raw.accounts.map((a, i) => account(a, i, env, baseDir)),
-    scrape: {
-      defaultTimeoutSeconds: raw.scrape.default_timeout_seconds,
-      timeoutOffsetSeconds: raw.scrape.timeout_offset_seconds,
-      maxTimeoutSeconds: raw.scrape.max_timeout_seconds,
-      maxInFlight: raw.scrape.max_in_flight,
-      maxSeries: raw.scrape.max_series,
-    },
-    listenAddress: parseListenAddress(raw.web.listen_address, "web.listen_address"),
-    logLevel: raw.log.level,
-  };
-}
-
-/** Reads and validates a config file; every problem is one ConfigError line naming the key. */
-export function loadConfigFile(path: string, env: Env): Config {
+/** Reads and parses a config file; an unreadable file or bad YAML is one line (the rest cannot be read). */
+export function readConfigFile(path: string): ConfigFile {
   let source: string;
   try {
     source = readFileSync(path, "utf8");
@@ -155,5 +189,5 @@ export function loadConfigFile(path: string, env: Env): Config {
     const line = source.slice(0, problem.pos[0]).split("\n").length;
     throw new ConfigError(`config file: not valid YAML (line ${line}): ${problem.code}`);
   }
-  return configFromObject(doc.toJS(), env, dirname(path));
+  return new ConfigFile(doc.toJS(), dirname(path));
 }

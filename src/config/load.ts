@@ -1,20 +1,148 @@
-// Where the configuration comes from: a YAML file when one is named, else the environment; flags override.
+// Builds the configuration from its sources, each setting by the table: flag > environment > file > default.
+// Every problem is collected and reported at once; unknown variables and ignored ones are warnings.
 
-import type { Flags } from "../cli/flags.js";
-import { configFromEnv } from "./env.js";
-import type { Config } from "./types.js";
-import { parseListenAddress, parseLogLevel } from "./values.js";
+import { isAbsolute, resolve } from "node:path";
+import { envValue, readSecret, unknownVariables, type Env } from "./env.js";
+import type { ConfigFile } from "./file.js";
+import { FROM_ENV, FROM_FILE, FROM_FLAG, Problems } from "./problems.js";
+import { SETTING_LIST, type SettingId, type Values } from "./settings.js";
+import type { AccountConfig, AuthConfig, Config } from "./types.js";
 
-export async function loadConfig(flags: Flags, env: Record<string, string | undefined>): Promise<Config> {
+/** Flag values as given on the command line, by flag name without dashes ("web.listen-address"). */
+export type FlagValues = Readonly<Record<string, string | undefined>>;
+
+export interface Sources {
+  flags?: FlagValues;
+  env: Env;
+}
+
+export interface Loaded {
+  config: Config;
+  /** Lines worth a warning (unknown or ignored variables); the configuration is usable. */
+  warnings: string[];
+}
+
+/** The config file named by --config.file or TRADING_CONFIG_FILE, if any. */
+function configFilePath(sources: Sources): string | undefined {
+  return sources.flags?.["config.file"] ?? envValue(sources.env, "TRADING_CONFIG_FILE");
+}
+
+/** Resolves every setting of the table, then the accounts; throws one ConfigError listing every problem. */
+export function buildConfig(sources: Sources, file: ConfigFile | undefined): Loaded {
+  const { env } = sources;
+  const flags = sources.flags ?? {};
+  const problems = new Problems();
+  const warnings = unknownVariables(env);
+  const values: Partial<Record<SettingId, unknown>> = {};
+  const fromFile = new Set<SettingId>();
+
+  file?.checkKeys(problems);
+  SETTING_LIST.forEach(([id, setting], index) => {
+    if (setting.envAccount && file !== undefined) {
+      const given = [setting.env, setting.secret ? `${setting.env}_FILE` : undefined].filter((n) => n !== undefined && envValue(env, n) !== undefined);
+      for (const name of given) warnings.push(`${name}: ignored with a config file (accounts come from the file)`);
+      return;
+    }
+    if (setting.secret) return; // read below, with its *_FILE variant
+    const flag = setting.flag === undefined ? undefined : flags[setting.flag];
+    const variable = setting.env === undefined ? undefined : envValue(env, setting.env);
+    const inFile = setting.file && file !== undefined ? file.value(id) : undefined;
+    if (flag !== undefined) {
+      values[id] = problems.collect([FROM_FLAG, index], () => setting.parse(flag, `--${setting.flag}`), undefined);
+    } else if (variable !== undefined) {
+      values[id] = problems.collect([FROM_ENV, index], () => setting.parse(variable, setting.env!), undefined);
+    } else if (inFile !== undefined && file !== undefined) {
+      fromFile.add(id);
+      values[id] = problems.collect([FROM_FILE, file.position(id)], () => setting.parse(inFile, id), undefined);
+    } else if (setting.required) {
+      if (file !== undefined && setting.file) problems.add(id, "required", [FROM_FILE, file.position(id)]);
+      else problems.add(setting.env ?? `--${setting.flag}`, "required", [FROM_ENV, index]);
+    } else {
+      values[id] = setting.default;
+    }
+  });
+  const v = values as Values;
+
+  let accounts: AccountConfig[];
+  if (file !== undefined) {
+    accounts = file.accounts(env, problems);
+  } else {
+    const auth = envAuth(v, env, problems);
+    const name = v["account.name"];
+    const collateralIds = v["account.collateral_ids"];
+    accounts = auth === undefined || name === undefined || collateralIds === undefined ? [] : [{ name, collateralIds, auth, headers: {} }];
+  }
+  problems.throwIfAny();
+
+  // A web config path in the file is relative to the file's folder, as the secret files are.
+  const webConfig = v["web.config_file"];
+  const webConfigFile =
+    webConfig !== undefined && fromFile.has("web.config_file") && file !== undefined && !isAbsolute(webConfig) ? resolve(file.baseDir, webConfig) : webConfig;
+  const config: Config = {
+    venue: {
+      baseUrl: v["venue.base_url"]!,
+      historyMaxOrders: v["venue.history_max_orders"]!,
+      historyPageSize: v["venue.history_page_size"]!,
+      activeOrdersLimit: v["venue.active_orders_limit"]!,
+      activeOrdersLimitParam: v["venue.active_orders_limit_param"]!,
+      maxBodyBytes: v["venue.max_body_bytes"]!,
+      maxRetryAfterSeconds: v["venue.max_retry_after_seconds"]!,
+      marketsCacheSeconds: v["venue.markets_cache_seconds"]!,
+      reuseUnchangedBodies: v["venue.reuse_unchanged_bodies"]!,
+    },
+    accounts,
+    scrape: {
+      defaultTimeoutSeconds: v["scrape.default_timeout_seconds"]!,
+      timeoutOffsetSeconds: v["scrape.timeout_offset_seconds"]!,
+      maxTimeoutSeconds: v["scrape.max_timeout_seconds"]!,
+      maxInFlight: v["scrape.max_in_flight"]!,
+      maxSeries: v["scrape.max_series"]!,
+    },
+    listenAddress: v["web.listen_address"]!,
+    logLevel: v["log.level"]!,
+    logFormat: v["log.format"]!,
+    webConfigFile,
+  };
+  return { config, warnings };
+}
+
+/** The environment account's credential, by TRADING_AUTH_TYPE; its secret from the variable or its *_FILE. */
+function envAuth(v: Values, env: Env, problems: Problems): AuthConfig | undefined {
+  const at = (id: SettingId): [number, number] => [FROM_ENV, SETTING_LIST.findIndex(([s]) => s === id)];
+  const secret = (id: SettingId, name: string) => problems.collect(at(id), () => readSecret(env, name), undefined);
+  switch (v["account.auth_type"]) {
+    case "api_key": {
+      const key = secret("account.api_key", "TRADING_API_KEY");
+      const header = v["account.api_key_header"];
+      return key === undefined || header === undefined ? undefined : { type: "api_key", header, key };
+    }
+    case "bearer": {
+      const token = secret("account.bearer_token", "TRADING_BEARER_TOKEN");
+      return token === undefined ? undefined : { type: "bearer", token };
+    }
+    case "basic": {
+      const username = v["account.basic_username"];
+      if (username === undefined) problems.add("TRADING_BASIC_USERNAME", "required with TRADING_AUTH_TYPE=basic", at("account.basic_username"));
+      const password = secret("account.basic_password", "TRADING_BASIC_PASSWORD");
+      return username === undefined || password === undefined ? undefined : { type: "basic", username, password };
+    }
+    case "none":
+      return { type: "none" };
+    case undefined:
+      return undefined;
+  }
+}
+
+/** The configuration from the environment alone (no config file): the quick start, one account. */
+export function configFromEnv(env: Env): Config {
+  return buildConfig({ env }, undefined).config;
+}
+
+/** Reads the sources: a YAML file when one is named (its reader loaded only then), the environment, the flags. */
+export async function loadConfig(sources: Sources): Promise<Loaded> {
+  const path = configFilePath(sources);
   // The YAML reader and its schema (yaml, zod) are loaded only when a file is used: the
   // environment-only exporter does without their memory.
-  const config =
-    flags.configFile === undefined
-      ? configFromEnv(env)
-      : (await import("./file.js")).loadConfigFile(flags.configFile, env);
-  if (flags.webListenAddress !== undefined) {
-    config.listenAddress = parseListenAddress(flags.webListenAddress, "--web.listen-address");
-  }
-  if (flags.logLevel !== undefined) config.logLevel = parseLogLevel(flags.logLevel, "--log.level");
-  return config;
+  const file = path === undefined ? undefined : (await import("./file.js")).readConfigFile(path);
+  return buildConfig(sources, file);
 }

@@ -1,6 +1,7 @@
 // The validated configuration every other module reads; built from the environment or a file.
 
 import type { Secret } from "./secret.js";
+import type { LogFormat, LogLevel } from "./values.js";
 
 export type AuthConfig =
   | { type: "api_key"; header: string; key: Secret }
@@ -51,5 +52,8 @@ export interface Config {
   accounts: AccountConfig[];
   scrape: ScrapeConfig;
   listenAddress: { host: string; port: number };
-  logLevel: "debug" | "info" | "warn" | "error";
+  logLevel: LogLevel;
+  logFormat: LogFormat;
+  /** --web.config.file: TLS and basic auth of the exporter itself; read at start-up only. */
+  webConfigFile: string | undefined;
 }

@@ -1,23 +1,37 @@
-// Parsers for single configuration values, shared by the environment and the config file.
+// Parsers for single configuration values: text from a flag or variable, or a YAML value from the file.
+// Each setting has one parser, so its bounds are the same whatever the source.
 
 import { ConfigError } from "./errors.js";
 
-export function parseListenAddress(text: string, key: string): { host: string; port: number } {
-  const match = /^(?:\[([0-9a-fA-F:.]+)\]|([^:[\]]*)):(\d{1,5})$/.exec(text.trim());
+/** Text as given (flag, variable), or a YAML scalar turned to text; anything else is not accepted. */
+function textOf(value: unknown, key: string, expected: string): string {
+  if (typeof value === "string") return value;
+  if (typeof value === "number" || typeof value === "boolean") return String(value);
+  throw new ConfigError(`${key}: expected ${expected}`);
+}
+
+export function parseText(value: unknown, key: string): string {
+  const text = textOf(value, key, "text").trim();
+  if (text === "") throw new ConfigError(`${key}: is empty`);
+  return text;
+}
+
+export function parseListenAddress(value: unknown, key: string): { host: string; port: number } {
+  const expected = "host:port (e.g. 0.0.0.0:9842 or [::1]:9842)";
+  const match = /^(?:\[([0-9a-fA-F:.]+)\]|([^:[\]]*)):(\d{1,5})$/.exec(textOf(value, key, expected).trim());
   const port = match ? Number(match[3]) : Number.NaN;
-  if (!match || port > 65535) {
-    throw new ConfigError(`${key}: expected host:port (e.g. 0.0.0.0:9842 or [::1]:9842)`);
-  }
+  if (!match || port > 65535) throw new ConfigError(`${key}: expected ${expected}`);
   const host = match[1] ?? match[2] ?? "";
   return { host: host === "" ? "0.0.0.0" : host, port };
 }
 
 /** An http(s) URL with no credentials in it, ending in "/" so the venue's paths resolve under it. */
-export function parseBaseUrl(text: string, key: string): URL {
+export function parseBaseUrl(value: unknown, key: string): URL {
   let url: URL;
   try {
-    url = new URL(text.trim());
-  } catch {
+    url = new URL(textOf(value, key, "a URL").trim());
+  } catch (error) {
+    if (error instanceof ConfigError) throw error;
     throw new ConfigError(`${key}: not a valid URL`);
   }
   if (url.protocol !== "http:" && url.protocol !== "https:") {
@@ -33,53 +47,81 @@ export function parseBaseUrl(text: string, key: string): URL {
   return url;
 }
 
-export function parsePositiveInt(text: string, key: string, max = Number.MAX_SAFE_INTEGER): number {
-  const n = /^\d+$/.test(text.trim()) ? Number(text.trim()) : Number.NaN;
-  if (!Number.isSafeInteger(n) || n < 1 || n > max) {
-    throw new ConfigError(`${key}: expected a whole number from 1 to ${max}`);
+/** A whole number from 1 to `max`. */
+export function positiveInt(max = Number.MAX_SAFE_INTEGER): (value: unknown, key: string) => number {
+  return (value, key) => {
+    const expected = `a whole number from 1 to ${max}`;
+    const text = textOf(value, key, expected).trim();
+    const n = /^\d+$/.test(text) ? Number(text) : Number.NaN;
+    if (!Number.isSafeInteger(n) || n < 1 || n > max) throw new ConfigError(`${key}: expected ${expected}`);
+    return n;
+  };
+}
+
+/** A number of seconds from `min` (exclusive when `min` is 0 and `zero` is false) up to `max`. */
+export function seconds(options: { zero: boolean; max: number }): (value: unknown, key: string) => number {
+  return (value, key) => {
+    const expected = options.zero ? `a number of seconds from 0 to ${options.max}` : `a positive number of seconds up to ${options.max}`;
+    const text = textOf(value, key, expected).trim();
+    const n = /^\d+(\.\d+)?$/.test(text) ? Number(text) : Number.NaN;
+    if (!Number.isFinite(n) || n > options.max || (n === 0 && !options.zero)) throw new ConfigError(`${key}: expected ${expected}`);
+    return n;
+  };
+}
+
+/** A list of ids, from a YAML list or a comma-separated text: no empty entries, no repeats. */
+export function parseIdList(value: unknown, key: string): string[] {
+  const expected = "a list of non-empty ids";
+  let ids: string[];
+  if (typeof value === "string") ids = value.split(",").map((s) => s.trim());
+  else if (Array.isArray(value)) ids = value.map((v) => (typeof v === "string" || typeof v === "number" ? String(v).trim() : ""));
+  else throw new ConfigError(`${key}: expected ${expected}`);
+  if (ids.length === 0 || ids.some((id) => id === "")) {
+    throw new ConfigError(`${key}: expected ${typeof value === "string" ? "a comma-separated list of non-empty ids" : expected}`);
   }
-  return n;
-}
-
-export function parsePositiveSeconds(text: string, key: string): number {
-  const n = /^\d+(\.\d+)?$/.test(text.trim()) ? Number(text.trim()) : Number.NaN;
-  if (!Number.isFinite(n) || n <= 0) throw new ConfigError(`${key}: expected a positive number of seconds`);
-  return n;
-}
-
-export function parseSecondsOrZero(text: string, key: string): number {
-  const n = /^\d+(\.\d+)?$/.test(text.trim()) ? Number(text.trim()) : Number.NaN;
-  if (!Number.isFinite(n)) throw new ConfigError(`${key}: expected a number of seconds, 0 or more`);
-  return n;
-}
-
-/** A comma list of ids: no empty entries, no repeats. */
-export function parseIdList(text: string, key: string): string[] {
-  const ids = text.split(",").map((s) => s.trim());
-  if (ids.some((id) => id === "")) throw new ConfigError(`${key}: expected a comma-separated list of non-empty ids`);
   if (new Set(ids).size !== ids.length) throw new ConfigError(`${key}: lists an id twice`);
   return ids;
 }
 
 const TOKEN = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 
-export function parseHeaderName(text: string, key: string): string {
+export function parseHeaderName(value: unknown, key: string): string {
+  const text = textOf(value, key, "an HTTP header name");
   if (!TOKEN.test(text)) throw new ConfigError(`${key}: not a valid HTTP header name`);
   return text;
 }
 
-const LOG_LEVELS = ["debug", "info", "warn", "error"] as const;
-export type LogLevel = (typeof LOG_LEVELS)[number];
-
-export function parseLogLevel(text: string, key: string): LogLevel {
-  const level = LOG_LEVELS.find((l) => l === text.trim());
-  if (level === undefined) throw new ConfigError(`${key}: expected one of ${LOG_LEVELS.join(", ")}`);
-  return level;
+/** The `account` label value: the same rule for the config file's `name` and TRADING_ACCOUNT. */
+export function parseAccountName(value: unknown, key: string): string {
+  const text = textOf(value, key, "a name");
+  if (!/^[A-Za-z0-9_.:-]{1,64}$/.test(text)) throw new ConfigError(`${key}: must be 1-64 letters, digits or _ . : -`);
+  return text;
 }
 
-export function parseBoolean(text: string, key: string): boolean {
-  const value = text.trim().toLowerCase();
-  if (value === "true" || value === "1") return true;
-  if (value === "false" || value === "0") return false;
+/** One of a fixed set of words. */
+export function oneOf<const T extends string>(words: readonly T[]): (value: unknown, key: string) => T {
+  return (value, key) => {
+    const text = typeof value === "string" ? value.trim() : undefined;
+    const word = words.find((w) => w === text);
+    if (word === undefined) throw new ConfigError(`${key}: expected one of ${words.join(", ")}`);
+    return word;
+  };
+}
+
+export const AUTH_TYPES = ["api_key", "bearer", "basic", "none"] as const;
+export type AuthType = (typeof AUTH_TYPES)[number];
+
+export const LOG_LEVELS = ["debug", "info", "warn", "error"] as const;
+export type LogLevel = (typeof LOG_LEVELS)[number];
+export const parseLogLevel = oneOf(LOG_LEVELS);
+
+export const LOG_FORMATS = ["json", "logfmt"] as const;
+export type LogFormat = (typeof LOG_FORMATS)[number];
+
+export function parseBoolean(value: unknown, key: string): boolean {
+  if (typeof value === "boolean") return value;
+  const text = typeof value === "string" ? value.trim().toLowerCase() : "";
+  if (text === "true" || text === "1") return true;
+  if (text === "false" || text === "0") return false;
   throw new ConfigError(`${key}: expected true or false`);
 }

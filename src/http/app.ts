@@ -7,6 +7,7 @@ import { acceptsGzip, negotiateFormat, sendMetrics } from "./metrics-response.js
 import { Deadline } from "../util/deadline.js";
 import { VERSION } from "../version.js";
 import { ScrapeTimeoutError, scrapeBudgetSeconds, type TimeoutPolicy } from "./scrape-timeout.js";
+import { runbooks } from "./runbooks.js";
 
 export interface AppOptions {
   exporter: Exporter;
@@ -76,6 +77,7 @@ export function createApp(options: AppOptions): express.Express {
   });
   app.get("/-/healthy", (_req, res) => plain(res, 200, "Healthy"));
   app.get("/-/ready", (_req, res) => plain(res, 200, "Ready"));
+  app.use("/runbooks", runbooks());
 
   app.get("/metrics", (req, res) => serveScrape(req, res, (deadline) => exporter.metrics(deadline)));
 

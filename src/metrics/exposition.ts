@@ -5,6 +5,7 @@
 import type { ScrapeResult } from "../collect/result.js";
 import type { Collector } from "../collectors/collector.js";
 import { Body, Part } from "./body.js";
+import { dedupeSeries } from "./dedupe-series.js";
 import { capSeries } from "./series-cap.js";
 import { renderBytes, renderText, renderWith } from "./text-render.js";
 
@@ -13,6 +14,8 @@ interface Chunk {
   /** The collector's non-empty families as text; undefined when it has none. */
   part: Part | undefined;
   series: number;
+  /** Series left out as repeats of a label set (dedupe-series.ts). */
+  duplicates: number;
 }
 
 export interface Rendered {
@@ -23,6 +26,8 @@ export interface Rendered {
   series: number;
   /** Series left out over the cap. */
   dropped: number;
+  /** Series left out as repeats of a label set in their family. */
+  duplicates: number;
 }
 
 function sameList(a: readonly unknown[], b: readonly unknown[]): boolean {
@@ -45,27 +50,29 @@ export class Exposition {
     const fresh: Part[] = [];
     const reused: Chunk[] = [];
     let series = 0;
+    let duplicates = 0;
     this.#collectors.forEach((collector, i) => {
       const inputs = collector.inputs(scrape);
       const chunk = this.#chunk(collector, inputs, `${i}|${view}`, scrape);
       series += chunk.series;
+      duplicates += chunk.duplicates;
       if (chunk.part === undefined) return;
       if (inputs === undefined) fresh.push(chunk.part);
       else reused.push(chunk);
     });
     if (series > maxSeries) {
       // Over the cap (rare): cut family by family, in collector order, nothing reused.
-      const families = this.#collectors.flatMap((c) => c.collect(scrape)).filter((f) => f.samples.length > 0);
-      const { families: kept, dropped } = capSeries(families, maxSeries);
-      return { fresh: kept.length === 0 ? "" : renderText(kept), reused: undefined, series: series - dropped, dropped };
+      const all = this.#collectors.flatMap((c) => c.collect(scrape)).filter((f) => f.samples.length > 0);
+      const { families, dropped } = capSeries(dedupeSeries(all).families, maxSeries);
+      return { fresh: families.length === 0 ? "" : renderText(families), reused: undefined, series: series - dropped, dropped, duplicates };
     }
-    return { fresh: fresh.length === 0 ? "" : new Body(fresh).text, reused: this.#body(view, reused), series, dropped: 0 };
+    return { fresh: fresh.length === 0 ? "" : new Body(fresh).text, reused: this.#body(view, reused), series, dropped: 0, duplicates };
   }
 
   #chunk(collector: Collector, inputs: readonly unknown[] | undefined, key: string, scrape: ScrapeResult): Chunk {
     const cached = this.#chunks.get(key);
     if (inputs !== undefined && cached !== undefined && sameList(inputs, cached.inputs)) return cached;
-    const families = collector.collect(scrape).filter((f) => f.samples.length > 0);
+    const { families, duplicates } = dedupeSeries(collector.collect(scrape).filter((f) => f.samples.length > 0));
     // What changes every scrape is sent as text after the exporter's own metrics; the rest is
     // compressed straight from the render buffer, with no copy of its text.
     const render = () => (inputs === undefined ? new Part(renderBytes(families)) : renderWith(families, Part.gzipped));
@@ -73,6 +80,7 @@ export class Exposition {
       inputs: inputs ?? [],
       part: families.length === 0 ? undefined : render(),
       series: families.reduce((n, f) => n + f.samples.length, 0),
+      duplicates,
     };
     if (inputs !== undefined) this.#chunks.set(key, chunk);
     return chunk;

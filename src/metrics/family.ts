@@ -1,5 +1,7 @@
 // A metric family as plain data: what collectors return and renderers turn into text.
 
+import { MAX_LABEL_VALUE_LENGTH, cutLabel } from "../util/label-text.js";
+
 export const NAMESPACE = "trading";
 
 /** A metric name in the exporter's namespace: metricName("account", "total_margin"). */
@@ -7,8 +9,6 @@ export function metricName(...parts: string[]): string {
   return [NAMESPACE, ...parts].join("_");
 }
 
-/** Label values longer than this are cut, so a hostile venue cannot blow up a scrape. */
-export const MAX_LABEL_VALUE_LENGTH = 128;
 
 export interface Sample {
   /** In the order of the family's labelNames; null leaves that label off this sample. */
@@ -56,7 +56,7 @@ export function addSample(
   }
   family.capped = true;
   family.samples.push({
-    labels: values.map((l) => (l !== null && l.length > MAX_LABEL_VALUE_LENGTH ? l.slice(0, MAX_LABEL_VALUE_LENGTH) : l)),
+    labels: values.map((l) => (l === null ? l : cutLabel(l))),
     value,
   });
 }

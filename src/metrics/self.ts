@@ -4,6 +4,8 @@ import { Counter, Gauge, Registry, collectDefaultMetrics } from "prom-client";
 import { REVISION, VERSION } from "../version.js";
 import { ENDPOINTS, type Endpoint } from "../venue/endpoints.js";
 import { FAILURE_REASONS, type FailureReason } from "../venue/errors.js";
+import { UNSET_PREFIX } from "../venue/fields.js";
+import { PAGING_ANOMALIES, type PagingAnomaly } from "../venue/snapshot.js";
 import { metricName } from "./family.js";
 
 export class SelfMetrics {
@@ -11,7 +13,10 @@ export class SelfMetrics {
   readonly #requests: Counter<"endpoint" | "code">;
   readonly #errors: Counter<"endpoint" | "reason">;
   readonly #invalidFields: Counter<"endpoint" | "field">;
+  readonly #unsetFields: Counter<"endpoint" | "field">;
   readonly #seriesDropped: Counter;
+  readonly #seriesDuplicated: Counter;
+  readonly #pagingAnomalies: Counter<"kind">;
   readonly #reloadOk: Gauge;
   readonly #reloadAt: Gauge;
   readonly #rejected: Counter;
@@ -43,11 +48,30 @@ export class SelfMetrics {
       labelNames: ["endpoint", "field"],
       registers,
     });
+    this.#unsetFields = new Counter({
+      name: metricName("exporter", "unset_fields_total"),
+      help: "Time fields the venue left unset (absent, null, 0 or negative), by endpoint and field; the order is left out of oldest/newest figures only.",
+      labelNames: ["endpoint", "field"],
+      registers,
+    });
+    for (const endpoint of ["orders_active", "orders_history"] as const) this.#unsetFields.inc({ endpoint, field: "createdAt" }, 0);
     this.#seriesDropped = new Counter({
       name: metricName("exporter", "series_dropped_total"),
       help: "Series left out of scrapes because they were over the configured series cap (a count).",
       registers,
     });
+    this.#seriesDuplicated = new Counter({
+      name: metricName("exporter", "series_duplicates_dropped_total"),
+      help: "Series left out because an earlier series of the same family had the same label set once the venue's strings were made label values (the first one is kept; a count).",
+      registers,
+    });
+    this.#pagingAnomalies = new Counter({
+      name: metricName("exporter", "history_paging_anomalies_total"),
+      help: "History pages the venue answered against its paging contract, by kind: no_progress (no new order id), overlap (ids already read), more_than_asked (longer than the limit).",
+      labelNames: ["kind"],
+      registers,
+    });
+    for (const kind of PAGING_ANOMALIES) this.#pagingAnomalies.inc({ kind }, 0);
     this.#rejected = new Counter({
       name: metricName("exporter", "scrapes_rejected_total"),
       help: "Scrapes answered 503 at once because too many were already in flight (a count).",
@@ -86,11 +110,22 @@ export class SelfMetrics {
     if (n > 0) this.#seriesDropped.inc(n);
   }
 
+  seriesDuplicated(n: number): void {
+    if (n > 0) this.#seriesDuplicated.inc(n);
+  }
+
+  pagingAnomaly(kind: PagingAnomaly, n: number): void {
+    if (n > 0) this.#pagingAnomalies.inc({ kind }, n);
+  }
+
   scrapeRejected(): void {
     this.#rejected.inc();
   }
 
   invalidFields(endpoint: Endpoint, counts: Map<string, number>): void {
-    for (const [field, n] of counts) this.#invalidFields.inc({ endpoint, field }, n);
+    for (const [field, n] of counts) {
+      if (field.startsWith(UNSET_PREFIX)) this.#unsetFields.inc({ endpoint, field: field.slice(UNSET_PREFIX.length) }, n);
+      else this.#invalidFields.inc({ endpoint, field }, n);
+    }
   }
 }

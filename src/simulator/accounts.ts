@@ -47,6 +47,8 @@ export interface AccountFigures {
 
 const MAX_POSITION_LEVERAGE = 20;
 const HEALTHY_BALANCE_PER_INVESTED = 3;
+/** How far below zero the wipeout scenario puts total margin: clear of rounding, so it never reads as a tiny positive. */
+const WIPEOUT_DEFICIT = 0.5;
 
 function positionMargin(p: PositionState): number {
   return (p.size * p.entry) / p.leverage;
@@ -102,6 +104,12 @@ export function settleBalance(account: AccountState, rng: Rng, liquidationTarget
   const upnl = account.positions.reduce((sum, p) => sum + unrealizedPnl(p), 0);
   const mm = account.positions.reduce((sum, p) => sum + maintenanceMargin(p), 0);
   account.balance = mm / liquidationTarget - upnl;
+}
+
+/** Total margin just below zero with the positions still open: the state past liquidation (margin ratio +Inf). */
+export function wipeOut(account: AccountState): void {
+  const upnl = account.positions.reduce((sum, p) => sum + unrealizedPnl(p), 0);
+  account.balance = -upnl - WIPEOUT_DEFICIT;
 }
 
 /** A fill in a market where the account holds a position realizes a little PnL into the balance. */

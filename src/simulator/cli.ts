@@ -25,12 +25,16 @@ Options:
   --fault ENDPOINT:KIND[:ARG] inject a fault; repeatable. ENDPOINT: account_info, orders_history,
                               orders_active, markets or *. ARG: latencyMs (latency, trickle), status
                               (status, redirect; status:CODE:RETRY_AFTER adds Retry-After), bytes
-                              (oversized, gzip_bomb)
+                              (oversized, gzip_bomb). Quirks compose with each other and with faults:
+                              orders_history:history_ignores_offset, history_ignores_limit,
+                              history_overlaps, history_more_than_limit; ENDPOINT:odd_strings (lone
+                              surrogates, a market twin, a label across the 128-unit cut);
+                              ENDPOINT:unset_times (createdAt 0, -1 or absent, updatedAt 0)
   --moving                    bench mode: every private answer differs from the last in one number
   -h, --help                  print this help
 
 Control API (no key): POST /_sim/tick?n=1, GET /_sim/state, GET /_sim/stats, POST /_sim/stats/reset,
-POST /_sim/scenario {"name":"liquidation"|"halt"|"normal"}, GET|PUT|DELETE /_sim/faults.
+POST /_sim/scenario {"name":"liquidation"|"wipeout"|"halt"|"normal"}, GET|PUT|DELETE /_sim/faults.
 `;
 
 export class CliError extends Error {

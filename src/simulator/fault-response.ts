@@ -4,7 +4,7 @@ import { gzipBomb, repeatingShape, streamRepeating } from "./big-bodies.js";
 import { missingFields, wrongContainer, wrongTypes } from "./corrupt.js";
 import { JSON_TYPE, errorBody, sendBuffer, type Timers } from "./http-util.js";
 import type { FaultSpec } from "./types.js";
-import type { VenueAnswer } from "./venue.js";
+import type { VenueAnswer } from "./types.js";
 
 export const DEFAULTS = {
   latencyMs: 1_000,

@@ -1,5 +1,6 @@
 // Fault specifications: validation (control API, options, CLI flag) and the active set that requests draw from.
 import { FAULT_KINDS, SIM_ENDPOINTS, type FaultKind, type FaultSpec, type SimEndpoint } from "./types.js";
+import { HISTORY_QUIRKS, isQuirk, type QuirkKind } from "./venue-quirks.js";
 
 export class FaultSpecError extends Error {
   override name = "FaultSpecError";
@@ -33,6 +34,9 @@ export function validateFaultSpec(input: unknown, where = "fault"): FaultSpec {
   }
   if (!isEndpoint(raw.endpoint)) throw new FaultSpecError(`${where}.endpoint must be one of ${SIM_ENDPOINTS.join(", ")}, *`);
   if (!isKind(raw.kind)) throw new FaultSpecError(`${where}.kind must be one of ${FAULT_KINDS.join(", ")}`);
+  if (HISTORY_QUIRKS.has(raw.kind) && raw.endpoint !== "orders_history" && raw.endpoint !== "*") {
+    throw new FaultSpecError(`${where}.kind ${raw.kind} applies to orders_history only`);
+  }
   const spec: FaultSpec = { endpoint: raw.endpoint, kind: raw.kind };
   if (raw.latencyMs !== undefined) spec.latencyMs = intField(where, "latencyMs", raw.latencyMs, 0, MAX_LATENCY_MS);
   if (raw.status !== undefined) {
@@ -122,9 +126,28 @@ export class FaultSet {
     return this.active.map(({ spec, remaining }) => (remaining === undefined ? { ...spec } : { ...spec, times: remaining }));
   }
 
-  /** The fault for this request, if any; consumes one use of a counted fault. */
+  /** Every quirk for this request (they compose); consumes one use of each counted one. */
+  quirks(endpoint: SimEndpoint): QuirkKind[] {
+    const found: QuirkKind[] = [];
+    for (const f of [...this.active]) {
+      const kind = f.spec.kind;
+      if (!isQuirk(kind) || (f.spec.endpoint !== "*" && f.spec.endpoint !== endpoint)) continue;
+      if (kind.startsWith("history_") && endpoint !== "orders_history") continue;
+      found.push(kind);
+      this.#use(f);
+    }
+    return found;
+  }
+
+  #use(found: ActiveFault): void {
+    if (found.remaining === undefined) return;
+    found.remaining -= 1;
+    if (found.remaining <= 0) this.active.splice(this.active.indexOf(found), 1);
+  }
+
+  /** The fault (not a quirk) for this request, if any; consumes one use of a counted fault. */
   take(endpoint: SimEndpoint): FaultSpec | undefined {
-    const index = this.active.findIndex((f) => f.spec.endpoint === "*" || f.spec.endpoint === endpoint);
+    const index = this.active.findIndex((f) => !isQuirk(f.spec.kind) && (f.spec.endpoint === "*" || f.spec.endpoint === endpoint));
     const found = this.active[index];
     if (found === undefined) return undefined;
     if (found.remaining !== undefined) {

@@ -10,6 +10,7 @@ import { SimState } from "./state.js";
 import { RequestStats } from "./stats.js";
 import type { FaultSpec, ScenarioName, SimStats } from "./types.js";
 import { VENUE_ROUTES, VenueResponder } from "./venue.js";
+import { historyTarget, quirkyAnswer } from "./venue-quirks.js";
 
 export type { SimulatorOptions } from "./config.js";
 export { SimulatorConfigError, PROFILES } from "./config.js";
@@ -78,7 +79,8 @@ export async function startSimulator(opts: SimulatorOptions = {}): Promise<Runni
     if (endpoint === undefined) return sendJson(res, 404, { error: "not found" });
     stats.count(endpoint);
     if (req.method !== "GET") return sendJson(res, 405, { error: "method not allowed" }, { Allow: "GET" });
-    const answer = () => responder.answer(endpoint, req, url);
+    const quirks = faults.quirks(endpoint);
+    const answer = () => quirkyAnswer(responder.answer(endpoint, req, historyTarget(url, quirks)), quirks);
     const fault = faults.take(endpoint);
     if (fault !== undefined) return respondWithFault(fault, answer, req, res, timers);
     const a = answer();

@@ -1,5 +1,5 @@
 // The whole simulated venue state: markets, accounts, orders, the simulated clock, ticks and scenarios.
-import { generateAccounts, realize, settleBalance, type AccountState, type PositionState } from "./accounts.js";
+import { generateAccounts, realize, settleBalance, wipeOut, type AccountState, type PositionState } from "./accounts.js";
 import type { SimConfig } from "./config.js";
 import { collateralInfo, generateMarkets, stepMarks, type MarketState } from "./markets.js";
 import { OrderBook } from "./order-book.js";
@@ -24,6 +24,8 @@ export class SimState {
   /** Bumped only when a market changes (scenarios), so the market list outlives ticks in the cache. */
   marketsVersion = 0;
   liquidating = false;
+  /** Total margin held below zero on the scenario account (the wipeout scenario). */
+  wipedOut = false;
   halted: MarketState | undefined;
 
   constructor(config: SimConfig) {
@@ -56,6 +58,7 @@ export class SimState {
     for (const account of this.accounts) {
       const ratio = jitter ? Math.min(0.97, Math.max(0.93, LIQUIDATION_RATIO + 0.008 * this.walkRng.normal())) : LIQUIDATION_RATIO;
       settleBalance(account, this.walkRng, this.liquidating && account === target ? ratio : undefined);
+      if (this.wipedOut && account === target && account.positions.length > 0) wipeOut(account);
     }
   }
 
@@ -77,10 +80,15 @@ export class SimState {
   setScenario(name: ScenarioName): void {
     if (name === "normal") {
       this.liquidating = false;
+      this.wipedOut = false;
       this.halted = undefined;
       for (const m of this.markets) m.market.status = "TRADABLE";
     } else if (name === "liquidation") {
       this.liquidating = true;
+      this.wipedOut = false;
+    } else if (name === "wipeout") {
+      this.wipedOut = true;
+      this.liquidating = false;
     } else {
       const held = this.scenarioAccount?.positions[0] ?? this.accounts.flatMap((a) => a.positions)[0];
       this.halted = held?.market ?? this.markets[0];

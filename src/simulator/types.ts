@@ -16,7 +16,13 @@ export type FaultKind =
   | "oversized"
   | "gzip_bomb"
   | "redirect"
-  | "reset";
+  | "reset"
+  | "history_ignores_offset"
+  | "history_ignores_limit"
+  | "history_overlaps"
+  | "history_more_than_limit"
+  | "odd_strings"
+  | "unset_times";
 export const FAULT_KINDS: readonly FaultKind[] = [
   "latency",
   "trickle",
@@ -31,6 +37,12 @@ export const FAULT_KINDS: readonly FaultKind[] = [
   "gzip_bomb",
   "redirect",
   "reset",
+  "history_ignores_offset",
+  "history_ignores_limit",
+  "history_overlaps",
+  "history_more_than_limit",
+  "odd_strings",
+  "unset_times",
 ];
 
 export interface FaultSpec {
@@ -57,8 +69,8 @@ export interface CollateralSpec {
   id: string;
   shape: CollateralShape;
 }
-export type ScenarioName = "normal" | "liquidation" | "halt";
-export const SCENARIO_NAMES: readonly ScenarioName[] = ["normal", "liquidation", "halt"];
+export type ScenarioName = "normal" | "liquidation" | "wipeout" | "halt";
+export const SCENARIO_NAMES: readonly ScenarioName[] = ["normal", "liquidation", "wipeout", "halt"];
 
 export interface SimStats {
   requests: Record<SimEndpoint, number>;
@@ -154,4 +166,11 @@ export interface Order {
   createdAt: number;
   updatedAt: number;
   expiresAt: number;
+}
+
+/** One answer of the simulated venue: its status, its body, and the body's value (parsed lazily). */
+export interface VenueAnswer {
+  status: number;
+  body: Buffer;
+  value(): unknown;
 }

@@ -6,7 +6,9 @@ import { errorBody } from "./http-util.js";
 import { nudged } from "./moving.js";
 import { ordersArrayBytes } from "./orders.js";
 import type { SimState } from "./state.js";
-import type { SimEndpoint } from "./types.js";
+import type { SimEndpoint, VenueAnswer } from "./types.js";
+
+export type { VenueAnswer } from "./types.js";
 
 export const VENUE_ROUTES: ReadonlyMap<string, SimEndpoint> = new Map([
   ["/v1/private/account-info", "account_info"],
@@ -21,12 +23,6 @@ const ACTIVE_DEFAULT_LIMIT = 1000;
 const CACHE_ENTRIES = 64;
 
 /** What the venue would answer; `value` rebuilds the JSON value for faults that corrupt it. */
-export interface VenueAnswer {
-  status: number;
-  body: Buffer;
-  value(): unknown;
-}
-
 function errorAnswer(status: number, message: string): VenueAnswer {
   const body = errorBody(message);
   return { status, body, value: () => ({ error: message }) };

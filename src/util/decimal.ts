@@ -6,8 +6,6 @@ export interface Decimal {
   readonly scale: number;
 }
 
-const ZERO: Decimal = { mantissa: 0n, scale: 0 };
-
 /**
  * The decimal a double was written as: the shortest string that round-trips (what JSON.parse or
  * Number() read), so "0.1" is 1×10^-1 and not 0.1000000000000000055….
@@ -51,24 +49,108 @@ export function abs(a: Decimal): Decimal {
   return a.mantissa < 0n ? { mantissa: -a.mantissa, scale: a.scale } : a;
 }
 
-const QUOTIENT_DIGITS = 25;
-
-function digitCount(n: bigint): number {
-  return (n < 0n ? -n : n).toString().length;
+function bitLength(n: bigint): number {
+  return n === 0n ? 0 : n.toString(2).length;
 }
 
 /**
- * n ÷ d to 25 significant digits, then to the nearest double: the ratio of the two decimals as
- * written, not of their binary approximations (0.19, not 0.19000000000000003). Undefined when d is 0.
+ * n ÷ d rounded once to the nearest double (ties to even): the quotient is taken to 53 bits with
+ * its remainder, so no intermediate decimal rounding can tip it. Exact for every normal double;
+ * results below about 1e-308 (subnormal) may be off by one unit.
+ */
+function roundedRatio(n: bigint, d: bigint): number {
+  if (n === 0n) return 0;
+  const negative = n < 0n !== d < 0n;
+  const a = n < 0n ? -n : n;
+  const b = d < 0n ? -d : d;
+  let shift = 53 - (bitLength(a) - bitLength(b));
+  const scaled = (s: number): [bigint, bigint] => (s >= 0 ? [a << BigInt(s), b] : [a, b << BigInt(-s)]);
+  let [num, den] = scaled(shift);
+  let q = num / den;
+  if (q >= 1n << 53n) {
+    shift--;
+    [num, den] = scaled(shift);
+    q = num / den;
+  }
+  const twice = (num - q * den) * 2n;
+  if (twice > den || (twice === den && (q & 1n) === 1n)) q++;
+  // q ≤ 2^53 is exact as a double; scaling by a power of two is exact while the result is normal.
+  let value = Number(q);
+  for (let left = shift; left !== 0; ) {
+    const step = Math.max(-1000, Math.min(1000, left));
+    value *= 2 ** -step;
+    left -= step;
+  }
+  return negative ? -value : value;
+}
+
+/**
+ * n ÷ d as the ratio of the two decimals as written, rounded once to the nearest double (0.19, not
+ * 0.19000000000000003). Undefined when d is 0.
  */
 export function quotient(n: Decimal, d: Decimal): number | undefined {
   if (d.mantissa === 0n) return undefined;
   // n.m/10^n.s ÷ d.m/10^d.s = (n.m × 10^d.s) ÷ (d.m × 10^n.s)
-  const num = n.mantissa * 10n ** BigInt(d.scale);
-  const den = d.mantissa * 10n ** BigInt(n.scale);
-  const shift = Math.max(0, QUOTIENT_DIGITS + digitCount(den) - digitCount(num));
-  const q = (num * 10n ** BigInt(shift)) / den;
-  return Number(`${q}e-${shift}`);
+  return roundedRatio(n.mantissa * 10n ** BigInt(d.scale), d.mantissa * 10n ** BigInt(n.scale));
+}
+
+/** Decimal exponents beyond this are not read exactly (no double is that large or small anyway). */
+const MAX_EXPONENT = 400;
+const DECIMAL_PARTS = /^([+-]?)(\d*)(?:\.(\d*))?(?:[eE]([+-]?\d+))?$/;
+
+/** Decimal text (as the venue writes numbers: "-12.5", "1e3", ".5") read exactly; undefined if it is not one. */
+export function parseDecimal(text: string): Decimal | undefined {
+  const m = DECIMAL_PARTS.exec(text.trim());
+  if (m === null) return undefined;
+  const [, sign, int = "", frac = "", exp = "0"] = m;
+  if (int === "" && frac === "") return undefined;
+  const exponent = Number(exp);
+  if (!(Math.abs(exponent) <= MAX_EXPONENT)) return undefined;
+  let mantissa = BigInt(int + frac);
+  if (sign === "-") mantissa = -mantissa;
+  let scale = frac.length - exponent;
+  if (scale < 0) {
+    mantissa *= 10n ** BigInt(-scale);
+    scale = 0;
+  }
+  return { mantissa, scale };
+}
+
+/**
+ * Significant digits of decimal text (leading zeros not counted). At most 15, and the double read
+ * from the text prints back as the same decimal, so fromNumber() recovers it; beyond, only the text
+ * holds the number as written.
+ */
+export function significantDigits(text: string): number {
+  let count = 0;
+  let leading = true;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 101 || c === 69) break; // e, E
+    if (c < 48 || c > 57) continue;
+    if (leading && c === 48) continue;
+    leading = false;
+    count++;
+  }
+  return count;
+}
+
+/** Beyond this many significant digits a double does not keep a decimal as written. */
+export const DOUBLE_DIGITS = 15;
+
+/** The decimal `text` as written when a double would not keep it (over 15 significant digits); else undefined. */
+export function longDecimal(text: string): Decimal | undefined {
+  return significantDigits(text) > DOUBLE_DIGITS ? parseDecimal(text) : undefined;
+}
+
+/** The exact decimal when the venue's text had one, else the decimal the double was written as. */
+export function decimalOf(value: number, exact: Decimal | undefined): Decimal {
+  return exact ?? fromNumber(value);
+}
+
+/** a × b, exactly. */
+export function multiply(a: Decimal, b: Decimal): Decimal {
+  return { mantissa: a.mantissa * b.mantissa, scale: a.scale + b.scale };
 }
 
 export function toNumber(d: Decimal): number {
@@ -97,6 +179,15 @@ function scaled(value: number): number {
     }
   }
   return Number.NaN;
+}
+
+/**
+ * Whether the double is exactly a decimal of at most 15 significant digits, so that any text it was
+ * read from (with at most 15 digits) is recovered by fromNumber(); false hints at a longer text.
+ */
+export function keptByDouble(value: number): boolean {
+  if (Number.isInteger(value)) return Math.abs(value) <= Number.MAX_SAFE_INTEGER;
+  return scaled(value) !== undefined;
 }
 
 /**
@@ -144,6 +235,11 @@ export class ExactSum {
       }
     }
     return this.#addBig({ mantissa: BigInt(m), scale: k });
+  }
+
+  /** Adds a decimal read exactly from the venue's text. */
+  addDecimal(d: Decimal): this {
+    return this.#addBig(d);
   }
 
   #addBig(d: Decimal): this {

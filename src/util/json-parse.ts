@@ -1,6 +1,8 @@
 // JSON.parse that keeps the event loop breathing: a large top-level array is parsed element by
 // element, yielding between slices, so a 30 MB order list never blocks other scrapes for long.
 
+import { DOUBLE_DIGITS, significantDigits } from "./decimal.js";
+
 /**
  * Bodies below this are parsed in one go (JSON.parse takes about 5 ms per MiB here): slicing costs
  * more CPU, and is only worth it where one parse would stall the loop for tens of milliseconds.
@@ -36,6 +38,7 @@ const MAX_MISSES = 8;
 async function parseArrayInSlices(
   text: string,
   open: number,
+  reviver: Reviver | undefined,
   each: (item: unknown) => void,
   batchChars = BATCH_CHARS,
   yieldEvery = true,
@@ -51,7 +54,7 @@ async function parseArrayInSlices(
       const match = misses < MAX_MISSES ? BOUNDARY.exec(text) : null;
       const end = match === null || match.index >= close ? close : match.index + 1;
       try {
-        parsed = JSON.parse(`[${text.slice(start, end)}]`) as unknown[];
+        parsed = JSON.parse(`[${text.slice(start, end)}]`, reviver) as unknown[];
         if (end < close && parsed.length === 0) throw new SyntaxError("empty array element");
         start = end === close ? close : text.indexOf(",", end) + 1;
       } catch (error) {
@@ -66,6 +69,26 @@ async function parseArrayInSlices(
     }
   }
   if (skipSpace(text, close + 1) !== text.length) throw new SyntaxError("text after the array");
+}
+
+type Reviver = (this: unknown, key: string, value: unknown, context?: { source?: string }) => unknown;
+
+/** A JSON number with more significant digits than a double keeps is given as its source text. */
+const keepLongNumber: Reviver = (_key, value, context) =>
+  typeof value === "number" && context?.source !== undefined && significantDigits(context.source) > DOUBLE_DIGITS ? context.source : value;
+
+/**
+ * Parses JSON text; throws SyntaxError like JSON.parse on anything that is not JSON. With
+ * `keepLongNumbers`, a number of more than 15 significant digits comes back as its text (slower).
+ */
+export async function parseJson(text: string, keepLongNumbers = false): Promise<unknown> {
+  const reviver = keepLongNumbers ? (keepLongNumber as (this: unknown, key: string, value: unknown) => unknown) : undefined;
+  if (text.length < CHUNKED_FROM) return JSON.parse(text, reviver);
+  const open = skipSpace(text, 0);
+  if (text.charCodeAt(open) !== 91) return JSON.parse(text, reviver);
+  const out: unknown[] = [];
+  await parseArrayInSlices(text, open, reviver, (item) => out.push(item));
+  return out;
 }
 
 /** Elements handed out one by one are parsed in batches of about this many characters (see parseJsonItems). */
@@ -86,16 +109,6 @@ export async function parseJsonItems(text: string, each: (item: unknown) => void
     for (const item of value) each(item);
     return true;
   }
-  await parseArrayInSlices(text, open, each, ITEM_BATCH_CHARS, text.length >= CHUNKED_FROM);
+  await parseArrayInSlices(text, open, undefined, each, ITEM_BATCH_CHARS, text.length >= CHUNKED_FROM);
   return true;
-}
-
-/** Parses JSON text; throws SyntaxError like JSON.parse on anything that is not JSON. */
-export async function parseJson(text: string): Promise<unknown> {
-  if (text.length < CHUNKED_FROM) return JSON.parse(text);
-  const open = skipSpace(text, 0);
-  if (text.charCodeAt(open) !== 91) return JSON.parse(text);
-  const out: unknown[] = [];
-  await parseArrayInSlices(text, open, (item) => out.push(item));
-  return out;
 }

@@ -1,11 +1,11 @@
-// Authenticators: how an account's credential goes on a request. A new scheme is one case here.
+// Authenticators: how an account's credential goes on a request, and which headers carry it.
 
-import type { AuthConfig } from "../config/types.js";
+import type { AccountConfig, AuthConfig } from "../config/types.js";
 
 export interface Authenticator {
   /** Adds the credential to the headers of a request to `url`. */
   apply(headers: Headers, url: URL): void;
-  /** Header names that carry the credential, for log redaction. */
+  /** Header names that carry the credential: the logger redacts them (see secretHeaderNames). */
   readonly secretHeaders: readonly string[];
 }
 
@@ -33,4 +33,10 @@ export function authenticator(auth: AuthConfig): Authenticator {
     case "none":
       return { secretHeaders: [], apply: () => undefined };
   }
+}
+
+/** Every header that carries a credential for these accounts (their extra headers too), lower case. */
+export function secretHeaderNames(accounts: readonly AccountConfig[]): string[] {
+  const names = accounts.flatMap((a) => [...authenticator(a.auth).secretHeaders, ...Object.keys(a.headers)]);
+  return [...new Set(names.map((n) => n.toLowerCase()))];
 }

@@ -7,9 +7,11 @@ import { PATHS, type Endpoint } from "./endpoints.js";
 import { VenueError } from "./errors.js";
 import { BodyCache } from "./body-cache.js";
 import { getBody, parseBody, parseBodyItems, type RawBody } from "./http.js";
+import type { Precision } from "./fields.js";
 import { parseAccountInfo, type FieldReporter } from "./parse-account.js";
 import { parseMarkets } from "./parse-markets.js";
-import { notAnOrderList, readOrderItem } from "./parse-orders.js";
+import { notAnOrderList, parseOrders, readOrderItem } from "./parse-orders.js";
+import { historyRequestBound, pageHistory, type RequestBudget } from "./history-pager.js";
 import type { AccountInfo, ActiveOrders, Market, Order, OrderHistory } from "./snapshot.js";
 import type { Transport } from "./transport.js";
 
@@ -77,7 +79,7 @@ export class VenueClient {
   }
 
   async accountInfo(collateralId: string, ctx: CallContext): Promise<AccountInfo> {
-    return this.#read("account_info", { collateralId }, ctx, (body, invalid) => parseAccountInfo(body, collateralId, invalid));
+    return this.#read("account_info", { collateralId }, ctx, (body, invalid, precision) => parseAccountInfo(body, collateralId, invalid, precision));
   }
 
   async activeOrders(ctx: CallContext): Promise<ActiveOrders> {
@@ -87,36 +89,22 @@ export class VenueClient {
   }
 
   /**
-   * Pages through the history with offset/limit until a short or empty page or the configured
-   * maximum. Orders seen twice (the list shifted between pages) are counted once.
+   * The history, paged within a bound set by configuration: at most ceil(max orders / page size)
+   * requests, retries included, however the venue treats offset and limit (history-pager.ts).
    */
   async orderHistory(ctx: CallContext): Promise<OrderHistory> {
     const { historyMaxOrders: max, historyPageSize: pageSize } = this.#venue;
-    const orders: Order[] = [];
-    const pages: Order[][] = [];
-    const seen = new Set<string>();
-    let offset = 0;
-    while (orders.length < max) {
-      const limit = Math.min(pageSize, max - orders.length);
-      const query = { offset: String(offset), limit: String(limit) };
-      const page = await this.#readOrders("orders_history", query, ctx);
-      pages.push(page);
-      for (const order of page.slice(0, max - orders.length)) {
-        if (order.id !== undefined) {
-          if (seen.has(order.id)) continue;
-          seen.add(order.id);
-        }
-        orders.push(order);
-      }
-      if (page.length < limit) break;
-      offset += page.length;
-    }
+    const budget: RequestBudget = { left: historyRequestBound(max, pageSize) };
+    const page = (offset: number, limit: number): Promise<Order[]> =>
+      this.#readOrders("orders_history", { offset: String(offset), limit: String(limit) }, ctx, budget);
+    const read = await pageHistory(max, pageSize, budget, page);
+    const { pages } = read;
     // The same pages as last time make the same history object, so its rendered text is reused.
     const last = this.#lastHistory;
     if (last !== undefined && last.pages.length === pages.length && last.pages.every((p, i) => p === pages[i])) {
       return last.history;
     }
-    const history = { orders };
+    const history: OrderHistory = { orders: read.orders, truncated: read.truncated, anomalies: read.anomalies };
     this.#lastHistory = { pages, history };
     return history;
   }
@@ -125,34 +113,51 @@ export class VenueClient {
     return this.#read("markets", {}, ctx, (body, invalid) => parseMarkets(body, invalid));
   }
 
-  /**
-   * An order list: like #read, but each order is read as soon as its batch is parsed, so the
-   * parsed JSON of thousands of orders never lives all at once. Invalid fields are reported only
-   * once the whole body turned out to be JSON, as with #read.
-   */
-  async #readOrders(endpoint: "orders_active" | "orders_history", query: Record<string, string>, ctx: CallContext): Promise<Order[]> {
-    return this.#readText(endpoint, query, ctx, async (text, url, invalid) => {
-      const orders: Order[] = [];
-      const reports: string[] = [];
-      const report = (field: string) => reports.push(field);
-      const isArray = await parseBodyItems(text, url, (raw) => {
-        const order = readOrderItem(raw, report);
-        if (order !== undefined) orders.push(order);
-      });
-      if (!isArray) throw notAnOrderList(endpoint);
-      for (const field of reports) invalid(field);
-      return orders;
-    });
-  }
-
   /** GET, then JSON and validation, skipped (same object back) when the body did not change. */
   async #read<T>(
     endpoint: Endpoint,
     query: Record<string, string>,
     ctx: CallContext,
-    validate: (body: unknown, invalid: FieldReporter) => T,
+    validate: (body: unknown, invalid: FieldReporter, precision: Precision) => T,
+    budget?: RequestBudget,
   ): Promise<T> {
-    return this.#readText(endpoint, query, ctx, async (text, url, invalid) => validate(await parseBody(text, url), invalid));
+    return this.#readText(endpoint, query, ctx, budget, async (text, url, invalid) => {
+      // JSON numbers lose digits past a double's; only when one may have, the body is parsed again
+      // keeping their texts, so derived values come from the numbers as written.
+      const problems: string[] = [];
+      const precision: Precision = { lost: false };
+      const value = validate(await parseBody(text, url), (field) => problems.push(field), precision);
+      if (!precision.lost) {
+        for (const field of problems) invalid(field);
+        return value;
+      }
+      return validate(await parseBody(text, url, true), invalid, precision);
+    });
+  }
+
+  /**
+   * An order list: like #read, but each order is read as soon as its batch of the array is parsed,
+   * so the parsed JSON of thousands of orders never lives all at once (less survives into the old
+   * generation). Invalid fields are reported once the whole body is known to be JSON; a number that
+   * lost digits sends the body through #read's exact path instead.
+   */
+  async #readOrders(endpoint: "orders_active" | "orders_history", query: Record<string, string>, ctx: CallContext, budget?: RequestBudget): Promise<Order[]> {
+    return this.#readText(endpoint, query, ctx, budget, async (text, url, invalid) => {
+      const orders: Order[] = [];
+      const problems: string[] = [];
+      const report = (field: string) => problems.push(field);
+      const precision: Precision = { lost: false };
+      const isArray = await parseBodyItems(text, url, (raw) => {
+        const order = readOrderItem(raw, report, precision);
+        if (order !== undefined) orders.push(order);
+      });
+      if (!isArray) throw notAnOrderList(endpoint);
+      if (!precision.lost) {
+        for (const field of problems) invalid(field);
+        return orders;
+      }
+      return parseOrders(await parseBody(text, url, true), endpoint, invalid, precision);
+    });
   }
 
   /** GET, then `read` the body's text, skipped (same object back) when the body did not change. */
@@ -160,13 +165,14 @@ export class VenueClient {
     endpoint: Endpoint,
     query: Record<string, string>,
     ctx: CallContext,
+    budget: RequestBudget | undefined,
     read: (text: string, url: URL, invalid: FieldReporter) => Promise<T>,
   ): Promise<T> {
     const url = this.#url(endpoint, query);
     const key = url.pathname + url.search;
     let body: RawBody;
     try {
-      body = await this.#get(endpoint, url, ctx);
+      body = await this.#get(endpoint, url, ctx, budget);
     } catch (error) {
       this.#bodies.forget(key);
       throw error;
@@ -180,10 +186,12 @@ export class VenueClient {
     return url;
   }
 
-  async #get(endpoint: Endpoint, url: URL, ctx: CallContext): Promise<RawBody> {
+  /** One GET and at most one retry; with a budget, every attempt spends one and none is made without. */
+  async #get(endpoint: Endpoint, url: URL, ctx: CallContext, budget?: RequestBudget): Promise<RawBody> {
     const headers = new Headers({ accept: "application/json", ...this.#headers });
     if (endpoint !== "markets") this.#auth?.apply(headers, url);
     const attempt = async (): Promise<RawBody> => {
+      if (budget !== undefined) budget.left--;
       const started = performance.now();
       let result = "error";
       try {
@@ -215,7 +223,7 @@ export class VenueClient {
     try {
       return await attempt();
     } catch (error) {
-      if (!retryable(error)) throw error;
+      if (!retryable(error) || (budget !== undefined && budget.left <= 0)) throw error;
       // Jittered backoff of 50-250 ms, and only if the retry still fits in the scrape.
       const backoff = 50 + Math.random() * 200;
       if (ctx.deadline.remainingMs() < backoff + RETRY_MIN_REMAINING_MS) throw error;

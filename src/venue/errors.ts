@@ -10,6 +10,7 @@ export const FAILURE_REASONS = [
   "http_4xx",
   "http_5xx",
   "too_large",
+  "invalid_encoding",
   "invalid_json",
   "invalid_schema",
 ] as const;

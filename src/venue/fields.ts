@@ -1,5 +1,9 @@
 // Tolerant readers for single venue fields: numbers or decimal strings, labels, flags, timestamps.
 
+import { type Decimal, keptByDouble, longDecimal } from "../util/decimal.js";
+import { wellFormedLabel } from "../util/label-text.js";
+import type { Exact } from "./snapshot.js";
+
 const DECIMAL_TEXT = /^[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?$/;
 const MAX_NUMBER_TEXT = 400;
 
@@ -13,11 +17,51 @@ export function readNumber(value: unknown): number | undefined {
   return Number.isFinite(n) ? n : undefined;
 }
 
-/** A non-empty identifier or enum value; numbers are accepted as their decimal text. */
-export function readLabel(value: unknown): string | undefined {
+/**
+ * The decimal a number field was written as, when its text (a decimal string, or a JSON number's
+ * source kept by util/json-parse.ts) has more significant digits than a double keeps; else undefined.
+ */
+export function readLongDecimal(value: unknown): Decimal | undefined {
+  return typeof value === "string" && value.length <= MAX_NUMBER_TEXT ? longDecimal(value) : undefined;
+}
+
+/** Set when a JSON number may have had more digits than its double keeps: its source text is then read again. */
+export interface Precision {
+  lost: boolean;
+}
+
+/**
+ * The long decimals of `fields` of `raw`, or undefined when there were none. A JSON number there
+ * that is not exactly a short decimal sets `precision.lost`: JSON.parse dropped digits, and the
+ * caller parses the body again keeping number texts (util/json-parse.ts).
+ */
+export function exactFields<K extends string>(raw: Record<string, unknown>, fields: readonly K[], precision?: Precision): Exact<K> | undefined {
+  let exact: Exact<K> | undefined;
+  for (const field of fields) {
+    const value = raw[field];
+    if (typeof value === "number") {
+      if (precision !== undefined && !keptByDouble(value)) precision.lost = true;
+      continue;
+    }
+    const d = readLongDecimal(value);
+    if (d === undefined) continue;
+    exact ??= {};
+    exact[field] = d;
+  }
+  return exact;
+}
+
+/** A non-empty identifier, as sent, for telling records apart; numbers are accepted as their decimal text. */
+export function readId(value: unknown): string | undefined {
   if (typeof value === "string") return value.length > 0 ? value : undefined;
   if (typeof value === "number" && Number.isFinite(value)) return String(value);
   return undefined;
+}
+
+/** An identifier or enum value that becomes a label value: well-formed and cut (label-text.ts). */
+export function readLabel(value: unknown): string | undefined {
+  const text = readId(value);
+  return text === undefined ? undefined : wellFormedLabel(text);
 }
 
 /** A boolean, also when sent as the strings "true"/"false". */
@@ -41,6 +85,16 @@ export function readTimestampSeconds(value: unknown): number | undefined {
   if (n < 1e17) return n / 1e6;
   return n / 1e9;
 }
+
+/** A time the venue left unset: absent, null, or 0 or negative (the usual "not set"), as opposed to malformed. */
+export function isUnsetTime(value: unknown): boolean {
+  if (value === undefined || value === null) return true;
+  const n = readNumber(value);
+  return n !== undefined && n <= 0;
+}
+
+/** The reporter's name for a field left unset: counted apart from malformed ones (see SelfMetrics). */
+export const UNSET_PREFIX = "unset:";
 
 export function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);

@@ -57,7 +57,9 @@ export async function getBody(options: GetJsonOptions): Promise<RawBody> {
   const where = `GET ${options.url.pathname}`;
   let response: Response;
   try {
-    const kyOptions = {
+    // ky's own timeout and retry stay off: the scrape's deadline signal bounds every call, and the
+    // client retries within that deadline (client.ts), spending the history pager's budget per attempt.
+    response = await ky.get(options.url, {
       headers: options.headers,
       signal: options.signal,
       timeout: false,
@@ -66,8 +68,7 @@ export async function getBody(options: GetJsonOptions): Promise<RawBody> {
       redirect: "manual",
       // Through the pool with Node streams, not Node's fetch (see pool-fetch.ts).
       fetch: poolFetch(options.request, options.maxBodyBytes),
-    };
-    response = await ky.get(options.url, kyOptions as unknown as Parameters<typeof ky.get>[1]);
+    });
   } catch (error) {
     options.onAnswer?.("error");
     throw classify(error, where, options.signal);
@@ -92,9 +93,9 @@ export async function getBody(options: GetJsonOptions): Promise<RawBody> {
 }
 
 /** The body as JSON, or an invalid_json VenueError naming the path. */
-export async function parseBody(text: string, url: URL): Promise<unknown> {
+export async function parseBody(text: string, url: URL, keepLongNumbers = false): Promise<unknown> {
   try {
-    return await parseJson(text);
+    return await parseJson(text, keepLongNumbers);
   } catch {
     throw new VenueError("invalid_json", `GET ${url.pathname}: body is not valid JSON (${text.length} characters)`);
   }

@@ -1,7 +1,7 @@
 // Reads an account-info body, in either of its two shapes, into an AccountInfo.
 
 import { VenueError } from "./errors.js";
-import { isRecord, readLabel, readNumber } from "./fields.js";
+import { type Precision, exactFields, isRecord, readId, readLabel, readNumber } from "./fields.js";
 import type { AccountInfo, Position } from "./snapshot.js";
 
 export type FieldReporter = (field: string) => void;
@@ -29,7 +29,7 @@ function label(body: Record<string, unknown>, field: string, invalid: FieldRepor
   return value;
 }
 
-function readPosition(raw: unknown, invalid: FieldReporter): Position | undefined {
+function readPosition(raw: unknown, invalid: FieldReporter, precision: Precision | undefined): Position | undefined {
   if (!isRecord(raw)) {
     invalid("positions[]");
     return undefined;
@@ -46,8 +46,10 @@ function readPosition(raw: unknown, invalid: FieldReporter): Position | undefine
     realizedPnl: undefined,
     liquidationPrice: undefined,
     maintenanceMargin: undefined,
+    exact: undefined,
   };
   for (const field of POSITION_NUMBERS) position[field] = number(raw, field, invalid, p);
+  position.exact = exactFields(raw, ["size", "avgExecutionPrice", "liquidationPrice", "maintenanceMargin"] as const, precision);
   return position;
 }
 
@@ -56,7 +58,7 @@ function readPosition(raw: unknown, invalid: FieldReporter): Position | undefine
  * else (a count, or no positions field) the summary shape. A body that is not an object fails the
  * endpoint with invalid_schema.
  */
-export function parseAccountInfo(body: unknown, collateralId: string, invalid: FieldReporter): AccountInfo {
+export function parseAccountInfo(body: unknown, collateralId: string, invalid: FieldReporter, precision?: Precision): AccountInfo {
   if (!isRecord(body)) {
     throw new VenueError("invalid_schema", "account_info: expected a JSON object");
   }
@@ -68,7 +70,7 @@ export function parseAccountInfo(body: unknown, collateralId: string, invalid: F
     // for the account's sums, and left out of the position series by the collector.
     const seen = new Set<string>();
     for (const raw of body.positions as unknown[]) {
-      const position = readPosition(raw, invalid);
+      const position = readPosition(raw, invalid, precision);
       if (position === undefined) {
         complete = false;
         continue;
@@ -88,7 +90,7 @@ export function parseAccountInfo(body: unknown, collateralId: string, invalid: F
     else positionCount = count;
   }
   // The summary shape names its collateral: an answer for another one is a venue fault worth counting.
-  if (body.collateralId !== undefined && readLabel(body.collateralId) !== collateralId) invalid("collateralId");
+  if (body.collateralId !== undefined && readId(body.collateralId) !== collateralId) invalid("collateralId");
   return {
     collateralId,
     shape: detailed ? "detailed" : "summary",
@@ -100,5 +102,6 @@ export function parseAccountInfo(body: unknown, collateralId: string, invalid: F
     positionCount,
     positions,
     positionsComplete: complete,
+    exact: exactFields(body, ["totalMargin"] as const, precision),
   };
 }

@@ -47,9 +47,21 @@ export function pooledBody(response: Response): RawBody | undefined {
 }
 
 async function readDecoded(body: Readable, encoding: string | undefined, maxBytes: number, where: string): Promise<RawBody> {
-  const decoder = decoderFor(encoding);
-  // An error of the raw body (a reset mid-answer) must end the decoded side too, not go unhandled.
-  if (decoder !== undefined) body.on("error", (error) => decoder.destroy(error));
+  const coding = encoding?.trim().toLowerCase() ?? "";
+  const decoder = decoderFor(coding);
+  if (decoder === undefined && coding !== "" && coding !== "identity") {
+    discard(body);
+    throw new VenueError("invalid_encoding", `${where}: body sent in an encoding that was not asked for`);
+  }
+  // An error of the raw body (a reset mid-answer) must end the decoded side too, not go unhandled;
+  // it stays a transport failure, while an error of the decoder alone means the bytes were bad.
+  let bodyFailed = false;
+  if (decoder !== undefined) {
+    body.on("error", (error) => {
+      bodyFailed = true;
+      decoder.destroy(error);
+    });
+  }
   const source: Readable = decoder === undefined ? body : body.pipe(decoder);
   const chunks: Buffer[] = [];
   let length = 0;
@@ -59,6 +71,9 @@ async function readDecoded(body: Readable, encoding: string | undefined, maxByte
       if (length > maxBytes) throw new VenueError("too_large", `${where}: body over the ${maxBytes} byte limit`);
       chunks.push(chunk);
     }
+  } catch (error) {
+    if (decoder === undefined || bodyFailed || error instanceof VenueError) throw error;
+    throw new VenueError("invalid_encoding", `${where}: the ${coding} body could not be decoded (corrupt or cut short)`);
   } finally {
     if (!body.readableEnded || length > maxBytes) {
       discard(body);

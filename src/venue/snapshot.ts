@@ -1,5 +1,14 @@
 // The typed, plain data that the venue client hands to the collectors: nothing raw passes here.
 
+import type { Decimal } from "../util/decimal.js";
+
+/**
+ * Numbers exactly as the venue wrote them, by field, for the fields derived values are computed
+ * from, and only where the text has more significant digits (over 15) than a double keeps; a field
+ * absent here is exact as its double. See util/decimal.ts.
+ */
+export type Exact<K extends string> = Partial<Record<K, Decimal>>;
+
 /** A value the venue did not send, or sent in a form that is not a finite number, is undefined. */
 type Maybe<T> = T | undefined;
 
@@ -14,6 +23,7 @@ export interface Position {
   realizedPnl: Maybe<number>;
   liquidationPrice: Maybe<number>;
   maintenanceMargin: Maybe<number>;
+  exact: Exact<"size" | "avgExecutionPrice" | "liquidationPrice" | "maintenanceMargin"> | undefined;
 }
 
 export interface AccountInfo {
@@ -30,6 +40,7 @@ export interface AccountInfo {
   positions: Position[];
   /** False when an element of the list could not be read, so sums over it are unknown. */
   positionsComplete: boolean;
+  exact: Exact<"totalMargin"> | undefined;
 }
 
 export interface Order {
@@ -50,6 +61,7 @@ export interface Order {
   createdAt: Maybe<number>;
   /** rejectionReason.code when the order carries a rejection reason. */
   rejectionCode: Maybe<string>;
+  exact: Exact<"price" | "quantity" | "quantityLocked" | "quantityFilled"> | undefined;
 }
 
 export const MARKET_SETTINGS = [
@@ -85,6 +97,14 @@ export interface ActiveOrders {
   limit: number;
 }
 
+/** How a venue's history paging can go wrong, each counted: no_progress ends the read, the others do not. */
+export const PAGING_ANOMALIES = ["no_progress", "overlap", "more_than_asked"] as const;
+export type PagingAnomaly = (typeof PAGING_ANOMALIES)[number];
+
 export interface OrderHistory {
   orders: Order[];
+  /** True when the order cap, the request bound or a paging anomaly ended the read early. */
+  truncated: boolean;
+  /** Pages of this read that showed each paging anomaly (see history-pager.ts). */
+  anomalies: Partial<Record<PagingAnomaly, number>>;
 }

@@ -4,7 +4,7 @@ import { X509Certificate } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { createSecureContext, type TlsOptions } from "node:tls";
 import { ConfigError } from "../config/errors.js";
-import type { WebConfig } from "./web-config.js";
+import type { WebConfig } from "./types.js";
 
 const NODE_VERSION = { TLS12: "TLSv1.2", TLS13: "TLSv1.3" } as const;
 

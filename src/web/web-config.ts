@@ -4,19 +4,13 @@ import { readFileSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import { parseDocument } from "yaml";
 import { ConfigError } from "../config/errors.js";
-import { configErrorFrom } from "../config/zod-issues.js";
-import { webConfigSchema, type WebConfigFile } from "./web-config-schema.js";
+import { FROM_FILE, Problems } from "../config/problems.js";
+import { addZodIssues, documentOrder } from "../config/zod-issues.js";
 import { tlsServerOptions } from "./tls-options.js";
+import type { WebConfig } from "./types.js";
+import { webConfigSchema, type WebConfigFile } from "./web-config-schema.js";
 
-export { tlsServerOptions } from "./tls-options.js";
-
-export interface WebConfig {
-  tls: { certFile: string; keyFile: string; minVersion: "TLS12" | "TLS13"; clientCaFile?: string } | undefined;
-  /** user name -> bcrypt hash */
-  basicAuthUsers: Record<string, string>;
-  /** Added to every response (http_server_config.headers). */
-  headers: Record<string, string>;
-}
+export type { WebConfig } from "./types.js";
 
 function parseYaml(text: string): unknown {
   const doc = parseDocument(text);
@@ -53,8 +47,15 @@ function toWebConfig(file: WebConfigFile, baseDir: string): WebConfig {
  * directory. The TLS files are read now, so a missing or unusable one stops start-up with its key named.
  */
 export function parseWebConfig(text: string, source: string): WebConfig {
-  const parsed = webConfigSchema.safeParse(parseYaml(text), { reportInput: true });
-  if (!parsed.success) throw configErrorFrom(parsed.error, "web config: ");
+  const data = parseYaml(text);
+  const parsed = webConfigSchema.safeParse(data, { reportInput: true });
+  if (!parsed.success) {
+    // Every problem at once, in file order, an unknown key with the key probably meant.
+    const problems = new Problems();
+    addZodIssues(parsed.error, problems, { schema: webConfigSchema, data, at: [], label: "web config: ", order: documentOrder(data), source: FROM_FILE });
+    problems.throwIfAny();
+  }
+  if (!parsed.success) throw new ConfigError("web config: invalid");
   const config = toWebConfig(parsed.data, dirname(resolve(source)));
   tlsServerOptions(config);
   return config;

@@ -66,7 +66,7 @@ export function scrapeFromFixtures(c: FixtureCase): { scrape: ScrapeResult; inva
     outcomes: [outcome("account_info", c.account, infoFailure), activeOutcome, historyOutcome],
     accountInfos: infos.flatMap(([, info]) => (info === undefined ? [] : [info])),
     activeOrders: active === undefined ? undefined : { orders: active, limit: c.activeLimit ?? 1000 },
-    history: history === undefined ? undefined : { orders: history },
+    history: history === undefined ? undefined : { orders: history, truncated: false, anomalies: {} },
   };
   return {
     scrape: { collectedAt: 0, accounts: [account], markets: { outcome: marketsOutcome, markets, readAt: 0, maxAgeSeconds: 60 } },

@@ -1,19 +1,16 @@
 // Runs Debian's real `prometheus` binary on a free 127.0.0.1 port, scraping one target with the repo's rules.
 
-import { spawn, type ChildProcess } from "node:child_process";
-import { accessSync, constants } from "node:fs";
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
-import { delimiter, join } from "node:path";
+import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { findBinary, startServer, type ServerProcess } from "./server-process.js";
+
+export { freePort } from "./server-process.js";
 
 export const RULES_FILE = fileURLToPath(new URL("../../prometheus/rules/trading.rules.yml", import.meta.url));
 
-const READY_TIMEOUT_MS = 30_000;
-const STOP_GRACE_MS = 5_000;
 const POLL_MS = 300;
-const LOG_LINES_KEPT = 200;
 
 export interface Sample {
   metric: Record<string, string>;
@@ -64,39 +61,9 @@ export interface RunningPrometheus {
   stop(): Promise<void>;
 }
 
-export class PrometheusMissingError extends Error {
-  override readonly name = "PrometheusMissingError";
-  constructor() {
-    super("the `prometheus` binary is not on PATH; this end-to-end test needs a real Prometheus: install it: apt-get install prometheus");
-  }
-}
-
-/** Absolute path of `prometheus` on PATH, or a PrometheusMissingError. */
+/** Absolute path of `prometheus` on PATH. */
 export function findPrometheus(): string {
-  for (const dir of (process.env.PATH ?? "").split(delimiter)) {
-    if (dir === "") continue;
-    const candidate = join(dir, "prometheus");
-    try {
-      accessSync(candidate, constants.X_OK);
-      return candidate;
-    } catch {
-      // not in this directory
-    }
-  }
-  throw new PrometheusMissingError();
-}
-
-/** A port that was free a moment ago: bind port 0, read the port, close. */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const address = server.address();
-      const port = typeof address === "object" && address !== null ? address.port : 0;
-      server.close(() => (port > 0 ? resolve(port) : reject(new Error("could not read the bound port"))));
-    });
-  });
+  return findBinary(["prometheus"], "install it: apt-get install prometheus");
 }
 
 /** Polls `probe` every POLL_MS until it returns a value other than undefined; throws `describe()` after timeoutMs. */
@@ -124,98 +91,31 @@ export async function waitFor<T>(
   }
 }
 
-function configYaml(target: string): string {
+export interface PrometheusOptions {
+  /** Rule file to load instead of the shipped one (e.g. a copy with shorter `for`s). */
+  rulesFile?: string;
+  /** "host:port" of an Alertmanager to send alerts to. */
+  alertmanager?: string;
+  /** Scrape and evaluation interval; 1 s unless given. */
+  intervalSeconds?: number;
+}
+
+function configYaml(target: string, options: PrometheusOptions): string {
+  const interval = `${options.intervalSeconds ?? 1}s`;
+  const timeout = `${Math.min(options.intervalSeconds ?? 1, 10)}s`;
   // JSON is YAML; it spares escaping the rules path.
   return JSON.stringify(
     {
-      global: { scrape_interval: "1s", evaluation_interval: "1s" },
-      rule_files: [RULES_FILE],
+      global: { scrape_interval: interval, evaluation_interval: interval },
+      rule_files: [options.rulesFile ?? RULES_FILE],
+      ...(options.alertmanager === undefined ? {} : { alerting: { alertmanagers: [{ static_configs: [{ targets: [options.alertmanager] }] }] } }),
       scrape_configs: [
-        { job_name: "trading", scrape_interval: "1s", scrape_timeout: "1s", metrics_path: "/metrics", static_configs: [{ targets: [target] }] },
+        { job_name: "trading", scrape_interval: interval, scrape_timeout: timeout, metrics_path: "/metrics", static_configs: [{ targets: [target] }] },
       ],
     },
     null,
     2,
   );
-}
-
-class StartError extends Error {
-  override readonly name = "StartError";
-  constructor(
-    message: string,
-    readonly addressInUse: boolean,
-  ) {
-    super(message);
-  }
-}
-
-interface Child {
-  child: ChildProcess;
-  exited: Promise<void>;
-  hasExited(): boolean;
-  log: string[];
-}
-
-function spawnPrometheus(binary: string, dir: string, port: number): Child {
-  const child = spawn(
-    binary,
-    [
-      `--config.file=${join(dir, "prometheus.yml")}`,
-      `--storage.tsdb.path=${join(dir, "data")}`,
-      `--web.listen-address=127.0.0.1:${port}`,
-      "--log.level=info",
-    ],
-    { cwd: dir, stdio: ["ignore", "pipe", "pipe"] },
-  );
-  const log: string[] = [];
-  const keep = (chunk: Buffer) => {
-    log.push(...chunk.toString("utf8").split("\n").filter(Boolean));
-    if (log.length > LOG_LINES_KEPT) log.splice(0, log.length - LOG_LINES_KEPT);
-  };
-  child.stdout?.on("data", keep);
-  child.stderr?.on("data", keep);
-  let done = false;
-  const exited = new Promise<void>((resolve) => {
-    child.once("exit", () => {
-      done = true;
-      resolve();
-    });
-    child.once("error", (err) => {
-      log.push(`spawn error: ${err.message}`);
-      done = true;
-      resolve();
-    });
-  });
-  return { child, exited, hasExited: () => done, log };
-}
-
-async function stopChild(c: Child): Promise<void> {
-  if (c.hasExited()) return;
-  c.child.kill("SIGTERM");
-  const graceful = await Promise.race([c.exited.then(() => true), new Promise<false>((r) => setTimeout(() => r(false), STOP_GRACE_MS).unref())]);
-  if (!graceful && !c.hasExited()) {
-    c.child.kill("SIGKILL");
-    await c.exited;
-  }
-}
-
-async function untilReady(c: Child, url: string): Promise<void> {
-  const deadline = Date.now() + READY_TIMEOUT_MS;
-  while (Date.now() < deadline) {
-    if (c.hasExited()) {
-      const tail = c.log.slice(-20).join("\n");
-      throw new StartError(`prometheus exited before it was ready:\n${tail}`, /address already in use/i.test(tail));
-    }
-    try {
-      const res = await fetch(`${url}/-/ready`, { signal: AbortSignal.timeout(2_000) });
-      await res.arrayBuffer();
-      if (res.status === 200) return;
-    } catch {
-      // not listening yet
-    }
-    await new Promise((resolve) => setTimeout(resolve, POLL_MS));
-  }
-  throw new StartError(`prometheus was not ready within ${READY_TIMEOUT_MS} ms:\n${c.log.slice(-20).join("\n")}`, false);
 }
 
 async function getJson<T>(url: string): Promise<T> {
@@ -226,35 +126,31 @@ async function getJson<T>(url: string): Promise<T> {
 }
 
 /**
- * Starts Prometheus scraping `target` ("host:port", path /metrics) every second with the repo's rules,
+ * Starts Prometheus scraping `target` ("host:port", path /metrics) every second with the repo's rules
+ * (or `options.rulesFile`), sending alerts to `options.alertmanager` if given,
  * in a fresh temporary directory, and resolves once /-/ready answers 200. Retries once on a port taken
  * between choosing and binding it.
  */
-export async function startPrometheus(target: string): Promise<RunningPrometheus> {
+export async function startPrometheus(target: string, options: PrometheusOptions = {}): Promise<RunningPrometheus> {
   const binary = findPrometheus();
   const dir = await mkdtemp(join(tmpdir(), "trading-prometheus-"));
   try {
-    await writeFile(join(dir, "prometheus.yml"), configYaml(target));
-    for (let attempt = 1; ; attempt++) {
-      const port = await freePort();
-      const url = `http://127.0.0.1:${port}`;
-      const c = spawnPrometheus(binary, dir, port);
-      try {
-        await untilReady(c, url);
-      } catch (err) {
-        await stopChild(c);
-        if (err instanceof StartError && err.addressInUse && attempt === 1) continue;
-        throw err;
-      }
-      return running(c, url, dir);
-    }
+    await writeFile(join(dir, "prometheus.yml"), configYaml(target, options));
+    const server = await startServer(
+      "prometheus",
+      binary,
+      (port) => [`--config.file=${join(dir, "prometheus.yml")}`, `--storage.tsdb.path=${join(dir, "data")}`, `--web.listen-address=127.0.0.1:${port}`, "--log.level=info"],
+      dir,
+    );
+    return running(server, dir);
   } catch (err) {
     await rm(dir, { recursive: true, force: true });
     throw err;
   }
 }
 
-function running(c: Child, url: string, dir: string): RunningPrometheus {
+function running(server: ServerProcess, dir: string): RunningPrometheus {
+  const url = server.url;
   let stopping: Promise<void> | undefined;
   const query = async (expr: string): Promise<QueryAnswer> => {
     const res = await fetch(`${url}/api/v1/query`, {
@@ -266,7 +162,7 @@ function running(c: Child, url: string, dir: string): RunningPrometheus {
   };
   return {
     url,
-    logTail: () => c.log.slice(-20).join("\n"),
+    logTail: server.logTail,
     query,
     async series(expr) {
       const answer = await query(expr);
@@ -276,7 +172,7 @@ function running(c: Child, url: string, dir: string): RunningPrometheus {
     alerts: async () => (await getJson<{ alerts: ActiveAlert[] }>(`${url}/api/v1/alerts`)).alerts,
     ruleGroups: async () => (await getJson<{ groups: RuleGroupStatus[] }>(`${url}/api/v1/rules`)).groups,
     stop() {
-      stopping ??= stopChild(c).finally(() => rm(dir, { recursive: true, force: true }));
+      stopping ??= server.stop().finally(() => rm(dir, { recursive: true, force: true }));
       return stopping;
     },
   };

@@ -1,9 +1,9 @@
 // A simulated venue and an exporter pointed at it, both on 127.0.0.1 port 0, for end-to-end tests.
 
 import { Writable } from "node:stream";
-import { Agent } from "undici";
-import { configFromEnv } from "../../src/config/env.js";
-import { configFromObject } from "../../src/config/file.js";
+import { Agent, fetch as poolFetch } from "undici";
+import { configFromEnv } from "../../src/config/load.js";
+import { configFromObject } from "./config-files.js";
 import type { Config } from "../../src/config/types.js";
 import type { Exporter } from "../../src/exporter.js";
 import type { RunningServer } from "../../src/http/server.js";
@@ -49,7 +49,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
     options.source !== undefined
       ? options.source(venue.url)
       : options.file !== undefined
-        ? configFromObject(options.file(venue.url), options.env ?? {}, process.cwd())
+        ? configFromObject(options.file(venue.url), { TRADING_LISTEN_ADDRESS: "127.0.0.1:0", ...options.env }, process.cwd())
         : configFromEnv({
             TRADING_BASE_URL: venue.url,
             TRADING_API_KEY: SIM_KEY,
@@ -58,6 +58,8 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
             TRADING_LISTEN_ADDRESS: "127.0.0.1:0",
             ...options.env,
           });
+  // Tests never take a fixed port: a config that would (the file's default 0.0.0.0:9842) is a test bug.
+  if (config.listenAddress.port !== 0) throw new Error(`a test stack must listen on port 0, not ${config.listenAddress.port}`);
   const logs: string[] = [];
   const sink = new Writable({
     write(chunk: Buffer, _enc, done) {
@@ -75,7 +77,9 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
   // A client pool of this stack's own: a later stack can get the same port, and must not be sent a
   // request on a keep-alive socket this one's server has already closed.
   const client = new Agent();
-  const request = (url: URL, init: RequestInit = {}) => fetch(url, { ...init, dispatcher: client } as unknown as RequestInit);
+  // undici's own fetch: from undici 8 on, its Agent speaks a handler API Node's built-in fetch does not.
+  const request = (url: URL, init: RequestInit = {}) =>
+    poolFetch(url, { ...init, dispatcher: client } as Parameters<typeof poolFetch>[1]) as unknown as Promise<Response>;
   const get = (path: string, headers: Record<string, string> = {}) => request(new URL(path, server.url), { headers });
   return {
     venue,

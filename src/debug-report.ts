@@ -1,15 +1,17 @@
 // The plain-text report of a debug probe: what was asked of the venue, how it answered, what was wrong.
 
-import type { ScrapeResult } from "../collect/result.js";
-import type { AccountConfig } from "../config/types.js";
-import { REDACTED } from "../config/secret.js";
-import type { RequestTrace } from "../venue/client.js";
+import type { ScrapeResult } from "./collect/result.js";
+import type { AccountConfig } from "./config/types.js";
+import { REDACTED } from "./config/secret.js";
+import type { RequestTrace } from "./venue/client.js";
 
 export interface DebugInput {
   account: AccountConfig;
   requests: RequestTrace[];
   invalid: Array<{ endpoint: string; field: string }>;
   result: ScrapeResult;
+  /** Series left out over the series cap. */
+  dropped: number;
   exposition: string;
 }
 
@@ -48,10 +50,18 @@ export function debugReport(input: DebugInput): string {
     const status = o.ok ? "ok" : `FAILED (${o.reason}): ${o.message ?? ""}`;
     lines.push(`  ${o.endpoint.padEnd(15)} ${status} in ${(o.durationSeconds * 1000).toFixed(1)} ms`);
   }
+  for (const a of result.accounts) {
+    if (a.history === undefined) continue;
+    const anomalies = Object.entries(a.history.anomalies).map(([kind, n]) => `${kind} x${n}`);
+    lines.push(
+      `  ${"".padEnd(15)} history: ${a.history.orders.length} orders${a.history.truncated ? ", cut short (cap, request bound or paging anomaly)" : ""}${anomalies.length > 0 ? `; paging anomalies: ${anomalies.join(", ")}` : ""}`,
+    );
+  }
   lines.push("", "Validation problems (missing or malformed fields, series dropped):");
   const counts = new Map<string, number>();
   for (const { endpoint, field } of invalid) counts.set(`${endpoint} ${field}`, (counts.get(`${endpoint} ${field}`) ?? 0) + 1);
-  if (counts.size === 0) lines.push("  none");
+  if (input.dropped > 0) lines.push(`  ${input.dropped} series dropped over the series cap (scrape.max_series)`);
+  if (counts.size === 0 && input.dropped === 0) lines.push("  none");
   for (const [key, n] of counts) lines.push(`  ${key} x${n}`);
   lines.push("", "Metrics:", input.exposition);
   return lines.join("\n");

@@ -1,0 +1,56 @@
+#!/usr/bin/env node
+// Writes src/http/runbook-texts.ts, the runbooks the exporter serves at /runbooks/<alertname>, from runbooks/*.md.
+//
+//   node scripts/generate-runbook-texts.mjs           rewrite src/http/runbook-texts.ts
+//   node scripts/generate-runbook-texts.mjs --check   exit 1 if it is stale
+//
+// The Markdown files stay the one source (GitHub shows them as they are); compiling them into a module
+// puts them in dist/, so the image and the npm package serve the runbooks of their own version with no
+// file to mount. test/runbooks.test.ts runs --check.
+
+import { readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+
+const SOURCE = fileURLToPath(new URL("../runbooks/", import.meta.url));
+const OUTPUT = fileURLToPath(new URL("../src/http/runbook-texts.ts", import.meta.url));
+
+export function renderModule() {
+  const names = readdirSync(SOURCE)
+    .filter((f) => f.endsWith(".md"))
+    .map((f) => f.slice(0, -3))
+    .sort();
+  const bad = names.filter((n) => !/^[A-Za-z][A-Za-z0-9]*$/.test(n));
+  if (bad.length > 0) throw new Error(`runbooks/: not an alert name: ${bad.join(", ")}`);
+  const entries = names.map((n) => `  ${n}: ${JSON.stringify(readFileSync(`${SOURCE}${n}.md`, "utf8"))},`);
+  return [
+    "// GENERATED from runbooks/*.md by scripts/generate-runbook-texts.mjs: the Markdown of each alert's runbook.",
+    "// Do not edit: change the Markdown, then run the script (test/runbooks.test.ts fails while this is stale).",
+    "",
+    "export const RUNBOOK_MARKDOWN: Readonly<Record<string, string>> = {",
+    ...entries,
+    "};",
+    "",
+  ].join("\n");
+}
+
+function main(args) {
+  const text = renderModule();
+  if (args.includes("--check")) {
+    let current = "";
+    try {
+      current = readFileSync(OUTPUT, "utf8");
+    } catch {
+      // missing counts as stale
+    }
+    if (current === text) return 0;
+    process.stderr.write("src/http/runbook-texts.ts is stale: run node scripts/generate-runbook-texts.mjs\n");
+    return 1;
+  }
+  writeFileSync(OUTPUT, text);
+  process.stdout.write(`wrote ${OUTPUT}\n`);
+  return 0;
+}
+
+if (process.argv[1] !== undefined && fileURLToPath(import.meta.url) === process.argv[1]) {
+  process.exitCode = main(process.argv.slice(2));
+}

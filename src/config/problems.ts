@@ -1,0 +1,98 @@
+// Collects every configuration problem instead of stopping at the first, and suggests the key meant.
+
+import { ConfigError } from "./errors.js";
+
+export interface Problem {
+  /** flag, variable or key path the line starts with. */
+  where: string;
+  text: string;
+  /** Sorting: flags first, then variables in table order, then the file in file order. */
+  order: [source: number, position: number];
+  /** For an unknown key: the full path of the known key it was probably meant to be. */
+  meant?: string | undefined;
+}
+
+export const FROM_FLAG = 0;
+export const FROM_ENV = 1;
+export const FROM_FILE = 2;
+
+/** Levenshtein distance, for "did you mean". */
+function distance(a: string, b: string): number {
+  const row = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    let diagonal = row[0]!;
+    row[0] = i;
+    for (let j = 1; j <= b.length; j++) {
+      const above = row[j]!;
+      row[j] = Math.min(above + 1, row[j - 1]! + 1, diagonal + (a[i - 1] === b[j - 1] ? 0 : 1));
+      diagonal = above;
+    }
+  }
+  return row[b.length]!;
+}
+
+/** The known name closest to `name`, when it is close enough to be the one meant. */
+export function nearest(name: string, known: Iterable<string>): string | undefined {
+  let best: string | undefined;
+  let bestDistance = Number.POSITIVE_INFINITY;
+  const lower = name.toLowerCase();
+  for (const candidate of known) {
+    const d = distance(lower, candidate.toLowerCase());
+    if (d < bestDistance) {
+      best = candidate;
+      bestDistance = d;
+    }
+  }
+  // A third of the name may be wrong: colateral_ids -> collateral_ids, not base_url -> name.
+  return best !== undefined && bestDistance <= Math.max(2, Math.floor(name.length / 3)) ? best : undefined;
+}
+
+export class Problems {
+  readonly #list: Problem[] = [];
+
+  add(where: string, text: string, order: [number, number]): void {
+    this.#list.push({ where, text, order });
+  }
+
+  /** `key` (under `parent`, "" at the top) is not one of `known`; names the nearest known key. */
+  unknownKey(label: string, parent: string, key: string, known: Iterable<string>, order: [number, number]): void {
+    const join = (name: string) => `${label}${parent === "" ? name : `${parent}.${name}`}`;
+    const guess = nearest(key, known);
+    this.#list.push({
+      where: join(key),
+      text: guess === undefined ? "unknown key" : `unknown key (did you mean ${guess}?)`,
+      order,
+      meant: guess === undefined ? undefined : join(guess),
+    });
+  }
+
+  /** Runs `step`; a ConfigError it throws becomes problems here, and `fallback` is returned instead. */
+  collect<T>(order: [number, number], step: () => T, fallback: T): T {
+    try {
+      return step();
+    } catch (error) {
+      if (!(error instanceof ConfigError)) throw error;
+      for (const line of error.problems) {
+        const at = line.indexOf(": ");
+        this.add(at < 0 ? line : line.slice(0, at), at < 0 ? "invalid" : line.slice(at + 2), order);
+      }
+      return fallback;
+    }
+  }
+
+  get size(): number {
+    return this.#list.length;
+  }
+
+  /**
+   * Throws every problem at once, sorted. A "required" for a key that an unknown key nearby was
+   * meant to be is dropped: the unknown key (with its suggestion) is the real mistake.
+   */
+  throwIfAny(): void {
+    if (this.#list.length === 0) return;
+    const meant = new Set(this.#list.map((p) => p.meant));
+    const kept = this.#list.filter((p) => !(p.text.startsWith("required") && meant.has(p.where)));
+    kept.sort((a, b) => a.order[0] - b.order[0] || a.order[1] - b.order[1]);
+    throw new ConfigError(kept.map((p) => `${p.where}: ${p.text}`));
+  }
+}

@@ -1,0 +1,289 @@
+// The one table of settings: each setting's file key, environment variable, flag, parser, default and
+// help. The file loader, the environment loader, the flags, --help and the README's tables all read it.
+
+import { type Setting, setting } from "./setting.js";
+import type { Config } from "./types.js";
+import {
+  AUTH_TYPES,
+  type AuthType,
+  LOG_FORMATS,
+  type LogFormat,
+  type LogLevel,
+  oneOf,
+  parseAccountName,
+  parseBaseUrl,
+  parseBoolean,
+  parseHeaderName,
+  parseIdList,
+  parseListenAddress,
+  parseLogLevel,
+  parseText,
+  positiveInt,
+  seconds,
+} from "./values.js";
+
+const SECONDS_MAX = 86_400;
+
+export const SETTINGS = {
+  "config.file": setting({
+    file: false,
+    flag: "config.file",
+    arg: "PATH",
+    env: "TRADING_CONFIG_FILE",
+    shown: "none: the environment",
+    help: "YAML config file of the venue and its accounts.",
+    parse: parseText,
+  }),
+  "web.listen_address": setting({
+    startupOnly: (c) => `${c.listenAddress.host}:${c.listenAddress.port}`,
+    file: true,
+    flag: "web.listen-address",
+    arg: "HOST:PORT",
+    env: "TRADING_LISTEN_ADDRESS",
+    default: parseListenAddress("0.0.0.0:9842", "default"),
+    shown: "0.0.0.0:9842",
+    help: "Address to serve on.",
+    more: "`[::1]:9842` for IPv6, `:9842` for all interfaces.",
+    parse: parseListenAddress,
+  }),
+  "web.config_file": setting({
+    startupOnly: (c) => c.webConfigFile,
+    file: true,
+    flag: "web.config.file",
+    arg: "PATH",
+    env: "TRADING_WEB_CONFIG_FILE",
+    shown: "none: plain HTTP, no auth",
+    help: "Exporter-toolkit style file for TLS and basic auth of the exporter itself.",
+    more: "In the config file, relative to the file's folder. See [Securing the exporter](#securing-the-exporter).",
+    parse: parseText,
+  }),
+  "log.level": setting<LogLevel>({
+    startupOnly: (c) => c.logLevel,
+    file: true,
+    flag: "log.level",
+    arg: "LEVEL",
+    env: "TRADING_LOG_LEVEL",
+    default: "info",
+    help: "debug, info, warn or error.",
+    more: "`debug` also logs one line per collection: accounts, series and time taken.",
+    parse: parseLogLevel,
+  }),
+  "log.format": setting<LogFormat>({
+    startupOnly: (c) => c.logFormat,
+    file: true,
+    flag: "log.format",
+    arg: "FORMAT",
+    env: "TRADING_LOG_FORMAT",
+    default: "json",
+    help: "json (one object per line, on stderr) or logfmt (key=value, for people).",
+    parse: oneOf(LOG_FORMATS),
+  }),
+  "venue.base_url": setting({
+    file: true,
+    env: "TRADING_BASE_URL",
+    required: true,
+    help: "Base URL of the venue; the /v1/... paths are appended to it.",
+    more: "Must be `http(s)://`, with no credentials, query or fragment in it.",
+    parse: parseBaseUrl,
+  }),
+  "account.name": setting({
+    file: false,
+    env: "TRADING_ACCOUNT",
+    envAccount: true,
+    default: "default",
+    help: "Value of the account label (1-64 of A-Z a-z 0-9 _ . : -).",
+    more: "In the config file: each account's `name`.",
+    parse: parseAccountName,
+  }),
+  "account.collateral_ids": setting({
+    file: false,
+    env: "TRADING_COLLATERAL_IDS",
+    envAccount: true,
+    required: true,
+    help: "Comma-separated collateral ids; account-info is called once per id per scrape.",
+    more: "In the config file: each account's `collateral_ids`.",
+    parse: parseIdList,
+  }),
+  "account.auth_type": setting<AuthType>({
+    file: false,
+    env: "TRADING_AUTH_TYPE",
+    envAccount: true,
+    default: "api_key",
+    help: "How the credential is sent: api_key, bearer, basic or none.",
+    more: "In the config file: each account's `auth.type`.",
+    parse: oneOf(AUTH_TYPES),
+  }),
+  "account.api_key": setting({
+    file: false,
+    env: "TRADING_API_KEY",
+    envAccount: true,
+    secret: true,
+    shown: "required for api_key",
+    help: "The API key, or with TRADING_API_KEY_FILE a file holding it (re-read on reload).",
+    more: "Sent on the private endpoints only. Give one of the two, not both. In the config file: `auth.key`.",
+    parse: parseText,
+  }),
+  "account.api_key_header": setting({
+    file: false,
+    env: "TRADING_API_KEY_HEADER",
+    envAccount: true,
+    default: "X-Api-Key",
+    help: "Header that carries the key.",
+    more: "In the config file: `auth.header_name`.",
+    parse: parseHeaderName,
+  }),
+  "account.bearer_token": setting({
+    file: false,
+    env: "TRADING_BEARER_TOKEN",
+    envAccount: true,
+    secret: true,
+    shown: "required for bearer",
+    help: "The token sent as Authorization: Bearer, or with TRADING_BEARER_TOKEN_FILE a file holding it.",
+    more: "In the config file: `auth.token`.",
+    parse: parseText,
+  }),
+  "account.basic_username": setting({
+    file: false,
+    env: "TRADING_BASIC_USERNAME",
+    envAccount: true,
+    shown: "required for basic",
+    help: "The user name sent with Authorization: Basic.",
+    more: "In the config file: `auth.username`.",
+    parse: parseText,
+  }),
+  "account.basic_password": setting({
+    file: false,
+    env: "TRADING_BASIC_PASSWORD",
+    envAccount: true,
+    secret: true,
+    shown: "required for basic",
+    help: "The password sent with Authorization: Basic, or with TRADING_BASIC_PASSWORD_FILE a file holding it.",
+    more: "In the config file: `auth.password`.",
+    parse: parseText,
+  }),
+  "venue.history_max_orders": setting({
+    file: true,
+    env: "TRADING_HISTORY_MAX_ORDERS",
+    default: 1000,
+    help: "Most history orders read per scrape (paged with offset/limit), up to 1000000.",
+    parse: positiveInt(1_000_000),
+  }),
+  "venue.history_page_size": setting({
+    file: true,
+    env: "TRADING_HISTORY_PAGE_SIZE",
+    default: 100,
+    help: "limit of each history page, up to 100000.",
+    more: "If your venue caps `limit` lower, set this to its cap.",
+    parse: positiveInt(100_000),
+  }),
+  "venue.active_orders_limit": setting({
+    file: true,
+    env: "TRADING_ACTIVE_ORDERS_LIMIT",
+    default: 1000,
+    help: "Limit asked of the active-order list, up to 1000000.",
+    more: "`trading_active_orders_truncated` says when it was reached.",
+    parse: positiveInt(1_000_000),
+  }),
+  "venue.active_orders_limit_param": setting({
+    file: true,
+    env: "TRADING_ACTIVE_ORDERS_LIMIT_PARAM",
+    default: "limit",
+    help: "Query parameter that carries that limit (its name is not published).",
+    parse: parseHeaderName,
+  }),
+  "venue.max_body_bytes": setting({
+    file: true,
+    env: "TRADING_MAX_BODY_BYTES",
+    default: 10 * 1024 * 1024,
+    help: "Largest decoded venue answer accepted (10 MiB), up to 1 GiB.",
+    more: "Larger answers fail with reason `too_large`.",
+    parse: positiveInt(1024 * 1024 * 1024),
+  }),
+  "venue.max_retry_after_seconds": setting({
+    file: true,
+    env: "TRADING_MAX_RETRY_AFTER_SECONDS",
+    default: 300,
+    help: "Longest Retry-After honoured; a longer one is cut to this (0: never wait).",
+    parse: seconds({ zero: true, max: SECONDS_MAX }),
+  }),
+  "venue.markets_cache_seconds": setting({
+    file: true,
+    env: "TRADING_MARKETS_CACHE_SECONDS",
+    default: 60,
+    help: "How long the public market list is reused after a successful read (0: read every scrape).",
+    more: "A failed read is never cached.",
+    parse: seconds({ zero: true, max: SECONDS_MAX }),
+  }),
+  "venue.reuse_unchanged_bodies": setting({
+    file: true,
+    env: "TRADING_REUSE_UNCHANGED_BODIES",
+    default: true,
+    help: "Keep each request's last answer, so an unchanged one is not parsed or rendered again.",
+    more: "`false` trades that memory (about the size of the answers) for CPU.",
+    parse: parseBoolean,
+  }),
+  "scrape.default_timeout_seconds": setting({
+    startupOnly: (c) => c.scrape.defaultTimeoutSeconds,
+    file: true,
+    env: "TRADING_SCRAPE_TIMEOUT_SECONDS",
+    default: 10,
+    help: "Scrape deadline when Prometheus sends no X-Prometheus-Scrape-Timeout-Seconds.",
+    parse: seconds({ zero: false, max: SECONDS_MAX }),
+  }),
+  "scrape.timeout_offset_seconds": setting({
+    startupOnly: (c) => c.scrape.timeoutOffsetSeconds,
+    file: true,
+    env: "TRADING_SCRAPE_TIMEOUT_OFFSET_SECONDS",
+    default: 0.5,
+    help: "Subtracted from Prometheus's timeout header, so the answer arrives before it gives up.",
+    parse: seconds({ zero: true, max: SECONDS_MAX }),
+  }),
+  "scrape.max_timeout_seconds": setting({
+    startupOnly: (c) => c.scrape.maxTimeoutSeconds,
+    file: true,
+    env: "TRADING_SCRAPE_TIMEOUT_MAX_SECONDS",
+    default: 60,
+    help: "Upper bound of a scrape's deadline, whatever the header says.",
+    parse: seconds({ zero: false, max: SECONDS_MAX }),
+  }),
+  "scrape.max_in_flight": setting({
+    startupOnly: (c) => c.scrape.maxInFlight,
+    file: true,
+    env: "TRADING_MAX_IN_FLIGHT_SCRAPES",
+    default: 40,
+    help: "Scrapes served at once, up to 100000; one more is answered 503 at once.",
+    parse: positiveInt(100_000),
+  }),
+  "scrape.max_series": setting({
+    file: true,
+    env: "TRADING_MAX_SERIES",
+    default: 200_000,
+    help: "Venue series per scrape, up to 100000000; the rest are dropped and counted.",
+    more: "The exporter's own series are not counted. Drops are counted in `trading_exporter_series_dropped_total`.",
+    parse: positiveInt(100_000_000),
+  }),
+};
+
+export type SettingId = keyof typeof SETTINGS;
+type ValueOf<K extends SettingId> = (typeof SETTINGS)[K] extends Setting<infer T> ? T : never;
+/** Every setting's resolved value (undefined: not given and no default). */
+export type Values = { [K in SettingId]: ValueOf<K> | undefined };
+
+/** The table as a list, in its order (which is the order of --help and the README). */
+export const SETTING_LIST = Object.entries(SETTINGS) as Array<[SettingId, Setting<unknown>]>;
+
+/** The start-up-only settings whose value differs between two configurations (a reload keeps the old one). */
+export function startupOnlyChanges(before: Config, after: Config): SettingId[] {
+  return SETTING_LIST.flatMap(([id, s]) => (s.startupOnly !== undefined && s.startupOnly(before) !== s.startupOnly(after) ? [id] : []));
+}
+
+/** Variables read elsewhere (the build's revision label): known, so never warned about. */
+const OTHER_VARIABLES = ["TRADING_EXPORTER_REVISION"];
+
+/** Every TRADING_* name the exporter reads. */
+export function knownVariables(): string[] {
+  return [
+    ...SETTING_LIST.flatMap(([, s]) => (s.env === undefined ? [] : s.secret ? [s.env, `${s.env}_FILE`] : [s.env])),
+    ...OTHER_VARIABLES,
+  ];
+}

@@ -1,0 +1,82 @@
+// Pages through the order history with a request bound set by configuration, whatever the venue does.
+
+import type { Order, PagingAnomaly } from "./snapshot.js";
+
+/** The most requests one history read may send, retries included: ceil(max orders / page size). */
+export function historyRequestBound(maxOrders: number, pageSize: number): number {
+  return Math.ceil(maxOrders / pageSize);
+}
+
+/** Requests left to one history read; every attempt, retries included, spends one. */
+export interface RequestBudget {
+  left: number;
+}
+
+export interface PagedHistory {
+  orders: Order[];
+  /** Each page as it came back, in order (identical bodies give identical objects). */
+  pages: Order[][];
+  /** True when the cap, the request bound or a paging anomaly ended the read before a short page did. */
+  truncated: boolean;
+  /** Pages that showed each anomaly; absent kinds were not seen. */
+  anomalies: Partial<Record<PagingAnomaly, number>>;
+}
+
+/**
+ * Reads pages with offset/limit until a short page (the end), the order cap, the request budget, or
+ * a page that adds no order id not already read. A page longer than asked is used (up to the cap) and
+ * the next offset moves past all of it, so nothing is asked for twice. Orders without an id cannot be
+ * told apart and are all kept.
+ */
+export async function pageHistory(
+  maxOrders: number,
+  pageSize: number,
+  budget: RequestBudget,
+  fetchPage: (offset: number, limit: number) => Promise<Order[]>,
+): Promise<PagedHistory> {
+  const orders: Order[] = [];
+  const pages: Order[][] = [];
+  const seen = new Set<string>();
+  const anomalies: Partial<Record<PagingAnomaly, number>> = {};
+  const note = (kind: PagingAnomaly): void => {
+    anomalies[kind] = (anomalies[kind] ?? 0) + 1;
+  };
+  let offset = 0;
+  for (;;) {
+    // Every page so far was full: more may exist, but the cap or the bound says stop.
+    if (orders.length >= maxOrders || budget.left <= 0) return { orders, pages, truncated: true, anomalies };
+    const limit = Math.min(pageSize, maxOrders - orders.length);
+    const page = await fetchPage(offset, limit);
+    pages.push(page);
+    if (page.length > limit) note("more_than_asked");
+    let added = 0;
+    let repeats = 0;
+    let cut = false;
+    for (const order of page) {
+      if (order.id !== undefined) {
+        if (seen.has(order.id)) {
+          repeats++;
+          continue;
+        }
+        if (orders.length >= maxOrders) {
+          cut = true;
+          break;
+        }
+        seen.add(order.id);
+      } else if (orders.length >= maxOrders) {
+        cut = true;
+        break;
+      }
+      orders.push(order);
+      added++;
+    }
+    if (repeats > 0 && added > 0) note("overlap");
+    if (page.length < limit) return { orders, pages, truncated: false, anomalies };
+    if (added === 0) {
+      note("no_progress");
+      return { orders, pages, truncated: true, anomalies };
+    }
+    if (cut) return { orders, pages, truncated: true, anomalies };
+    offset += page.length;
+  }
+}

@@ -1,0 +1,153 @@
+// Every configuration problem at once, one per line, in file order; an unknown key named as unknown,
+// with the key probably meant, never hidden behind a "required" for that key. The same for the web
+// config and the environment, whose unknown TRADING_* names are warnings.
+
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { ConfigError, MAX_PROBLEMS } from "../src/config/errors.js";
+import { loadConfigFile } from "./helpers/config-files.js";
+import { buildConfig } from "../src/config/load.js";
+import { parseWebConfig } from "../src/web/web-config.js";
+import { runExporter } from "./helpers/child.js";
+
+function file(text: string): string {
+  const dir = mkdtempSync(join(tmpdir(), "te-problems-"));
+  const path = join(dir, "config.yml");
+  writeFileSync(path, text);
+  return path;
+}
+
+function problemsOf(run: () => unknown): readonly string[] {
+  try {
+    run();
+  } catch (error) {
+    if (error instanceof ConfigError) return error.problems;
+    throw error;
+  }
+  throw new Error("no ConfigError was thrown");
+}
+
+describe("config file problems", () => {
+  it("names a typo'd key as unknown with the key meant, not as a missing one", () => {
+    const text = "venue: { base_url: http://x }\naccounts:\n  - name: a\n    colateral_ids: [USDC]\n    auth: { type: none }\n";
+    expect(problemsOf(() => loadConfigFile(file(text), {}))).toEqual(["accounts[0].colateral_ids: unknown key (did you mean collateral_ids?)"]);
+  });
+
+  it("lists every problem in file order, one per line", () => {
+    const text = [
+      "base_url: http://x", // a venue key at the top
+      "venue:",
+      "  history_page_size: 0",
+      "  reuse_unchanged_bodes: false",
+      "accounts:",
+      "  - name: 'a b'",
+      "    collateral_ids: [USDC]",
+      "    auth: { type: api_key, key: k, header_nme: X }",
+      "  - name: ok",
+      "    collateral_ids: [USDC, USDC]",
+      "    auth: { type: bearer }",
+      "scrape: { max_in_flight: 0, max_sries: 3 }",
+      "log: { level: loud, format: logfmt }",
+      "",
+    ].join("\n");
+    expect(problemsOf(() => loadConfigFile(file(text), {}))).toEqual([
+      "base_url: unknown key (did you mean venue.base_url?)",
+      "venue.base_url: required",
+      "venue.history_page_size: expected a whole number from 1 to 100000",
+      "venue.reuse_unchanged_bodes: unknown key (did you mean reuse_unchanged_bodies?)",
+      "accounts[0].name: must be 1-64 letters, digits or _ . : -",
+      "accounts[0].auth.header_nme: unknown key (did you mean header_name?)",
+      "accounts[1].collateral_ids: lists an id twice",
+      "accounts[1].auth.token: required (give one of accounts[1].auth.token, accounts[1].auth.token_file or accounts[1].auth.token_env)",
+      "scrape.max_in_flight: expected a whole number from 1 to 100000",
+      "scrape.max_sries: unknown key (did you mean max_series?)",
+      "log.level: expected one of debug, info, warn, error",
+    ]);
+  });
+
+  it(`stops listing after ${MAX_PROBLEMS} problems and says how many more there were`, () => {
+    const keys = Array.from({ length: 30 }, (_, i) => `  extra_${String(i).padStart(2, "0")}: 1`).join("\n");
+    const text = `venue:\n  base_url: http://x\n${keys}\naccounts:\n  - { name: a, collateral_ids: [X], auth: { type: none } }\n`;
+    const problems = problemsOf(() => loadConfigFile(file(text), {}));
+    expect(problems).toHaveLength(MAX_PROBLEMS + 1);
+    expect(problems[0]).toBe("venue.extra_00: unknown key");
+    expect(problems.at(-1)).toBe("... and 10 more problems");
+  });
+});
+
+describe("web config problems", () => {
+  it("lists every problem in file order, unknown keys with the key meant, no hidden required", () => {
+    const text = [
+      "tls_server_config:",
+      "  cert_fle: server.crt",
+      "  key_file: server.key",
+      "  min_version: TLS11",
+      "basic_auth_users:",
+      "  alice: not-a-hash",
+      "http_server_confg: {}",
+      "",
+    ].join("\n");
+    expect(problemsOf(() => parseWebConfig(text, "/tmp/web.yml"))).toEqual([
+      "web config: tls_server_config.cert_fle: unknown key (did you mean cert_file?)",
+      'web config: tls_server_config.min_version: expected one of "TLS12", "TLS13"',
+      "web config: basic_auth_users.alice: not a bcrypt hash ($2a$, $2b$ or $2y$ with cost 04-31)",
+      "web config: http_server_confg: unknown key (did you mean http_server_config?)",
+    ]);
+  });
+});
+
+describe("environment problems", () => {
+  const BASE = { TRADING_BASE_URL: "http://127.0.0.1:1", TRADING_API_KEY: "k", TRADING_COLLATERAL_IDS: "X" };
+
+  it("lists every bad variable at once, in the table's order", () => {
+    const env = { TRADING_COLLATERAL_IDS: "X,,Y", TRADING_ACCOUNT: "no spaces please", TRADING_MAX_SERIES: "many" };
+    expect(problemsOf(() => buildConfig({ env }, undefined))).toEqual([
+      "TRADING_BASE_URL: required",
+      "TRADING_ACCOUNT: must be 1-64 letters, digits or _ . : -",
+      "TRADING_COLLATERAL_IDS: expected a comma-separated list of non-empty ids",
+      "TRADING_API_KEY or TRADING_API_KEY_FILE: required",
+      "TRADING_MAX_SERIES: expected a whole number from 1 to 100000000",
+    ]);
+  });
+
+  it("warns of a TRADING_* name nobody reads, with the name meant, and still loads", () => {
+    const { config, warnings } = buildConfig({ env: { ...BASE, TRADING_LISTEN_ADRESS: "127.0.0.1:1", TRADING_WHATEVER: "x" } }, undefined);
+    expect(config.listenAddress.port).toBe(9842);
+    expect(warnings).toEqual([
+      "TRADING_LISTEN_ADRESS: unknown variable, ignored (did you mean TRADING_LISTEN_ADDRESS?)",
+      "TRADING_WHATEVER: unknown variable, ignored",
+    ]);
+  });
+
+  it("applies the config file's name rule to TRADING_ACCOUNT", () => {
+    expect(buildConfig({ env: { ...BASE, TRADING_ACCOUNT: "desk-1.eu:a_b" } }, undefined).config.accounts[0]?.name).toBe("desk-1.eu:a_b");
+    expect(() => buildConfig({ env: { ...BASE, TRADING_ACCOUNT: "x".repeat(65) } }, undefined)).toThrowError(
+      new ConfigError("TRADING_ACCOUNT: must be 1-64 letters, digits or _ . : -"),
+    );
+  });
+});
+
+describe("--config.check", () => {
+  it("prints each problem on its own line and exits 1", async () => {
+    const path = file("venue: { base_url: ftp://x }\naccounts:\n  - name: a\n    colateral_ids: [X]\n    auth: { type: none }\n");
+    const run = await runExporter({ TRADING_CONFIG_FILE: path, TRADING_LOG_LEVL: "debug" }, ["--config.check"]);
+    expect(run.code).toBe(1);
+    expect(run.stderr.split("\n").filter(Boolean)).toEqual([
+      "trading-exporter: configuration error: venue.base_url: must be an http:// or https:// URL",
+      "trading-exporter: configuration error: accounts[0].colateral_ids: unknown key (did you mean collateral_ids?)",
+    ]);
+  });
+
+  it("prints the warnings on stderr and exits 0 when the configuration is usable", async () => {
+    const path = file("venue: { base_url: http://x }\naccounts:\n  - { name: a, collateral_ids: [X], auth: { type: none } }\n");
+    const run = await runExporter({ TRADING_CONFIG_FILE: path, TRADING_LOG_LEVL: "debug", TRADING_API_KEY: "k" }, ["--config.check"]);
+    expect(run.code).toBe(0);
+    expect(run.stdout).toBe("configuration OK: 1 account(s): a\n");
+    expect(run.stderr.split("\n").filter(Boolean)).toEqual([
+      "trading-exporter: warning: TRADING_LOG_LEVL: unknown variable, ignored (did you mean TRADING_LOG_LEVEL?)",
+      "trading-exporter: warning: TRADING_API_KEY: ignored with a config file (accounts come from the file)",
+    ]);
+  });
+});

@@ -1,0 +1,39 @@
+// Test copies of the shipped rule file and Alertmanager configuration: only timings, the runbook base and webhook URLs differ.
+
+import { parse } from "yaml";
+
+export const SHIPPED_RUNBOOK_BASE = "http://localhost:9842/runbooks/";
+export const SHIPPED_WEBHOOK = "http://webhook:5001";
+
+function check(ok: boolean, message: string): void {
+  if (!ok) throw new Error(`test copy of a shipped file: ${message}`);
+}
+
+/**
+ * The shipped rules with every `for: Nm` made N*2 seconds (their order kept), unless `shorten` is false,
+ * and the runbook base replaced by `base`.
+ */
+export function testRules(shipped: string, base = SHIPPED_RUNBOOK_BASE, shorten = true): string {
+  check((shipped.match(/^\s+for: \d+m$/gm) ?? []).length > 5, "the rule file has no `for: Nm` to shorten");
+  check(shipped.split(SHIPPED_RUNBOOK_BASE).length === 2, `the rule file names ${SHIPPED_RUNBOOK_BASE} other than once`);
+  const timed = shorten ? shipped.replace(/^(\s+for: )(\d+)m$/gm, (_l, head: string, n: string) => `${head}${Number(n) * 2}s`) : shipped;
+  return timed.replace(SHIPPED_RUNBOOK_BASE, base);
+}
+
+/** The shipped Alertmanager config with every group_wait and group_interval 1 s (unless `shorten` is false) and the webhooks sent to `receiver`. */
+export function testAlertmanagerConfig(shipped: string, receiver: string, shorten = true): string {
+  check(shipped.split(SHIPPED_WEBHOOK).length > 2, `the configuration names ${SHIPPED_WEBHOOK} less than twice`);
+  const timed = shorten ? shipped.replace(/^(\s+group_(?:wait|interval): )\S+$/gm, "$11s") : shipped;
+  return timed.split(SHIPPED_WEBHOOK).join(receiver);
+}
+
+/** Parsed YAML with what the test copies change put back to fixed values, to compare a copy with the shipped file. */
+export function normalized(text: string): unknown {
+  return parse(
+    text
+      .replace(/^(\s+for: )\S+$/gm, "$1X")
+      .replace(/^(\s+group_(?:wait|interval): )\S+$/gm, "$1X")
+      .replace(/url: http:\/\/\S+?\/runbooks\/$/m, "url: BASE")
+      .replace(/url: http:\/\/[^/\s]+\/(critical|warning)$/gm, "url: WEBHOOK/$1"),
+  ) as unknown;
+}

@@ -1,0 +1,31 @@
+// The fixture cases of the golden files: each a scrape built from test/fixtures/ through the real parsers.
+
+import type { FixtureCase } from "./fixtures.js";
+
+export const CASES: Record<string, FixtureCase> = {
+  detailed: {
+    account: "main",
+    accountInfos: [["USDC", "account-detailed.json"]],
+    active: "orders-active.json",
+    history: "orders-history.json",
+    markets: "markets.json",
+  },
+  summary: {
+    account: "desk-2",
+    accountInfos: [
+      ["USDT", "account-summary.json"],
+      ["BTC", { fail: "http_5xx" }],
+    ],
+    active: "orders-active.json",
+    activeLimit: 3,
+    history: { fail: "invalid_json" },
+    markets: { fail: "timeout" },
+  },
+  odd: {
+    account: "odd",
+    accountInfos: [["USDC", "account-odd.json"]],
+    active: "orders-odd.json",
+    history: "orders-odd.json",
+    markets: "markets-odd.json",
+  },
+};
