@@ -86,7 +86,7 @@ describe("the reused exposition equals a full render", () => {
       expect(cases.length).toBeGreaterThan(6);
       let changed = 0;
       for (const [part, second] of cases) {
-        const exposition = new Exposition();
+        const exposition = new Exposition(COLLECTORS);
         expect(rendered(exposition, first), `${name}: first scrape`).toEqual(fullRender(first));
         const expected = fullRender(second);
         if (expected.join("\n") !== fullRender(first).join("\n")) changed++;
