@@ -7,6 +7,7 @@ import { Scraper, type ScrapeOptions } from "./collect/scraper.js";
 import type { AccountConfig, Config } from "./config/types.js";
 import { debugReport } from "./debug-report.js";
 import { Body, gaugesToOpenMetrics } from "./metrics/body.js";
+import { COLLECTORS } from "./collectors/index.js";
 import { Exposition } from "./metrics/exposition.js";
 import { selfToOpenMetrics } from "./metrics/openmetrics.js";
 import { SelfMetrics } from "./metrics/self.js";
@@ -44,7 +45,7 @@ export class Exporter {
   /** Last paging anomalies seen per account ("" for none), so a change is logged once. */
   readonly #paging = new Map<string, string>();
   readonly #transport = new Transport();
-  readonly #exposition = new Exposition();
+  readonly #exposition = new Exposition(COLLECTORS);
   /** The last output per view, with the collection results it was rendered from. */
   readonly #outputs = new Map<string, { results: unknown[]; output: Promise<ScrapeOutput> }>();
 

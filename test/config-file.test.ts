@@ -5,7 +5,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { ConfigError } from "../src/config/errors.js";
-import { loadConfigFile } from "../src/config/from-file.js";
+import { loadConfigFile } from "./helpers/config-files.js";
 import { SETTING_LIST } from "../src/config/settings.js";
 
 const EXAMPLE = new URL("../examples/trading-exporter.yml", import.meta.url).pathname;

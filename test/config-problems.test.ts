@@ -7,7 +7,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { ConfigError, MAX_PROBLEMS } from "../src/config/errors.js";
-import { loadConfigFile } from "../src/config/from-file.js";
+import { loadConfigFile } from "./helpers/config-files.js";
 import { buildConfig } from "../src/config/load.js";
 import { parseWebConfig } from "../src/web/web-config.js";
 import { runExporter } from "./helpers/child.js";

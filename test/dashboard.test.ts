@@ -9,6 +9,8 @@ const EXPORTER_METRICS = new Set([
   'trading_up', 'trading_scrape_success', 'trading_scrape_duration_seconds',
   'trading_exporter_build_info', 'trading_exporter_upstream_requests_total',
   'trading_exporter_upstream_errors_total', 'trading_exporter_invalid_fields_total',
+  'trading_exporter_history_paging_anomalies_total', 'trading_exporter_unset_fields_total',
+  'trading_exporter_series_duplicates_dropped_total', 'trading_order_history_truncated',
   'trading_account_collateral_balance', 'trading_account_available_margin', 'trading_account_total_invested',
   'trading_account_total_margin', 'trading_account_unrealized_pnl', 'trading_account_positions',
   'trading_account_maintenance_margin', 'trading_account_margin_ratio',

@@ -6,7 +6,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import bcrypt from "bcryptjs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { loadConfigFile } from "../src/config/from-file.js";
+import { loadConfigFile } from "./helpers/config-files.js";
 import { basicAuth } from "../src/web/basic-auth.js";
 import { startPrometheus, waitFor, type RunningPrometheus } from "./helpers/prometheus.js";
 import { SIM_KEY, startStack, type Stack } from "./helpers/stack.js";

@@ -2,7 +2,7 @@
 
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { parseJson } from "../src/util/json-parse.js";
+import { parseJson, parseJsonItems } from "../src/util/json-parse.js";
 
 /** Pads JSON text past the size where slicing starts, without changing its meaning. */
 const big = (text: string) => `${" ".repeat(8 << 20)}${text}`;
@@ -59,5 +59,45 @@ describe("parseJson", () => {
     clearInterval(timer);
     expect(parsed).toHaveLength(400_000);
     expect(ticks).toBeGreaterThan(0);
+  });
+});
+
+describe("parseJsonItems", () => {
+  async function items(text: string): Promise<unknown> {
+    const out: unknown[] = [];
+    try {
+      return (await parseJsonItems(text, (item) => out.push(item))) ? { ok: out } : { notArray: true };
+    } catch (error) {
+      return { error: error instanceof SyntaxError };
+    }
+  }
+
+  function expected(text: string): unknown {
+    try {
+      const value: unknown = JSON.parse(text);
+      return Array.isArray(value) ? { ok: value } : { notArray: true };
+    } catch {
+      return { error: true };
+    }
+  }
+
+  it("hands out JSON.parse's elements, batch by batch, for arrays of objects", async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.array(fc.dictionary(fc.constantFrom("a", "b", "},{"), fc.jsonValue()), { maxLength: 30 }), async (value) => {
+        // 5 KB per element: the array spans several 64 K batches.
+        const text = JSON.stringify(value.map((v, i) => ({ ...v, pad: `${i}`.repeat(5_000) })));
+        expect(await items(text)).toEqual(expected(text));
+      }),
+      { numRuns: 60 },
+    );
+  });
+
+  it("agrees with JSON.parse on any JSON value, and on text that is not JSON", async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.oneof(fc.json(), fc.string(), fc.json().map((t) => `${t}]`), fc.json().map((t) => ` [${t},`)), async (text) => {
+        expect(await items(text)).toEqual(expected(text));
+      }),
+      { numRuns: 300 },
+    );
   });
 });

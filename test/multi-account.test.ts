@@ -5,7 +5,7 @@ import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { loadConfigFile } from "../src/config/from-file.js";
+import { loadConfigFile } from "./helpers/config-files.js";
 import { parseExposition, valueOf } from "./helpers/exposition.js";
 import { startExporterChild } from "./helpers/child.js";
 import { SIM_KEY, startStack, type Stack } from "./helpers/stack.js";

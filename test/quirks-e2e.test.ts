@@ -44,7 +44,14 @@ describe("history paging quirks of the simulator", () => {
   }
 
   it("odd strings and unset times leave no two series alike and every market its series", async () => {
-    stack = await startStack({ venue: { faults: [{ endpoint: "*", kind: "odd_strings" }, { endpoint: "*", kind: "unset_times" }] } });
+    stack = await startStack({
+      venue: {
+        faults: [
+          { endpoint: "*", kind: "odd_strings" },
+          { endpoint: "*", kind: "unset_times" },
+        ],
+      },
+    });
     const text = await stack.scrape();
     const samples = parseExposition(text);
     const keys = samples.map((s) => `${s.name}${JSON.stringify(Object.entries(s.labels).sort())}`);

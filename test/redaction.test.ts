@@ -2,7 +2,7 @@
 
 import { Writable } from "node:stream";
 import { describe, expect, it } from "vitest";
-import { configFromObject } from "../src/config/from-file.js";
+import { configFromObject } from "./helpers/config-files.js";
 import { createLogger } from "../src/log.js";
 import { authenticator, secretHeaderNames } from "../src/venue/auth.js";
 

@@ -4,7 +4,7 @@
 
 import { describe, expect, it } from "vitest";
 import type { AccountResult, ScrapeResult } from "../src/collect/result.js";
-import type { Collector } from "../src/collectors/collector.js";
+import type { Collector } from "../src/metrics/collector.js";
 import { COLLECTORS, collectFamilies } from "../src/collectors/index.js";
 import { Exposition } from "../src/metrics/exposition.js";
 import { renderText } from "../src/metrics/text-render.js";
@@ -86,7 +86,7 @@ describe("the reused exposition equals a full render", () => {
       expect(cases.length).toBeGreaterThan(6);
       let changed = 0;
       for (const [part, second] of cases) {
-        const exposition = new Exposition();
+        const exposition = new Exposition(COLLECTORS);
         expect(rendered(exposition, first), `${name}: first scrape`).toEqual(fullRender(first));
         const expected = fullRender(second);
         if (expected.join("\n") !== fullRender(first).join("\n")) changed++;

@@ -5,7 +5,7 @@ import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { loadConfigFile } from "../src/config/from-file.js";
+import { loadConfigFile } from "./helpers/config-files.js";
 import { checkRequestValues } from "../src/config/request-values.js";
 import { headerValueProblem } from "../src/config/secret.js";
 import { redact, addSecrets } from "../src/util/redact.js";

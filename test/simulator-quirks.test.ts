@@ -35,22 +35,34 @@ describe("history paging quirks", () => {
 
   const cases: Array<[FaultSpec["kind"][], (first: string[], second: string[], all: string[]) => void]> = [
     [["history_ignores_offset"], (first, second) => expect(second).toEqual(first)],
-    [["history_ignores_limit"], (first, second, all) => {
-      expect(first).toEqual(all);
-      expect(second).toEqual(all.slice(100));
-    }],
-    [["history_ignores_offset", "history_ignores_limit"], (first, second, all) => {
-      expect(first).toEqual(all);
-      expect(second).toEqual(all);
-    }],
-    [["history_overlaps"], (first, second, all) => {
-      expect(first).toEqual(all.slice(0, 100));
-      expect(second).toEqual(all.slice(50, 150));
-    }],
-    [["history_more_than_limit"], (first, second, all) => {
-      expect(first).toEqual(all.slice(0, 150));
-      expect(second).toEqual(all.slice(100, 250));
-    }],
+    [
+      ["history_ignores_limit"],
+      (first, second, all) => {
+        expect(first).toEqual(all);
+        expect(second).toEqual(all.slice(100));
+      },
+    ],
+    [
+      ["history_ignores_offset", "history_ignores_limit"],
+      (first, second, all) => {
+        expect(first).toEqual(all);
+        expect(second).toEqual(all);
+      },
+    ],
+    [
+      ["history_overlaps"],
+      (first, second, all) => {
+        expect(first).toEqual(all.slice(0, 100));
+        expect(second).toEqual(all.slice(50, 150));
+      },
+    ],
+    [
+      ["history_more_than_limit"],
+      (first, second, all) => {
+        expect(first).toEqual(all.slice(0, 150));
+        expect(second).toEqual(all.slice(100, 250));
+      },
+    ],
   ];
   for (const [kinds, check] of cases) {
     it(`${kinds.join(" + ")} pages as that venue would`, async () => {

@@ -88,8 +88,18 @@ describe("history paging within the bound, whatever the venue does", () => {
     ["a well-behaved venue, fewer orders than the cap", {}, 250, { requests: 3, fetched: 250, truncated: 0, anomalies: {} }],
     ["a venue that ignores offset", { ignoreOffset: true }, 2500, { requests: 2, fetched: 100, truncated: 1, anomalies: { no_progress: 1 } }],
     ["a venue that ignores limit", { ignoreLimit: true }, 2500, { requests: 1, fetched: 1000, truncated: 1, anomalies: { more_than_asked: 1 } }],
-    ["a venue that ignores limit, all of it fitting", { ignoreLimit: true }, 400, { requests: 2, fetched: 400, truncated: 0, anomalies: { more_than_asked: 1 } }],
-    ["a venue that ignores offset and limit", { ignoreOffset: true, ignoreLimit: true }, 400, { requests: 2, fetched: 400, truncated: 1, anomalies: { more_than_asked: 2, no_progress: 1 } }],
+    [
+      "a venue that ignores limit, all of it fitting",
+      { ignoreLimit: true },
+      400,
+      { requests: 2, fetched: 400, truncated: 0, anomalies: { more_than_asked: 1 } },
+    ],
+    [
+      "a venue that ignores offset and limit",
+      { ignoreOffset: true, ignoreLimit: true },
+      400,
+      { requests: 2, fetched: 400, truncated: 1, anomalies: { more_than_asked: 2, no_progress: 1 } },
+    ],
     ["a venue whose pages overlap", { overlap: 50 }, 2500, { requests: 10, fetched: 950, truncated: 1, anomalies: { overlap: 1 } }],
     ["a venue that sends more than asked", { extra: 50 }, 2500, { requests: 7, fetched: 1000, truncated: 1, anomalies: { more_than_asked: 7 } }],
   ];
@@ -228,16 +238,26 @@ describe("label values are well-formed, and no two series share a label set", ()
     status: "TRADABLE",
     metadataUrl: "",
     metadata: {},
-    settings: { tickSize, tickPrecision: 1, stepSize: 1, stepPrecision: 0, minOrderSize: 1, minLeverage: 1, maxLeverage: 10,
-      maintenanceMarginFraction: 0.05, initialMarginFraction: 0.1, incrementalInitialMarginFraction: 0.01,
-      incrementalPositionSize: 1, baselinePositionSize: 1, maxPositionSize: 1, currentlyAllowedLeverage: 10 },
+    settings: {
+      tickSize,
+      tickPrecision: 1,
+      stepSize: 1,
+      stepPrecision: 0,
+      minOrderSize: 1,
+      minLeverage: 1,
+      maxLeverage: 10,
+      maintenanceMarginFraction: 0.05,
+      initialMarginFraction: 0.1,
+      incrementalInitialMarginFraction: 0.01,
+      incrementalPositionSize: 1,
+      baselinePositionSize: 1,
+      maxPositionSize: 1,
+      currentlyAllowedLeverage: 10,
+    },
   });
 
   it("replaces lone surrogates before grouping, keeps the first of two markets that become one, and counts the rest", async () => {
-    const active = [
-      ...[1, 2, 3].map((i) => order(i, { marketId: "A\ud800B" })),
-      ...[4, 5, 6, 7].map((i) => order(i, { marketId: "A\udbffB" })),
-    ];
+    const active = [...[1, 2, 3].map((i) => order(i, { marketId: "A\ud800B" })), ...[4, 5, 6, 7].map((i) => order(i, { marketId: "A\udbffB" }))];
     const long = `${"x".repeat(127)}\u{1F600}tail`;
     const r = await start({
       active,
@@ -271,9 +291,25 @@ describe("derived values come from the decimals as written", () => {
     const r = await start({
       active: [],
       account: {
-        collateralBalance: "1", availableMargin: "1", totalInvested: "0", totalMargin: "1000", totalUnrealizedPnl: "0",
-        positions: [{ marketId: "BTC-USD", direction: "LONG", size: "123456789012345678", avgExecutionPrice: "1.1",
-          marginAmount: "1", borrowedAmount: "0", leverage: "1", realizedPnl: "0", liquidationPrice: "0.9", maintenanceMargin: "1" }],
+        collateralBalance: "1",
+        availableMargin: "1",
+        totalInvested: "0",
+        totalMargin: "1000",
+        totalUnrealizedPnl: "0",
+        positions: [
+          {
+            marketId: "BTC-USD",
+            direction: "LONG",
+            size: "123456789012345678",
+            avgExecutionPrice: "1.1",
+            marginAmount: "1",
+            borrowedAmount: "0",
+            leverage: "1",
+            realizedPnl: "0",
+            liquidationPrice: "0.9",
+            maintenanceMargin: "1",
+          },
+        ],
       },
     });
     // The body is written by hand: JSON.stringify would print the number as the double it became.

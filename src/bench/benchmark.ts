@@ -1,308 +1,223 @@
-// `npm run bench`: the exporter against the physical floor, on the simulator's small, large and
-// huge profiles, then the cost per scrape as markets and orders grow. Prints tables, writes JSON.
-// A benchmark, not a test: it measures and reports; the targets are checked by reading it.
+// `npm run bench`: the exporter on a moving venue (the headline) beside the floor, the bound and a
+// naive peer, interleaved in one run, three runs; then the steady venue (the best case of body
+// reuse) and the cost per unit as markets and orders grow. Prints tables, writes JSON.
+// `npm run bench -- headline|steady|growth` runs one part. A benchmark, not a test: it measures.
 
 import { mkdirSync, writeFileSync } from "node:fs";
-import { Agent, createServer, request } from "node:http";
-import type { AddressInfo } from "node:net";
 import { cpus, totalmem } from "node:os";
-import { startExporterProcess, type ExporterProcess } from "./exporter-process.js";
-import { cpuMs, percentile, rssMB, timed } from "./measure.js";
-import { startSimulatorProcess, type SimulatorProcess } from "./simulator-process.js";
+import { Bound, render, type VenueTarget } from "./bound.js";
+import { startExporterProcess } from "./exporter-process.js";
+import { growth, type Growth } from "./growth.js";
+import { cpuMs, percentile, rssMB } from "./measure.js";
+import { startPeerProcess } from "./peer-process.js";
+import { ACTIVE_LIMIT, BASE_ENV, HISTORY_LIMIT, KEY, agent, fetchRaw, round1, round2, seriesOf, table } from "./shared.js";
+import { startSimulatorProcess } from "./simulator-process.js";
 
-const KEY = "bench-key";
-const BASE_ENV = {
-  TRADING_API_KEY: KEY,
-  // Every order in one answer and the whole history in one page, so exporter and floor make the same requests.
-  TRADING_ACTIVE_ORDERS_LIMIT: "200000",
-  TRADING_HISTORY_PAGE_SIZE: "1000",
-  TRADING_MAX_BODY_BYTES: String(256 * 2 ** 20),
-  TRADING_MAX_IN_FLIGHT_SCRAPES: "100",
-  TRADING_SCRAPE_TIMEOUT_SECONDS: "30",
-  TRADING_LOG_LEVEL: "info",
+const COLLATERALS = ["USDC", "USDT", "BTC"];
+const RUNS = 3;
+const PER_RUN = 150;
+/** The exporter's resident size is read after this many scrapes of the moving venue. */
+const RSS_AFTER = 1500;
+const STEADY_SCRAPES = 150;
+
+const median = (values: number[]) => percentile(values, 50);
+
+const ownCpuMs = () => {
+  const u = process.cpuUsage();
+  return (u.user + u.system) / 1000;
 };
 
-interface Profile {
+interface Contender {
   name: string;
-  simArgs: string[];
-  collaterals: string[];
-  sequential: number;
-  rounds: number;
+  scrape(): Promise<unknown>;
+  /** CPU milliseconds the contender's process has used so far. */
+  cpu(): number;
 }
 
-const PROFILES: Profile[] = [
-  { name: "small", simArgs: ["--profile", "small"], collaterals: ["USDC", "USDT"], sequential: 300, rounds: 20 },
-  { name: "large", simArgs: ["--profile", "large"], collaterals: ["USDC", "USDT", "BTC"], sequential: 300, rounds: 20 },
-  { name: "huge", simArgs: ["--profile", "huge"], collaterals: ["USDC", "USDT", "BTC"], sequential: 40, rounds: 3 },
-];
-
-const round1 = (n: number) => Math.round(n * 10) / 10;
-const round2 = (n: number) => Math.round(n * 100) / 100;
-
-/** Keep-alive connections for the scraping client, enough for 50 at once. */
-const agent = new Agent({ keepAlive: true, maxSockets: 64 });
-
-/**
- * One scrape as Prometheus makes it (Accept-Encoding: gzip), reading every byte but not
- * decompressing: the client's gunzip is Prometheus's cost, and here it would compete for the
- * same two cores as the exporter.
- */
-function fetchRaw(url: URL, headers: Record<string, string> = {}): Promise<Buffer> {
-  return new Promise((resolve, reject) => {
-    request(url, { agent, headers: { "accept-encoding": "gzip", ...headers } }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on("data", (c: Buffer) => chunks.push(c));
-      res.on("end", () => resolve(Buffer.concat(chunks)));
-      res.on("error", reject);
-    })
-      .on("error", reject)
-      .end();
-  });
+interface Figures {
+  p50: number;
+  p99: number;
+  cpuMs: number;
 }
 
-async function scrape(url: URL): Promise<[Buffer, number]> {
-  return timed(() => fetchRaw(url));
-}
-
-/** The exposition as text, for counting series and bytes. */
-async function exposition(url: URL): Promise<string> {
-  return (await fetchRaw(url, { "accept-encoding": "identity" })).toString();
-}
-
-function upstreamUrls(venue: string, collaterals: string[]): URL[] {
-  return [
-    ...collaterals.map((c) => `v1/private/account-info?collateralId=${c}`),
-    "v1/private/orders/realtime?limit=200000",
-    "v1/private/orders/history?offset=0&limit=1000",
-    "v1/public/markets",
-  ].map((p) => new URL(p, venue));
-}
-
-/** A server answering a prebuilt body of `bytes` bytes: the cheapest possible /metrics. */
-async function prebuiltServer(bytes: number): Promise<{ url: URL; close(): Promise<void> }> {
-  const body = Buffer.alloc(bytes, "a");
-  const server = createServer((_req, res) => {
-    res.writeHead(200, { "content-type": "text/plain; version=0.0.4", "content-length": body.length });
-    res.end(body);
-  });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as AddressInfo;
-  return { url: new URL(`http://127.0.0.1:${port}/metrics`), close: () => new Promise((r) => server.close(() => r())) };
-}
-
-/**
- * The floor: the same upstream requests in parallel with plain fetch and JSON.parse, then a
- * prebuilt body of the exporter's answer size (as sent: gzip) written to the socket.
- */
-async function floor(venue: string, collaterals: string[], bytes: number, n: number) {
-  const urls = upstreamUrls(venue, collaterals);
-  const prebuilt = await prebuiltServer(bytes);
-  const latencies: number[] = [];
-  const before = process.cpuUsage();
+/** `n` scrapes of each contender, taking turns (the order rotates), CPU counted around each one's own scrapes. */
+async function interleaved(contenders: Contender[], n: number): Promise<Record<string, Figures>> {
+  const latencies = contenders.map(() => [] as number[]);
+  const cpu = contenders.map(() => 0);
   for (let i = 0; i < n; i++) {
-    const [, ms] = await timed(async () => {
-      await Promise.all(urls.map(async (u) => JSON.parse(await (await fetch(u, { headers: { "x-api-key": KEY } })).text()) as unknown));
-      await fetchRaw(prebuilt.url);
-    });
-    latencies.push(ms);
+    for (let k = 0; k < contenders.length; k++) {
+      const j = (i + k) % contenders.length;
+      const c = contenders[j]!;
+      const before = c.cpu();
+      const started = performance.now();
+      await c.scrape();
+      latencies[j]!.push(performance.now() - started);
+      cpu[j]! += c.cpu() - before;
+    }
   }
-  const cpu = process.cpuUsage(before);
-  await prebuilt.close();
-  return { p50: percentile(latencies, 50), p99: percentile(latencies, 99), cpuMs: (cpu.user + cpu.system) / 1000 / n };
+  return Object.fromEntries(
+    contenders.map((c, j) => [c.name, { p50: round2(percentile(latencies[j]!, 50)), p99: round2(percentile(latencies[j]!, 99)), cpuMs: round2(cpu[j]! / n) }]),
+  );
 }
 
-function requestsOf(stats: { requests: Record<string, number> }): number {
-  return Object.values(stats.requests).reduce((a, b) => a + b, 0);
+interface Row extends Figures {
+  name: string;
+  series: number;
+  bytes: number;
+  sentBytes: number;
+  rssMB?: number;
 }
 
-async function concurrent(url: URL, venue: SimulatorProcess, size: number, rounds: number) {
-  const latencies: number[] = [];
-  const perRound: number[] = [];
-  const started = performance.now();
-  for (let r = 0; r < rounds; r++) {
-    await venue.resetStats();
-    const results = await Promise.all(Array.from({ length: size }, () => scrape(url)));
-    for (const [, ms] of results) latencies.push(ms);
-    perRound.push(requestsOf(await venue.stats()));
-  }
-  process.stderr.write(`  ${size} at once: venue requests per round ${perRound.join(" ")}\n`);
-  const seconds = (performance.now() - started) / 1000;
-  return {
-    scrapesPerSecond: round1((size * rounds) / seconds),
-    p50: round1(percentile(latencies, 50)),
-    p99: round1(percentile(latencies, 99)),
-    venueRequestsPerRound: percentile(perRound, 50),
-  };
-}
-
-async function heapMB(url: URL): Promise<number> {
-  const text = await exposition(url);
-  const match = /^nodejs_heap_size_used_bytes (\S+)$/m.exec(text);
-  return match ? round1(Number(match[1]) / 2 ** 20) : Number.NaN;
-}
-
-async function runProfile(p: Profile) {
-  const venue = await startSimulatorProcess([...p.simArgs, "--tick-ms", "0", "--api-key", KEY]);
-  const exporter = await startExporterProcess({ ...BASE_ENV, TRADING_BASE_URL: venue.url, TRADING_COLLATERAL_IDS: p.collaterals.join(",") });
+/** The four contenders against one simulated venue, with their series and sizes checked first. */
+async function contest(moving: boolean, runs: number, perRun: number) {
+  const venue = await startSimulatorProcess(["--profile", "large", "--tick-ms", "0", "--api-key", KEY, ...(moving ? ["--moving"] : [])]);
+  const target: VenueTarget = { venue: venue.url, key: KEY, collaterals: COLLATERALS, activeLimit: ACTIVE_LIMIT, historyLimit: HISTORY_LIMIT };
+  const exporter = await startExporterProcess({ ...BASE_ENV, TRADING_BASE_URL: venue.url, TRADING_COLLATERAL_IDS: COLLATERALS.join(",") });
+  const peer = await startPeerProcess({
+    PEER_VENUE: venue.url,
+    PEER_KEY: KEY,
+    PEER_COLLATERALS: COLLATERALS.join(","),
+    PEER_ACTIVE_LIMIT: String(ACTIVE_LIMIT),
+    PEER_HISTORY_LIMIT: String(HISTORY_LIMIT),
+  });
   try {
-    const url = new URL("metrics", exporter.url);
-    const body = await exposition(url); // warm: connections, caches, JIT
-    const [sent] = await scrape(url);
-    for (let i = 0; i < 5; i++) await scrape(url);
-    const series = body.split("\n").filter((l) => l !== "" && !l.startsWith("#")).length;
-    const bytes = Buffer.byteLength(body);
-    const floorStats = await floor(venue.url, p.collaterals, sent.length, p.sequential);
-
-    await exporter.loopDelay(); // reset
-    await venue.resetStats();
-    const cpuBefore = cpuMs(exporter.pid);
-    const latencies: number[] = [];
-    for (let i = 0; i < p.sequential; i++) latencies.push((await scrape(url))[1]);
-    const cpuPerScrape = (cpuMs(exporter.pid) - cpuBefore) / p.sequential;
-    const upstreamPerScrape = requestsOf(await venue.stats()) / p.sequential;
-    const c10 = await concurrent(url, venue, 10, p.rounds);
-    const c50 = await concurrent(url, venue, 50, p.rounds);
-    const loop = await exporter.loopDelay();
-    const scrapes = 6 + p.sequential + (10 + 50) * p.rounds;
-    const seq = { p50: percentile(latencies, 50), p99: percentile(latencies, 99) };
-    return {
-      profile: p.name,
-      series,
-      bytes,
-      gzipBytes: sent.length,
-      floor: { p50: round2(floorStats.p50), p99: round2(floorStats.p99), cpuMs: round2(floorStats.cpuMs) },
-      exporter: {
-        p50: round2(seq.p50),
-        p99: round2(seq.p99),
-        cpuMs: round2(cpuPerScrape),
-        upstreamRequestsPerScrape: round2(upstreamPerScrape),
-        concurrent10: c10,
-        concurrent50: c50,
-        scrapes,
-        rssMB: round1(rssMB(exporter.pid)),
-        heapMB: await heapMB(url),
-        loopDelayP99Ms: round1(loop.p99),
-        loopDelayMaxMs: round1(loop.max),
-      },
-      ratio: { p50: round2(seq.p50 / floorStats.p50), p99: round2(seq.p99 / floorStats.p99), cpu: round2(cpuPerScrape / floorStats.cpuMs) },
+    const bound = new Bound(target);
+    const exporterUrl = new URL("metrics", exporter.url);
+    const peerUrl = new URL("metrics", peer.url);
+    const contenders: Contender[] = [
+      { name: "floor", scrape: () => bound.fetch(), cpu: ownCpuMs },
+      { name: "bound", scrape: () => bound.scrape(), cpu: ownCpuMs },
+      { name: "naive peer", scrape: () => fetchRaw(peerUrl), cpu: () => cpuMs(peer.pid) },
+      { name: "exporter", scrape: () => fetchRaw(exporterUrl), cpu: () => cpuMs(exporter.pid) },
+    ];
+    // Warm (connections, JIT, caches), and what each one answers.
+    for (let i = 0; i < 5; i++) for (const c of contenders) await c.scrape();
+    const exporterText = (await fetchRaw(exporterUrl, { "accept-encoding": "identity" })).toString();
+    const peerText = (await fetchRaw(peerUrl)).toString();
+    const boundText = render(await bound.fetch());
+    const sizes: Record<string, { series: number; bytes: number; sentBytes: number }> = {
+      floor: { series: 0, bytes: 0, sentBytes: 0 },
+      bound: { series: seriesOf(boundText), bytes: Buffer.byteLength(boundText), sentBytes: (await bound.scrape()).length },
+      "naive peer": { series: seriesOf(peerText), bytes: Buffer.byteLength(peerText), sentBytes: Buffer.byteLength(peerText) },
+      exporter: { series: seriesOf(exporterText), bytes: Buffer.byteLength(exporterText), sentBytes: (await fetchRaw(exporterUrl)).length },
     };
+    const perRunFigures: Array<Record<string, Figures>> = [];
+    for (let r = 0; r < runs; r++) {
+      process.stderr.write(`  run ${r + 1} of ${runs}...\n`);
+      perRunFigures.push(await interleaved(contenders, perRun));
+    }
+    // Top the exporter up to RSS_AFTER scrapes of this venue, then read its resident size.
+    const done = 5 + 2 + runs * perRun;
+    for (let i = done; i < RSS_AFTER; i++) await fetchRaw(exporterUrl);
+    const rows: Row[] = contenders.map((c) => ({
+      name: c.name,
+      ...sizes[c.name]!,
+      p50: median(perRunFigures.map((f) => f[c.name]!.p50)),
+      p99: median(perRunFigures.map((f) => f[c.name]!.p99)),
+      cpuMs: median(perRunFigures.map((f) => f[c.name]!.cpuMs)),
+    }));
+    rows.find((r) => r.name === "exporter")!.rssMB = round1(rssMB(exporter.pid));
+    rows.find((r) => r.name === "naive peer")!.rssMB = round1(rssMB(peer.pid));
+    return { rows, runs: perRunFigures, exporterScrapes: Math.max(done, RSS_AFTER) };
   } finally {
+    await peer.close();
     await exporter.close();
     await venue.close();
   }
 }
 
-/** CPU per scrape when every scrape must parse and render everything (no reuse of unchanged bodies). */
-async function growth(label: string, unit: string, sizes: number[], simArgs: (n: number) => string[], scrapes: (n: number) => number) {
-  const points: Array<{ size: number; series: number; cpuMs: number }> = [];
-  for (const size of sizes) {
-    const venue = await startSimulatorProcess([...simArgs(size), "--tick-ms", "0", "--api-key", KEY]);
-    const exporter: ExporterProcess = await startExporterProcess({
-      ...BASE_ENV,
-      TRADING_BASE_URL: venue.url,
-      TRADING_COLLATERAL_IDS: "USDC,USDT",
-      TRADING_REUSE_UNCHANGED_BODIES: "false",
-      TRADING_MARKETS_CACHE_SECONDS: "0",
-    });
-    try {
-      const url = new URL("metrics", exporter.url);
-      const body = await exposition(url);
-      for (let i = 0; i < 3; i++) await scrape(url);
-      // The median of three batches: a major GC landing in one batch must not decide the slope.
-      const n = scrapes(size);
-      const batches: number[] = [];
-      for (let b = 0; b < 3; b++) {
-        const before = cpuMs(exporter.pid);
-        for (let i = 0; i < n; i++) await scrape(url);
-        batches.push((cpuMs(exporter.pid) - before) / n);
-      }
-      points.push({
-        size,
-        series: body.split("\n").filter((l) => l !== "" && !l.startsWith("#")).length,
-        cpuMs: round2(percentile(batches, 50)),
-      });
-    } finally {
-      await exporter.close();
-      await venue.close();
-    }
-  }
-  const [a, b, c] = points as [(typeof points)[0], (typeof points)[0], (typeof points)[0]];
-  const predicted = b.cpuMs + ((b.cpuMs - a.cpuMs) * (c.size - b.size)) / (b.size - a.size);
-  return {
-    label,
-    unit,
-    points,
-    lastStepVsLinear: round2(c.cpuMs / predicted),
-    microsecondsPerUnit: round2(((c.cpuMs - a.cpuMs) * 1000) / (c.size - a.size)),
-    microsecondsPerSeries: c.series > a.series ? round2(((c.cpuMs - a.cpuMs) * 1000) / (c.series - a.series)) : undefined,
-  };
+function contestTable(rows: Row[]): string {
+  const bound = rows.find((r) => r.name === "bound")!;
+  return table([
+    ["", "series", "bytes", "sent", "p50 ms", "p99 ms", "cpu ms/scrape", "p50/bound", "cpu/bound", "rss MB"],
+    ...rows.map((r) => [
+      r.name,
+      r.series === 0 ? "" : String(r.series),
+      r.bytes === 0 ? "" : String(r.bytes),
+      r.sentBytes === 0 ? "" : String(r.sentBytes),
+      String(r.p50),
+      String(r.p99),
+      String(r.cpuMs),
+      `${round2(r.p50 / bound.p50)}x`,
+      `${round2(r.cpuMs / bound.cpuMs)}x`,
+      r.rssMB === undefined ? "" : String(r.rssMB),
+    ]),
+  ]);
 }
 
-function table(rows: string[][]): string {
-  const widths = rows[0]!.map((_, i) => Math.max(...rows.map((r) => r[i]!.length)));
-  return rows.map((r) => r.map((cell, i) => cell.padStart(widths[i]!)).join("  ")).join("\n");
+/** The targets of the moving venue, each run and the median. */
+function targets(result: Awaited<ReturnType<typeof contest>>): string[] {
+  const ratio = (f: Record<string, Figures>, a: string, b: string, k: keyof Figures) => round2(f[a]![k] / f[b]![k]);
+  const rows = result.rows;
+  const get = (name: string) => rows.find((r) => r.name === name)!;
+  const perRun = (a: string, b: string, k: keyof Figures) => result.runs.map((f) => `${ratio(f, a, b, k)}x`).join(" ");
+  const exporter = get("exporter");
+  const check = (ok: boolean) => (ok ? "holds" : "MISSED");
+  const p50Bound = round2(exporter.p50 / get("bound").p50);
+  const cpuBound = round2(exporter.cpuMs / get("bound").cpuMs);
+  const p50Peer = round2(exporter.p50 / get("naive peer").p50);
+  return [
+    `exporter p50 / bound p50:   runs ${perRun("exporter", "bound", "p50")}; median ${p50Bound}x (target <= 1.25x: ${check(p50Bound <= 1.25)})`,
+    `exporter cpu / bound cpu:   runs ${perRun("exporter", "bound", "cpuMs")}; median ${cpuBound}x (target <= 1.25x: ${check(cpuBound <= 1.25)})`,
+    `exporter p50 / peer p50:    runs ${perRun("exporter", "naive peer", "p50")}; median ${p50Peer}x (target <= 0.6x: ${check(p50Peer <= 0.6)})`,
+    `exporter rss after ${result.exporterScrapes} scrapes: ${exporter.rssMB} MB (target <= 150 MB: ${check((exporter.rssMB ?? Infinity) <= 150)})`,
+  ];
+}
+
+function growthLines(results: Growth[]): string[] {
+  return [
+    table([
+      ["grows with", "size", "series", "exporter cpu ms/scrape", "bound cpu ms/scrape", "exporter/bound"],
+      ...results.flatMap((g) =>
+        g.points.map((p) => [g.label, String(p.size), String(p.series), String(p.cpuMs), String(p.boundCpuMs), `${round2(p.cpuMs / p.boundCpuMs)}x`]),
+      ),
+    ]),
+    "",
+    ...results.map(
+      (g) =>
+        `${g.label}: ${g.perUnit.map((u) => `${u} us`).join(", ")} per ${g.unit} per step; last step ${g.lastStepVsLinear}x the linear extrapolation` +
+        (g.microsecondsPerSeries === undefined ? "" : `; ${g.microsecondsPerSeries} us per series`),
+    ),
+  ];
 }
 
 async function main(): Promise<void> {
   const only = process.argv[2];
-  const growthOnly = only === "growth";
-  const machine = `${cpus().length} x ${cpus()[0]?.model.trim() ?? "cpu"}, ${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.version}`;
-  const results = [];
-  for (const p of PROFILES.filter((x) => !growthOnly && (only === undefined || x.name === only))) {
-    process.stderr.write(`profile ${p.name}...\n`);
-    results.push(await runProfile(p));
+  const want = (part: string) => only === undefined || only === part;
+  const machine = `${cpus().length} x ${cpus()[0]?.model.trim() ?? "cpu"}, ${Math.round(totalmem() / 2 ** 30)} GiB`;
+  const out: string[] = [`Node ${process.version}; ${machine}`];
+  const json: Record<string, unknown> = { node: process.version, machine, date: new Date().toISOString() };
+  if (want("headline")) {
+    process.stderr.write("moving venue (large profile), interleaved...\n");
+    const moving = await contest(true, RUNS, PER_RUN);
+    json.moving = moving;
+    out.push(
+      "",
+      `Large profile, moving venue (every private answer differs from the last), ${RUNS} interleaved runs of ${PER_RUN} scrapes each, medians:`,
+      contestTable(moving.rows),
+      "",
+      ...targets(moving),
+    );
   }
-  process.stderr.write("cost as work grows...\n");
-  const growthResults =
-    only === undefined || growthOnly
-      ? [
-          await growth("markets", "market", [100, 1000, 5000], (n) => ["--markets", String(n), "--positions", "5", "--active-orders", "20", "--history-orders", "20"], (n) => (n >= 5000 ? 20 : 50)),
-          await growth("active orders", "order", [1000, 10000, 100000], (n) => ["--markets", "50", "--active-orders", String(n), "--history-orders", "20"], (n) => (n >= 100000 ? 4 : n >= 10000 ? 15 : 50)),
-        ]
-      : [];
-
-  const out = [
-    `machine: ${machine}`,
-    "",
-    table([
-      ["profile", "series", "bytes", "floor p50", "floor p99", "p50", "p99", "p50/floor", "p99/floor", "cpu ms", "cpu/floor", "venue req/scrape"],
-      ...results.map((r) => [
-        r.profile, String(r.series), String(r.bytes), `${r.floor.p50}`, `${r.floor.p99}`, `${r.exporter.p50}`, `${r.exporter.p99}`,
-        `${r.ratio.p50}x`, `${r.ratio.p99}x`, `${r.exporter.cpuMs}`, `${r.ratio.cpu}x`, `${r.exporter.upstreamRequestsPerScrape}`,
-      ]),
-    ]),
-    "",
-    table([
-      ["profile", "10 at once: /s", "p50", "p99", "50 at once: /s", "p50", "p99", "venue req per 50", "rss MB", "heap MB", "after scrapes", "loop p99 ms", "loop max ms"],
-      ...results.map((r) => {
-        const e = r.exporter;
-        return [
-          r.profile, `${e.concurrent10.scrapesPerSecond}`, `${e.concurrent10.p50}`, `${e.concurrent10.p99}`, `${e.concurrent50.scrapesPerSecond}`,
-          `${e.concurrent50.p50}`, `${e.concurrent50.p99}`, `${e.concurrent50.venueRequestsPerRound}`, `${e.rssMB}`, `${e.heapMB}`, `${e.scrapes}`,
-          `${e.loopDelayP99Ms}`, `${e.loopDelayMaxMs}`,
-        ];
-      }),
-    ]),
-    ...(growthResults.length === 0
-      ? []
-      : [
-          "",
-          table([
-            ["grows with", "size", "series", "cpu ms/scrape"],
-            ...growthResults.flatMap((g) => g.points.map((p) => [g.label, String(p.size), String(p.series), String(p.cpuMs)])),
-          ]),
-          "",
-          ...growthResults.map(
-            (g) =>
-              `${g.label}: last step ${g.lastStepVsLinear}x the linear extrapolation; ${g.microsecondsPerUnit} us per ${g.unit}` +
-              (g.microsecondsPerSeries === undefined ? "" : `, ${g.microsecondsPerSeries} us per series`),
-          ),
-        ]),
-  ].join("\n");
-  process.stdout.write(`${out}\n`);
+  if (want("steady")) {
+    process.stderr.write("steady venue (large profile)...\n");
+    const steady = await contest(false, 1, STEADY_SCRAPES);
+    json.steady = steady;
+    out.push("", `Large profile, steady venue (unchanged answers: the best case of body reuse), one run of ${STEADY_SCRAPES} interleaved scrapes:`, contestTable(steady.rows));
+  }
+  if (want("growth")) {
+    process.stderr.write("cost as work grows (moving venue)...\n");
+    const results = [
+      await growth("markets", "market", [100, 1000, 5000], (n) => ["--markets", String(n), "--positions", "5", "--active-orders", "20", "--history-orders", "20"], (n) => (n >= 5000 ? 15 : 40), true),
+      await growth("active orders", "order", [1000, 10000, 100000], (n) => ["--markets", "50", "--active-orders", String(n), "--history-orders", "20"], (n) => (n >= 100000 ? 3 : n >= 10000 ? 12 : 40), false),
+    ];
+    json.growth = results;
+    out.push("", "Cost as work grows, moving venue (median of three batches each):", ...growthLines(results));
+  }
+  process.stdout.write(`${out.join("\n")}\n`);
   agent.destroy();
   mkdirSync("bench-results", { recursive: true });
-  writeFileSync("bench-results/benchmark.json", `${JSON.stringify({ machine, date: new Date().toISOString(), results, growth: growthResults }, null, 2)}\n`);
+  writeFileSync("bench-results/benchmark.json", `${JSON.stringify(json, null, 2)}\n`);
   process.stderr.write("wrote bench-results/benchmark.json\n");
 }
 

@@ -3,7 +3,8 @@
 import { parseArgs } from "node:util";
 import { ConfigError } from "../config/errors.js";
 import type { FlagValues } from "../config/load.js";
-import { type Setting, SETTING_LIST, shownDefault } from "../config/settings.js";
+import { type Setting, shownDefault } from "../config/setting.js";
+import { SETTING_LIST } from "../config/settings.js";
 
 export interface CommandLine {
   /** Setting flags as given, by name without dashes ("web.listen-address"). */

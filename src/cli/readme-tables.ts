@@ -4,12 +4,12 @@ import { flagRows, settingRows } from "./flags.js";
 
 const code = (text: string): string => (text === "" ? "" : `\`${text}\``);
 /** A default that is a value is shown as code; "required" or "none: ..." as words. */
-const shownDefault = (text: string): string => (text === "" || text.startsWith("required") || text.startsWith("none") ? text : code(text));
+const defaultCell = (text: string): string => (text === "" || text.startsWith("required") || text.startsWith("none") ? text : code(text));
 
 export function flagTable(): string {
   const rows = flagRows().map(
     ([flag, variable, key, fallback, meaning, more]) =>
-      `| ${code(flag)} | ${code(variable)} | ${code(key)} | ${shownDefault(fallback)} | ${meaning}${more === undefined ? "" : ` ${more}`} |`,
+      `| ${code(flag)} | ${code(variable)} | ${code(key)} | ${defaultCell(fallback)} | ${meaning}${more === undefined ? "" : ` ${more}`} |`,
   );
   return ["| flag | environment | config file | default | meaning |", "|---|---|---|---|---|", ...rows].join("\n");
 }
@@ -17,7 +17,7 @@ export function flagTable(): string {
 export function settingTable(): string {
   const rows = settingRows().map(([variable, key, fallback, meaning, more]) => {
     const names = variable.split(" / ").map(code).join(" or ");
-    return `| ${names} | ${key === "" ? "(accounts in the file)" : code(key)} | ${shownDefault(fallback)} | ${meaning}${more === undefined ? "" : ` ${more}`} |`;
+    return `| ${names} | ${key === "" ? "(accounts in the file)" : code(key)} | ${defaultCell(fallback)} | ${meaning}${more === undefined ? "" : ` ${more}`} |`;
   });
   return ["| variable | config file | default | meaning |", "|---|---|---|---|", ...rows].join("\n");
 }

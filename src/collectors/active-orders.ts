@@ -3,7 +3,7 @@
 import { addSample, gauge, metricName, type Family } from "../metrics/family.js";
 import type { Order } from "../venue/snapshot.js";
 import type { ScrapeResult } from "../collect/result.js";
-import type { Collector } from "./collector.js";
+import type { Collector } from "../metrics/collector.js";
 import { Aggregate, Groups } from "./group.js";
 
 const GROUP_LABELS = ["account", "market_id", "side", "direction", "type", "status"] as const;
@@ -67,17 +67,27 @@ function collect(scrape: ScrapeResult): Family[] {
     ["account"],
   );
 
+  // One scratch key per grouping, refilled per order: Groups copies it only for a new group.
+  const groupKey: Array<string | undefined> = ["", "", "", "", "", ""];
+  const marketKey: Array<string | undefined> = ["", ""];
   for (const a of scrape.accounts) {
     if (a.activeOrders === undefined) continue;
     const groups = new Groups(() => new OrderGroup());
     const byMarket = new Groups(() => ({ created: new Aggregate(), flags: FLAGS.map(() => new Aggregate()) }));
+    groupKey[0] = marketKey[0] = a.account;
     for (const o of a.activeOrders.orders) {
-      groups.get([a.account, o.marketId, o.side, o.direction, o.type, o.status])?.add(o);
-      const market = byMarket.get([a.account, o.marketId]);
+      groupKey[1] = o.marketId;
+      groupKey[2] = o.side;
+      groupKey[3] = o.direction;
+      groupKey[4] = o.type;
+      groupKey[5] = o.status;
+      groups.get(groupKey)?.add(o);
+      marketKey[1] = o.marketId;
+      const market = byMarket.get(marketKey);
       if (market === undefined) continue;
       // An order without a time is left out of the oldest time, never hides the market's.
       if (o.createdAt !== undefined) market.created.add(o.createdAt);
-      FLAGS.forEach(([, field], i) => market.flags[i]!.add(flagValue(o, field)));
+      for (let i = 0; i < FLAGS.length; i++) market.flags[i]!.add(flagValue(o, FLAGS[i]![1]));
     }
     for (const { labels, value: g } of groups.entries()) {
       addSample(count, labels, g.count);

@@ -23,7 +23,7 @@ export interface Loaded {
 }
 
 /** The config file named by --config.file or TRADING_CONFIG_FILE, if any. */
-export function configFilePath(sources: Sources): string | undefined {
+function configFilePath(sources: Sources): string | undefined {
   return sources.flags?.["config.file"] ?? envValue(sources.env, "TRADING_CONFIG_FILE");
 }
 

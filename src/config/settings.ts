@@ -1,6 +1,7 @@
 // The one table of settings: each setting's file key, environment variable, flag, parser, default and
 // help. The file loader, the environment loader, the flags, --help and the README's tables all read it.
 
+import { type Setting, setting } from "./setting.js";
 import type { Config } from "./types.js";
 import {
   AUTH_TYPES,
@@ -21,34 +22,6 @@ import {
   seconds,
 } from "./values.js";
 
-export interface Setting<T> {
-  /** Read from the config file at this key path (the setting's id) when true. */
-  file: boolean;
-  env?: string;
-  /** The flag without its dashes ("web.listen-address"); `arg` names its value in --help. */
-  flag?: string;
-  arg?: string;
-  /** Only without a config file: the one account the environment describes. */
-  envAccount?: true;
-  /** A secret: the variable, or `<variable>_FILE` naming a file that holds it. */
-  secret?: true;
-  required?: true;
-  /**
-   * Read at start-up only (the listener, the logger, the HTTP limits): where its value sits in a
-   * Config, so a reload that changes it can say the change waits for a restart.
-   */
-  startupOnly?: (config: Config) => unknown;
-  default?: T;
-  /** The default as --help and the README show it, when not the default's own text. */
-  shown?: string;
-  /** One sentence for --help; `more` is added in the README. */
-  help: string;
-  more?: string;
-  /** One parser whatever the source: text from a flag or variable, a YAML value from the file. */
-  parse(value: unknown, where: string): T;
-}
-
-const setting = <T>(s: Setting<T>): Setting<T> => s;
 const SECONDS_MAX = 86_400;
 
 export const SETTINGS = {
@@ -299,22 +272,13 @@ export type Values = { [K in SettingId]: ValueOf<K> | undefined };
 /** The table as a list, in its order (which is the order of --help and the README). */
 export const SETTING_LIST = Object.entries(SETTINGS) as Array<[SettingId, Setting<unknown>]>;
 
-/** The default as --help and the README show it: "required", a word for none, or the value. */
-export function shownDefault(setting: Setting<unknown>): string {
-  if (setting.shown !== undefined) return setting.shown;
-  if (setting.default === undefined) return "required";
-  const value = setting.default as unknown;
-  if (typeof value === "object" && value !== null && "host" in value && "port" in value) return `${String(value.host)}:${String(value.port)}`;
-  return String(value);
-}
-
 /** The start-up-only settings whose value differs between two configurations (a reload keeps the old one). */
 export function startupOnlyChanges(before: Config, after: Config): SettingId[] {
   return SETTING_LIST.flatMap(([id, s]) => (s.startupOnly !== undefined && s.startupOnly(before) !== s.startupOnly(after) ? [id] : []));
 }
 
 /** Variables read elsewhere (the build's revision label): known, so never warned about. */
-export const OTHER_VARIABLES = ["TRADING_EXPORTER_REVISION"];
+const OTHER_VARIABLES = ["TRADING_EXPORTER_REVISION"];
 
 /** Every TRADING_* name the exporter reads. */
 export function knownVariables(): string[] {

@@ -1,19 +1,18 @@
 // Renders a scrape collector by collector. A collector whose inputs are the same objects as last
-// time (the venue's bodies did not change) reuses its text, and the reused part of the exposition
-// is one shared Body, encoded once for every scrape that serves it.
+// time (the venue's bodies did not change) reuses its rendered part, and each part is encoded once
+// for every scrape that serves it: a moving account re-encodes its own parts, not the market list.
 
 import type { ScrapeResult } from "../collect/result.js";
-import type { Collector } from "../collectors/collector.js";
-import { COLLECTORS, collectFamilies } from "../collectors/index.js";
-import { Body } from "./body.js";
+import type { Collector } from "./collector.js";
+import { Body, Part } from "./body.js";
 import { dedupeSeries } from "./dedupe-series.js";
 import { capSeries } from "./series-cap.js";
-import { renderFamily, renderText } from "./text-render.js";
+import { renderBytes, renderText, renderWith } from "./text-render.js";
 
 interface Chunk {
   inputs: readonly unknown[];
-  /** Each of the collector's non-empty families as text, without a final newline. */
-  texts: string[];
+  /** The collector's non-empty families as text; undefined when it has none. */
+  part: Part | undefined;
   series: number;
   /** Series left out as repeats of a label set (dedupe-series.ts). */
   duplicates: number;
@@ -35,21 +34,20 @@ function sameList(a: readonly unknown[], b: readonly unknown[]): boolean {
   return a.length === b.length && a.every((x, i) => x === b[i]);
 }
 
-const joined = (texts: string[]): string => (texts.length === 0 ? "" : `${texts.join("\n\n")}\n`);
-
 export class Exposition {
   /** One entry per collector and view (which accounts, markets or not): /metrics and /probe don't evict each other. */
   readonly #chunks = new Map<string, Chunk>();
   readonly #bodies = new Map<string, { chunks: Chunk[]; body: Body }>();
   readonly #collectors: readonly Collector[];
 
-  constructor(collectors: readonly Collector[] = COLLECTORS) {
+  /** `collectors` is the list the exposition is made of, in order (collectors/index.ts's COLLECTORS). */
+  constructor(collectors: readonly Collector[]) {
     this.#collectors = collectors;
   }
 
   render(scrape: ScrapeResult, maxSeries: number): Rendered {
     const view = `${scrape.accounts.map((a) => a.account).join("\u0000")}|${scrape.markets === undefined ? "" : "m"}`;
-    const fresh: string[] = [];
+    const fresh: Part[] = [];
     const reused: Chunk[] = [];
     let series = 0;
     let duplicates = 0;
@@ -58,25 +56,29 @@ export class Exposition {
       const chunk = this.#chunk(collector, inputs, `${i}|${view}`, scrape);
       series += chunk.series;
       duplicates += chunk.duplicates;
-      if (chunk.texts.length === 0) return;
-      if (inputs === undefined) fresh.push(...chunk.texts);
+      if (chunk.part === undefined) return;
+      if (inputs === undefined) fresh.push(chunk.part);
       else reused.push(chunk);
     });
     if (series > maxSeries) {
       // Over the cap (rare): cut family by family, in collector order, nothing reused.
-      const { families, dropped } = capSeries(dedupeSeries(collectFamilies(scrape)).families, maxSeries);
-      return { fresh: renderText(families), reused: undefined, series: series - dropped, dropped, duplicates };
+      const all = this.#collectors.flatMap((c) => c.collect(scrape)).filter((f) => f.samples.length > 0);
+      const { families, dropped } = capSeries(dedupeSeries(all).families, maxSeries);
+      return { fresh: families.length === 0 ? "" : renderText(families), reused: undefined, series: series - dropped, dropped, duplicates };
     }
-    return { fresh: joined(fresh), reused: this.#body(view, reused), series, dropped: 0, duplicates };
+    return { fresh: fresh.length === 0 ? "" : new Body(fresh).text, reused: this.#body(view, reused), series, dropped: 0, duplicates };
   }
 
   #chunk(collector: Collector, inputs: readonly unknown[] | undefined, key: string, scrape: ScrapeResult): Chunk {
     const cached = this.#chunks.get(key);
     if (inputs !== undefined && cached !== undefined && sameList(inputs, cached.inputs)) return cached;
     const { families, duplicates } = dedupeSeries(collector.collect(scrape).filter((f) => f.samples.length > 0));
+    // What changes every scrape is sent as text after the exporter's own metrics; the rest is
+    // compressed straight from the render buffer, with no copy of its text.
+    const render = () => (inputs === undefined ? new Part(renderBytes(families)) : renderWith(families, Part.gzipped));
     const chunk: Chunk = {
       inputs: inputs ?? [],
-      texts: families.map(renderFamily),
+      part: families.length === 0 ? undefined : render(),
       series: families.reduce((n, f) => n + f.samples.length, 0),
       duplicates,
     };
@@ -88,7 +90,7 @@ export class Exposition {
     if (chunks.length === 0) return undefined;
     const cached = this.#bodies.get(view);
     if (cached !== undefined && sameList(cached.chunks, chunks)) return cached.body;
-    const body = new Body(joined(chunks.flatMap((c) => c.texts)));
+    const body = new Body(chunks.map((c) => c.part!));
     this.#bodies.set(view, { chunks, body });
     return body;
   }

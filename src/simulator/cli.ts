@@ -30,6 +30,7 @@ Options:
                               history_overlaps, history_more_than_limit; ENDPOINT:odd_strings (lone
                               surrogates, a market twin, a label across the 128-unit cut);
                               ENDPOINT:unset_times (createdAt 0, -1 or absent, updatedAt 0)
+  --moving                    bench mode: every private answer differs from the last in one number
   -h, --help                  print this help
 
 Control API (no key): POST /_sim/tick?n=1, GET /_sim/state, GET /_sim/stats, POST /_sim/stats/reset,
@@ -66,6 +67,10 @@ export function parseCliArgs(argv: readonly string[]): CliCommand {
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i] ?? "";
     if (arg === "-h" || arg === "--help") return { kind: "help" };
+    if (arg === "--moving") {
+      options.moving = true;
+      continue;
+    }
     const eq = arg.indexOf("=");
     const flag = arg.startsWith("--") && eq > 0 ? arg.slice(0, eq) : arg;
     if (!flag.startsWith("--")) throw new CliError(`unexpected argument "${arg}"`);

@@ -29,6 +29,8 @@ export interface SimulatorOptions {
   epochMs?: number;
   /** Initial faults. */
   faults?: FaultSpec[];
+  /** Bench mode: every private answer differs from the last in one number (see moving.ts). Default false. */
+  moving?: boolean;
 }
 
 export interface SimConfig {
@@ -47,6 +49,7 @@ export interface SimConfig {
   timeUnit: TimeUnit;
   epochMs: number;
   faults: FaultSpec[];
+  moving: boolean;
 }
 
 interface ProfileSizes {
@@ -135,5 +138,6 @@ export function resolveConfig(opts: SimulatorOptions = {}): SimConfig {
     timeUnit: oneOf("timeUnit", opts.timeUnit, "ms", ["s", "ms", "us", "ns"]),
     epochMs: integerIn("epochMs", opts.epochMs, DEFAULT_EPOCH_MS, 0, 8_640_000_000_000),
     faults: opts.faults === undefined ? [] : validateFaultList(opts.faults),
+    moving: opts.moving === true,
   };
 }

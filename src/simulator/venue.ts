@@ -3,6 +3,7 @@ import type { IncomingMessage } from "node:http";
 import { detailedAccount, summaryAccount } from "./account-view.js";
 import type { SimConfig } from "./config.js";
 import { errorBody } from "./http-util.js";
+import { nudged } from "./moving.js";
 import { ordersArrayBytes } from "./orders.js";
 import type { SimState } from "./state.js";
 import type { SimEndpoint, VenueAnswer } from "./types.js";
@@ -47,6 +48,8 @@ export class VenueResponder {
   private cache = new Map<string, Buffer>();
   private cacheVersion = -1;
   private markets: { version: number; body: Buffer } | undefined;
+  /** Answers given so far per request, for the moving bench mode: each differs from the one before. */
+  private moves = new Map<string, number>();
 
   constructor(
     private readonly state: SimState,
@@ -73,6 +76,16 @@ export class VenueResponder {
   }
 
   answer(endpoint: SimEndpoint, req: IncomingMessage, url: URL): VenueAnswer {
+    const answer = this.unmoved(endpoint, req, url);
+    if (!this.config.moving || !PRIVATE.has(endpoint) || answer.status !== 200) return answer;
+    const key = url.pathname + url.search;
+    const n = this.moves.get(key) ?? 0;
+    if (this.moves.size >= CACHE_ENTRIES) this.moves.clear();
+    this.moves.set(key, n + 1);
+    return { ...answer, body: nudged(endpoint, answer.body, n) };
+  }
+
+  private unmoved(endpoint: SimEndpoint, req: IncomingMessage, url: URL): VenueAnswer {
     if (PRIVATE.has(endpoint) && !this.authorized(req)) return errorAnswer(401, "unauthorized");
     const params = url.searchParams;
     switch (endpoint) {

@@ -161,17 +161,24 @@ const POW10 = Array.from({ length: 23 }, (_, k) => 10 ** k);
 /** Below this, a decimal of that many digits maps to one double and back (15 significant digits). */
 const EXACT_DIGITS = 1e15;
 
+/** The scale of the last successful `scaled` call (kept here, not in a returned pair, so a sum allocates nothing). */
+let scaledK = 0;
+
 /**
  * Fast path of fromNumber: value = m × 10^-k with the fewest decimals, as plain numbers, when m has
- * at most 15 digits (then that decimal is exactly the one the double was written as). Else undefined.
+ * at most 15 digits (then that decimal is exactly the one the double was written as): returns m and
+ * leaves k in scaledK. Else NaN.
  */
-function scaled(value: number): [m: number, k: number] | undefined {
+function scaled(value: number): number {
   for (let k = 0; k <= 15; k++) {
     const m = Math.round(value * POW10[k]!);
-    if (!(Math.abs(m) < EXACT_DIGITS)) return undefined;
-    if (m / POW10[k]! === value) return [m, k];
+    if (!(Math.abs(m) < EXACT_DIGITS)) return Number.NaN;
+    if (m / POW10[k]! === value) {
+      scaledK = k;
+      return m;
+    }
   }
-  return undefined;
+  return Number.NaN;
 }
 
 /**
@@ -194,21 +201,23 @@ export class ExactSum {
   #big: Decimal | undefined;
 
   add(value: number): this {
-    const s = scaled(value);
-    if (s === undefined) return this.#addBig(fromNumber(value));
-    return this.#addScaled(s[0], s[1]);
+    const m = scaled(value);
+    if (Number.isNaN(m)) return this.#addBig(fromNumber(value));
+    return this.#addScaled(m, scaledK);
   }
 
   /** Adds a × b exactly (a notional: price × quantity). */
   addProduct(a: number, b: number): this {
     const x = scaled(a);
+    const xk = scaledK;
     const y = scaled(b);
-    if (x !== undefined && y !== undefined) {
-      const m = x[0] * y[0];
-      if (Math.abs(m) <= Number.MAX_SAFE_INTEGER && x[1] + y[1] < POW10.length) return this.#addScaled(m, x[1] + y[1]);
+    const yk = scaledK;
+    if (!Number.isNaN(x) && !Number.isNaN(y)) {
+      const m = x * y;
+      if (Math.abs(m) <= Number.MAX_SAFE_INTEGER && xk + yk < POW10.length) return this.#addScaled(m, xk + yk);
     }
-    const dx = x === undefined ? fromNumber(a) : { mantissa: BigInt(x[0]), scale: x[1] };
-    const dy = y === undefined ? fromNumber(b) : { mantissa: BigInt(y[0]), scale: y[1] };
+    const dx = Number.isNaN(x) ? fromNumber(a) : { mantissa: BigInt(x), scale: xk };
+    const dy = Number.isNaN(y) ? fromNumber(b) : { mantissa: BigInt(y), scale: yk };
     return this.#addBig({ mantissa: dx.mantissa * dy.mantissa, scale: dx.scale + dy.scale });
   }
 

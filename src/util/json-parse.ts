@@ -35,15 +35,21 @@ const MAX_MISSES = 8;
  * leaves the batch unbalanced, so it fails and the next boundary is tried; every accepted batch is
  * valid JSON and the batches tile the array, so the result is JSON.parse's.
  */
-async function parseArrayInSlices(text: string, open: number, reviver: Reviver | undefined): Promise<unknown[]> {
+async function parseArrayInSlices(
+  text: string,
+  open: number,
+  reviver: Reviver | undefined,
+  each: (item: unknown) => void,
+  batchChars = BATCH_CHARS,
+  yieldEvery = true,
+): Promise<void> {
   const close = text.lastIndexOf("]");
-  const out: unknown[] = [];
   let start = open + 1;
   let deadline = performance.now() + SLICE_MS;
   while (start < close) {
     let parsed: unknown[] | undefined;
     let misses = 0;
-    BOUNDARY.lastIndex = Math.min(start + BATCH_CHARS, close);
+    BOUNDARY.lastIndex = Math.min(start + batchChars, close);
     while (parsed === undefined) {
       const match = misses < MAX_MISSES ? BOUNDARY.exec(text) : null;
       const end = match === null || match.index >= close ? close : match.index + 1;
@@ -56,14 +62,13 @@ async function parseArrayInSlices(text: string, open: number, reviver: Reviver |
         misses++;
       }
     }
-    for (const item of parsed) out.push(item);
-    if (performance.now() > deadline) {
+    for (const item of parsed) each(item);
+    if (yieldEvery && performance.now() > deadline) {
       await yieldToLoop();
       deadline = performance.now() + SLICE_MS;
     }
   }
   if (skipSpace(text, close + 1) !== text.length) throw new SyntaxError("text after the array");
-  return out;
 }
 
 type Reviver = (this: unknown, key: string, value: unknown, context?: { source?: string }) => unknown;
@@ -81,5 +86,29 @@ export async function parseJson(text: string, keepLongNumbers = false): Promise<
   if (text.length < CHUNKED_FROM) return JSON.parse(text, reviver);
   const open = skipSpace(text, 0);
   if (text.charCodeAt(open) !== 91) return JSON.parse(text, reviver);
-  return parseArrayInSlices(text, open, reviver);
+  const out: unknown[] = [];
+  await parseArrayInSlices(text, open, reviver, (item) => out.push(item));
+  return out;
+}
+
+/** Elements handed out one by one are parsed in batches of about this many characters (see parseJsonItems). */
+const ITEM_BATCH_CHARS = 1 << 16;
+
+/**
+ * A top-level JSON array handed to `each` element by element as it is parsed, in batches of about
+ * 64 K characters: each batch's parsed values can die young, where one JSON.parse keeps the whole
+ * document alive (and copied into the old generation) until the last element is read. Resolves
+ * false, handing nothing, when the text is JSON but not an array; throws SyntaxError like JSON.parse.
+ * Elements may have been handed out before a later part turns out not to be JSON.
+ */
+export async function parseJsonItems(text: string, each: (item: unknown) => void): Promise<boolean> {
+  const open = skipSpace(text, 0);
+  if (text.charCodeAt(open) !== 91) {
+    const value: unknown = JSON.parse(text);
+    if (!Array.isArray(value)) return false;
+    for (const item of value) each(item);
+    return true;
+  }
+  await parseArrayInSlices(text, open, undefined, each, ITEM_BATCH_CHARS, text.length >= CHUNKED_FROM);
+  return true;
 }

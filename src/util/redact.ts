@@ -47,6 +47,14 @@ export function redactKnown(text: string): string {
   return out;
 }
 
+/** `bytes` (UTF-8) with every known secret replaced; the same Buffer when none is in it (the usual case). */
+export function redactKnownBytes(bytes: Buffer): Buffer {
+  for (const needle of needles) {
+    if (bytes.includes(needle)) return Buffer.from(redactKnown(bytes.toString("utf8")));
+  }
+  return bytes;
+}
+
 /** `text` with every known secret and any Authorization value replaced by <secret>. */
 export function redact(text: string): string {
   return redactKnown(text).replace(AUTHORIZATION, `$1${REDACTED}`).replace(SCHEME, `$1 ${REDACTED}`);

@@ -1,24 +1,50 @@
 // Remembers, per request, the last body's bytes and what they were read into: an unchanged body is
 // not decoded, parsed or validated again, and keeps its object identity so its metrics text is reused.
 
-import { bodyText, type RawBody } from "./http.js";
+import type { RawBody } from "./http.js";
 
 interface Entry {
-  bytes: Buffer;
+  /** The body's chunks as they arrived (kept as they are: joining them would copy every answer). */
+  body: RawBody;
   value: unknown;
   /** Invalid fields the body had, replayed on every reuse so the counters stay per scrape. */
   invalid: Array<[field: string, count: number]>;
 }
 
-/** Compares the chunks as they arrived with the remembered bytes, without joining or decoding them. */
-function sameBytes(bytes: Buffer, body: RawBody): boolean {
-  if (bytes.length !== body.length) return false;
-  let offset = 0;
-  for (const chunk of body.chunks) {
-    if (Buffer.compare(chunk, bytes.subarray(offset, offset + chunk.byteLength)) !== 0) return false;
-    offset += chunk.byteLength;
+/** Compares two bodies byte for byte across their (differently cut) chunks, without joining them. */
+function sameBytes(a: RawBody, b: RawBody): boolean {
+  if (a.length !== b.length) return false;
+  let i = 0;
+  let j = 0;
+  let atA = 0;
+  let atB = 0;
+  while (i < a.chunks.length && j < b.chunks.length) {
+    const x = a.chunks[i]!;
+    const y = b.chunks[j]!;
+    const n = Math.min(x.byteLength - atA, y.byteLength - atB);
+    if (Buffer.compare(x.subarray(atA, atA + n), y.subarray(atB, atB + n)) !== 0) return false;
+    atA += n;
+    atB += n;
+    if (atA === x.byteLength) [i, atA] = [i + 1, 0];
+    if (atB === y.byteLength) [j, atB] = [j + 1, 0];
   }
   return true;
+}
+
+/** Bodies up to this size are joined in one reused buffer to be decoded; larger ones in a buffer of their own. */
+const SCRATCH_MAX = 8 << 20;
+let scratch = Buffer.alloc(0);
+
+/** The body as text: joined in the reused buffer (no copy of every answer left to the collector). */
+function text(body: RawBody): string {
+  if (body.length > SCRATCH_MAX) return Buffer.concat(body.chunks, body.length).toString("utf8");
+  if (scratch.length < body.length) scratch = Buffer.allocUnsafeSlow(Math.min(SCRATCH_MAX, Math.max(body.length, scratch.length * 2)));
+  let at = 0;
+  for (const chunk of body.chunks) {
+    scratch.set(chunk, at);
+    at += chunk.byteLength;
+  }
+  return scratch.toString("utf8", 0, at);
 }
 
 export class BodyCache {
@@ -40,16 +66,16 @@ export class BodyCache {
     read: (text: string, report: (field: string) => void) => Promise<T>,
   ): Promise<T> {
     const entry = this.#entries.get(key);
-    if (entry !== undefined && sameBytes(entry.bytes, body)) {
+    if (entry !== undefined && sameBytes(entry.body, body)) {
       for (const [field, count] of entry.invalid) for (let i = 0; i < count; i++) invalid(field);
       return entry.value as T;
     }
     const counts = new Map<string, number>();
-    const value = await read(bodyText(body), (field) => {
+    const value = await read(text(body), (field) => {
       counts.set(field, (counts.get(field) ?? 0) + 1);
       invalid(field);
     });
-    if (this.#enabled) this.#entries.set(key, { bytes: Buffer.concat(body.chunks, body.length), value, invalid: [...counts] });
+    if (this.#enabled) this.#entries.set(key, { body, value, invalid: [...counts] });
     return value;
   }
 

@@ -6,11 +6,11 @@ import { authenticator, type Authenticator } from "./auth.js";
 import { PATHS, type Endpoint } from "./endpoints.js";
 import { VenueError } from "./errors.js";
 import { BodyCache } from "./body-cache.js";
-import { getBody, parseBody, type RawBody } from "./http.js";
+import { getBody, parseBody, parseBodyItems, type RawBody } from "./http.js";
 import type { Precision } from "./fields.js";
 import { parseAccountInfo, type FieldReporter } from "./parse-account.js";
 import { parseMarkets } from "./parse-markets.js";
-import { parseOrders } from "./parse-orders.js";
+import { notAnOrderList, parseOrders, readOrderItem } from "./parse-orders.js";
 import { historyRequestBound, pageHistory, type RequestBudget } from "./history-pager.js";
 import type { AccountInfo, ActiveOrders, Market, Order, OrderHistory } from "./snapshot.js";
 import type { Transport } from "./transport.js";
@@ -85,7 +85,7 @@ export class VenueClient {
   async activeOrders(ctx: CallContext): Promise<ActiveOrders> {
     const limit = this.#venue.activeOrdersLimit;
     const query = { [this.#venue.activeOrdersLimitParam]: String(limit) };
-    return this.#read("orders_active", query, ctx, (body, invalid, precision) => ({ orders: parseOrders(body, "orders_active", invalid, precision), limit }));
+    return { orders: await this.#readOrders("orders_active", query, ctx), limit };
   }
 
   /**
@@ -95,10 +95,9 @@ export class VenueClient {
   async orderHistory(ctx: CallContext): Promise<OrderHistory> {
     const { historyMaxOrders: max, historyPageSize: pageSize } = this.#venue;
     const budget: RequestBudget = { left: historyRequestBound(max, pageSize) };
-    const read = await pageHistory(max, pageSize, budget, (offset, limit) =>
-      this.#read("orders_history", { offset: String(offset), limit: String(limit) }, ctx, (body, invalid, precision) =>
-        parseOrders(body, "orders_history", invalid, precision), budget),
-    );
+    const page = (offset: number, limit: number): Promise<Order[]> =>
+      this.#readOrders("orders_history", { offset: String(offset), limit: String(limit) }, ctx, budget);
+    const read = await pageHistory(max, pageSize, budget, page);
     const { pages } = read;
     // The same pages as last time make the same history object, so its rendered text is reused.
     const last = this.#lastHistory;
@@ -122,16 +121,7 @@ export class VenueClient {
     validate: (body: unknown, invalid: FieldReporter, precision: Precision) => T,
     budget?: RequestBudget,
   ): Promise<T> {
-    const url = this.#url(endpoint, query);
-    const key = url.pathname + url.search;
-    let body: RawBody;
-    try {
-      body = await this.#get(endpoint, url, ctx, budget);
-    } catch (error) {
-      this.#bodies.forget(key);
-      throw error;
-    }
-    return this.#bodies.read(key, body, ctx.invalid, async (text, invalid) => {
+    return this.#readText(endpoint, query, ctx, budget, async (text, url, invalid) => {
       // JSON numbers lose digits past a double's; only when one may have, the body is parsed again
       // keeping their texts, so derived values come from the numbers as written.
       const problems: string[] = [];
@@ -143,6 +133,51 @@ export class VenueClient {
       }
       return validate(await parseBody(text, url, true), invalid, precision);
     });
+  }
+
+  /**
+   * An order list: like #read, but each order is read as soon as its batch of the array is parsed,
+   * so the parsed JSON of thousands of orders never lives all at once (less survives into the old
+   * generation). Invalid fields are reported once the whole body is known to be JSON; a number that
+   * lost digits sends the body through #read's exact path instead.
+   */
+  async #readOrders(endpoint: "orders_active" | "orders_history", query: Record<string, string>, ctx: CallContext, budget?: RequestBudget): Promise<Order[]> {
+    return this.#readText(endpoint, query, ctx, budget, async (text, url, invalid) => {
+      const orders: Order[] = [];
+      const problems: string[] = [];
+      const report = (field: string) => problems.push(field);
+      const precision: Precision = { lost: false };
+      const isArray = await parseBodyItems(text, url, (raw) => {
+        const order = readOrderItem(raw, report, precision);
+        if (order !== undefined) orders.push(order);
+      });
+      if (!isArray) throw notAnOrderList(endpoint);
+      if (!precision.lost) {
+        for (const field of problems) invalid(field);
+        return orders;
+      }
+      return parseOrders(await parseBody(text, url, true), endpoint, invalid, precision);
+    });
+  }
+
+  /** GET, then `read` the body's text, skipped (same object back) when the body did not change. */
+  async #readText<T>(
+    endpoint: Endpoint,
+    query: Record<string, string>,
+    ctx: CallContext,
+    budget: RequestBudget | undefined,
+    read: (text: string, url: URL, invalid: FieldReporter) => Promise<T>,
+  ): Promise<T> {
+    const url = this.#url(endpoint, query);
+    const key = url.pathname + url.search;
+    let body: RawBody;
+    try {
+      body = await this.#get(endpoint, url, ctx, budget);
+    } catch (error) {
+      this.#bodies.forget(key);
+      throw error;
+    }
+    return this.#bodies.read(key, body, ctx.invalid, (text, invalid) => read(text, url, invalid));
   }
 
   #url(endpoint: Endpoint, query: Record<string, string>): URL {

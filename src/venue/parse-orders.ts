@@ -7,27 +7,31 @@ import type { Order } from "./snapshot.js";
 
 const EXACT_ORDER_FIELDS = ["price", "quantity", "quantityLocked", "quantityFilled"] as const;
 
+function label(raw: Record<string, unknown>, field: string, invalid: FieldReporter): string | undefined {
+  const value = readLabel(raw[field]);
+  if (value === undefined) invalid(field);
+  return value;
+}
+
+function num(raw: Record<string, unknown>, field: string, invalid: FieldReporter): number | undefined {
+  const value = readNumber(raw[field]);
+  if (value === undefined) invalid(field);
+  return value;
+}
+
+function flag(raw: Record<string, unknown>, field: string, invalid: FieldReporter): boolean | undefined {
+  const value = readFlag(raw[field]);
+  if (value === undefined) invalid(field);
+  return value;
+}
+
 /**
  * Which fields an order must carry is "not shown" by the reference, so every field the metrics use
  * is read tolerantly: a missing or malformed one is reported and left undefined, and only the
  * series that need it are dropped. rejectionReason is optional by nature and only read when present.
+ * The readers above are plain functions, not closures made per order (thousands a scrape).
  */
 function readOrder(raw: Record<string, unknown>, invalid: FieldReporter, precision: Precision | undefined): Order {
-  const label = (field: string): string | undefined => {
-    const value = readLabel(raw[field]);
-    if (value === undefined) invalid(field);
-    return value;
-  };
-  const num = (field: string): number | undefined => {
-    const value = readNumber(raw[field]);
-    if (value === undefined) invalid(field);
-    return value;
-  };
-  const flag = (field: string): boolean | undefined => {
-    const value = readFlag(raw[field]);
-    if (value === undefined) invalid(field);
-    return value;
-  };
   // An unset time leaves the order out of oldest/newest figures only; it is not a malformed field.
   const createdAt = readTimestampSeconds(raw.createdAt);
   if (createdAt === undefined) invalid(isUnsetTime(raw.createdAt) ? `${UNSET_PREFIX}createdAt` : "createdAt");
@@ -40,33 +44,43 @@ function readOrder(raw: Record<string, unknown>, invalid: FieldReporter, precisi
   // Every Order has the same shape (exact last, usually undefined): one hidden class for 50,000 of them.
   return {
     id: readId(raw.id),
-    marketId: label("marketId"),
-    type: label("type"),
-    side: label("side"),
-    direction: label("direction"),
-    status: label("status"),
-    isPendingExpiration: flag("isPendingExpiration"),
-    isPendingCancellation: flag("isPendingCancellation"),
-    isPendingRejection: flag("isPendingRejection"),
-    price: num("price"),
-    quantity: num("quantity"),
-    quantityLocked: num("quantityLocked"),
-    quantityFilled: num("quantityFilled"),
+    marketId: label(raw, "marketId", invalid),
+    type: label(raw, "type", invalid),
+    side: label(raw, "side", invalid),
+    direction: label(raw, "direction", invalid),
+    status: label(raw, "status", invalid),
+    isPendingExpiration: flag(raw, "isPendingExpiration", invalid),
+    isPendingCancellation: flag(raw, "isPendingCancellation", invalid),
+    isPendingRejection: flag(raw, "isPendingRejection", invalid),
+    price: num(raw, "price", invalid),
+    quantity: num(raw, "quantity", invalid),
+    quantityLocked: num(raw, "quantityLocked", invalid),
+    quantityFilled: num(raw, "quantityFilled", invalid),
     createdAt,
     rejectionCode,
     exact: exactFields(raw, EXACT_ORDER_FIELDS, precision),
   };
 }
 
+/** One element of an order list: an Order, or undefined (reported as "[]") when it is not an object. */
+export function readOrderItem(raw: unknown, invalid: FieldReporter, precision?: Precision): Order | undefined {
+  if (isRecord(raw)) return readOrder(raw, invalid, precision);
+  invalid("[]");
+  return undefined;
+}
+
+/** The error of an order list body that is JSON but not an array. */
+export function notAnOrderList(endpoint: string): VenueError {
+  return new VenueError("invalid_schema", `${endpoint}: expected a JSON array of orders`);
+}
+
 /** An order list body: a JSON array of Order objects. Anything else fails with invalid_schema. */
 export function parseOrders(body: unknown, endpoint: string, invalid: FieldReporter, precision?: Precision): Order[] {
-  if (!Array.isArray(body)) {
-    throw new VenueError("invalid_schema", `${endpoint}: expected a JSON array of orders`);
-  }
+  if (!Array.isArray(body)) throw notAnOrderList(endpoint);
   const orders: Order[] = [];
   for (const raw of body) {
-    if (isRecord(raw)) orders.push(readOrder(raw, invalid, precision));
-    else invalid("[]");
+    const order = readOrderItem(raw, invalid, precision);
+    if (order !== undefined) orders.push(order);
   }
   return orders;
 }

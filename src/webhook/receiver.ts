@@ -74,13 +74,20 @@ export function parseNotification(path: string, body: unknown, receivedAt: numbe
   };
 }
 
+/** Control characters (a newline in a venue's market id, say) escaped, so one alert stays one line and cannot forge another. */
+function oneLine(text: string): string {
+  return text.replace(/[\p{Cc}\u2028\u2029]/gu, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
+}
+
 /** One line per alert: status, name, routing labels, then the summary and runbook (or when it resolved). */
 export function describeAlert(receiver: string, alert: WebhookAlert): string {
   const { alertname = "?", ...labels } = alert.labels;
   const routing = ["severity", "account", "collateral_id", "instance", "job"].flatMap((k) => (labels[k] ? [`${k}=${labels[k]}`] : []));
   const head = [alert.status.toUpperCase(), alertname, ...routing, `receiver=${receiver}`].join(" ");
-  if (alert.status === "resolved") return `${head}: resolved at ${alert.endsAt}`;
-  return [`${head}:`, alert.annotations.summary, alert.annotations.runbook_url && `runbook=${alert.annotations.runbook_url}`].filter(Boolean).join(" ");
+  if (alert.status === "resolved") return oneLine(`${head}: resolved at ${alert.endsAt}`);
+  return oneLine(
+    [`${head}:`, alert.annotations.summary, alert.annotations.runbook_url && `runbook=${alert.annotations.runbook_url}`].filter(Boolean).join(" "),
+  );
 }
 
 function readBody(req: IncomingMessage): Promise<string | undefined> {

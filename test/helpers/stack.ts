@@ -3,7 +3,7 @@
 import { Writable } from "node:stream";
 import { Agent, fetch as poolFetch } from "undici";
 import { configFromEnv } from "../../src/config/load.js";
-import { configFromObject } from "../../src/config/from-file.js";
+import { configFromObject } from "./config-files.js";
 import type { Config } from "../../src/config/types.js";
 import type { Exporter } from "../../src/exporter.js";
 import type { RunningServer } from "../../src/http/server.js";

@@ -96,7 +96,17 @@ export async function startTinyVenue(options: TinyVenueOptions): Promise<TinyVen
       case MARKETS:
         return send(res, venue.options.markets ?? []);
       case ACCOUNT:
-        return send(res, venue.options.account ?? { collateralBalance: "1", availableMargin: "1", totalInvested: "0", totalMargin: "1", totalUnrealizedPnl: "0", positions: [] });
+        return send(
+          res,
+          venue.options.account ?? {
+            collateralBalance: "1",
+            availableMargin: "1",
+            totalInvested: "0",
+            totalMargin: "1",
+            totalUnrealizedPnl: "0",
+            positions: [],
+          },
+        );
       default:
         res.writeHead(404).end();
     }

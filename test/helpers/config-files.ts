@@ -1,9 +1,9 @@
-// A configuration from a config file alone, in one call: for tests and tools that name the file directly.
+// A configuration from a config file (or parsed YAML) in one call, as the exporter would build it.
 
-import type { Env } from "./env.js";
-import { ConfigFile, readConfigFile } from "./file.js";
-import { buildConfig } from "./load.js";
-import type { Config } from "./types.js";
+import type { Env } from "../../src/config/env.js";
+import { ConfigFile, readConfigFile } from "../../src/config/file.js";
+import { buildConfig } from "../../src/config/load.js";
+import type { Config } from "../../src/config/types.js";
 
 /** The file at `path`; variables in `env` still override it, as they do for the exporter. */
 export function loadConfigFile(path: string, env: Env): Config {

@@ -1,0 +1,83 @@
+// The bound of the benchmark, run in the benchmark's process: the exporter's requests with fetch and
+// JSON.parse (the floor), then the same series rendered by a minimal template and gzipped at the
+// exporter's level. No validation, no exact sums, no escaping: what no exporter can beat.
+
+import { gzipSync } from "node:zlib";
+import { FAMILIES, venueSeries, type VenueData } from "./venue-series.js";
+
+type Raw = Record<string, unknown>;
+
+/** The exporter's gzip level (metrics/body.ts). */
+const GZIP_LEVEL = 1;
+
+export interface VenueTarget {
+  venue: string;
+  key: string;
+  collaterals: string[];
+  activeLimit: number;
+  historyLimit: number;
+}
+
+export class Bound {
+  readonly #target: VenueTarget;
+  readonly #headers: Record<string, string>;
+  /** The market list, read once: the exporter caches it too (60 s by default), so it is not a per-scrape request. */
+  #markets: Raw[] | undefined;
+  readonly #marketsEveryScrape: boolean;
+
+  constructor(target: VenueTarget, options: { marketsEveryScrape?: boolean } = {}) {
+    this.#target = target;
+    this.#headers = { "x-api-key": target.key };
+    this.#marketsEveryScrape = options.marketsEveryScrape === true;
+  }
+
+  async #get(path: string): Promise<unknown> {
+    return JSON.parse(await (await fetch(new URL(path, this.#target.venue), { headers: this.#headers })).text()) as unknown;
+  }
+
+  /** The floor: the exporter's requests for one scrape, in parallel, each body through JSON.parse. */
+  async fetch(): Promise<VenueData> {
+    const t = this.#target;
+    const durations: number[] = [];
+    const timed = async (path: string, i: number) => {
+      const started = performance.now();
+      const value = await this.#get(path);
+      durations[i] = (performance.now() - started) / 1000;
+      return value;
+    };
+    const [active, history, markets, ...accounts] = await Promise.all([
+      timed(`v1/private/orders/realtime?limit=${t.activeLimit}`, t.collaterals.length),
+      timed(`v1/private/orders/history?offset=0&limit=${t.historyLimit}`, t.collaterals.length + 1),
+      this.#markets === undefined || this.#marketsEveryScrape ? this.#get("v1/public/markets") : this.#markets,
+      ...t.collaterals.map((c, i) => timed(`v1/private/account-info?collateralId=${c}`, i)),
+    ]);
+    this.#markets = markets as Raw[];
+    return {
+      account: "bench",
+      accounts: accounts.map((body, i) => [t.collaterals[i]!, body as Raw]),
+      active: active as Raw[],
+      activeLimit: t.activeLimit,
+      history: history as Raw[],
+      markets: this.#markets,
+      durations,
+    };
+  }
+
+  /** The floor plus the minimal renderer and gzip: the whole bound of one scrape, as sent. */
+  async scrape(): Promise<Buffer> {
+    return gzipSync(Buffer.from(render(await this.fetch())), { level: GZIP_LEVEL });
+  }
+}
+
+/** A plain template per series, lines joined per family, families joined: the minimal renderer. */
+export function render(data: VenueData): string {
+  const lines: string[][] = FAMILIES.map(() => []);
+  venueSeries(data, (family, labels, value) => {
+    const names = FAMILIES[family]!.labelNames;
+    const text = labels.map((v, i) => `${names[i]}="${v}"`).join(",");
+    lines[family]!.push(`${FAMILIES[family]!.name}{${text}} ${value}`);
+  });
+  return `${FAMILIES.map((f, i) => (lines[i]!.length === 0 ? "" : `# HELP ${f.name} ${f.help}\n# TYPE ${f.name} gauge\n${lines[i]!.join("\n")}`))
+    .filter((t) => t !== "")
+    .join("\n\n")}\n`;
+}

@@ -1,0 +1,155 @@
+// The exporter's venue series computed the plain way, straight from JSON.parse's output with float
+// sums: what the benchmark's bound renders with a template and its naive peer sets as gauges.
+
+type Raw = Record<string, unknown>;
+
+export interface SeriesFamily {
+  name: string;
+  help: string;
+  labelNames: string[];
+}
+
+/** Emits one series: the family's index in FAMILIES, its label values in labelNames order, its value. */
+export type Emit = (family: number, labels: string[], value: number) => void;
+
+const f = (name: string, labelNames: string[]): SeriesFamily => ({ name: `trading_${name}`, help: `${name}.`, labelNames });
+const ACCOUNT = ["account", "collateral_id"];
+const POSITION = ["account", "collateral_id", "market_id", "direction"];
+const GROUP = ["account", "market_id", "side", "direction", "type", "status"];
+const MARKET = ["account", "market_id"];
+const ACCOUNT_FIELDS = ["collateralBalance", "availableMargin", "totalInvested", "totalMargin", "totalUnrealizedPnl"];
+const POSITION_FIELDS = ["size", "avgExecutionPrice", "marginAmount", "borrowedAmount", "leverage", "realizedPnl", "liquidationPrice", "maintenanceMargin"];
+const SETTINGS = [
+  "tickSize", "tickPrecision", "stepSize", "stepPrecision", "minOrderSize", "minLeverage", "maxLeverage", "currentlyAllowedLeverage",
+  "maintenanceMarginFraction", "initialMarginFraction", "incrementalInitialMarginFraction", "incrementalPositionSize", "baselinePositionSize",
+  "maxPositionSize",
+];
+const FLAGS = [["expiration", "isPendingExpiration"], ["cancellation", "isPendingCancellation"], ["rejection", "isPendingRejection"]] as const;
+
+export const FAMILIES: SeriesFamily[] = [
+  f("scrape_success", ["endpoint", "account"]),
+  f("scrape_duration_seconds", ["endpoint", "account"]),
+  f("up", ["account"]),
+  ...ACCOUNT_FIELDS.map((x) => f(`account_${x}`, ACCOUNT)),
+  f("account_positions", ACCOUNT),
+  f("account_maintenance_margin", ACCOUNT),
+  f("account_margin_ratio", ACCOUNT),
+  ...[...POSITION_FIELDS, "notional", "liquidation_distance_ratio"].map((x) => f(`position_${x}`, POSITION)),
+  ...["count", "quantity", "quantity_filled", "quantity_locked", "notional"].map((x) => f(`active_orders_${x}`, GROUP)),
+  f("active_orders_pending", ["account", "market_id", "flag"]),
+  f("active_orders_oldest_created_timestamp_seconds", MARKET),
+  f("active_orders_truncated", ["account"]),
+  f("order_history_orders", GROUP),
+  f("order_history_rejections", ["account", "market_id", "code"]),
+  f("order_history_last_created_timestamp_seconds", MARKET),
+  f("order_history_fetched_orders", ["account"]),
+  f("market_info", ["market_id", "name", "asset_id", "collateral_asset_id"]),
+  f("market_status", ["market_id", "status"]),
+  ...SETTINGS.map((x) => f(`market_${x}`, ["market_id"])),
+];
+const at = (name: string): number => FAMILIES.findIndex((x) => x.name === `trading_${name}`);
+const I = {
+  success: at("scrape_success"), duration: at("scrape_duration_seconds"), up: at("up"), account: at("account_collateralBalance"),
+  positions: at("account_positions"), maintenance: at("account_maintenance_margin"), ratio: at("account_margin_ratio"),
+  position: at("position_size"), active: at("active_orders_count"), pending: at("active_orders_pending"),
+  oldest: at("active_orders_oldest_created_timestamp_seconds"), truncated: at("active_orders_truncated"), history: at("order_history_orders"),
+  rejections: at("order_history_rejections"), last: at("order_history_last_created_timestamp_seconds"),
+  fetched: at("order_history_fetched_orders"), info: at("market_info"), status: at("market_status"), setting: at("market_tickSize"),
+};
+
+const seconds = (t: unknown): number => (Number(t) < 1e11 ? Number(t) : Number(t) / 1e3);
+
+export interface VenueData {
+  account: string;
+  /** [collateral id, parsed account-info body] */
+  accounts: Array<[string, Raw]>;
+  active: Raw[];
+  activeLimit: number;
+  history: Raw[];
+  markets: Raw[];
+  durations: number[];
+}
+
+function orderGroups(account: string, orders: Raw[]): Map<string, { labels: string[]; orders: Raw[] }> {
+  const groups = new Map<string, { labels: string[]; orders: Raw[] }>();
+  for (const o of orders) {
+    const labels = [account, String(o.marketId), String(o.side), String(o.direction), String(o.type), String(o.status)];
+    const key = labels.join("\u0000");
+    const group = groups.get(key) ?? groups.set(key, { labels, orders: [] }).get(key)!;
+    group.orders.push(o);
+  }
+  return groups;
+}
+
+function byMarket(orders: Raw[]): Map<string, Raw[]> {
+  const markets = new Map<string, Raw[]>();
+  for (const o of orders) {
+    const id = String(o.marketId);
+    (markets.get(id) ?? markets.set(id, []).get(id)!).push(o);
+  }
+  return markets;
+}
+
+export function venueSeries(d: VenueData, emit: Emit): void {
+  const a = d.account;
+  const endpoints = [...d.accounts.map(() => "account_info"), "orders_active", "orders_history"];
+  endpoints.forEach((e, i) => {
+    emit(I.success, [e, a], 1);
+    emit(I.duration, [e, a], d.durations[i] ?? 0);
+  });
+  emit(I.success, ["markets", ""], 1);
+  emit(I.duration, ["markets", ""], 0);
+  emit(I.up, [a], 1);
+  for (const [collateral, info] of d.accounts) {
+    const labels = [a, collateral];
+    ACCOUNT_FIELDS.forEach((field, i) => emit(I.account + i, labels, Number(info[field])));
+    const positions = Array.isArray(info.positions) ? (info.positions as Raw[]) : undefined;
+    emit(I.positions, labels, positions?.length ?? Number(info.positions));
+    if (positions === undefined) continue;
+    const maintenance = positions.reduce((s, p) => s + Number(p.maintenanceMargin), 0);
+    emit(I.maintenance, labels, maintenance);
+    emit(I.ratio, labels, maintenance / Number(info.totalMargin));
+    const seen = new Set<string>();
+    for (const p of positions) {
+      const key = `${String(p.marketId)}\u0000${String(p.direction)}`;
+      if (seen.has(key)) continue;
+      seen.add(key);
+      const pl = [a, collateral, String(p.marketId), String(p.direction)];
+      POSITION_FIELDS.forEach((field, i) => emit(I.position + i, pl, Number(p[field])));
+      const avg = Number(p.avgExecutionPrice);
+      emit(I.position + 8, pl, Number(p.size) * avg);
+      emit(I.position + 9, pl, Math.abs(avg - Number(p.liquidationPrice)) / avg);
+    }
+  }
+  for (const { labels, orders } of orderGroups(a, d.active).values()) {
+    emit(I.active, labels, orders.length);
+    emit(I.active + 1, labels, orders.reduce((s, o) => s + Number(o.quantity), 0));
+    emit(I.active + 2, labels, orders.reduce((s, o) => s + Number(o.quantityFilled), 0));
+    emit(I.active + 3, labels, orders.reduce((s, o) => s + Number(o.quantityLocked), 0));
+    emit(I.active + 4, labels, orders.reduce((s, o) => s + Number(o.price) * Number(o.quantity), 0));
+  }
+  for (const [market, orders] of byMarket(d.active)) {
+    for (const [flag, field] of FLAGS) emit(I.pending, [a, market, flag], orders.filter((o) => o[field] === true).length);
+    emit(I.oldest, [a, market], Math.min(...orders.map((o) => seconds(o.createdAt))));
+  }
+  emit(I.truncated, [a], d.active.length >= d.activeLimit ? 1 : 0);
+  for (const { labels, orders } of orderGroups(a, d.history).values()) emit(I.history, labels, orders.length);
+  const codes = new Map<string, { labels: string[]; n: number }>();
+  for (const o of d.history) {
+    const code = (o.rejectionReason as Raw | null | undefined)?.code;
+    if (code === undefined) continue;
+    const labels = [a, String(o.marketId), String(code)];
+    const key = labels.join("\u0000");
+    (codes.get(key) ?? codes.set(key, { labels, n: 0 }).get(key)!).n++;
+  }
+  for (const { labels, n } of codes.values()) emit(I.rejections, labels, n);
+  for (const [market, orders] of byMarket(d.history)) emit(I.last, [a, market], Math.max(...orders.map((o) => seconds(o.createdAt))));
+  emit(I.fetched, [a], d.history.length);
+  for (const m of d.markets) {
+    const id = String(m.id);
+    emit(I.info, [id, String(m.name), String(m.assetId), String(m.collateralAssetId)], 1);
+    emit(I.status, [id, String(m.status)], 1);
+    const settings = m.settings;
+    SETTINGS.forEach((s, i) => emit(I.setting + i, [id], Number((settings as Raw | undefined)?.[s])));
+  }
+}

@@ -1,0 +1,42 @@
+// What one setting is: its file key, variable, flag, parser, default and help (the table is settings.ts).
+
+import type { Config } from "./types.js";
+
+export interface Setting<T> {
+  /** Read from the config file at this key path (the setting's id) when true. */
+  file: boolean;
+  env?: string;
+  /** The flag without its dashes ("web.listen-address"); `arg` names its value in --help. */
+  flag?: string;
+  arg?: string;
+  /** Only without a config file: the one account the environment describes. */
+  envAccount?: true;
+  /** A secret: the variable, or `<variable>_FILE` naming a file that holds it. */
+  secret?: true;
+  required?: true;
+  /**
+   * Read at start-up only (the listener, the logger, the HTTP limits): where its value sits in a
+   * Config, so a reload that changes it can say the change waits for a restart.
+   */
+  startupOnly?: (config: Config) => unknown;
+  default?: T;
+  /** The default as --help and the README show it, when not the default's own text. */
+  shown?: string;
+  /** One sentence for --help; `more` is added in the README. */
+  help: string;
+  more?: string;
+  /** One parser whatever the source: text from a flag or variable, a YAML value from the file. */
+  parse(value: unknown, where: string): T;
+}
+
+/** Declares a setting; the value type comes from its parser. */
+export const setting = <T>(s: Setting<T>): Setting<T> => s;
+
+/** The default as --help and the README show it: "required", a word for none, or the value. */
+export function shownDefault(setting: Setting<unknown>): string {
+  if (setting.shown !== undefined) return setting.shown;
+  if (setting.default === undefined) return "required";
+  const value = setting.default as unknown;
+  if (typeof value === "object" && value !== null && "host" in value && "port" in value) return `${String(value.host)}:${String(value.port)}`;
+  return String(value);
+}

@@ -1,0 +1,87 @@
+// The exposition in parts: the same text as rendering every family at once, each part encoded once
+// (gzip members that concatenate to the same text), reused while its inputs are the same objects.
+
+import { gunzipSync } from "node:zlib";
+import { describe, expect, it } from "vitest";
+import { COLLECTORS } from "../src/collectors/index.js";
+import { scrapeHealth } from "../src/collectors/scrape-health.js";
+import { Groups } from "../src/collectors/group.js";
+import { gaugesToOpenMetrics } from "../src/metrics/body.js";
+import { Exposition } from "../src/metrics/exposition.js";
+import { renderText } from "../src/metrics/text-render.js";
+import { scrapeFromFixtures } from "./helpers/fixtures.js";
+
+const CASE = {
+  account: "main",
+  accountInfos: [["USDC", "account-detailed.json"]] as Array<[string, string]>,
+  active: "orders-active.json",
+  history: "orders-history.json",
+  markets: "markets.json",
+};
+
+const reusedCollectors = COLLECTORS.filter((c) => c !== scrapeHealth);
+const familiesOf = (collectors: typeof COLLECTORS, scrape: Parameters<(typeof COLLECTORS)[number]["collect"]>[0]) =>
+  collectors.flatMap((c) => c.collect(scrape)).filter((f) => f.samples.length > 0);
+
+describe("Exposition", () => {
+  it("renders the same text as renderText, in a fresh and a reused part", () => {
+    const { scrape } = scrapeFromFixtures(CASE);
+    const out = new Exposition(COLLECTORS).render(scrape, 1_000_000);
+    expect(out.fresh).toBe(renderText(familiesOf([scrapeHealth], scrape)));
+    expect(out.reused?.text).toBe(renderText(familiesOf(reusedCollectors, scrape)));
+    expect(out.dropped).toBe(0);
+  });
+
+  it("sends gzip members and OpenMetrics that decode to the same text", () => {
+    const { scrape } = scrapeFromFixtures(CASE);
+    const reused = new Exposition(COLLECTORS).render(scrape, 1_000_000).reused!;
+    expect(gunzipSync(reused.encoded("text", true)).toString()).toBe(reused.text);
+    expect(reused.encoded("text", false).toString()).toBe(reused.text);
+    expect(gunzipSync(reused.encoded("openmetrics", true)).toString()).toBe(gaugesToOpenMetrics(reused.text));
+  });
+
+  it("reuses the body while the inputs are the same objects, and re-renders only what changed", () => {
+    const exposition = new Exposition(COLLECTORS);
+    const { scrape } = scrapeFromFixtures(CASE);
+    const first = exposition.render(scrape, 1_000_000).reused!;
+    expect(exposition.render(scrape, 1_000_000).reused).toBe(first);
+    // The account moved: a new AccountInfo object with another balance.
+    const account = scrape.accounts[0]!;
+    const info = { ...account.accountInfos[0]!, collateralBalance: 12345.5 };
+    const moved = { ...scrape, accounts: [{ ...account, accountInfos: [info] }] };
+    const second = exposition.render(moved, 1_000_000).reused!;
+    expect(second).not.toBe(first);
+    expect(second.text).toBe(renderText(familiesOf(reusedCollectors, moved)));
+    expect(second.text).toContain('trading_account_collateral_balance{account="main",collateral_id="USDC"} 12345.5');
+    expect(gunzipSync(second.encoded("text", true)).toString()).toBe(second.text);
+  });
+
+  it("cuts over the series cap from the collectors it was given", () => {
+    const { scrape } = scrapeFromFixtures(CASE);
+    const out = new Exposition(COLLECTORS).render(scrape, 10);
+    expect(out.series).toBe(10);
+    expect(out.dropped).toBeGreaterThan(0);
+    expect(out.reused).toBeUndefined();
+  });
+});
+
+describe("Groups", () => {
+  it("keeps groups apart and in first-seen order past a bucket's list, with a reused key array", () => {
+    const groups = new Groups(() => ({ n: 0 }));
+    const key: Array<string | undefined> = ["acct", "M1", ""];
+    const statuses = Array.from({ length: 20 }, (_, i) => `S${i}`);
+    for (let round = 0; round < 3; round++) {
+      for (const status of statuses) {
+        key[2] = status;
+        groups.get(key)!.n++;
+      }
+    }
+    key[1] = "M2";
+    groups.get(key)!.n++;
+    key[2] = undefined;
+    expect(groups.get(key)).toBeUndefined();
+    const entries = [...groups.entries()];
+    expect(entries.map((e) => e.labels.join("/"))).toEqual([...statuses.map((s) => `acct/M1/${s}`), "acct/M2/S19"]);
+    expect(entries.map((e) => e.value.n)).toEqual([...statuses.map(() => 3), 1]);
+  });
+});
