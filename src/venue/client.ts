@@ -68,6 +68,8 @@ export class VenueClient {
   readonly #hooks: ClientHooks;
   readonly #bodies: BodyCache;
   #lastHistory: { pages: Order[][]; history: OrderHistory } | undefined;
+  /** The last active-order answer, kept to hand back the same object while its orders are unchanged. */
+  #lastActive: ActiveOrders | undefined;
 
   /** `account` undefined makes a client for the public endpoint only, which never sends a credential. */
   constructor(venue: VenueConfig, account: AccountConfig | undefined, hooks: ClientHooks) {
@@ -85,7 +87,12 @@ export class VenueClient {
   async activeOrders(ctx: CallContext): Promise<ActiveOrders> {
     const limit = this.#venue.activeOrdersLimit;
     const query = { [this.#venue.activeOrdersLimitParam]: String(limit) };
-    return { orders: await this.#readOrders("orders_active", query, ctx), limit };
+    const orders = await this.#readOrders("orders_active", query, ctx);
+    // The same orders as last time make the same object, so their rendered text is reused.
+    const last = this.#lastActive;
+    if (last !== undefined && last.orders === orders && last.limit === limit) return last;
+    this.#lastActive = { orders, limit };
+    return this.#lastActive;
   }
 
   /**
