@@ -3,7 +3,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import type { ScrapeResult } from "../src/collect/result.js";
-import type { Collector } from "../src/collectors/collector.js";
+import type { Collector } from "../src/metrics/collector.js";
 import { dedupeSeries } from "../src/metrics/dedupe-series.js";
 import { Exposition } from "../src/metrics/exposition.js";
 import { addSample, gauge, type Family } from "../src/metrics/family.js";

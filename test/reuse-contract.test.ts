@@ -4,7 +4,7 @@
 
 import { describe, expect, it } from "vitest";
 import type { AccountResult, ScrapeResult } from "../src/collect/result.js";
-import type { Collector } from "../src/collectors/collector.js";
+import type { Collector } from "../src/metrics/collector.js";
 import { COLLECTORS, collectFamilies } from "../src/collectors/index.js";
 import { Exposition } from "../src/metrics/exposition.js";
 import { renderText } from "../src/metrics/text-render.js";

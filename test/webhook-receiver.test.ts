@@ -121,6 +121,18 @@ describe("dist/webhook/main.js (the compose stack's webhook service)", () => {
     expect(code).toBe(0);
   });
 
+  it("says in one line of its own words, exit code 1, when its port is taken", async () => {
+    const holder = await startReceiver();
+    onTestFinished(() => holder.close());
+    const { port } = new URL(holder.url);
+    const child = spawn(process.execPath, [MAIN, "--port", port], { stdio: ["ignore", "pipe", "pipe"] });
+    let stderr = "";
+    child.stderr.on("data", (d: Buffer) => (stderr += d.toString()));
+    const [code] = (await once(child, "exit")) as [number | null];
+    expect(code).toBe(1);
+    expect(stderr).toBe(`webhook receiver: cannot listen on 127.0.0.1:${port}: the address is already in use\n`);
+  });
+
   it("refuses a bad port with one line and exit code 2", async () => {
     const child = spawn(process.execPath, [MAIN, "--port", "http"], { stdio: ["ignore", "pipe", "pipe"] });
     let stderr = "";

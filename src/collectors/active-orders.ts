@@ -3,7 +3,7 @@
 import { addSample, gauge, metricName, type Family } from "../metrics/family.js";
 import type { Order } from "../venue/snapshot.js";
 import type { ScrapeResult } from "../collect/result.js";
-import type { Collector } from "./collector.js";
+import type { Collector } from "../metrics/collector.js";
 import { Aggregate, Groups } from "./group.js";
 
 const GROUP_LABELS = ["account", "market_id", "side", "direction", "type", "status"] as const;

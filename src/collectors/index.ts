@@ -4,7 +4,7 @@ import type { ScrapeResult } from "../collect/result.js";
 import type { Family } from "../metrics/family.js";
 import { account } from "./account.js";
 import { activeOrders } from "./active-orders.js";
-import type { Collector } from "./collector.js";
+import type { Collector } from "../metrics/collector.js";
 import { markets } from "./markets.js";
 import { orderHistory } from "./order-history.js";
 import { positions } from "./positions.js";

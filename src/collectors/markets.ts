@@ -3,7 +3,7 @@
 import type { ScrapeResult } from "../collect/result.js";
 import { addSample, gauge, metricName, type Family } from "../metrics/family.js";
 import type { MarketSetting } from "../venue/snapshot.js";
-import type { Collector } from "./collector.js";
+import type { Collector } from "../metrics/collector.js";
 
 /** The venue's setting, our metric suffix, and HELP. The venue's "fractions" are exported as ratios. */
 const SETTINGS: Array<[MarketSetting, string, string]> = [

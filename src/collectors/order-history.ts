@@ -2,7 +2,7 @@
 
 import { addSample, gauge, metricName, type Family } from "../metrics/family.js";
 import type { ScrapeResult } from "../collect/result.js";
-import type { Collector } from "./collector.js";
+import type { Collector } from "../metrics/collector.js";
 import { Aggregate, Groups } from "./group.js";
 
 function collect(scrape: ScrapeResult): Family[] {

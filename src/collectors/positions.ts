@@ -4,7 +4,7 @@ import { addSample, gauge, metricName, type Family } from "../metrics/family.js"
 import { abs, decimalOf, exactProduct, multiply, quotient, subtract, toNumber } from "../util/decimal.js";
 import type { Position } from "../venue/snapshot.js";
 import type { ScrapeResult } from "../collect/result.js";
-import type { Collector } from "./collector.js";
+import type { Collector } from "../metrics/collector.js";
 
 const LABELS = ["account", "collateral_id", "market_id", "direction"] as const;
 

@@ -2,7 +2,7 @@
 
 import type { ScrapeResult } from "../collect/result.js";
 import { addSample, gauge, metricName, type Family } from "../metrics/family.js";
-import type { Collector } from "./collector.js";
+import type { Collector } from "../metrics/collector.js";
 
 function collect(scrape: ScrapeResult): Family[] {
   const success = gauge(

@@ -3,7 +3,7 @@
 // for every scrape that serves it: a moving account re-encodes its own parts, not the market list.
 
 import type { ScrapeResult } from "../collect/result.js";
-import type { Collector } from "../collectors/collector.js";
+import type { Collector } from "./collector.js";
 import { Body, Part } from "./body.js";
 import { dedupeSeries } from "./dedupe-series.js";
 import { capSeries } from "./series-cap.js";

@@ -27,7 +27,8 @@ function errorCode(error: unknown): string | undefined {
   let current: unknown = error;
   for (let depth = 0; depth < 4 && current instanceof Error; depth++) {
     const code = (current as { code?: unknown }).code;
-    if (typeof code === "string") return code;
+    // A code is shown in messages: only a plain identifier, never a library's free text.
+    if (typeof code === "string") return /^[A-Z][A-Z0-9_]{0,63}$/.test(code) ? code : undefined;
     current = current.cause;
   }
   return undefined;

@@ -21,12 +21,24 @@ function parse(args: string[]): { host: string; port: number } | string {
   return out;
 }
 
+function listenProblem(error: unknown): string {
+  const code = (error as { code?: unknown } | null)?.code;
+  if (code === "EADDRINUSE") return "the address is already in use";
+  if (code === "EACCES") return "permission denied (a port below 1024 needs privileges)";
+  if (code === "EADDRNOTAVAIL" || code === "ENOTFOUND" || code === "EAI_AGAIN") return "no such address on this host";
+  return "the address could not be used";
+}
+
 const options = parse(process.argv.slice(2));
 if (typeof options === "string") {
   process.stderr.write(`${options}\n`);
   process.exitCode = options === USAGE ? 0 : 2;
 } else {
-  const receiver = await startReceiver({ ...options, print: (line) => process.stdout.write(`${line}\n`) });
+  const receiver = await startReceiver({ ...options, print: (line) => process.stdout.write(`${line}\n`) }).catch((error: unknown) => {
+    // Node's own message and stack are not for the person starting the pager: one line, our words.
+    process.stderr.write(`webhook receiver: cannot listen on ${options.host}:${options.port}: ${listenProblem(error)}\n`);
+    process.exit(1);
+  });
   process.stdout.write(`webhook receiver listening on ${receiver.url} (GET / lists the notifications received)\n`);
   const stop = (): void => {
     void receiver.close().then(() => process.exit(0));

@@ -1,7 +1,7 @@
 // The one shape every collector has: validated scrape data in, metric families out, no I/O.
 
 import type { ScrapeResult } from "../collect/result.js";
-import type { Family } from "../metrics/family.js";
+import type { Family } from "./family.js";
 
 export interface Collector {
   /**
