@@ -106,10 +106,10 @@ export async function parseBody(text: string, url: URL, keepLongNumbers = false)
  * A body that must be a JSON array, handed to `each` element by element as it is parsed (see
  * parseJsonItems): false when it is JSON but not an array, an invalid_json VenueError when not JSON.
  */
-export async function parseBodyItems(text: string, url: URL, each: (item: unknown) => void): Promise<boolean> {
+export async function parseBodyItems(bytes: Buffer, url: URL, each: (item: unknown) => void): Promise<boolean> {
   try {
-    return await parseJsonItems(text, each);
+    return await parseJsonItems(bytes, each);
   } catch {
-    throw new VenueError("invalid_json", `GET ${url.pathname}: body is not valid JSON (${text.length} characters)`);
+    throw new VenueError("invalid_json", `GET ${url.pathname}: body is not valid JSON (${bytes.length} bytes)`);
   }
 }
