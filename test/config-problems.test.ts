@@ -8,6 +8,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { ConfigError, MAX_PROBLEMS } from "../src/config/errors.js";
 import { loadConfigFile } from "./helpers/config-files.js";
+import { ConfigFile } from "../src/config/file.js";
 import { buildConfig } from "../src/config/load.js";
 import { parseWebConfig } from "../src/web/web-config.js";
 import { runExporter } from "./helpers/child.js";
@@ -109,6 +110,17 @@ describe("environment problems", () => {
       "TRADING_COLLATERAL_IDS: expected a comma-separated list of non-empty ids",
       "TRADING_API_KEY or TRADING_API_KEY_FILE: required",
       "TRADING_MAX_SERIES: expected a whole number from 1 to 100000000",
+    ]);
+  });
+
+  it("lists the flags' problems first, then the variables', then the file's in file order", () => {
+    const data = { scrape: { max_series: 0 }, venue: { base_url: "ftp://x" }, accounts: [{ name: "a", collateral_ids: ["X"], auth: { type: "none" } }] };
+    const env = { TRADING_MAX_IN_FLIGHT_SCRAPES: "0" };
+    expect(problemsOf(() => buildConfig({ env, flags: { "log.level": "loud" } }, new ConfigFile(data, "/")))).toEqual([
+      "--log.level: expected one of debug, info, warn, error",
+      "TRADING_MAX_IN_FLIGHT_SCRAPES: expected a whole number from 1 to 100000",
+      "scrape.max_series: expected a whole number from 1 to 100000000",
+      "venue.base_url: must be an http:// or https:// URL",
     ]);
   });
 
