@@ -36,6 +36,14 @@ describe("config file problems", () => {
     expect(problemsOf(() => loadConfigFile(file(text), {}))).toEqual(["accounts[0].colateral_ids: unknown key (did you mean collateral_ids?)"]);
   });
 
+  it("reports a bad header name and a missing key of one account together", () => {
+    const text = "venue: { base_url: http://x }\naccounts:\n  - name: a\n    collateral_ids: [USDC]\n    auth: { type: api_key, header_name: 'X Key' }\n";
+    expect(problemsOf(() => loadConfigFile(file(text), {}))).toEqual([
+      "accounts[0].auth.header_name: not a valid HTTP header name",
+      "accounts[0].auth.key: required (give one of accounts[0].auth.key, accounts[0].auth.key_file or accounts[0].auth.key_env)",
+    ]);
+  });
+
   it("lists every problem in file order, one per line", () => {
     const text = [
       "base_url: http://x", // a venue key at the top
