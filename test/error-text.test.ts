@@ -20,7 +20,7 @@ describe("libraryErrorText", () => {
 describe("runEndpoint", () => {
   it("reports a non-venue error in fixed words, and a VenueError's own message as it is", async () => {
     const bug = await runEndpoint("account_info", "a", () => Promise.reject(new TypeError(LEAKY)));
-    expect(bug.outcome).toMatchObject({ ok: false, message: "account_info: unexpected failure (TypeError)" });
+    expect(bug.outcome).toMatchObject({ ok: false, reason: "internal", message: "account_info: unexpected failure (TypeError)" });
     expect(bug.outcome.message).not.toContain("sk_live");
     const venue = await runEndpoint("markets", undefined, () => Promise.reject(new VenueError("http_5xx", "GET /v1/public/markets: HTTP 503")));
     expect(venue.outcome).toMatchObject({ ok: false, reason: "http_5xx", message: "GET /v1/public/markets: HTTP 503" });

@@ -2,6 +2,7 @@
 // exits; a reader that stops reading blocks neither the event loop nor the exit.
 
 import { spawn } from "node:child_process";
+import { closeSync, existsSync, openSync } from "node:fs";
 import { once } from "node:events";
 import { createInterface } from "node:readline";
 import { afterEach, describe, expect, it, onTestFinished } from "vitest";
@@ -84,5 +85,32 @@ describe("a log reader that stops reading", () => {
     // 50 ticks were due; a blocked loop would show none. The queue bound dropped most of the 5 MB.
     expect(report.ticks).toBeGreaterThan(5);
     expect(report.dropped).toBeGreaterThan(30_000);
+  }, 30_000);
+});
+
+describe.skipIf(!existsSync("/dev/full"))("a full disk (/dev/full as the log)", () => {
+  it("drops and counts the lines it cannot write, never fails for good, and lets the process exit", async () => {
+    const script = `
+      const { LogSink } = await import(${JSON.stringify(SINK)});
+      const sink = new LogSink(2);
+      for (let i = 0; i < 100; i++) sink.write("line " + i + "\\n");
+      await sink.flush(2000);
+      const dropped = sink.dropped;
+      sink.write("after\\n");
+      await sink.flush(2000);
+      process.stdout.write(JSON.stringify({ failed: sink.failed, dropped, after: sink.dropped }) + "\\n");
+      process.exit(0);`;
+    const fd = openSync("/dev/full", "w");
+    const child = spawn(process.execPath, ["--input-type=module", "-e", script], { stdio: ["ignore", "pipe", fd] });
+    closeSync(fd);
+    const exited = exitOf(child);
+    let out = "";
+    child.stdout!.on("data", (d: Buffer) => (out += d.toString()));
+    expect(await exited).toBe(0);
+    const report = JSON.parse(out) as { failed: boolean; dropped: number; after: number };
+    // Every batch was refused (ENOSPC) and counted, and the sink kept trying: a disk that frees up gets the next lines.
+    expect(report.failed).toBe(false);
+    expect(report.dropped).toBeGreaterThan(0);
+    expect(report.after).toBeGreaterThan(report.dropped);
   }, 30_000);
 });

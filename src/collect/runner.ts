@@ -12,7 +12,7 @@ export interface Run<T> {
 
 /**
  * Runs `call` and never throws: a VenueError becomes its reason and message; anything else (a bug,
- * not the venue) is reported as invalid_schema with a fixed text naming only its class or code,
+ * not the venue) is reported as reason internal with a fixed text naming only its class or code,
  * never its message (a library's message can quote a header value), so the scrape still answers.
  */
 export async function runEndpoint<T>(
@@ -26,7 +26,7 @@ export async function runEndpoint<T>(
     account,
     ok,
     durationSeconds: (performance.now() - started) / 1000,
-    reason: ok ? undefined : error instanceof VenueError ? error.reason : "invalid_schema",
+    reason: ok ? undefined : error instanceof VenueError ? error.reason : "internal",
     message: ok ? undefined : error instanceof VenueError ? error.message : libraryErrorText(error, `${endpoint}: unexpected failure`),
     retryAfterSeconds: error instanceof VenueError ? error.retryAfterSeconds : undefined,
   });

@@ -108,7 +108,15 @@ export class LogSink {
     }
     write(this.#fd, data, 0, data.length, null, (error, written) => {
       if (error !== null && error.code !== "EAGAIN") {
-        this.#fail();
+        // A full disk (ENOSPC) or an I/O error may pass: drop this batch and keep trying later lines.
+        // Anything else (EPIPE, EBADF...) means the log is gone for good.
+        if (error.code === "ENOSPC" || error.code === "EIO" || error.code === "EDQUOT") {
+          this.#dropped++;
+          this.#writing = false;
+          this.#next();
+        } else {
+          this.#fail();
+        }
         return;
       }
       const rest = error === null ? data.subarray(written) : data;

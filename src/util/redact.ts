@@ -5,7 +5,7 @@ const REDACTED = "<secret>";
 const MIN_LENGTH = 4;
 
 /** `Authorization: X`, `"authorization":"X"`, `authorization=X` (any case), and bare `Basic X` / `Bearer X`. */
-const AUTHORIZATION = /(authorization\\?"?\s*[:=]\s*\\?"?)(?:[^"\\\r\n,}]|\\.)+/gi;
+const AUTHORIZATION = /(authorization\\?"?\s*[:=]\s*\\?"?)(?:(?:basic|bearer|digest|token)\s+)?[^\s"\\,}]+/gi;
 // A credential, not a word: at least 8 characters with a digit or one of + / = in them.
 const SCHEME = /\b(basic|bearer)\s+(?=[A-Za-z._~-]*[0-9+/=])[A-Za-z0-9+/=._~-]{8,}/gi;
 
