@@ -76,6 +76,32 @@ describe("config file problems", () => {
     ]);
   });
 
+  it("names a bad secret, header or user name with every other problem, even beside an unknown account key", () => {
+    const text = [
+      "venue: { base_url: ftp://x }",
+      "accounts:",
+      "  - name: a",
+      "    collateral_ids: [USDC]",
+      '    auth: { type: api_key, key: "k1\\nk2" }',
+      '    headers: { X-Desk: "a\\r\\nb", "Bad Header": x }',
+      "    extra: 1",
+      "  - name: b",
+      "    collateral_ids: [USDC]",
+      '    auth: { type: basic, username: "u\\u0001", password: "p\\u0000w" }',
+      "",
+    ].join("\n");
+    const bad = "so it is not a valid HTTP header value (value not shown)";
+    expect(problemsOf(() => loadConfigFile(file(text), {}))).toEqual([
+      "venue.base_url: must be an http:// or https:// URL",
+      `accounts[0].auth.key: contains a line break, ${bad}`,
+      `accounts[0].headers.X-Desk: contains a line break, ${bad}`,
+      "accounts[0].headers.Bad Header: not a valid HTTP header name",
+      "accounts[0].extra: unknown key",
+      `accounts[1].auth.username: contains a control character, ${bad}`,
+      `accounts[1].auth.password: contains a NUL byte, ${bad}`,
+    ]);
+  });
+
   it(`stops listing after ${MAX_PROBLEMS} problems and says how many more there were`, () => {
     const keys = Array.from({ length: 30 }, (_, i) => `  extra_${String(i).padStart(2, "0")}: 1`).join("\n");
     const text = `venue:\n  base_url: http://x\n${keys}\naccounts:\n  - { name: a, collateral_ids: [X], auth: { type: none } }\n`;
@@ -129,6 +155,22 @@ describe("environment problems", () => {
       "TRADING_MAX_IN_FLIGHT_SCRAPES: expected a whole number from 1 to 100000",
       "scrape.max_series: expected a whole number from 1 to 100000000",
       "venue.base_url: must be an http:// or https:// URL",
+    ]);
+  });
+
+  it("names a misspelt variable in place of the required one it was meant to be, and a bad user name once", () => {
+    const env = {
+      TRADING_BASE_URL: "http://x",
+      TRADING_COLATERAL_IDS: "X",
+      TRADING_AUTH_TYPE: "basic",
+      TRADING_BASIC_USERNAME: "u\nx",
+      TRADING_BASIC_PASSWORD_FIEL: "/p",
+      TRADING_WHATEVER: "x",
+    };
+    expect(problemsOf(() => buildConfig({ env }, undefined))).toEqual([
+      "TRADING_COLATERAL_IDS: unknown variable, ignored (did you mean TRADING_COLLATERAL_IDS?)",
+      "TRADING_BASIC_USERNAME: contains a line break, so it is not a valid HTTP header value (value not shown)",
+      "TRADING_BASIC_PASSWORD_FIEL: unknown variable, ignored (did you mean TRADING_BASIC_PASSWORD_FILE?)",
     ]);
   });
 

@@ -35,14 +35,14 @@ export function readSecret(env: Env, name: string): Secret {
   return new Secret(text.trim(), `${name}_FILE`);
 }
 
-/** One warning per TRADING_* variable that no setting reads, with the name probably meant. */
-export function unknownVariables(env: Env): string[] {
+/** Each TRADING_* variable that no setting reads, with the name probably meant and the line that says so. */
+export function unknownVariables(env: Env): { name: string; meant: string | undefined; text: string }[] {
   const known = knownVariables();
   return Object.keys(env)
     .filter((name) => name.startsWith("TRADING_") && !known.includes(name))
     .sort()
     .map((name) => {
-      const guess = nearest(name, known);
-      return `${name}: unknown variable, ignored${guess === undefined ? "" : ` (did you mean ${guess}?)`}`;
+      const meant = nearest(name, known);
+      return { name, meant, text: `unknown variable, ignored${meant === undefined ? "" : ` (did you mean ${meant}?)`}` };
     });
 }

@@ -9,6 +9,7 @@ import { FROM_FILE, type Problems } from "./problems.js";
 import { readSecretSpec } from "./secret-source.js";
 import { SETTING_LIST, SETTINGS } from "./settings.js";
 import type { AccountConfig, AuthConfig } from "./types.js";
+import { checkHeaderValue } from "./secret.js";
 import { parseAccountName, parseHeaderName, parseIdList } from "./values.js";
 import { addZodIssues, documentOrder, type KeyPath } from "./zod-issues.js";
 
@@ -34,6 +35,7 @@ const ACCOUNT = z.strictObject({
   auth: AUTH,
   headers: z.record(z.string(), z.string()).default({}),
 });
+const HEADERS = ACCOUNT.shape.headers;
 
 type RawAccount = z.infer<typeof ACCOUNT>;
 type Env = Record<string, string | undefined>;
@@ -174,14 +176,24 @@ export class ConfigFile {
         given.collateral_ids === undefined
           ? []
           : problems.collect(where(["accounts", i, "collateral_ids"]), () => parseIdList(given.collateral_ids, `${key}.collateral_ids`), []);
-      if (!parsed.success) return;
-      const raw = parsed.data;
-      for (const header of Object.keys(raw.headers)) {
-        problems.collect(where(["accounts", i, "headers", header]), () => parseHeaderName(header, `${key}.headers.${header}`), "");
+      // The auth and headers are checked on their own too: an unknown key elsewhere in the account
+      // must not hide a secret's or a header's problem (zod's issues above already name shape errors).
+      const rawAuth = AUTH.safeParse(given.auth);
+      const rawHeaders = HEADERS.safeParse(given.headers);
+      for (const [header, value] of Object.entries(rawHeaders.data ?? {})) {
+        const at = where(["accounts", i, "headers", header]);
+        problems.collect(at, () => parseHeaderName(header, `${key}.headers.${header}`), "");
+        problems.collect(at, () => checkHeaderValue(value, `${key}.headers.${header}`), undefined);
       }
-      const authConfig = problems.collect(where(["accounts", i, "auth"]), () => auth(raw.auth, `${key}.auth`, env, this.baseDir), undefined);
-      if (authConfig === undefined || problems.size > before) return;
-      accounts.push({ name, collateralIds, auth: authConfig, headers: raw.headers });
+      if (rawAuth.data?.type === "basic") {
+        const username = rawAuth.data.username;
+        problems.collect(where(["accounts", i, "auth"]), () => checkHeaderValue(username, `${key}.auth.username`), undefined);
+      }
+      const authConfig = rawAuth.success
+        ? problems.collect(where(["accounts", i, "auth"]), () => auth(rawAuth.data, `${key}.auth`, env, this.baseDir), undefined)
+        : undefined;
+      if (!parsed.success || authConfig === undefined || rawHeaders.data === undefined || problems.size > before) return;
+      accounts.push({ name, collateralIds, auth: authConfig, headers: rawHeaders.data });
     });
     return accounts;
   }
