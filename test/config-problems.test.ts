@@ -102,6 +102,32 @@ describe("config file problems", () => {
     ]);
   });
 
+  it("refuses the headers the HTTP client sets itself (every private call would fail)", () => {
+    const text = [
+      "venue: { base_url: http://x }",
+      "accounts:",
+      "  - name: a",
+      "    collateral_ids: [USDC]",
+      "    auth: { type: api_key, key: k, header_name: Host }",
+      "    headers: { Transfer-Encoding: chunked, content-length: '5', X-Desk: ok }",
+      "",
+    ].join("\n");
+    const refused = "set by the HTTP client for each request, so it cannot be configured";
+    expect(problemsOf(() => loadConfigFile(file(text), {}))).toEqual([
+      `accounts[0].auth.header_name: ${refused}`,
+      `accounts[0].headers.Transfer-Encoding: ${refused}`,
+      `accounts[0].headers.content-length: ${refused}`,
+    ]);
+    expect(
+      problemsOf(() =>
+        buildConfig(
+          { env: { TRADING_BASE_URL: "http://x", TRADING_COLLATERAL_IDS: "X", TRADING_API_KEY: "k", TRADING_API_KEY_HEADER: "Connection" } },
+          undefined,
+        ),
+      ),
+    ).toEqual([`TRADING_API_KEY_HEADER: ${refused}`]);
+  });
+
   it(`stops listing after ${MAX_PROBLEMS} problems and says how many more there were`, () => {
     const keys = Array.from({ length: 30 }, (_, i) => `  extra_${String(i).padStart(2, "0")}: 1`).join("\n");
     const text = `venue:\n  base_url: http://x\n${keys}\naccounts:\n  - { name: a, collateral_ids: [X], auth: { type: none } }\n`;

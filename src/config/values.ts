@@ -93,9 +93,24 @@ export function parseIdList(value: unknown, key: string): string[] {
 
 const TOKEN = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 
+/** Headers the HTTP client sets per request and per connection: one given by hand makes every private call fail. */
+const CLIENT_HEADERS = new Set([
+  "connection",
+  "content-length",
+  "expect",
+  "host",
+  "keep-alive",
+  "proxy-connection",
+  "te",
+  "trailer",
+  "transfer-encoding",
+  "upgrade",
+]);
+
 export function parseHeaderName(value: unknown, key: string): string {
   const text = textOf(value, key, "an HTTP header name");
   if (!TOKEN.test(text)) throw new ConfigError(`${key}: not a valid HTTP header name`);
+  if (CLIENT_HEADERS.has(text.toLowerCase())) throw new ConfigError(`${key}: set by the HTTP client for each request, so it cannot be configured`);
   return text;
 }
 
