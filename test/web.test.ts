@@ -136,6 +136,16 @@ describe("web config file", () => {
       "http_server_config:\n  headers:\n    X-Frame-Options: allow\n",
       'web config: http_server_config.headers.X-Frame-Options: expected one of "deny", "sameorigin"',
     ],
+    [
+      "header value beyond Latin-1 (Node would refuse it on every answer)",
+      'http_server_config:\n  headers:\n    Content-Security-Policy: "default-src \u20ac"\n',
+      "web config: http_server_config.headers.Content-Security-Policy: contains a character that is not Latin-1, so it is not a valid HTTP header value",
+    ],
+    [
+      "header value with a control character",
+      'http_server_config:\n  headers:\n    Strict-Transport-Security: "max-age=1\\u0001"\n',
+      "web config: http_server_config.headers.Strict-Transport-Security: contains a control character, so it is not a valid HTTP header value",
+    ],
     ["bad YAML", `basic_auth_users:\n  alice: [${HASH}\n`, "web config: not valid YAML (line 3)"],
     ["duplicate key", `basic_auth_users:\n  alice: "${HASH}"\n  alice: "${HASH}"\n`, "web config: not valid YAML (line 3)"],
     ["top level a list", "- tls_server_config\n", "web config: (top level): expected object"],

@@ -51,14 +51,27 @@ function knownSections(): Map<string, string[]> {
   return sections;
 }
 
+/** Runs `step`; its ConfigError's lines go to `lines`, so the next step still runs and is reported too. */
+function attempt<T>(lines: string[], step: () => T): T | undefined {
+  try {
+    return step();
+  } catch (error) {
+    if (!(error instanceof ConfigError)) throw error;
+    lines.push(...error.problems);
+    return undefined;
+  }
+}
+
 function auth(raw: RawAccount["auth"], key: string, env: Env, baseDir: string): AuthConfig {
   switch (raw.type) {
-    case "api_key":
-      return {
-        type: "api_key",
-        header: parseHeaderName(raw.header_name, `${key}.header_name`),
-        key: readSecretSpec({ inline: raw.key, file: raw.key_file, env: raw.key_env }, `${key}.key`, env, baseDir),
-      };
+    case "api_key": {
+      // A bad header name never hides a missing or doubled key: both are reported.
+      const lines: string[] = [];
+      const header = attempt(lines, () => parseHeaderName(raw.header_name, `${key}.header_name`));
+      const secret = attempt(lines, () => readSecretSpec({ inline: raw.key, file: raw.key_file, env: raw.key_env }, `${key}.key`, env, baseDir));
+      if (header === undefined || secret === undefined) throw new ConfigError(lines);
+      return { type: "api_key", header, key: secret };
+    }
     case "bearer":
       return {
         type: "bearer",
