@@ -115,13 +115,15 @@ export class Exporter {
    */
   async metrics(deadline: Deadline, options: ScrapeOptions = {}): Promise<ScrapeOutput> {
     const result = await this.#scraper.scrape(deadline, options);
-    const view = `${result.accounts.map((a) => a.account).join("\u0000")}|${result.markets === undefined ? "" : "m"}`;
+    // A probe (accounts named) is a pure target: the exporter's own metrics stay on /metrics.
+    const own = options.accounts === undefined;
+    const view = `${own ? "all" : "probe"}|${result.accounts.map((a) => a.account).join("\u0000")}|${result.markets === undefined ? "" : "m"}`;
     const results = [...result.accounts, result.markets];
     const last = this.#outputs.get(view);
     if (last !== undefined && sameList(last.results, results)) return last.output;
     this.#recordAll(result);
     // Stored before it resolves, so the scrapes resuming right after this one find it.
-    const output = this.#render(result);
+    const output = this.#render(result, own);
     this.#outputs.set(view, { results, output });
     return output;
   }
@@ -135,12 +137,15 @@ export class Exporter {
       trace: (r) => requests.push(r),
       onInvalid: (endpoint, field) => invalid.push({ endpoint, field }),
     });
-    const output = await this.#render(result);
+    const output = await this.#render(result, false);
     return debugReport({ account, requests, invalid, result, dropped: output.dropped, exposition: outputText(output) });
   }
 
-  /** Also says how many series were dropped over the cap (the debug report shows it). */
-  async #render(result: ScrapeResult): Promise<ScrapeOutput & { dropped: number }> {
+  /**
+   * `withOwn`: the exporter's own metrics (process, runtime, counters) head the exposition.
+   * Also says how many series were dropped over the cap (the debug report shows it).
+   */
+  async #render(result: ScrapeResult, withOwn: boolean): Promise<ScrapeOutput & { dropped: number }> {
     const max = this.#config.scrape.maxSeries;
     const { fresh, reused, dropped, duplicates, series } = this.#exposition.render(result, max);
     this.self.seriesDuplicated(duplicates);
@@ -154,7 +159,7 @@ export class Exporter {
       this.#logger.debug({ accounts, series, dropped, failed, ms: Date.now() - result.collectedAt }, "collection rendered");
     }
     // prom-client renders the exporter's own (few) metrics; the scrape's are already text.
-    const own = await this.self.registry.metrics();
+    const own = withOwn ? await this.self.registry.metrics() : "";
     return { head: new Body(own + fresh, () => selfToOpenMetrics(own) + gaugesToOpenMetrics(fresh)), reused, dropped };
   }
 

@@ -1,8 +1,12 @@
-// The logger: pino on stderr, JSON lines or logfmt for people, with credential fields redacted.
+// The logger: pino on stderr, JSON lines or logfmt for people, every secret redacted, never blocked by its reader.
 
 import { Writable } from "node:stream";
 import { pino, type Logger } from "pino";
 import { REDACTED } from "./config/secret.js";
+import { LogSink } from "./util/log-sink.js";
+import { redact } from "./util/redact.js";
+
+export { LogSink };
 
 /** Credential fields pino replaces with <secret> wherever they appear in a log object. */
 const SECRET_FIELDS = ["apiKey", "password", "token", "*.apiKey", "*.password", "*.token"];
@@ -24,31 +28,48 @@ function logfmtValue(value: unknown): string {
   return /^[^\s"=]+$/.test(text) ? text : JSON.stringify(text);
 }
 
-/** A stream that rewrites pino's JSON lines as `ts=… level=… msg="…" key=value`. */
+/** One of pino's JSON lines as `ts=… level=… msg="…" key=value` (and a newline); other text as it is. */
+export function logfmtLine(text: string): string {
+  let out = "";
+  for (const line of text.split("\n")) {
+    if (line === "") continue;
+    try {
+      const { time, level, msg, pid: _pid, hostname: _host, ...rest } = JSON.parse(line) as Record<string, unknown>;
+      const fields = Object.entries(rest).map(([k, v]) => `${k}=${logfmtValue(v)}`);
+      const ts = typeof time === "number" ? new Date(time).toISOString() : "";
+      const text = `ts=${ts} level=${LEVELS[level as number] ?? String(level)} msg=${logfmtValue(msg ?? "")} ${fields.join(" ")}`;
+      out += `${text.trimEnd()}\n`;
+    } catch {
+      out += `${line}\n`;
+    }
+  }
+  return out;
+}
+
+/** A stream that rewrites pino's JSON lines as logfmt onto `out` (tests; the exporter itself uses a LogSink). */
 export function logfmtStream(out: NodeJS.WritableStream = process.stderr): Writable {
   return new Writable({
     write(chunk: Buffer, _encoding, done) {
-      for (const line of chunk.toString("utf8").split("\n")) {
-        if (line === "") continue;
-        try {
-          const { time, level, msg, pid: _pid, hostname: _host, ...rest } = JSON.parse(line) as Record<string, unknown>;
-          const fields = Object.entries(rest).map(([k, v]) => `${k}=${logfmtValue(v)}`);
-          const ts = typeof time === "number" ? new Date(time).toISOString() : "";
-          const text = `ts=${ts} level=${LEVELS[level as number] ?? String(level)} msg=${logfmtValue(msg ?? "")} ${fields.join(" ")}`;
-          out.write(`${text.trimEnd()}\n`);
-        } catch {
-          out.write(`${line}\n`);
-        }
-      }
+      out.write(logfmtLine(chunk.toString("utf8")));
       done();
     },
   });
 }
 
-/** `secretHeaders`: the header names the configured authenticators put credentials in (see `secretHeaderNames`). */
-export function createLogger(level: string, destination?: pino.DestinationStream | Writable, secretHeaders: readonly string[] = []): Logger {
+/** stderr as a LogSink, in JSON lines or logfmt. */
+export function stderrSink(format: "json" | "logfmt" = "json"): LogSink {
+  return new LogSink(2, format === "logfmt" ? (line) => logfmtLine(redact(line)) : redact);
+}
+
+/**
+ * A logger on `destination` (stderr by default). Every line passes the redactor: the known secrets
+ * (util/redact.ts) and any Authorization value become <secret>, whatever field or message holds them.
+ */
+export function createLogger(level: string, destination?: LogSink | Writable, secretHeaders: readonly string[] = []): Logger {
   const options = { level, base: { name: "trading-exporter" }, redact: { paths: redactPaths(secretHeaders), censor: REDACTED } };
-  return pino(options, destination ?? pino.destination(2));
+  if (destination === undefined || destination instanceof LogSink) return pino(options, destination ?? stderrSink());
+  const target = destination;
+  return pino(options, { write: (line: string) => target.write(redact(line)) });
 }
 
 export type { Logger };

@@ -7,11 +7,15 @@
 import { parseCommandLine, usage } from "./cli/flags.js";
 import { ConfigError } from "./config/errors.js";
 import { loadConfig, type Sources } from "./config/load.js";
-import { createLogger, logfmtStream } from "./log.js";
+import { createLogger, stderrSink, type LogSink } from "./log.js";
 import { startService } from "./service.js";
 import { secretHeaderNames } from "./venue/auth.js";
 import { VERSION } from "./version.js";
+import { libraryErrorText } from "./util/error-text.js";
 import type { WebConfig } from "./web/types.js";
+
+/** The log sink, once there is one: flushed (briefly) before exit. */
+let sink: LogSink | undefined;
 
 async function main(argv: string[]): Promise<number> {
   const flags = parseCommandLine(argv);
@@ -24,7 +28,10 @@ async function main(argv: string[]): Promise<number> {
     return 0;
   }
   const sources: Sources = { flags: flags.flags, env: process.env };
-  const { config, warnings } = await loadConfig(sources);
+  // Start-up, --config.check and every reload refuse a value sent as a header with a line break in it
+  // (the parsers check them, so they are listed with every other problem).
+  const load = () => loadConfig(sources);
+  const { config, warnings } = await load();
   // TLS and basic auth (zod, bcryptjs) are loaded only when a web config asks for them.
   const webConfigFile = config.webConfigFile;
   const webModule = webConfigFile === undefined ? undefined : await import("./web/web-config.js");
@@ -35,19 +42,21 @@ async function main(argv: string[]): Promise<number> {
     process.stdout.write(`configuration OK: ${config.accounts.length} account(s): ${config.accounts.map((a) => a.name).join(", ")}\n`);
     return 0;
   }
-  const logger = createLogger(config.logLevel, config.logFormat === "logfmt" ? logfmtStream() : undefined, secretHeaderNames(config.accounts));
+  // A sink that never blocks: a closed or stalled stderr drops log lines, never a scrape or the stop.
+  sink = stderrSink(config.logFormat);
+  const logger = createLogger(config.logLevel, sink, secretHeaderNames(config.accounts));
   for (const warning of warnings) logger.warn({ problem: warning }, "configuration warning");
   const source = async () => {
-    const next = await loadConfig(sources);
+    const next = await load();
     for (const warning of next.warnings) logger.warn({ problem: warning }, "configuration warning");
     return next.config;
   };
   // One failing request or stray promise must not take the exporter down: log it and serve on.
   process.on("unhandledRejection", (reason) => {
-    logger.error({ error: reason instanceof Error ? reason.message : String(reason) }, "unhandled rejection");
+    logger.error({ error: libraryErrorText(reason, "unexpected failure") }, "unhandled rejection");
   });
   process.on("uncaughtException", (error) => {
-    logger.error({ error: error.message }, "uncaught exception");
+    logger.error({ error: libraryErrorText(error, "unexpected failure") }, "uncaught exception");
   });
   const guards = web === undefined ? [] : (await import("./web/guards.js")).webGuards(web);
   const service = await startService(config, logger, { source, guards, tls });
@@ -65,21 +74,27 @@ async function main(argv: string[]): Promise<number> {
   const graceMs = config.scrape.maxTimeoutSeconds * 1000;
   setTimeout(() => {
     logger.error("stop took too long; exiting");
-    process.exit(1);
+    void exit(1);
   }, graceMs + 10_000).unref();
   await service.close(graceMs);
   logger.info("stopped");
   return 0;
 }
 
+/** Exits once the last log lines are out, or after 1 s if the log's reader is slow or gone. */
+async function exit(code: number): Promise<never> {
+  await sink?.flush(1_000);
+  process.exit(code);
+}
+
 main(process.argv.slice(2)).then(
-  (code) => process.exit(code),
+  (code) => exit(code),
   (error: unknown) => {
     // Every configuration problem on its own line; anything else in one.
     const lines =
       error instanceof ConfigError
         ? error.problems.map((problem) => `configuration error: ${problem}`)
-        : [`fatal: ${error instanceof Error ? error.message : String(error)}`];
+        : [`fatal: ${libraryErrorText(error, "could not start")}`];
     process.stderr.write(lines.map((line) => `trading-exporter: ${line}\n`).join(""));
     process.exit(1);
   },

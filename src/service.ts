@@ -8,6 +8,26 @@ import { Exporter } from "./exporter.js";
 import { createApp } from "./http/app.js";
 import { listen, type RunningServer, type TlsOptions } from "./http/server.js";
 import type { SelfMetrics } from "./metrics/self.js";
+import { addSecrets } from "./util/redact.js";
+import { libraryErrorText } from "./util/error-text.js";
+import { ConfigError } from "./config/errors.js";
+
+const CREDENTIAL_HEADER = /auth|key|token|secret|pass|sign|session|cookie|credential/i;
+
+/** Every credential of `config` as the redactor must know it: values, header values, basic auth's `user:password`. */
+function redactSecretsOf(config: Config): void {
+  const values: string[] = [];
+  for (const account of config.accounts) {
+    const auth = account.auth;
+    if (auth.type === "api_key") values.push(auth.key.reveal());
+    if (auth.type === "bearer") values.push(auth.token.reveal());
+    if (auth.type === "basic") values.push(auth.password.reveal(), `${auth.username}:${auth.password.reveal()}`);
+    // Extra headers that carry a credential by their name (X-Api-Secret, X-Auth-Token, Cookie...);
+    // a plain one (X-Desk: beta) is often also a label value, which must not turn into <secret>.
+    for (const [name, value] of Object.entries(account.headers)) if (CREDENTIAL_HEADER.test(name)) values.push(value);
+  }
+  addSecrets(values);
+}
 
 export interface Service {
   exporter: Exporter;
@@ -28,12 +48,14 @@ export interface ServiceOptions {
 }
 
 export async function startService(config: Config, logger: Logger, options: ServiceOptions = {}): Promise<Service> {
+  redactSecretsOf(config);
   const exporter = new Exporter(config, logger, options.self);
   const source = options.source;
   const reload = async (): Promise<void> => {
     if (source === undefined) throw new Error("this exporter was not started from a configuration source");
     try {
       const next = await source();
+      redactSecretsOf(next);
       exporter.reload(next);
       exporter.self.configLoaded(true);
       logger.info({ accounts: next.accounts.map((a) => a.name) }, "configuration reloaded");
@@ -41,7 +63,8 @@ export async function startService(config: Config, logger: Logger, options: Serv
       if (waiting.length > 0) logger.warn({ settings: waiting }, "these settings changed but are read at start-up only: restart to apply them");
     } catch (error) {
       exporter.self.configLoaded(false);
-      logger.warn({ error: error instanceof Error ? error.message : String(error) }, "configuration reload failed; the old one keeps serving");
+      const text = error instanceof ConfigError ? error.message : libraryErrorText(error, "unexpected failure");
+      logger.warn({ error: text }, "configuration reload failed; the old one keeps serving");
       throw error;
     }
   };

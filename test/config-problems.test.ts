@@ -8,6 +8,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { ConfigError, MAX_PROBLEMS } from "../src/config/errors.js";
 import { loadConfigFile } from "./helpers/config-files.js";
+import { ConfigFile } from "../src/config/file.js";
 import { buildConfig } from "../src/config/load.js";
 import { parseWebConfig } from "../src/web/web-config.js";
 import { runExporter } from "./helpers/child.js";
@@ -33,6 +34,14 @@ describe("config file problems", () => {
   it("names a typo'd key as unknown with the key meant, not as a missing one", () => {
     const text = "venue: { base_url: http://x }\naccounts:\n  - name: a\n    colateral_ids: [USDC]\n    auth: { type: none }\n";
     expect(problemsOf(() => loadConfigFile(file(text), {}))).toEqual(["accounts[0].colateral_ids: unknown key (did you mean collateral_ids?)"]);
+  });
+
+  it("reports a bad header name and a missing key of one account together", () => {
+    const text = "venue: { base_url: http://x }\naccounts:\n  - name: a\n    collateral_ids: [USDC]\n    auth: { type: api_key, header_name: 'X Key' }\n";
+    expect(problemsOf(() => loadConfigFile(file(text), {}))).toEqual([
+      "accounts[0].auth.header_name: not a valid HTTP header name",
+      "accounts[0].auth.key: required (give one of accounts[0].auth.key, accounts[0].auth.key_file or accounts[0].auth.key_env)",
+    ]);
   });
 
   it("lists every problem in file order, one per line", () => {
@@ -64,6 +73,32 @@ describe("config file problems", () => {
       "scrape.max_in_flight: expected a whole number from 1 to 100000",
       "scrape.max_sries: unknown key (did you mean max_series?)",
       "log.level: expected one of debug, info, warn, error",
+    ]);
+  });
+
+  it("names a bad secret, header or user name with every other problem, even beside an unknown account key", () => {
+    const text = [
+      "venue: { base_url: ftp://x }",
+      "accounts:",
+      "  - name: a",
+      "    collateral_ids: [USDC]",
+      '    auth: { type: api_key, key: "k1\\nk2" }',
+      '    headers: { X-Desk: "a\\r\\nb", "Bad Header": x }',
+      "    extra: 1",
+      "  - name: b",
+      "    collateral_ids: [USDC]",
+      '    auth: { type: basic, username: "u\\u0001", password: "p\\u0000w" }',
+      "",
+    ].join("\n");
+    const bad = "so it is not a valid HTTP header value (value not shown)";
+    expect(problemsOf(() => loadConfigFile(file(text), {}))).toEqual([
+      "venue.base_url: must be an http:// or https:// URL",
+      `accounts[0].auth.key: contains a line break, ${bad}`,
+      `accounts[0].headers.X-Desk: contains a line break, ${bad}`,
+      "accounts[0].headers.Bad Header: not a valid HTTP header name",
+      "accounts[0].extra: unknown key",
+      `accounts[1].auth.username: contains a control character, ${bad}`,
+      `accounts[1].auth.password: contains a NUL byte, ${bad}`,
     ]);
   });
 
@@ -109,6 +144,33 @@ describe("environment problems", () => {
       "TRADING_COLLATERAL_IDS: expected a comma-separated list of non-empty ids",
       "TRADING_API_KEY or TRADING_API_KEY_FILE: required",
       "TRADING_MAX_SERIES: expected a whole number from 1 to 100000000",
+    ]);
+  });
+
+  it("lists the flags' problems first, then the variables', then the file's in file order", () => {
+    const data = { scrape: { max_series: 0 }, venue: { base_url: "ftp://x" }, accounts: [{ name: "a", collateral_ids: ["X"], auth: { type: "none" } }] };
+    const env = { TRADING_MAX_IN_FLIGHT_SCRAPES: "0" };
+    expect(problemsOf(() => buildConfig({ env, flags: { "log.level": "loud" } }, new ConfigFile(data, "/")))).toEqual([
+      "--log.level: expected one of debug, info, warn, error",
+      "TRADING_MAX_IN_FLIGHT_SCRAPES: expected a whole number from 1 to 100000",
+      "scrape.max_series: expected a whole number from 1 to 100000000",
+      "venue.base_url: must be an http:// or https:// URL",
+    ]);
+  });
+
+  it("names a misspelt variable in place of the required one it was meant to be, and a bad user name once", () => {
+    const env = {
+      TRADING_BASE_URL: "http://x",
+      TRADING_COLATERAL_IDS: "X",
+      TRADING_AUTH_TYPE: "basic",
+      TRADING_BASIC_USERNAME: "u\nx",
+      TRADING_BASIC_PASSWORD_FIEL: "/p",
+      TRADING_WHATEVER: "x",
+    };
+    expect(problemsOf(() => buildConfig({ env }, undefined))).toEqual([
+      "TRADING_COLATERAL_IDS: unknown variable, ignored (did you mean TRADING_COLLATERAL_IDS?)",
+      "TRADING_BASIC_USERNAME: contains a line break, so it is not a valid HTTP header value (value not shown)",
+      "TRADING_BASIC_PASSWORD_FIEL: unknown variable, ignored (did you mean TRADING_BASIC_PASSWORD_FILE?)",
     ]);
   });
 

@@ -66,7 +66,7 @@ describe("parseJsonItems", () => {
   async function items(text: string): Promise<unknown> {
     const out: unknown[] = [];
     try {
-      return (await parseJsonItems(text, (item) => out.push(item))) ? { ok: out } : { notArray: true };
+      return (await parseJsonItems(Buffer.from(text), (item) => out.push(item))) ? { ok: out } : { notArray: true };
     } catch (error) {
       return { error: error instanceof SyntaxError };
     }
@@ -84,8 +84,8 @@ describe("parseJsonItems", () => {
   it("hands out JSON.parse's elements, batch by batch, for arrays of objects", async () => {
     await fc.assert(
       fc.asyncProperty(fc.array(fc.dictionary(fc.constantFrom("a", "b", "},{"), fc.jsonValue()), { maxLength: 30 }), async (value) => {
-        // 5 KB per element: the array spans several 64 K batches.
-        const text = JSON.stringify(value.map((v, i) => ({ ...v, pad: `${i}`.repeat(5_000) })));
+        // 5 KB per element (some of it multi-byte, some spaced out): the array spans several 64 KiB batches.
+        const text = JSON.stringify(value.map((v, i) => ({ ...v, pad: `${i}é☃`.repeat(2_000) })), null, value.length % 2 === 0 ? undefined : 1);
         expect(await items(text)).toEqual(expected(text));
       }),
       { numRuns: 60 },

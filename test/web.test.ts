@@ -12,6 +12,7 @@ import express from "express";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ConfigError } from "../src/config/errors.js";
 import { listen } from "../src/http/server.js";
+import { basicAuth } from "../src/web/basic-auth.js";
 import { webGuards } from "../src/web/guards.js";
 import { tlsServerOptions } from "../src/web/tls-options.js";
 import type { WebConfig } from "../src/web/types.js";
@@ -85,11 +86,7 @@ describe("web config file", () => {
     ["cert_file not a string", "tls_server_config:\n  cert_file: 12\n  key_file: server.key\n", "web config: tls_server_config.cert_file: expected string"],
     ["cert_file empty", "tls_server_config:\n  cert_file: ''\n  key_file: server.key\n", "web config: tls_server_config.cert_file: must not be empty"],
     ["tls_server_config empty", "tls_server_config:\n", "web config: tls_server_config: expected object"],
-    [
-      "min_version bad",
-      `${TLS_OK}  min_version: TLS11\n`,
-      'web config: tls_server_config.min_version: expected one of "TLS12", "TLS13"',
-    ],
+    ["min_version bad", `${TLS_OK}  min_version: TLS11\n`, 'web config: tls_server_config.min_version: expected one of "TLS12", "TLS13"'],
     [
       "hash not bcrypt",
       "basic_auth_users:\n  alice: $1$saltsalt$qjXMvbEw8oaL.CzflDugX/\n",
@@ -101,11 +98,7 @@ describe("web config file", () => {
       "web config: basic_auth_users.alice: not a bcrypt hash ($2a$, $2b$ or $2y$ with cost 04-31)",
     ],
     ["hash not a string", "basic_auth_users:\n  alice: 42\n", "web config: basic_auth_users.alice: expected string"],
-    [
-      "user name with a colon",
-      `basic_auth_users:\n  "a:b": "${HASH}"\n`,
-      "web config: basic_auth_users.a:b: a user name must be non-empty and without ':'",
-    ],
+    ["user name with a colon", `basic_auth_users:\n  "a:b": "${HASH}"\n`, "web config: basic_auth_users.a:b: a user name must be non-empty and without ':'"],
     ["users not a map", "basic_auth_users: [alice]\n", "web config: basic_auth_users: expected record"],
     [
       "unreadable cert",
@@ -142,6 +135,16 @@ describe("web config file", () => {
       "header value outside its set",
       "http_server_config:\n  headers:\n    X-Frame-Options: allow\n",
       'web config: http_server_config.headers.X-Frame-Options: expected one of "deny", "sameorigin"',
+    ],
+    [
+      "header value beyond Latin-1 (Node would refuse it on every answer)",
+      'http_server_config:\n  headers:\n    Content-Security-Policy: "default-src \u20ac"\n',
+      "web config: http_server_config.headers.Content-Security-Policy: contains a character that is not Latin-1, so it is not a valid HTTP header value",
+    ],
+    [
+      "header value with a control character",
+      'http_server_config:\n  headers:\n    Strict-Transport-Security: "max-age=1\\u0001"\n',
+      "web config: http_server_config.headers.Strict-Transport-Security: contains a control character, so it is not a valid HTTP header value",
     ],
     ["bad YAML", `basic_auth_users:\n  alice: [${HASH}\n`, "web config: not valid YAML (line 3)"],
     ["duplicate key", `basic_auth_users:\n  alice: "${HASH}"\n  alice: "${HASH}"\n`, "web config: not valid YAML (line 3)"],
@@ -299,8 +302,10 @@ describe("basic auth", () => {
       // A request that never reaches bcrypt: the cost of the round trip alone.
       const roundTrip = await fastest(5, as("", "", 401));
       const compare = await fastest(5, () => bcrypt.compare("not it", HASH));
-      const unknownUser = await fastest(3, as("mallory", PASSWORD, 401));
-      const wrongPassword = await fastest(3, as("alice", "not it", 401));
+      // A new password each time: a repeated wrong one is refused from the failure cache without bcrypt.
+      let n = 0;
+      const unknownUser = await fastest(3, () => as("mallory", `${PASSWORD}${n++}`, 401)());
+      const wrongPassword = await fastest(3, () => as("alice", `not it ${n++}`, 401)());
       expect(unknownUser).toBeGreaterThanOrEqual(0.5 * compare);
       expect(wrongPassword).toBeGreaterThanOrEqual(0.5 * compare);
       // Sharper: beyond the round trip, each paid for a compare at the configured cost, not a cheaper one.
@@ -312,6 +317,63 @@ describe("basic auth", () => {
       expect(cached).toBeLessThan(compare);
     } finally {
       agent.destroy();
+      await close();
+    }
+  });
+});
+
+async function serveApp(app: express.Express) {
+  const running = await listen(app, "127.0.0.1", 0);
+  return { port: Number(new URL(running.url).port), close: () => running.close(100) };
+}
+
+describe("basic auth under a flood of wrong passwords", () => {
+  it("refuses a repeated wrong password without bcrypt, and the same new credentials share one check", async () => {
+    let checks = 0;
+    const app = express();
+    app.use(basicAuth({ alice: HASH }, { onCheck: () => checks++ }));
+    app.get("/metrics", (_req, res) => void res.type("text/plain").send("up 1\n"));
+    const { port, close } = await serveApp(app);
+    try {
+      for (let i = 0; i < 3; i++) expect((await get(port, { headers: { authorization: basic("alice", "wrong") } })).status).toBe(401);
+      expect(checks).toBe(1);
+      const together = await Promise.all([1, 2, 3].map(() => get(port, { headers: { authorization: basic("alice", PASSWORD) } })));
+      expect(together.map((r) => r.status)).toEqual([200, 200, 200]);
+      expect(checks).toBe(2);
+    } finally {
+      await close();
+    }
+  });
+
+  it("admits a scrape whose credentials passed before while wrong-password checks queue, and answers 429 past the queue", async () => {
+    // Cost 10 (~100 ms a check, as a web config usually has): the queued checks take a good while.
+    const hash = bcrypt.hashSync(PASSWORD, 10);
+    let checks = 0;
+    const app = express();
+    app.use(basicAuth({ alice: hash }, { onCheck: () => checks++ }));
+    app.get("/metrics", (_req, res) => void res.type("text/plain").send("up 1\n"));
+    const { port, close } = await serveApp(app);
+    try {
+      expect((await get(port, { headers: { authorization: basic("alice", PASSWORD) } })).status).toBe(200);
+      const finished: string[] = [];
+      const flood = Array.from({ length: 20 }, (_, i) =>
+        get(port, { headers: { authorization: basic(i % 2 === 0 ? "alice" : `mallory${i}`, `guess ${i}`) } }).then((r) => {
+          finished.push("flood");
+          return r.status;
+        }),
+      );
+      const scrape = await get(port, { headers: { authorization: basic("alice", PASSWORD) } });
+      finished.push("scrape");
+      const statuses = await Promise.all(flood);
+      expect(scrape).toMatchObject({ status: 200, body: "up 1\n" });
+      // The scrape did not wait for the queued checks: at most the refused-at-once answers came before it.
+      expect(finished.indexOf("scrape")).toBeLessThanOrEqual(statuses.filter((s) => s === 429).length);
+      // None admitted; each 401 cost one check, the queue bound turned the rest away with 429 at once
+      // (at least 4 checks are queued together, so of 20 arriving together most are turned away).
+      expect(statuses.every((s) => s === 401 || s === 429)).toBe(true);
+      expect(checks - 1).toBe(statuses.filter((s) => s === 401).length);
+      expect(statuses.filter((s) => s === 429).length).toBeGreaterThan(0);
+    } finally {
       await close();
     }
   });
@@ -369,4 +431,3 @@ describe("TLS", () => {
     }
   });
 });
-

@@ -2,6 +2,7 @@
 
 import { parseArgs } from "node:util";
 import { ConfigError } from "../config/errors.js";
+import { nearest } from "../config/problems.js";
 import type { FlagValues } from "../config/load.js";
 import { type Setting, shownDefault } from "../config/setting.js";
 import { SETTING_LIST } from "../config/settings.js";
@@ -38,10 +39,9 @@ export function parseCommandLine(argv: string[]): CommandLine {
   let values: Record<string, string | boolean | undefined>;
   try {
     ({ values } = parseArgs({ args: argv, strict: true, allowPositionals: false, options }));
-  } catch (error) {
-    // parseArgs names the flag; keep the first sentence only, so it stays one line.
-    const message = error instanceof Error ? error.message.split(". ")[0] : String(error);
-    throw new ConfigError(`command line: ${message}`);
+  } catch {
+    // parseArgs's own message may quote an argument, which can be a pasted secret: say it in our words.
+    throw new ConfigError(`command line: ${refusal(argv, options)}`);
   }
   const flags: Record<string, string> = {};
   for (const s of SETTING_FLAGS) {
@@ -49,6 +49,35 @@ export function parseCommandLine(argv: string[]): CommandLine {
     if (typeof value === "string") flags[s.flag!] = value;
   }
   return { flags, configCheck: values["config.check"] === true, help: values.help === true, version: values.version === true };
+}
+
+/** A flag's name as it may be shown: a plain name, never anything that could be a value. */
+function shown(name: string): string {
+  return /^[A-Za-z0-9._-]{1,64}$/.test(name) ? `--${name}` : "(name not shown: not a plain flag name)";
+}
+
+/** Why parseArgs refused the command line, found by walking it the way parseArgs does. */
+export function refusal(argv: string[], options: Record<string, { type: "string" | "boolean"; short?: string }>): string {
+  const shorts = new Map(Object.entries(options).flatMap(([name, o]) => (o.short === undefined ? [] : [[o.short, name] as const])));
+  for (let i = 0; i < argv.length; i++) {
+    const token = argv[i]!;
+    if (token === "--") return "unexpected argument after -- (not shown): every flag is written --name=value";
+    if (!token.startsWith("-") || token === "-") return "unexpected argument (not shown): every flag is written --name=value";
+    const [raw = "", ...rest] = token.replace(/^--?/, "").split("=");
+    const name = token.startsWith("--") ? raw : (shorts.get(raw) ?? raw);
+    const option = options[name];
+    if (option === undefined) {
+      const guess = nearest(name, Object.keys(options));
+      return `unknown flag ${shown(name)}${guess === undefined ? "" : ` (did you mean --${guess}?)`}`;
+    }
+    if (option.type === "boolean" && rest.length > 0) return `${shown(name)} takes no value`;
+    if (option.type === "string" && rest.length === 0) {
+      const next = argv[i + 1];
+      if (next === undefined || next.startsWith("-")) return `${shown(name)} needs a value (--${name}=VALUE)`;
+      i++;
+    }
+  }
+  return "not understood (run --help for the flags)";
 }
 
 type Row = [flag: string, variable: string, key: string, fallback: string, meaning: string, more: string | undefined];

@@ -3,6 +3,7 @@
 import type { Endpoint } from "../venue/endpoints.js";
 import { VenueError } from "../venue/errors.js";
 import type { EndpointOutcome } from "./outcome.js";
+import { libraryErrorText } from "../util/error-text.js";
 
 export interface Run<T> {
   outcome: EndpointOutcome;
@@ -10,8 +11,9 @@ export interface Run<T> {
 }
 
 /**
- * Runs `call` and never throws: a VenueError becomes its reason; anything else (a bug, not the
- * venue) is reported as invalid_schema with its message so the scrape still answers.
+ * Runs `call` and never throws: a VenueError becomes its reason and message; anything else (a bug,
+ * not the venue) is reported as reason internal with a fixed text naming only its class or code,
+ * never its message (a library's message can quote a header value), so the scrape still answers.
  */
 export async function runEndpoint<T>(
   endpoint: Endpoint,
@@ -24,8 +26,8 @@ export async function runEndpoint<T>(
     account,
     ok,
     durationSeconds: (performance.now() - started) / 1000,
-    reason: ok ? undefined : error instanceof VenueError ? error.reason : "invalid_schema",
-    message: ok ? undefined : error instanceof Error ? error.message : String(error),
+    reason: ok ? undefined : error instanceof VenueError ? error.reason : "internal",
+    message: ok ? undefined : error instanceof VenueError ? error.message : libraryErrorText(error, `${endpoint}: unexpected failure`),
     retryAfterSeconds: error instanceof VenueError ? error.retryAfterSeconds : undefined,
   });
   try {

@@ -21,7 +21,7 @@ export function readSecret(env: Env, name: string): Secret {
   if (direct !== undefined && file !== undefined) throw new ConfigError(`${name} and ${name}_FILE: give one, not both`);
   if (direct !== undefined) {
     if (direct.trim() === "") throw new ConfigError(`${name}: is empty`);
-    return new Secret(direct.trim());
+    return new Secret(direct.trim(), name);
   }
   if (file === undefined) throw new ConfigError(`${name} or ${name}_FILE: required`);
   let text: string;
@@ -32,17 +32,17 @@ export function readSecret(env: Env, name: string): Secret {
     throw new ConfigError(`${name}_FILE: cannot read the file (${code})`);
   }
   if (text.trim() === "") throw new ConfigError(`${name}_FILE: the file is empty`);
-  return new Secret(text.trim());
+  return new Secret(text.trim(), `${name}_FILE`);
 }
 
-/** One warning per TRADING_* variable that no setting reads, with the name probably meant. */
-export function unknownVariables(env: Env): string[] {
+/** Each TRADING_* variable that no setting reads, with the name probably meant and the line that says so. */
+export function unknownVariables(env: Env): { name: string; meant: string | undefined; text: string }[] {
   const known = knownVariables();
   return Object.keys(env)
     .filter((name) => name.startsWith("TRADING_") && !known.includes(name))
     .sort()
     .map((name) => {
-      const guess = nearest(name, known);
-      return `${name}: unknown variable, ignored${guess === undefined ? "" : ` (did you mean ${guess}?)`}`;
+      const meant = nearest(name, known);
+      return { name, meant, text: `unknown variable, ignored${meant === undefined ? "" : ` (did you mean ${meant}?)`}` };
     });
 }

@@ -9,6 +9,7 @@ import { FROM_FILE, type Problems } from "./problems.js";
 import { readSecretSpec } from "./secret-source.js";
 import { SETTING_LIST, SETTINGS } from "./settings.js";
 import type { AccountConfig, AuthConfig } from "./types.js";
+import { checkHeaderValue } from "./secret.js";
 import { parseAccountName, parseHeaderName, parseIdList } from "./values.js";
 import { addZodIssues, documentOrder, type KeyPath } from "./zod-issues.js";
 
@@ -34,6 +35,7 @@ const ACCOUNT = z.strictObject({
   auth: AUTH,
   headers: z.record(z.string(), z.string()).default({}),
 });
+const HEADERS = ACCOUNT.shape.headers;
 
 type RawAccount = z.infer<typeof ACCOUNT>;
 type Env = Record<string, string | undefined>;
@@ -49,14 +51,27 @@ function knownSections(): Map<string, string[]> {
   return sections;
 }
 
+/** Runs `step`; its ConfigError's lines go to `lines`, so the next step still runs and is reported too. */
+function attempt<T>(lines: string[], step: () => T): T | undefined {
+  try {
+    return step();
+  } catch (error) {
+    if (!(error instanceof ConfigError)) throw error;
+    lines.push(...error.problems);
+    return undefined;
+  }
+}
+
 function auth(raw: RawAccount["auth"], key: string, env: Env, baseDir: string): AuthConfig {
   switch (raw.type) {
-    case "api_key":
-      return {
-        type: "api_key",
-        header: parseHeaderName(raw.header_name, `${key}.header_name`),
-        key: readSecretSpec({ inline: raw.key, file: raw.key_file, env: raw.key_env }, `${key}.key`, env, baseDir),
-      };
+    case "api_key": {
+      // A bad header name never hides a missing or doubled key: both are reported.
+      const lines: string[] = [];
+      const header = attempt(lines, () => parseHeaderName(raw.header_name, `${key}.header_name`));
+      const secret = attempt(lines, () => readSecretSpec({ inline: raw.key, file: raw.key_file, env: raw.key_env }, `${key}.key`, env, baseDir));
+      if (header === undefined || secret === undefined) throw new ConfigError(lines);
+      return { type: "api_key", header, key: secret };
+    }
     case "bearer":
       return {
         type: "bearer",
@@ -161,14 +176,24 @@ export class ConfigFile {
         given.collateral_ids === undefined
           ? []
           : problems.collect(where(["accounts", i, "collateral_ids"]), () => parseIdList(given.collateral_ids, `${key}.collateral_ids`), []);
-      if (!parsed.success) return;
-      const raw = parsed.data;
-      for (const header of Object.keys(raw.headers)) {
-        problems.collect(where(["accounts", i, "headers", header]), () => parseHeaderName(header, `${key}.headers.${header}`), "");
+      // The auth and headers are checked on their own too: an unknown key elsewhere in the account
+      // must not hide a secret's or a header's problem (zod's issues above already name shape errors).
+      const rawAuth = AUTH.safeParse(given.auth);
+      const rawHeaders = HEADERS.safeParse(given.headers);
+      for (const [header, value] of Object.entries(rawHeaders.data ?? {})) {
+        const at = where(["accounts", i, "headers", header]);
+        problems.collect(at, () => parseHeaderName(header, `${key}.headers.${header}`), "");
+        problems.collect(at, () => checkHeaderValue(value, `${key}.headers.${header}`), undefined);
       }
-      const authConfig = problems.collect(where(["accounts", i, "auth"]), () => auth(raw.auth, `${key}.auth`, env, this.baseDir), undefined);
-      if (authConfig === undefined || problems.size > before) return;
-      accounts.push({ name, collateralIds, auth: authConfig, headers: raw.headers });
+      if (rawAuth.data?.type === "basic") {
+        const username = rawAuth.data.username;
+        problems.collect(where(["accounts", i, "auth"]), () => checkHeaderValue(username, `${key}.auth.username`), undefined);
+      }
+      const authConfig = rawAuth.success
+        ? problems.collect(where(["accounts", i, "auth"]), () => auth(rawAuth.data, `${key}.auth`, env, this.baseDir), undefined)
+        : undefined;
+      if (!parsed.success || authConfig === undefined || rawHeaders.data === undefined || problems.size > before) return;
+      accounts.push({ name, collateralIds, auth: authConfig, headers: rawHeaders.data });
     });
     return accounts;
   }

@@ -32,7 +32,8 @@ export function buildConfig(sources: Sources, file: ConfigFile | undefined): Loa
   const { env } = sources;
   const flags = sources.flags ?? {};
   const problems = new Problems();
-  const warnings = unknownVariables(env);
+  const unknown = unknownVariables(env);
+  const warnings = unknown.map((u) => `${u.name}: ${u.text}`);
   const values: Partial<Record<SettingId, unknown>> = {};
   const fromFile = new Set<SettingId>();
 
@@ -72,6 +73,8 @@ export function buildConfig(sources: Sources, file: ConfigFile | undefined): Loa
     const collateralIds = v["account.collateral_ids"];
     accounts = auth === undefined || name === undefined || collateralIds === undefined ? [] : [{ name, collateralIds, auth, headers: {} }];
   }
+  // A misspelt variable explains the "required" of the one it was meant to be, and takes its place.
+  for (const u of unknown) if (u.meant !== undefined) problems.misspelt(u.name, u.text, u.meant);
   problems.throwIfAny();
 
   // A web config path in the file is relative to the file's folder, as the secret files are.
@@ -122,7 +125,8 @@ function envAuth(v: Values, env: Env, problems: Problems): AuthConfig | undefine
     }
     case "basic": {
       const username = v["account.basic_username"];
-      if (username === undefined) problems.add("TRADING_BASIC_USERNAME", "required with TRADING_AUTH_TYPE=basic", at("account.basic_username"));
+      // A bad value was named by its parser; "required" only when the variable is not there at all.
+      if (username === undefined && envValue(env, "TRADING_BASIC_USERNAME") === undefined) problems.add("TRADING_BASIC_USERNAME", "required with TRADING_AUTH_TYPE=basic", at("account.basic_username"));
       const password = secret("account.basic_password", "TRADING_BASIC_PASSWORD");
       return username === undefined || password === undefined ? undefined : { type: "basic", username, password };
     }

@@ -49,6 +49,8 @@ export function nearest(name: string, known: Iterable<string>): string | undefin
 
 export class Problems {
   readonly #list: Problem[] = [];
+  /** Names nobody reads, each probably meant as another: shown only in place of that one's "required". */
+  readonly #misspelt: { where: string; text: string; meant: string }[] = [];
 
   add(where: string, text: string, order: [number, number]): void {
     this.#list.push({ where, text, order });
@@ -80,6 +82,11 @@ export class Problems {
     }
   }
 
+  /** `where` (a variable nothing reads) was probably meant as `meant`; it replaces a "required" for `meant`. */
+  misspelt(where: string, text: string, meant: string): void {
+    this.#misspelt.push({ where, text, meant });
+  }
+
   get size(): number {
     return this.#list.length;
   }
@@ -91,7 +98,14 @@ export class Problems {
   throwIfAny(): void {
     if (this.#list.length === 0) return;
     const meant = new Set(this.#list.map((p) => p.meant));
-    const kept = this.#list.filter((p) => !(p.text.startsWith("required") && meant.has(p.where)));
+    // "TRADING_API_KEY or TRADING_API_KEY_FILE: required" is what TRADING_API_KEY_FIEL was meant to be.
+    const isMeant = (p: Problem, name: string | undefined) => p.where.split(" or ").some((part) => part === name);
+    const kept = this.#list.flatMap((p): Problem[] => {
+      if (!p.text.startsWith("required")) return [p];
+      if (meant.has(p.where)) return [];
+      const typos = this.#misspelt.filter((m) => isMeant(p, m.meant));
+      return typos.length === 0 ? [p] : typos.map((m) => ({ where: m.where, text: m.text, order: p.order }));
+    });
     kept.sort((a, b) => a.order[0] - b.order[0] || a.order[1] - b.order[1]);
     throw new ConfigError(kept.map((p) => `${p.where}: ${p.text}`));
   }

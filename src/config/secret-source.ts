@@ -22,14 +22,14 @@ export function readSecretSpec(spec: SecretSpec, key: string, env: Record<string
   if (given > 1) throw new ConfigError(`${key}: give only one of ${names}`);
   if (spec.inline !== undefined) {
     if (spec.inline.trim() === "") throw new ConfigError(`${key}: is empty`);
-    return new Secret(spec.inline.trim());
+    return new Secret(spec.inline.trim(), key);
   }
   if (spec.env !== undefined) {
     const value = env[spec.env];
     if (value === undefined || value.trim() === "") {
       throw new ConfigError(`${key}_env: the environment variable ${spec.env} is not set or empty`);
     }
-    return new Secret(value.trim());
+    return new Secret(value.trim(), `${key}_env (${spec.env})`);
   }
   const path = isAbsolute(spec.file!) ? spec.file! : resolve(baseDir, spec.file!);
   let text: string;
@@ -39,5 +39,5 @@ export function readSecretSpec(spec: SecretSpec, key: string, env: Record<string
     throw new ConfigError(`${key}_file: cannot read the file (${(error as { code?: string }).code ?? "unreadable"})`);
   }
   if (text.trim() === "") throw new ConfigError(`${key}_file: the file is empty`);
-  return new Secret(text.trim());
+  return new Secret(text.trim(), `${key}_file`);
 }

@@ -1,13 +1,38 @@
 // A credential that prints as <secret> however it is logged, stringified or inspected.
 
 import { inspect } from "node:util";
+import { ConfigError } from "./errors.js";
 
 export const REDACTED = "<secret>";
+
+/**
+ * Why `value` cannot go in an HTTP header (RFC 9110 field-value: visible ASCII, spaces, tabs and
+ * Latin-1), or undefined when it can. Named by kind only: the message never shows the value.
+ */
+export function headerValueProblem(value: string): string | undefined {
+  let problem: string | undefined;
+  for (let i = 0; i < value.length; i++) {
+    const c = value.charCodeAt(i);
+    if (c === 10 || c === 13) return "contains a line break";
+    if (c === 0) problem ??= "contains a NUL byte";
+    else if ((c < 32 && c !== 9) || c === 127) problem ??= "contains a control character";
+    else if (c > 255) problem ??= "contains a character that is not Latin-1";
+  }
+  return problem;
+}
+
+/** Throws a ConfigError naming `key` when `value` cannot be sent as a header value. */
+export function checkHeaderValue(value: string, key: string): void {
+  const problem = headerValueProblem(value);
+  if (problem !== undefined) throw new ConfigError(`${key}: ${problem}, so it is not a valid HTTP header value (value not shown)`);
+}
 
 export class Secret {
   readonly #value: string;
 
-  constructor(value: string) {
+  /** `key` names where the value came from (key path or variable), for the error when it is not a valid header value. */
+  constructor(value: string, key: string) {
+    checkHeaderValue(value, key);
     this.#value = value;
   }
 

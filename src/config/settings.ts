@@ -17,6 +17,7 @@ import {
   parseIdList,
   parseListenAddress,
   parseLogLevel,
+  parseHeaderValue,
   parseText,
   positiveInt,
   seconds,
@@ -149,7 +150,7 @@ export const SETTINGS = {
     shown: "required for basic",
     help: "The user name sent with Authorization: Basic.",
     more: "In the config file: `auth.username`.",
-    parse: parseText,
+    parse: parseHeaderValue,
   }),
   "account.basic_password": setting({
     file: false,

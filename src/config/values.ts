@@ -2,6 +2,7 @@
 // Each setting has one parser, so its bounds are the same whatever the source.
 
 import { ConfigError } from "./errors.js";
+import { checkHeaderValue } from "./secret.js";
 
 /** Text as given (flag, variable), or a YAML scalar turned to text; anything else is not accepted. */
 function textOf(value: unknown, key: string, expected: string): string {
@@ -13,6 +14,13 @@ function textOf(value: unknown, key: string, expected: string): string {
 export function parseText(value: unknown, key: string): string {
   const text = textOf(value, key, "text").trim();
   if (text === "") throw new ConfigError(`${key}: is empty`);
+  return text;
+}
+
+/** Text sent as an HTTP header value (a basic-auth user name): no line break or other control character. */
+export function parseHeaderValue(value: unknown, key: string): string {
+  const text = parseText(value, key);
+  checkHeaderValue(text, key);
   return text;
 }
 

@@ -1,4 +1,4 @@
-// The HTTP face of the exporter: /metrics, /probe, reload, health paths and a landing page, on express.
+// The HTTP face of the exporter: /metrics, /probe, /sd, reload, health paths and a landing page, on express.
 
 import express, { type NextFunction, type Request, type Response } from "express";
 import type { Logger } from "pino";
@@ -6,6 +6,10 @@ import type { Exporter, ScrapeOutput } from "../exporter.js";
 import { acceptsGzip, negotiateFormat, sendMetrics } from "./metrics-response.js";
 import { Deadline } from "../util/deadline.js";
 import { VERSION } from "../version.js";
+import { redact } from "../util/redact.js";
+import { discoveryGroups, reachedAddress } from "./service-discovery.js";
+import { libraryErrorText } from "../util/error-text.js";
+import { ConfigError } from "../config/errors.js";
 import { ScrapeTimeoutError, scrapeBudgetSeconds, type TimeoutPolicy } from "./scrape-timeout.js";
 import { runbooks } from "./runbooks.js";
 
@@ -21,15 +25,19 @@ export interface AppOptions {
   guards?: express.RequestHandler[];
 }
 
-const PATHS = ["/metrics", "/probe?target=ACCOUNT", "/probe?target=ACCOUNT&debug=true", "/-/healthy", "/-/ready"];
+const PATHS = ["/metrics", "/probe?target=ACCOUNT", "/probe?target=ACCOUNT&debug=true", "/sd", "/-/healthy", "/-/ready"];
 
 function landing(accounts: string[]): string {
   const links = PATHS.map((p) => `<li><a href="${p.replace("ACCOUNT", encodeURIComponent(accounts[0] ?? ""))}">${p}</a></li>`).join("");
   return `<!doctype html><html><head><title>trading-exporter</title></head><body><h1>trading-exporter</h1><p>Version ${VERSION}</p><ul>${links}</ul></body></html>\n`;
 }
 
+/** A plain-text answer; every known secret and Authorization value in it shows as <secret>. */
 function plain(res: Response, status: number, text: string): void {
-  res.status(status).type("text/plain").send(`${text}\n`);
+  res
+    .status(status)
+    .type("text/plain")
+    .send(`${redact(text)}\n`);
 }
 
 export function createApp(options: AppOptions): express.Express {
@@ -40,6 +48,11 @@ export function createApp(options: AppOptions): express.Express {
   app.set("etag", false);
   app.set("query parser", "simple");
 
+  // Every answer is text (metrics, reports, messages) or the landing page: never sniffed as something else.
+  app.use((_req: Request, res: Response, next: NextFunction) => {
+    res.set("x-content-type-options", "nosniff");
+    next();
+  });
   for (const guard of options.guards ?? []) app.use(guard);
 
   app.use((req: Request, res: Response, next: NextFunction) => {
@@ -81,6 +94,15 @@ export function createApp(options: AppOptions): express.Express {
 
   app.get("/metrics", (req, res) => serveScrape(req, res, (deadline) => exporter.metrics(deadline)));
 
+  // Prometheus http_sd_configs: every account as a /probe target, current after a reload.
+  app.get("/sd", (req, res) => {
+    const address = reachedAddress(req.get("host"), req.socket.localAddress, req.socket.localPort);
+    res
+      .status(200)
+      .type("application/json")
+      .send(JSON.stringify(discoveryGroups(exporter.accountNames(), address)));
+  });
+
   app.get("/probe", async (req, res) => {
     const target = req.query.target;
     // The target is only ever looked up by name, never used as a URL, and never echoed back.
@@ -89,7 +111,7 @@ export function createApp(options: AppOptions): express.Express {
     if (account === undefined) return plain(res, 400, "target: not a configured account name");
     if (req.query.debug === "true") {
       const budget = scrapeBudgetSeconds(undefined, timeouts);
-      res.type("text/plain").send(await exporter.debug(new Deadline(budget), account));
+      res.type("text/plain").send(redact(await exporter.debug(new Deadline(budget), account)));
       return;
     }
     await serveScrape(req, res, (deadline) => exporter.metrics(deadline, { accounts: [account.name] }));
@@ -102,7 +124,7 @@ export function createApp(options: AppOptions): express.Express {
         await reload();
         plain(res, 200, "configuration reloaded");
       } catch (error) {
-        plain(res, 500, `reload failed: ${error instanceof Error ? error.message : String(error)}`);
+        plain(res, 500, `reload failed: ${error instanceof ConfigError ? error.message : libraryErrorText(error, "unexpected failure")}`);
       }
     });
   }
@@ -111,7 +133,7 @@ export function createApp(options: AppOptions): express.Express {
 
   // Express 5 routes rejected promises here: one request fails, the process goes on.
   app.use((error: unknown, req: Request, res: Response, _next: NextFunction) => {
-    logger.error({ path: req.path, error: error instanceof Error ? error.message : String(error) }, "request failed");
+    logger.error({ path: req.path, error: libraryErrorText(error, "unexpected failure") }, "request failed");
     if (!res.headersSent) plain(res, 500, "internal error");
   });
   return app;

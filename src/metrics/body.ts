@@ -3,6 +3,7 @@
 // concatenated, so a scrape whose accounts moved re-encodes those parts and reuses the rest.
 
 import { gunzipSync, gzipSync } from "node:zlib";
+import { redactKnownBytes } from "../util/redact.js";
 
 export type Format = "text" | "openmetrics";
 
@@ -21,7 +22,8 @@ export class Part {
   readonly #openMetrics: (text: string) => string;
 
   constructor(bytes: Buffer, openMetrics: (text: string) => string = gaugesToOpenMetrics) {
-    this.#bytes = bytes;
+    // The last line of defence: a configured secret the venue echoed into a label value never leaves.
+    this.#bytes = redactKnownBytes(bytes);
     this.#openMetrics = openMetrics;
   }
 
@@ -33,7 +35,7 @@ export class Part {
   static gzipped(text: Buffer): Part {
     const part = new Part(Buffer.alloc(0));
     part.#bytes = undefined;
-    part.#encoded.set("t1", gzipSync(text, { level: GZIP_LEVEL }));
+    part.#encoded.set("t1", gzipSync(redactKnownBytes(text), { level: GZIP_LEVEL }));
     return part;
   }
 

@@ -91,24 +91,74 @@ export async function parseJson(text: string, keepLongNumbers = false): Promise<
   return out;
 }
 
-/** Elements handed out one by one are parsed in batches of about this many characters (see parseJsonItems). */
-const ITEM_BATCH_CHARS = 1 << 16;
+/** Elements handed out one by one are parsed in batches of about this many bytes (see parseJsonItems). */
+const ITEM_BATCH_BYTES = 1 << 16;
+
+const isSpaceByte = (c: number | undefined) => c === 32 || c === 10 || c === 13 || c === 9;
+
+/** Just past the `}` of the next `}\s*,\s*{` at or after `from` (before `close`), and where the next element starts; else undefined. */
+function nextBoundary(bytes: Buffer, from: number, close: number): [end: number, next: number] | undefined {
+  let at = from;
+  while (at < close) {
+    const brace = bytes.indexOf(0x7d, at);
+    if (brace < 0 || brace >= close) return undefined;
+    let i = brace + 1;
+    while (isSpaceByte(bytes[i])) i++;
+    if (bytes[i] === 0x2c) {
+      i++;
+      while (isSpaceByte(bytes[i])) i++;
+      if (bytes[i] === 0x7b && i < close) return [brace + 1, i];
+    }
+    at = brace + 1;
+  }
+  return undefined;
+}
 
 /**
- * A top-level JSON array handed to `each` element by element as it is parsed, in batches of about
- * 64 K characters: each batch's parsed values can die young, where one JSON.parse keeps the whole
- * document alive (and copied into the old generation) until the last element is read. Resolves
- * false, handing nothing, when the text is JSON but not an array; throws SyntaxError like JSON.parse.
- * Elements may have been handed out before a later part turns out not to be JSON.
+ * A top-level JSON array, from its UTF-8 bytes, handed to `each` element by element as it is
+ * parsed, in batches of about 64 KiB decoded one at a time: no string of the whole body is made, and
+ * each batch's values can die young, where one JSON.parse keeps the whole document alive (copied
+ * into the old generation) until the last element is read. Cuts are made at a `},{` (never inside
+ * a UTF-8 sequence) and a batch is accepted only if JSON.parse takes it, as in parseArrayInSlices.
+ * Resolves false, handing nothing, when the body is JSON but not an array; throws SyntaxError like
+ * JSON.parse. Elements may have been handed out before a later part turns out not to be JSON.
  */
-export async function parseJsonItems(text: string, each: (item: unknown) => void): Promise<boolean> {
-  const open = skipSpace(text, 0);
-  if (text.charCodeAt(open) !== 91) {
-    const value: unknown = JSON.parse(text);
+export async function parseJsonItems(bytes: Buffer, each: (item: unknown) => void): Promise<boolean> {
+  let open = 0;
+  while (isSpaceByte(bytes[open])) open++;
+  if (bytes[open] !== 0x5b) {
+    const value: unknown = JSON.parse(bytes.toString("utf8"));
     if (!Array.isArray(value)) return false;
     for (const item of value) each(item);
     return true;
   }
-  await parseArrayInSlices(text, open, undefined, each, ITEM_BATCH_CHARS, text.length >= CHUNKED_FROM);
+  const close = bytes.lastIndexOf(0x5d);
+  const yieldEvery = bytes.length >= CHUNKED_FROM;
+  let deadline = performance.now() + SLICE_MS;
+  let start = open + 1;
+  while (start < close) {
+    let parsed: unknown[] | undefined;
+    let misses = 0;
+    let from = Math.min(start + ITEM_BATCH_BYTES, close);
+    while (parsed === undefined) {
+      const cut = misses < MAX_MISSES ? nextBoundary(bytes, from, close) : undefined;
+      const end = cut === undefined ? close : cut[0];
+      try {
+        parsed = JSON.parse(`[${bytes.toString("utf8", start, end)}]`) as unknown[];
+        if (end < close && parsed.length === 0) throw new SyntaxError("empty array element");
+        start = cut === undefined ? close : cut[1];
+      } catch (error) {
+        if (cut === undefined) throw error;
+        misses++;
+        from = end;
+      }
+    }
+    for (const item of parsed) each(item);
+    if (yieldEvery && performance.now() > deadline) {
+      await yieldToLoop();
+      deadline = performance.now() + SLICE_MS;
+    }
+  }
+  for (let i = close + 1; i < bytes.length; i++) if (!isSpaceByte(bytes[i])) throw new SyntaxError("text after the array");
   return true;
 }

@@ -31,20 +31,34 @@ function sameBytes(a: RawBody, b: RawBody): boolean {
   return true;
 }
 
-/** Bodies up to this size are joined in one reused buffer to be decoded; larger ones in a buffer of their own. */
+/** Bodies up to this size are joined in one reused buffer; larger ones in a buffer of their own. */
 const SCRATCH_MAX = 8 << 20;
 let scratch = Buffer.alloc(0);
 
-/** The body as text: joined in the reused buffer (no copy of every answer left to the collector). */
-function text(body: RawBody): string {
-  if (body.length > SCRATCH_MAX) return Buffer.concat(body.chunks, body.length).toString("utf8");
-  if (scratch.length < body.length) scratch = Buffer.allocUnsafeSlow(Math.min(SCRATCH_MAX, Math.max(body.length, scratch.length * 2)));
-  let at = 0;
-  for (const chunk of body.chunks) {
-    scratch.set(chunk, at);
-    at += chunk.byteLength;
+/**
+ * A changed body to read: its bytes joined (in a reused buffer, so valid only until the reader
+ * first awaits), or its text (decoded from the chunks, kept as long as wanted).
+ */
+export interface BodySource {
+  readonly bytes: Buffer;
+  text(): string;
+}
+
+function source(body: RawBody): BodySource {
+  const whole = () => Buffer.concat(body.chunks, body.length);
+  let bytes: Buffer;
+  if (body.length > SCRATCH_MAX) {
+    bytes = whole();
+  } else {
+    if (scratch.length < body.length) scratch = Buffer.allocUnsafeSlow(Math.min(SCRATCH_MAX, Math.max(body.length, scratch.length * 2)));
+    let at = 0;
+    for (const chunk of body.chunks) {
+      scratch.set(chunk, at);
+      at += chunk.byteLength;
+    }
+    bytes = scratch.subarray(0, at);
   }
-  return scratch.toString("utf8", 0, at);
+  return { bytes, text: () => (body.length > SCRATCH_MAX ? bytes : whole()).toString("utf8") };
 }
 
 export class BodyCache {
@@ -56,14 +70,14 @@ export class BodyCache {
   }
 
   /**
-   * The value read from `text` for `key`: the remembered one when the text is unchanged, else
-   * `read(text, report)`. `invalid` receives the body's invalid fields either way.
+   * The value read from the body for `key`: the remembered one when its bytes are unchanged, else
+   * `read(source, report)`. `invalid` receives the body's invalid fields either way.
    */
   async read<T>(
     key: string,
     body: RawBody,
     invalid: (field: string) => void,
-    read: (text: string, report: (field: string) => void) => Promise<T>,
+    read: (body: BodySource, report: (field: string) => void) => Promise<T>,
   ): Promise<T> {
     const entry = this.#entries.get(key);
     if (entry !== undefined && sameBytes(entry.body, body)) {
@@ -71,7 +85,7 @@ export class BodyCache {
       return entry.value as T;
     }
     const counts = new Map<string, number>();
-    const value = await read(text(body), (field) => {
+    const value = await read(source(body), (field) => {
       counts.set(field, (counts.get(field) ?? 0) + 1);
       invalid(field);
     });

@@ -5,7 +5,7 @@ import type { Deadline } from "../util/deadline.js";
 import { authenticator, type Authenticator } from "./auth.js";
 import { PATHS, type Endpoint } from "./endpoints.js";
 import { VenueError } from "./errors.js";
-import { BodyCache } from "./body-cache.js";
+import { BodyCache, type BodySource } from "./body-cache.js";
 import { getBody, parseBody, parseBodyItems, type RawBody } from "./http.js";
 import type { Precision } from "./fields.js";
 import { parseAccountInfo, type FieldReporter } from "./parse-account.js";
@@ -68,6 +68,8 @@ export class VenueClient {
   readonly #hooks: ClientHooks;
   readonly #bodies: BodyCache;
   #lastHistory: { pages: Order[][]; history: OrderHistory } | undefined;
+  /** The last active-order answer, kept to hand back the same object while its orders are unchanged. */
+  #lastActive: ActiveOrders | undefined;
 
   /** `account` undefined makes a client for the public endpoint only, which never sends a credential. */
   constructor(venue: VenueConfig, account: AccountConfig | undefined, hooks: ClientHooks) {
@@ -85,7 +87,12 @@ export class VenueClient {
   async activeOrders(ctx: CallContext): Promise<ActiveOrders> {
     const limit = this.#venue.activeOrdersLimit;
     const query = { [this.#venue.activeOrdersLimitParam]: String(limit) };
-    return { orders: await this.#readOrders("orders_active", query, ctx), limit };
+    const orders = await this.#readOrders("orders_active", query, ctx);
+    // The same orders as last time make the same object, so their rendered text is reused.
+    const last = this.#lastActive;
+    if (last !== undefined && last.orders === orders && last.limit === limit) return last;
+    this.#lastActive = { orders, limit };
+    return this.#lastActive;
   }
 
   /**
@@ -121,7 +128,8 @@ export class VenueClient {
     validate: (body: unknown, invalid: FieldReporter, precision: Precision) => T,
     budget?: RequestBudget,
   ): Promise<T> {
-    return this.#readText(endpoint, query, ctx, budget, async (text, url, invalid) => {
+    return this.#readBody(endpoint, query, ctx, budget, async (source, url, invalid) => {
+      const text = source.text();
       // JSON numbers lose digits past a double's; only when one may have, the body is parsed again
       // keeping their texts, so derived values come from the numbers as written.
       const problems: string[] = [];
@@ -142,12 +150,12 @@ export class VenueClient {
    * lost digits sends the body through #read's exact path instead.
    */
   async #readOrders(endpoint: "orders_active" | "orders_history", query: Record<string, string>, ctx: CallContext, budget?: RequestBudget): Promise<Order[]> {
-    return this.#readText(endpoint, query, ctx, budget, async (text, url, invalid) => {
+    return this.#readBody(endpoint, query, ctx, budget, async (source, url, invalid) => {
       const orders: Order[] = [];
       const problems: string[] = [];
       const report = (field: string) => problems.push(field);
       const precision: Precision = { lost: false };
-      const isArray = await parseBodyItems(text, url, (raw) => {
+      const isArray = await parseBodyItems(source.bytes, url, (raw) => {
         const order = readOrderItem(raw, report, precision);
         if (order !== undefined) orders.push(order);
       });
@@ -156,17 +164,17 @@ export class VenueClient {
         for (const field of problems) invalid(field);
         return orders;
       }
-      return parseOrders(await parseBody(text, url, true), endpoint, invalid, precision);
+      return parseOrders(await parseBody(source.text(), url, true), endpoint, invalid, precision);
     });
   }
 
-  /** GET, then `read` the body's text, skipped (same object back) when the body did not change. */
-  async #readText<T>(
+  /** GET, then `read` the body, skipped (same object back) when the body did not change. */
+  async #readBody<T>(
     endpoint: Endpoint,
     query: Record<string, string>,
     ctx: CallContext,
     budget: RequestBudget | undefined,
-    read: (text: string, url: URL, invalid: FieldReporter) => Promise<T>,
+    read: (body: BodySource, url: URL, invalid: FieldReporter) => Promise<T>,
   ): Promise<T> {
     const url = this.#url(endpoint, query);
     const key = url.pathname + url.search;
@@ -177,7 +185,7 @@ export class VenueClient {
       this.#bodies.forget(key);
       throw error;
     }
-    return this.#bodies.read(key, body, ctx.invalid, (text, invalid) => read(text, url, invalid));
+    return this.#bodies.read(key, body, ctx.invalid, (source, invalid) => read(source, url, invalid));
   }
 
   #url(endpoint: Endpoint, query: Record<string, string>): URL {

@@ -13,6 +13,7 @@ export const FAILURE_REASONS = [
   "invalid_encoding",
   "invalid_json",
   "invalid_schema",
+  "internal",
 ] as const;
 export type FailureReason = (typeof FAILURE_REASONS)[number];
 

@@ -27,7 +27,8 @@ function errorCode(error: unknown): string | undefined {
   let current: unknown = error;
   for (let depth = 0; depth < 4 && current instanceof Error; depth++) {
     const code = (current as { code?: unknown }).code;
-    if (typeof code === "string") return code;
+    // A code is shown in messages: only a plain identifier, never a library's free text.
+    if (typeof code === "string") return /^[A-Z][A-Z0-9_]{0,63}$/.test(code) ? code : undefined;
     current = current.cause;
   }
   return undefined;
@@ -47,10 +48,6 @@ function classify(error: unknown, where: string, signal: AbortSignal): VenueErro
 }
 
 export type { RawBody };
-
-export function bodyText(body: RawBody): string {
-  return Buffer.concat(body.chunks, body.length).toString("utf8");
-}
 
 /** GETs `url` and returns its body, or throws a VenueError. */
 export async function getBody(options: GetJsonOptions): Promise<RawBody> {
@@ -105,10 +102,10 @@ export async function parseBody(text: string, url: URL, keepLongNumbers = false)
  * A body that must be a JSON array, handed to `each` element by element as it is parsed (see
  * parseJsonItems): false when it is JSON but not an array, an invalid_json VenueError when not JSON.
  */
-export async function parseBodyItems(text: string, url: URL, each: (item: unknown) => void): Promise<boolean> {
+export async function parseBodyItems(bytes: Buffer, url: URL, each: (item: unknown) => void): Promise<boolean> {
   try {
-    return await parseJsonItems(text, each);
+    return await parseJsonItems(bytes, each);
   } catch {
-    throw new VenueError("invalid_json", `GET ${url.pathname}: body is not valid JSON (${text.length} characters)`);
+    throw new VenueError("invalid_json", `GET ${url.pathname}: body is not valid JSON (${bytes.length} bytes)`);
   }
 }

@@ -1,11 +1,21 @@
-// HTTP basic auth against bcrypt hashes, as exporter-toolkit does it: unknown users timed like known ones, good checks cached.
+// HTTP basic auth against bcrypt hashes, as exporter-toolkit does it: unknown users timed like known ones,
+// good checks cached, and failed checks bounded so a flood of wrong passwords cannot starve real scrapes.
 
 import { createHmac, randomBytes } from "node:crypto";
 import bcrypt from "bcryptjs";
 import type express from "express";
+import { BcryptPool, QueueFullError } from "./bcrypt-worker.js";
 
 const CHALLENGE = 'Basic realm="trading-exporter", charset="UTF-8"';
 const CACHE_ENTRIES = 256;
+/** Recent wrong credentials remembered, and for how long: a repeated wrong password costs no bcrypt. */
+const FAILED_ENTRIES = 4096;
+const FAILED_TTL_MS = 5 * 60_000;
+/**
+ * bcrypt checks running or waiting at once (they run one at a time on one worker thread); more
+ * are answered 429 at once. At cost 10 (~100 ms) a new credential waits at most about 0.4 s.
+ */
+export const MAX_QUEUED_CHECKS = 4;
 const BCRYPT_BASE64 = "./ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
 
 interface Credentials {
@@ -65,29 +75,84 @@ class GoodCredentials {
   }
 }
 
+/** Credentials that failed lately, as keyed digests with an expiry; the oldest go first past FAILED_ENTRIES. */
+class FailedCredentials {
+  readonly #entries = new Map<string, number>();
+
+  has(digest: string, now: number): boolean {
+    const expires = this.#entries.get(digest);
+    if (expires === undefined) return false;
+    if (expires > now) return true;
+    this.#entries.delete(digest);
+    return false;
+  }
+
+  add(digest: string, now: number): void {
+    this.#entries.delete(digest);
+    this.#entries.set(digest, now + FAILED_TTL_MS);
+    if (this.#entries.size > FAILED_ENTRIES) {
+      const oldest = this.#entries.keys().next();
+      if (oldest.done !== true) this.#entries.delete(oldest.value);
+    }
+  }
+}
+
+function busy(res: express.Response): void {
+  res.status(429).set("retry-after", "1").type("text/plain");
+  res.send("429 Too Many Requests: too many password checks in progress, retry shortly\n");
+}
+
 function deny(res: express.Response): void {
   res.status(401).set("WWW-Authenticate", CHALLENGE).type("text/plain");
   res.send("401 Unauthorized: valid basic auth credentials required\n");
 }
 
-/** Requires basic auth for every request when `users` (name -> bcrypt hash) is not empty; else passes through. */
-export function basicAuth(users: Record<string, string>): express.RequestHandler {
+/**
+ * Requires basic auth for every request when `users` (name -> bcrypt hash) is not empty; else passes
+ * through. Credentials that passed before are let in without bcrypt and without waiting; ones that
+ * failed lately are refused without bcrypt; the rest are checked on a worker thread, MAX_QUEUED_CHECKS
+ * at most, and the same credentials arriving together share one check.
+ */
+export function basicAuth(users: Record<string, string>, options: { now?: () => number; onCheck?: () => void } = {}): express.RequestHandler {
   // A Map, so names such as "constructor" or "__proto__" find nothing inherited.
   const hashes = new Map(Object.entries(users));
   if (hashes.size === 0) return (_req, _res, next) => next();
+  const now = options.now ?? Date.now;
   const dummy = dummyHash(highestCost(hashes.values()));
   const good = new GoodCredentials();
+  const failed = new FailedCredentials();
+  const pool = new BcryptPool(MAX_QUEUED_CHECKS);
+  const inFlight = new Map<string, Promise<boolean>>();
+
+  const check = (credentials: Credentials, digest: string): Promise<boolean> => {
+    let pending = inFlight.get(digest);
+    if (pending === undefined) {
+      const hash = hashes.get(credentials.user);
+      if (pool.size < MAX_QUEUED_CHECKS) options.onCheck?.();
+      pending = pool.compare(credentials.password, hash ?? dummy).then((matches) => matches && hash !== undefined);
+      inFlight.set(digest, pending);
+      const done = (): void => void inFlight.delete(digest);
+      pending.then(done, done);
+    }
+    return pending;
+  };
 
   return (req, res, next) => {
     const credentials = credentialsOf(req.headers.authorization);
     if (credentials === undefined) return deny(res);
     const digest = good.digest(credentials);
     if (good.has(digest)) return next();
-    const hash = hashes.get(credentials.user);
-    bcrypt.compare(credentials.password, hash ?? dummy).then((matches) => {
-      if (!matches || hash === undefined) return deny(res);
-      good.add(digest);
-      next();
-    }, next);
+    if (failed.has(digest, now())) return deny(res);
+    check(credentials, digest).then(
+      (ok) => {
+        if (!ok) {
+          failed.add(digest, now());
+          return deny(res);
+        }
+        good.add(digest);
+        next();
+      },
+      (error: unknown) => (error instanceof QueueFullError ? busy(res) : deny(res)),
+    );
   };
 }

@@ -1,6 +1,7 @@
 // The web config file's shape, key for key as Prometheus exporter-toolkit spells it, strict about the rest.
 
 import { z } from "zod";
+import { headerValueProblem } from "../config/secret.js";
 
 // $2a$/$2b$/$2y$, two-digit cost 04-31, 22 salt and 31 digest characters of bcrypt's base64.
 const BCRYPT_HASH = /^\$2[aby]\$(0[4-9]|[12][0-9]|3[01])\$[./A-Za-z0-9]{53}$/;
@@ -13,9 +14,6 @@ const ALLOWED_HEADERS: Readonly<Record<string, readonly string[] | undefined>> =
   "X-XSS-Protection": undefined,
   "Content-Security-Policy": undefined,
 };
-
-// biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what a header value may not hold.
-const CONTROL_CHARACTER = /[\0-\x08\x0a-\x1f\x7f]/;
 
 // An empty path would resolve to the config file's own directory; say so instead.
 const filePath = z.string().refine((path) => path !== "", "must not be empty");
@@ -52,9 +50,10 @@ const headers = z.record(z.string(), z.string()).superRefine((entries, ctx) => {
     const allowed = ALLOWED_HEADERS[name];
     if (allowed !== undefined && !allowed.includes(value)) {
       ctx.addIssue({ code: "custom", path: [name], message: `expected one of ${allowed.map((v) => JSON.stringify(v)).join(", ")}` });
-    } else if (CONTROL_CHARACTER.test(value)) {
-      // Node refuses such a value at response time; refuse it at start-up instead.
-      ctx.addIssue({ code: "custom", path: [name], message: "control characters are not allowed" });
+    } else {
+      // Node refuses such a value (a control character, or one beyond Latin-1) on every answer; refuse it at start-up instead.
+      const problem = headerValueProblem(value);
+      if (problem !== undefined) ctx.addIssue({ code: "custom", path: [name], message: `${problem}, so it is not a valid HTTP header value` });
     }
   }
 });

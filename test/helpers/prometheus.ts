@@ -48,6 +48,14 @@ export interface RuleGroupStatus {
   rules: RuleStatus[];
 }
 
+export interface ActiveTarget {
+  labels: Record<string, string>;
+  scrapePool: string;
+  scrapeUrl: string;
+  health: string;
+  lastError: string;
+}
+
 export interface RunningPrometheus {
   url: string;
   /** The last lines Prometheus logged, for failure messages. */
@@ -57,6 +65,8 @@ export interface RunningPrometheus {
   /** An instant query that must succeed: its samples. */
   series(expr: string): Promise<Sample[]>;
   alerts(): Promise<ActiveAlert[]>;
+  /** The active targets, with their labels and health. */
+  targets(): Promise<ActiveTarget[]>;
   ruleGroups(): Promise<RuleGroupStatus[]>;
   stop(): Promise<void>;
 }
@@ -67,12 +77,7 @@ export function findPrometheus(): string {
 }
 
 /** Polls `probe` every POLL_MS until it returns a value other than undefined; throws `describe()` after timeoutMs. */
-export async function waitFor<T>(
-  what: string,
-  probe: () => Promise<T | undefined>,
-  timeoutMs: number,
-  describe: () => string = () => "",
-): Promise<T> {
+export async function waitFor<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs: number, describe: () => string = () => ""): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   let lastError: unknown;
   for (;;) {
@@ -98,6 +103,8 @@ export interface PrometheusOptions {
   alertmanager?: string;
   /** Scrape and evaluation interval; 1 s unless given. */
   intervalSeconds?: number;
+  /** Further scrape jobs, as Prometheus config objects. */
+  jobs?: unknown[];
 }
 
 function configYaml(target: string, options: PrometheusOptions): string {
@@ -111,6 +118,7 @@ function configYaml(target: string, options: PrometheusOptions): string {
       ...(options.alertmanager === undefined ? {} : { alerting: { alertmanagers: [{ static_configs: [{ targets: [options.alertmanager] }] }] } }),
       scrape_configs: [
         { job_name: "trading", scrape_interval: interval, scrape_timeout: timeout, metrics_path: "/metrics", static_configs: [{ targets: [target] }] },
+        ...(options.jobs ?? []),
       ],
     },
     null,
@@ -139,7 +147,12 @@ export async function startPrometheus(target: string, options: PrometheusOptions
     const server = await startServer(
       "prometheus",
       binary,
-      (port) => [`--config.file=${join(dir, "prometheus.yml")}`, `--storage.tsdb.path=${join(dir, "data")}`, `--web.listen-address=127.0.0.1:${port}`, "--log.level=info"],
+      (port) => [
+        `--config.file=${join(dir, "prometheus.yml")}`,
+        `--storage.tsdb.path=${join(dir, "data")}`,
+        `--web.listen-address=127.0.0.1:${port}`,
+        "--log.level=info",
+      ],
       dir,
     );
     return running(server, dir);
@@ -170,6 +183,7 @@ function running(server: ServerProcess, dir: string): RunningPrometheus {
       return answer.data.result;
     },
     alerts: async () => (await getJson<{ alerts: ActiveAlert[] }>(`${url}/api/v1/alerts`)).alerts,
+    targets: async () => (await getJson<{ activeTargets: ActiveTarget[] }>(`${url}/api/v1/targets?state=active`)).activeTargets,
     ruleGroups: async () => (await getJson<{ groups: RuleGroupStatus[] }>(`${url}/api/v1/rules`)).groups,
     stop() {
       stopping ??= server.stop().finally(() => rm(dir, { recursive: true, force: true }));

@@ -41,6 +41,10 @@ export interface StackOptions {
   source?: (venueUrl: string) => Config;
   /** Logs below this level are not kept. */
   logLevel?: string;
+  /** Middleware before every route (basic auth, headers), as a web config adds. */
+  guards?: import("express").RequestHandler[];
+  /** prom-client's process and Node.js metrics on /metrics (off by default: they vary). */
+  defaultMetrics?: boolean;
 }
 
 export async function startStack(options: StackOptions = {}): Promise<Stack> {
@@ -70,7 +74,8 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
   const logger = createLogger(options.logLevel ?? "debug", sink);
   const source = options.source;
   const service = await startService(config, logger, {
-    self: new SelfMetrics({ defaultMetrics: false }),
+    self: new SelfMetrics({ defaultMetrics: options.defaultMetrics ?? false }),
+    ...(options.guards === undefined ? {} : { guards: options.guards }),
     ...(source === undefined ? {} : { source: () => source(venue.url) }),
   });
   const { exporter, server } = service;

@@ -1,0 +1,34 @@
+// Prometheus HTTP service discovery (http_sd_configs) of the configured accounts, as /probe targets.
+
+/** One target group of Prometheus's HTTP SD format. */
+export interface TargetGroup {
+  targets: string[];
+  labels: Record<string, string>;
+}
+
+/**
+ * One group per account: the target is this exporter (`address`, as the client reached it), and the
+ * labels make Prometheus scrape `/probe?target=NAME` with `instance` set to the account name, so a
+ * scrape job needs no relabelling and account names are written once, in the exporter's config.
+ * The account is also a `__meta_trading_account` label, for relabelling; `account` itself is set by
+ * the exporter on every series, so it is not repeated here (it would clash).
+ */
+export function discoveryGroups(accounts: readonly string[], address: string): TargetGroup[] {
+  return accounts.map((name) => ({
+    targets: [address],
+    labels: {
+      __metrics_path__: "/probe",
+      __param_target: name,
+      instance: name,
+      __meta_trading_account: name,
+    },
+  }));
+}
+
+/** host:port as a client can reach it: the Host header when it is one, else the socket's local address. */
+export function reachedAddress(host: string | undefined, localAddress: string | undefined, localPort: number | undefined): string {
+  if (host !== undefined && /^(\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9.-]+)(:\d{1,5})?$/.test(host)) return host;
+  const ip = localAddress ?? "127.0.0.1";
+  const shown = ip.includes(":") ? `[${ip}]` : ip;
+  return `${shown}:${localPort ?? 9842}`;
+}

@@ -1,0 +1,93 @@
+// bcrypt checks on one worker thread, a few queued at most: a flood of wrong passwords never holds the event loop.
+
+import { createRequire } from "node:module";
+import { pathToFileURL } from "node:url";
+import { Worker } from "node:worker_threads";
+
+/** The worker's whole program; inline (not a file) so it runs the same from src/ under vitest and from dist/. */
+const PROGRAM = `
+import("node:worker_threads").then(async ({ parentPort, workerData }) => {
+  const bcrypt = (await import(workerData)).default;
+  parentPort.on("message", ({ id, password, hash }) => {
+    let ok = false;
+    try { ok = bcrypt.compareSync(password, hash); } catch { ok = false; }
+    parentPort.postMessage({ id, ok });
+  });
+});`;
+
+export class QueueFullError extends Error {
+  override readonly name = "QueueFullError";
+}
+
+interface Pending {
+  resolve(ok: boolean): void;
+  reject(error: Error): void;
+}
+
+/**
+ * Runs bcrypt compares one at a time on a worker thread (so at most one core is spent on them),
+ * with at most `maxQueued` waiting: past that a check is refused at once with QueueFullError.
+ */
+export class BcryptPool {
+  readonly #maxQueued: number;
+  #worker: Worker | undefined;
+  readonly #pending = new Map<number, Pending>();
+  #nextId = 0;
+
+  constructor(maxQueued: number) {
+    this.#maxQueued = maxQueued;
+  }
+
+  /** Checks in flight or waiting. */
+  get size(): number {
+    return this.#pending.size;
+  }
+
+  compare(password: string, hash: string): Promise<boolean> {
+    if (this.#pending.size >= this.#maxQueued) return Promise.reject(new QueueFullError("too many password checks waiting"));
+    const worker = this.#start();
+    const id = this.#nextId++;
+    return new Promise<boolean>((resolve, reject) => {
+      this.#pending.set(id, { resolve, reject });
+      // Between checks the thread must not keep the process alive; while one runs it must answer.
+      if (this.#pending.size === 1) worker.ref();
+      worker.postMessage({ id, password, hash });
+    });
+  }
+
+  /** Stops the thread; waiting checks fail. */
+  async close(): Promise<void> {
+    const worker = this.#worker;
+    this.#worker = undefined;
+    this.#failAll(new Error("password checks stopped"));
+    await worker?.terminate();
+  }
+
+  #start(): Worker {
+    if (this.#worker !== undefined) return this.#worker;
+    const bcrypt = pathToFileURL(createRequire(import.meta.url).resolve("bcryptjs")).href;
+    const worker = new Worker(PROGRAM, { eval: true, workerData: bcrypt });
+    worker.unref();
+    worker.on("message", ({ id, ok }: { id: number; ok: boolean }) => {
+      const pending = this.#pending.get(id);
+      this.#pending.delete(id);
+      if (this.#pending.size === 0) worker.unref();
+      pending?.resolve(ok === true);
+    });
+    // A dead worker fails its checks (denied); the next check starts a new one.
+    const dead = (): void => {
+      if (this.#worker === worker) this.#worker = undefined;
+      this.#failAll(new Error("password check thread stopped"));
+    };
+    worker.on("error", dead);
+    worker.on("exit", dead);
+    this.#worker = worker;
+    return worker;
+  }
+
+  #failAll(error: Error): void {
+    const pending = [...this.#pending.values()];
+    this.#pending.clear();
+    for (const p of pending) p.reject(error);
+  }
+}
