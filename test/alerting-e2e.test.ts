@@ -8,7 +8,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startReceiver, type Notification, type RunningReceiver, type WebhookAlert } from "../src/webhook/receiver.js";
 import { startAlertmanager, type AmAlert, type RunningAlertmanager } from "./helpers/alertmanager.js";
-import { normalized, testAlertmanagerConfig, testRules } from "./helpers/alerting-files.js";
+import { normalized, SCRAPE_SCALE, testAlertmanagerConfig, testRules } from "./helpers/alerting-files.js";
 import { ALERTMANAGER_CONFIG, ALERTMANAGER_DIR, renderTemplate } from "./helpers/amtool.js";
 import { RULES_FILE, startPrometheus, waitFor, type RunningPrometheus } from "./helpers/prometheus.js";
 import { startStack, type Stack } from "./helpers/stack.js";
@@ -20,6 +20,8 @@ const SHIPPED_TIMINGS = process.env.TRADING_E2E_SHIPPED_TIMINGS === "1";
 const INTERVAL_SECONDS = SHIPPED_TIMINGS ? 15 : 1;
 const DELIVERY_TIMEOUT_MS = SHIPPED_TIMINGS ? 300_000 : 60_000;
 const STEP_TIMEOUT_MS = DELIVERY_TIMEOUT_MS + 30_000;
+/** The margin alerts' keep_firing_for: 1m shipped, scaled like the scrape interval (15 s to 1 s) in the test copy. */
+const KEEP_FIRING_MS = SHIPPED_TIMINGS ? 60_000 : 60_000 / SCRAPE_SCALE;
 /** Text that must never reach a person: unrendered templates, Go's error verbs, non-numbers. */
 const UNREADABLE = /\{\{|<no value>|%!|\bInf\b|\bNaN\b/;
 
@@ -32,8 +34,10 @@ interface Step {
   step: string;
   /** Scenario change (or exporter stop) to the evaluation at which Prometheus fired or resolved the alert (its startsAt or endsAt), ms. */
   toPrometheus: number | undefined;
-  /** Scenario change to the notification at the webhook, ms. */
-  toWebhook: number;
+  /** Scenario change to the notification at the webhook, ms; undefined when the step is that nothing arrives. */
+  toWebhook: number | undefined;
+  /** What a step without a delivery measured instead. */
+  note?: string;
 }
 
 describe("alerting end to end: Prometheus and Alertmanager with the shipped files", () => {
@@ -141,8 +145,9 @@ describe("alerting end to end: Prometheus and Alertmanager with the shipped file
         ]
           .concat(
             steps.map((st) => {
+              if (st.note !== undefined) return `  ${st.step.padEnd(44)} ${st.note}`;
               const prom = st.toPrometheus === undefined ? "   -  " : `${(st.toPrometheus / 1000).toFixed(1)} s`;
-              return `  ${st.step.padEnd(44)} Prometheus fired or resolved it at ${prom}, delivered to the webhook ${(st.toWebhook / 1000).toFixed(1)} s`;
+              return `  ${st.step.padEnd(44)} Prometheus fired or resolved it at ${prom}, delivered to the webhook ${((st.toWebhook ?? NaN) / 1000).toFixed(1)} s`;
             }),
           )
           .join("\n"),
@@ -243,9 +248,78 @@ describe("alerting end to end: Prometheus and Alertmanager with the shipped file
       expect(html).toContain("above 90% of the total margin");
 
       await inhibitedInAlertmanager("TradingMarginRatioHigh", "TradingMarginRatioCritical");
-      await step("normal -> Critical resolved delivered", () => s().venue.setScenario("normal"), "TradingMarginRatioCritical", "resolved", isOurs);
     },
     STEP_TIMEOUT_MS * 2,
+  );
+
+  it(
+    "one failed account_info collection during the breach: the alert keeps firing and no resolved reaches the webhook; a lasting recovery resolves it keep_firing_for later",
+    async () => {
+      const marginSelector = `account="${ACCOUNT}",collateral_id="${COLLATERAL}"`;
+      const firing = async () =>
+        (await p().alerts()).find(
+          (al) => al.labels.alertname === "TradingMarginRatioCritical" && al.labels.account === ACCOUNT && al.labels.collateral_id === COLLATERAL && al.state === "firing",
+        );
+      const before = await waitFor("TradingMarginRatioCritical firing in Prometheus", firing, DELIVERY_TIMEOUT_MS);
+
+      // Every collateral's account_info read of the next collection answers invalid JSON (never retried): one
+      // failed collection, then the venue answers again.
+      const t0 = Date.now();
+      s().venue.setFaults([{ endpoint: "account_info", kind: "malformed_json", times: s().config.accounts[0]?.collateralIds.length ?? fail("no account") }]);
+      await waitFor("the failed collection was served", async () => (s().venue.faults().length === 0 ? true : undefined), DELIVERY_TIMEOUT_MS);
+      const failedAt = Date.now() - t0;
+      const since = () => `${Math.ceil((Date.now() - t0) / 1000) + INTERVAL_SECONDS}s`;
+      await waitFor(
+        "Prometheus scraped the failed collection, then the margin series again",
+        async () =>
+          (await p().series(`min_over_time(trading_scrape_success{endpoint="account_info",account="${ACCOUNT}"}[${since()}]) == 0`)).length === 1 &&
+          (await p().series(`trading_scrape_success{endpoint="account_info",account="${ACCOUNT}"} == 1`)).length === 1 &&
+          (await p().series(`trading_account_margin_ratio{${marginSelector}} > 0.9`)).length === 1
+            ? true
+            : undefined,
+        DELIVERY_TIMEOUT_MS,
+        () => p().logTail(),
+      );
+      const backAt = Date.now() - t0;
+      // The gap is real: the margin series missed at least one of the scrapes since the fault.
+      const window = since();
+      const [margin] = await p().series(`count_over_time(trading_account_margin_ratio{${marginSelector}}[${window}])`);
+      const [scrapes] = await p().series(`count_over_time(up{job="trading"}[${window}])`);
+      expect(Number(margin?.value[1])).toBeLessThan(Number(scrapes?.value[1]));
+
+      // Watch until Prometheus has evaluated the alert past the time it would have resolved had the data not
+      // come back (keep_firing_for after the failure), plus three intervals for Alertmanager to flush.
+      const watchUntil = t0 + Math.max(failedAt, backAt) + KEEP_FIRING_MS + 3 * INTERVAL_SECONDS * 1000;
+      await waitFor(
+        "Prometheus evaluated TradingMarginRatioCritical past keep_firing_for after the gap",
+        async () => {
+          const rule = (await p().ruleGroups()).flatMap((g) => g.rules).find((r) => r.name === "TradingMarginRatioCritical");
+          return rule !== undefined && Date.parse(rule.lastEvaluation) >= watchUntil ? true : undefined;
+        },
+        DELIVERY_TIMEOUT_MS,
+      );
+      const watched = Date.now() - t0;
+      // Still the same firing alert: a resolve would have restarted it as pending, with a new activeAt.
+      const after = await firing();
+      expect(after?.activeAt).toBe(before.activeAt);
+      expect(delivered(t0, "TradingMarginRatioCritical", "resolved", isOurs)).toEqual([]);
+      // Any notification of its group since (another alert of the group changing) carries it with its first start.
+      const paged = delivered(0, "TradingMarginRatioCritical", "firing", isOurs).filter((d) => d.notification.receivedAt < t0).at(-1);
+      expect(paged).toBeDefined();
+      for (const d of delivered(t0, "TradingMarginRatioCritical", "firing", isOurs)) expect(d.alert.startsAt).toBe(paged?.alert.startsAt);
+      steps.push({
+        step: "1 failed account_info read -> no resolve",
+        toPrometheus: undefined,
+        toWebhook: undefined,
+        note: `collection failed at ${(failedAt / 1000).toFixed(1)} s, series back in Prometheus at ${(backAt / 1000).toFixed(1)} s; still firing, nothing at the webhook through ${(watched / 1000).toFixed(1)} s`,
+      });
+
+      // A lasting recovery still resolves, keep_firing_for after the condition stopped.
+      await step("normal -> Critical resolved delivered", () => s().venue.setScenario("normal"), "TradingMarginRatioCritical", "resolved", isOurs);
+      const resolvedAfter = steps.at(-1)?.toPrometheus;
+      expect(resolvedAfter).toBeGreaterThanOrEqual(KEEP_FIRING_MS - INTERVAL_SECONDS * 1000);
+    },
+    STEP_TIMEOUT_MS * 3,
   );
 
   it(

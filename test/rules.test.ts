@@ -45,6 +45,23 @@ describe('prometheus rules and config', () => {
     expect(result.output).toContain('SUCCESS');
   }, 60_000);
 
+  it('promtool test rules passes the keep_firing_for cases (a one-scrape gap, a lasting recovery) at the shipped 15 s interval', async () => {
+    const result = await promtool(['test', 'rules', 'trading.rules.gaps.test.yml'], RULES_DIR);
+    expect(result.code, result.output).toBe(0);
+    expect(result.output).toContain('SUCCESS');
+  }, 60_000);
+
+  it('every alert built from the venue\'s series carries keep_firing_for, four shipped scrape intervals', () => {
+    const source = readFileSync(`${RULES_DIR}trading.rules.yml`, 'utf8');
+    const scrape = readFileSync(`${PROMETHEUS_DIR}prometheus.example.yml`, 'utf8').match(/^\s+scrape_interval: (\d+)s$/m)?.[1];
+    expect(scrape).toBe('15');
+    const alerts = source.split(/^ {6}- (?=alert:|record:)/m).filter((r) => r.startsWith('alert:'));
+    const keep = new Map(alerts.map((r) => [r.match(/^alert: (\w+)/)?.[1], r.match(/^ {8}keep_firing_for: (\S+)$/m)?.[1]]));
+    const bare = ['TradingExporterDown', 'TradingVenueRateLimited', 'TradingDataMissing'];
+    expect(keep.size).toBeGreaterThan(bare.length);
+    for (const [name, value] of keep) expect(value, name).toBe(bare.includes(name ?? '') ? undefined : `${(4 * Number(scrape)) / 60}m`);
+  });
+
   it('promtool check config accepts the example Prometheus config and its rule files', async () => {
     const result = await promtool(['check', 'config', 'prometheus.example.yml'], PROMETHEUS_DIR);
     expect(result.code, result.output).toBe(0);

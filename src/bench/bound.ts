@@ -58,6 +58,7 @@ export class Bound {
       active: active as Raw[],
       activeLimit: t.activeLimit,
       history: history as Raw[],
+      historyLimit: t.historyLimit,
       markets: this.#markets,
       durations,
     };

@@ -43,6 +43,7 @@ app.get("/metrics", async (_req, res) => {
       active: active as Raw[],
       activeLimit,
       history: history as Raw[],
+      historyLimit: historyLimit,
       markets: markets as Raw[],
       durations,
     },

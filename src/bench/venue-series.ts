@@ -12,7 +12,9 @@ export interface SeriesFamily {
 /** Emits one series: the family's index in FAMILIES, its label values in labelNames order, its value. */
 export type Emit = (family: number, labels: string[], value: number) => void;
 
-const f = (name: string, labelNames: string[]): SeriesFamily => ({ name: `trading_${name}`, help: `${name}.`, labelNames });
+/** The exporter's names are snake case: `account_totalMargin` becomes `trading_account_total_margin`. */
+const snake = (name: string) => name.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
+const f = (name: string, labelNames: string[]): SeriesFamily => ({ name: `trading_${snake(name)}`, help: `${name}.`, labelNames });
 const ACCOUNT = ["account", "collateral_id"];
 const POSITION = ["account", "collateral_id", "market_id", "direction"];
 const GROUP = ["account", "market_id", "side", "direction", "type", "status"];
@@ -43,18 +45,20 @@ export const FAMILIES: SeriesFamily[] = [
   f("order_history_rejections", ["account", "market_id", "code"]),
   f("order_history_last_created_timestamp_seconds", MARKET),
   f("order_history_fetched_orders", ["account"]),
+  f("order_history_truncated", ["account"]),
+  f("market_list_age_seconds", []),
   f("market_info", ["market_id", "name", "asset_id", "collateral_asset_id"]),
   f("market_status", ["market_id", "status"]),
   ...SETTINGS.map((x) => f(`market_${x}`, ["market_id"])),
 ];
-const at = (name: string): number => FAMILIES.findIndex((x) => x.name === `trading_${name}`);
+const at = (name: string): number => FAMILIES.findIndex((x) => x.name === `trading_${snake(name)}`);
 const I = {
   success: at("scrape_success"), duration: at("scrape_duration_seconds"), up: at("up"), account: at("account_collateralBalance"),
   positions: at("account_positions"), maintenance: at("account_maintenance_margin"), ratio: at("account_margin_ratio"),
   position: at("position_size"), active: at("active_orders_count"), pending: at("active_orders_pending"),
   oldest: at("active_orders_oldest_created_timestamp_seconds"), truncated: at("active_orders_truncated"), history: at("order_history_orders"),
   rejections: at("order_history_rejections"), last: at("order_history_last_created_timestamp_seconds"),
-  fetched: at("order_history_fetched_orders"), info: at("market_info"), status: at("market_status"), setting: at("market_tickSize"),
+  fetched: at("order_history_fetched_orders"), historyTruncated: at("order_history_truncated"), age: at("market_list_age_seconds"), info: at("market_info"), status: at("market_status"), setting: at("market_tickSize"),
 };
 
 const seconds = (t: unknown): number => (Number(t) < 1e11 ? Number(t) : Number(t) / 1e3);
@@ -66,6 +70,7 @@ export interface VenueData {
   active: Raw[];
   activeLimit: number;
   history: Raw[];
+  historyLimit: number;
   markets: Raw[];
   durations: number[];
 }
@@ -92,7 +97,7 @@ function byMarket(orders: Raw[]): Map<string, Raw[]> {
 
 export function venueSeries(d: VenueData, emit: Emit): void {
   const a = d.account;
-  const endpoints = [...d.accounts.map(() => "account_info"), "orders_active", "orders_history"];
+  const endpoints = ["account_info", "orders_active", "orders_history"];
   endpoints.forEach((e, i) => {
     emit(I.success, [e, a], 1);
     emit(I.duration, [e, a], d.durations[i] ?? 0);
@@ -145,6 +150,8 @@ export function venueSeries(d: VenueData, emit: Emit): void {
   for (const { labels, n } of codes.values()) emit(I.rejections, labels, n);
   for (const [market, orders] of byMarket(d.history)) emit(I.last, [a, market], Math.max(...orders.map((o) => seconds(o.createdAt))));
   emit(I.fetched, [a], d.history.length);
+  emit(I.historyTruncated, [a], d.history.length >= d.historyLimit ? 1 : 0);
+  emit(I.age, [], 0);
   for (const m of d.markets) {
     const id = String(m.id);
     emit(I.info, [id, String(m.name), String(m.assetId), String(m.collateralAssetId)], 1);

@@ -49,10 +49,6 @@ function classify(error: unknown, where: string, signal: AbortSignal): VenueErro
 
 export type { RawBody };
 
-export function bodyText(body: RawBody): string {
-  return Buffer.concat(body.chunks, body.length).toString("utf8");
-}
-
 /** GETs `url` and returns its body, or throws a VenueError. */
 export async function getBody(options: GetJsonOptions): Promise<RawBody> {
   const where = `GET ${options.url.pathname}`;
