@@ -1,6 +1,8 @@
 // `npm run demo`: the built-in simulated venue plus the exporter pointed at it, on this machine.
 
+import { ConfigError } from "./config/errors.js";
 import { configFromEnv } from "./config/load.js";
+import { libraryErrorText } from "./util/error-text.js";
 import { createLogger } from "./log.js";
 import { startService } from "./service.js";
 import { startSimulator } from "./simulator/server.js";
@@ -29,6 +31,8 @@ async function demo(): Promise<void> {
 }
 
 demo().catch((error: unknown) => {
-  process.stderr.write(`demo: ${error instanceof Error ? error.message : String(error)}\n`);
+  // Our own words only: a listen error's message (EADDRINUSE...) is Node's, not ours.
+  const lines = error instanceof ConfigError ? error.problems : [libraryErrorText(error, "could not start")];
+  process.stderr.write(lines.map((line) => `demo: ${line}\n`).join(""));
   process.exit(1);
 });

@@ -1,6 +1,9 @@
 // The process's life: start-up errors, graceful stop on SIGTERM/SIGINT, and one bad request that
 // answers 500 while the process goes on.
 
+import { spawn } from "node:child_process";
+import { once } from "node:events";
+import { createServer } from "node:net";
 import { Writable } from "node:stream";
 import { afterEach, describe, expect, it } from "vitest";
 import { configFromEnv } from "../src/config/load.js";
@@ -37,6 +40,32 @@ describe("start-up", () => {
   });
 });
 
+describe("an address already in use", () => {
+  it.each(["main.js", "demo.js"])("stops dist/%s with our own one line, not Node's message", async (program) => {
+    const taken = createServer();
+    taken.listen(0, "127.0.0.1");
+    await once(taken, "listening");
+    try {
+      const port = (taken.address() as { port: number }).port;
+      const env = {
+        PATH: process.env.PATH ?? "",
+        TRADING_LISTEN_ADDRESS: `127.0.0.1:${port}`,
+        TRADING_BASE_URL: "http://127.0.0.1:1",
+        TRADING_API_KEY: "k",
+        TRADING_COLLATERAL_IDS: "USDC",
+      };
+      const child = spawn(process.execPath, [new URL(`../dist/${program}`, import.meta.url).pathname], { env, stdio: ["ignore", "pipe", "pipe"] });
+      let stderr = "";
+      child.stderr.on("data", (d: Buffer) => (stderr += d.toString()));
+      const [code] = (await once(child, "exit")) as [number | null];
+      expect(code).toBe(1);
+      expect(stderr).toMatch(/^(trading-exporter: fatal|demo): could not start \(EADDRINUSE\)\n$/);
+    } finally {
+      taken.close();
+    }
+  });
+});
+
 describe.each(["SIGTERM", "SIGINT"] as const)("on %s", (signal) => {
   it("finishes the in-flight scrape, then exits 0", async () => {
     venue = await startSimulator({ apiKey: "k", tickMs: 0 });
@@ -63,16 +92,24 @@ describe.each(["SIGTERM", "SIGINT"] as const)("on %s", (signal) => {
 describe("an unexpected error in one request", () => {
   it("is logged and answered 500, and the next request is served", async () => {
     const lines: string[] = [];
-    const logger = createLogger("info", new Writable({ write: (c: Buffer, _e, done) => {
-      lines.push(c.toString());
-      done();
-    } }));
+    const logger = createLogger(
+      "info",
+      new Writable({
+        write: (c: Buffer, _e, done) => {
+          lines.push(c.toString());
+          done();
+        },
+      }),
+    );
     const config = configFromEnv({ TRADING_BASE_URL: "http://127.0.0.1:1", TRADING_API_KEY: "k", TRADING_COLLATERAL_IDS: "X" });
     const exporter = new Exporter(config, logger, new SelfMetrics({ defaultMetrics: false }));
     let calls = 0;
-    exporter.metrics = () =>
-      ++calls === 1 ? Promise.reject(new Error("boom")) : Promise.resolve({ head: new Body("ok_metric 1\n"), reused: undefined });
-    const server = await listen(createApp({ exporter, logger, timeouts: { defaultSeconds: 5, offsetSeconds: 0.5, maxSeconds: 10 }, maxInFlight: 5 }), "127.0.0.1", 0);
+    exporter.metrics = () => (++calls === 1 ? Promise.reject(new Error("boom")) : Promise.resolve({ head: new Body("ok_metric 1\n"), reused: undefined }));
+    const server = await listen(
+      createApp({ exporter, logger, timeouts: { defaultSeconds: 5, offsetSeconds: 0.5, maxSeconds: 10 }, maxInFlight: 5 }),
+      "127.0.0.1",
+      0,
+    );
     try {
       const first = await fetch(new URL("metrics", server.url));
       expect(first.status).toBe(500);
