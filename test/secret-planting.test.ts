@@ -51,6 +51,21 @@ const PLACES: Place[] = [
     named: "TRADING_API_KEY_FILE",
     plant: (v, k) => ({ env: { ...ENV_BASE, TRADING_API_KEY_FILE: file(`env-key-${slug(k)}`, `${v}\n`) } }),
   },
+  {
+    where: "TRADING_BEARER_TOKEN_FILE",
+    named: "TRADING_BEARER_TOKEN_FILE",
+    plant: (v, k) => ({ env: { ...ENV_BASE, TRADING_AUTH_TYPE: "bearer", TRADING_BEARER_TOKEN_FILE: file(`env-token-${slug(k)}`, `${v}\n`) } }),
+  },
+  {
+    where: "TRADING_BASIC_USERNAME",
+    named: "TRADING_BASIC_USERNAME",
+    plant: (v) => ({ env: { ...ENV_BASE, TRADING_AUTH_TYPE: "basic", TRADING_BASIC_USERNAME: v, TRADING_BASIC_PASSWORD: "fine-password" } }),
+  },
+  {
+    where: "TRADING_BASIC_PASSWORD",
+    named: "TRADING_BASIC_PASSWORD",
+    plant: (v) => ({ env: { ...ENV_BASE, TRADING_AUTH_TYPE: "basic", TRADING_BASIC_USERNAME: "u", TRADING_BASIC_PASSWORD: v } }),
+  },
   { where: "key (inline)", named: "accounts[0].auth.key", plant: (v) => ({ env: {}, configText: configYaml({ type: "api_key", key: v }) }) },
   {
     where: "key_file",
@@ -112,7 +127,7 @@ describe("headerValueProblem", () => {
 describe.each(["start-up", "--config.check"])("%s", (mode) => {
   // One run per place for the line feed (the reported leak), every kind for one file and one env place.
   // An environment variable cannot hold a NUL byte (the OS refuses it), so that one is planted in files only.
-  const fromEnv = (c: (typeof CASES)[number]) => c.place.where.startsWith("TRADING_API_KEY") === false && c.place.where.endsWith("_env");
+  const fromEnv = (c: (typeof CASES)[number]) => c.place.where.endsWith("_env") || (c.place.where.startsWith("TRADING_") && !c.place.where.endsWith("_FILE"));
   const cases = CASES.filter((c) => c.kind === "line feed" || c.place.where === "key_file" || c.place.where === "TRADING_API_KEY").filter(
     (c) => c.kind !== "NUL" || !(c.place.where === "TRADING_API_KEY" || fromEnv(c)),
   );

@@ -12,7 +12,7 @@ import express from "express";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ConfigError } from "../src/config/errors.js";
 import { listen } from "../src/http/server.js";
-import { basicAuth } from "../src/web/basic-auth.js";
+import { basicAuth, MAX_CHECKS_PER_ADDRESS } from "../src/web/basic-auth.js";
 import { webGuards } from "../src/web/guards.js";
 import { tlsServerOptions } from "../src/web/tls-options.js";
 import type { WebConfig } from "../src/web/types.js";
@@ -373,6 +373,37 @@ describe("basic auth under a flood of wrong passwords", () => {
       expect(statuses.every((s) => s === 401 || s === 429)).toBe(true);
       expect(checks - 1).toBe(statuses.filter((s) => s === 401).length);
       expect(statuses.filter((s) => s === 429).length).toBeGreaterThan(0);
+    } finally {
+      await close();
+    }
+  });
+});
+
+describe("basic auth: a first login during a flood from another host", () => {
+  it("finds a place: one client address holds at most one of the queued checks", async () => {
+    const hash = bcrypt.hashSync(PASSWORD, 10);
+    const app = express();
+    app.use(basicAuth({ alice: hash }));
+    app.get("/metrics", (_req, res) => void res.type("text/plain").send("up 1\n"));
+    const { port, close } = await serveApp(app);
+    try {
+      // The flood comes from 127.0.0.2, each request a new wrong password; Prometheus never logged in yet.
+      let answered = 0;
+      let fifteen: () => void = () => undefined;
+      const mostAnswered = new Promise<void>((resolve) => (fifteen = resolve));
+      const flood = Array.from({ length: 20 }, (_, i) =>
+        get(port, { localAddress: "127.0.0.2", headers: { authorization: basic("alice", `guess ${i}`) } }).then((r) => {
+          if (++answered === 15) fifteen();
+          return r.status;
+        }),
+      );
+      // At least 16 of 20 are refused at once whatever the bound, so once 15 are back the rest are queued.
+      await mostAnswered;
+      const scrape = await get(port, { headers: { authorization: basic("alice", PASSWORD) } });
+      expect(scrape).toMatchObject({ status: 200, body: "up 1\n" });
+      const statuses = await Promise.all(flood);
+      expect(statuses.filter((s) => s === 401).length).toBeLessThanOrEqual(MAX_CHECKS_PER_ADDRESS);
+      expect(statuses.every((s) => s === 401 || s === 429)).toBe(true);
     } finally {
       await close();
     }

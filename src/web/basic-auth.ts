@@ -16,6 +16,11 @@ const FAILED_TTL_MS = 5 * 60_000;
  * are answered 429 at once. At cost 10 (~100 ms) a new credential waits at most about 0.4 s.
  */
 export const MAX_QUEUED_CHECKS = 4;
+/**
+ * New credentials checked at once from one client address: a flood from one host holds one of the
+ * MAX_QUEUED_CHECKS places, so Prometheus's first login after a restart still finds one free.
+ */
+export const MAX_CHECKS_PER_ADDRESS = 1;
 const BCRYPT_BASE64 = "./ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
 
 interface Credentials {
@@ -123,15 +128,24 @@ export function basicAuth(users: Record<string, string>, options: { now?: () => 
   const failed = new FailedCredentials();
   const pool = new BcryptPool(MAX_QUEUED_CHECKS);
   const inFlight = new Map<string, Promise<boolean>>();
+  const checksBy = new Map<string, number>();
 
-  const check = (credentials: Credentials, digest: string): Promise<boolean> => {
+  const check = (credentials: Credentials, digest: string, address: string): Promise<boolean> => {
     let pending = inFlight.get(digest);
     if (pending === undefined) {
+      const running = checksBy.get(address) ?? 0;
+      if (running >= MAX_CHECKS_PER_ADDRESS) return Promise.reject(new QueueFullError("too many password checks from this address"));
       const hash = hashes.get(credentials.user);
       if (pool.size < MAX_QUEUED_CHECKS) options.onCheck?.();
       pending = pool.compare(credentials.password, hash ?? dummy).then((matches) => matches && hash !== undefined);
       inFlight.set(digest, pending);
-      const done = (): void => void inFlight.delete(digest);
+      checksBy.set(address, running + 1);
+      const done = (): void => {
+        inFlight.delete(digest);
+        const left = (checksBy.get(address) ?? 1) - 1;
+        if (left > 0) checksBy.set(address, left);
+        else checksBy.delete(address);
+      };
       pending.then(done, done);
     }
     return pending;
@@ -143,7 +157,7 @@ export function basicAuth(users: Record<string, string>, options: { now?: () => 
     const digest = good.digest(credentials);
     if (good.has(digest)) return next();
     if (failed.has(digest, now())) return deny(res);
-    check(credentials, digest).then(
+    check(credentials, digest, req.socket.remoteAddress ?? "").then(
       (ok) => {
         if (!ok) {
           failed.add(digest, now());
