@@ -79,7 +79,20 @@ describe("concurrent scrapes", () => {
   it("drops and counts series over the cap", async () => {
     stack = await startStack({ env: { TRADING_MAX_SERIES: "20" } });
     const samples = parseExposition(await stack.scrape());
-    expect(samples.filter((s) => s.name.startsWith("trading_") && !s.name.startsWith("trading_exporter_"))).toHaveLength(20);
+    // The scrape's own health is kept whole and not counted: the up/down alerts read it.
+    const health = /^trading_(up|scrape_success|scrape_duration_seconds|market_list_age_seconds)$/;
+    const venue = samples.filter((s) => s.name.startsWith("trading_") && !s.name.startsWith("trading_exporter_") && !health.test(s.name));
+    expect(venue).toHaveLength(20);
+    expect(valueOf(samples, "trading_up")).toBe(1);
+    expect(samples.filter((s) => s.name === "trading_scrape_success").length).toBeGreaterThan(1);
+    expect(valueOf(samples, "trading_exporter_series_dropped_total")).toBeGreaterThan(0);
+  });
+
+  it("keeps trading_up however small the cap", async () => {
+    stack = await startStack({ env: { TRADING_MAX_SERIES: "1" } });
+    const samples = parseExposition(await stack.scrape());
+    expect(valueOf(samples, "trading_up")).toBe(1);
+    expect(samples.filter((s) => s.name === "trading_scrape_success").every((s) => s.value === 1)).toBe(true);
     expect(valueOf(samples, "trading_exporter_series_dropped_total")).toBeGreaterThan(0);
   });
 });

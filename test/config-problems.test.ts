@@ -6,6 +6,9 @@ import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { z } from "zod";
+import { Problems } from "../src/config/problems.js";
+import { addZodIssues } from "../src/config/zod-issues.js";
 import { ConfigError, MAX_PROBLEMS } from "../src/config/errors.js";
 import { loadConfigFile } from "./helpers/config-files.js";
 import { ConfigFile } from "../src/config/file.js";
@@ -135,6 +138,18 @@ describe("config file problems", () => {
     expect(problems).toHaveLength(MAX_PROBLEMS + 1);
     expect(problems[0]).toBe("venue.extra_00: unknown key");
     expect(problems.at(-1)).toBe("... and 10 more problems");
+  });
+});
+
+describe("zod's own words", () => {
+  it("never reach a problem line: a check without a text of ours says what is wrong in ours", () => {
+    const schema = z.strictObject({ sizes: z.array(z.number().multipleOf(5)), tags: z.record(z.string().regex(/^[a-z]+$/), z.string()) });
+    const data = { sizes: [7], tags: { Bad: "x" } };
+    const parsed = schema.safeParse(data);
+    const problems = new Problems();
+    addZodIssues(parsed.error!, problems, { schema, data, at: [], label: "", order: () => 0, source: 0 });
+    const lines = problemsOf(() => problems.throwIfAny());
+    expect(lines).toEqual(["sizes[0]: must be a multiple of 5", "tags.Bad: not accepted here"]);
   });
 });
 

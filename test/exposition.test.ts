@@ -59,7 +59,12 @@ describe("Exposition", () => {
   it("cuts over the series cap from the collectors it was given", () => {
     const { scrape } = scrapeFromFixtures(CASE);
     const out = new Exposition(COLLECTORS).render(scrape, 10);
-    expect(out.series).toBe(10);
+    // The scrape's health is kept whole on top of the cap: the up/down alerts read it.
+    const health = COLLECTORS.filter((c) => c.uncapped === true).flatMap((c) => c.collect(scrape));
+    const healthSeries = health.reduce((n, f) => n + f.samples.length, 0);
+    expect(healthSeries).toBeGreaterThan(0);
+    expect(out.series).toBe(10 + healthSeries);
+    expect(out.fresh).toMatch(/^trading_up\{/m);
     expect(out.dropped).toBeGreaterThan(0);
     expect(out.reused).toBeUndefined();
   });

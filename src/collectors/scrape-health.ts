@@ -40,4 +40,4 @@ function collect(scrape: ScrapeResult): Family[] {
 }
 
 /** Durations and ages change every scrape: never reused. */
-export const scrapeHealth: Collector = { inputs: () => undefined, collect };
+export const scrapeHealth: Collector = { inputs: () => undefined, collect, uncapped: true };

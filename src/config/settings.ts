@@ -260,7 +260,7 @@ export const SETTINGS = {
     env: "TRADING_MAX_SERIES",
     default: 200_000,
     help: "Venue series per scrape, up to 100000000; the rest are dropped and counted.",
-    more: "The exporter's own series are not counted. Drops are counted in `trading_exporter_series_dropped_total`.",
+    more: "Neither the exporter's own series nor the scrape's health (`trading_up`, `trading_scrape_*`, `trading_market_list_age_seconds`) are counted or dropped: the up/down alerts read them. Drops are counted in `trading_exporter_series_dropped_total`.",
     parse: positiveInt(100_000_000),
   }),
 };

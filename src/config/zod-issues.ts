@@ -87,8 +87,15 @@ function describe(issue: z.core.$ZodIssue): string {
     }
     case "invalid_value":
       return `expected one of ${issue.values.map((v) => JSON.stringify(v)).join(", ")}`;
-    default:
+    case "custom":
+    case "invalid_format":
+      // Our own texts: every refine and regex in our schemas passes one.
       return issue.message;
+    case "not_multiple_of":
+      return `must be a multiple of ${String(issue.divisor)}`;
+    default:
+      // zod's own wording never reaches the user (it may change with a zod release).
+      return "not accepted here";
   }
 }
 

@@ -11,4 +11,10 @@ export interface Collector {
    */
   inputs(scrape: ScrapeResult): readonly unknown[] | undefined;
   collect(scrape: ScrapeResult): Family[];
+  /**
+   * True for the health of the scrape itself (trading_up and its kin): always served whole and not
+   * counted against scrape.max_series, since the up/down alerts read it and its size is bounded by
+   * the accounts configured, not by the venue.
+   */
+  readonly uncapped?: true;
 }

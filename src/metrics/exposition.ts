@@ -50,21 +50,26 @@ export class Exposition {
     const fresh: Part[] = [];
     const reused: Chunk[] = [];
     let series = 0;
+    let uncapped = 0;
     let duplicates = 0;
     this.#collectors.forEach((collector, i) => {
       const inputs = collector.inputs(scrape);
       const chunk = this.#chunk(collector, inputs, `${i}|${view}`, scrape);
       series += chunk.series;
+      if (collector.uncapped === true) uncapped += chunk.series;
       duplicates += chunk.duplicates;
       if (chunk.part === undefined) return;
       if (inputs === undefined) fresh.push(chunk.part);
       else reused.push(chunk);
     });
-    if (series > maxSeries) {
-      // Over the cap (rare): cut family by family, in collector order, nothing reused.
-      const all = this.#collectors.flatMap((c) => c.collect(scrape)).filter((f) => f.samples.length > 0);
-      const { families, dropped } = capSeries(dedupeSeries(all).families, maxSeries);
-      return { fresh: families.length === 0 ? "" : renderText(families), reused: undefined, series: series - dropped, dropped, duplicates };
+    if (series - uncapped > maxSeries) {
+      // Over the cap (rare): cut family by family, in collector order, nothing reused; the scrape's
+      // own health (trading_up) is always kept whole and not counted.
+      const collected = (c: Collector) => dedupeSeries(c.collect(scrape).filter((f) => f.samples.length > 0)).families;
+      const whole = this.#collectors.filter((c) => c.uncapped === true).flatMap(collected);
+      const { families, dropped } = capSeries(this.#collectors.filter((c) => c.uncapped !== true).flatMap(collected), maxSeries);
+      const kept = [...whole, ...families];
+      return { fresh: kept.length === 0 ? "" : renderText(kept), reused: undefined, series: series - dropped, dropped, duplicates };
     }
     return { fresh: fresh.length === 0 ? "" : new Body(fresh).text, reused: this.#body(view, reused), series, dropped: 0, duplicates };
   }
