@@ -39,7 +39,7 @@ try {
   );
   const res = await fetch(new URL("metrics", exporter));
   const text = await res.text();
-  const wanted = ["trading_up{account=\"default\"} 1", "trading_account_margin_ratio{", "trading_market_info{", "trading_active_orders{"];
+  const wanted = ['trading_up{account="default"} 1', "trading_account_margin_ratio{", "trading_market_info{", "trading_active_orders{"];
   const missing = wanted.filter((w) => !text.includes(w));
   if (res.status !== 200 || missing.length > 0) throw new Error(`scrape ${res.status}, missing ${missing.join(", ")}`);
   console.log(`smoke ok on node ${process.version}: ${text.split("\n").filter((l) => l.startsWith("trading_")).length} trading series`);

@@ -35,7 +35,11 @@ export function debugReport(input: DebugInput): string {
     `Probe of account ${account.name}`,
     `  collateral ids: ${account.collateralIds.join(", ")}`,
     `  auth: ${authLine(account)}`,
-    `  extra headers: ${Object.keys(account.headers).map((h) => `${h}: ${REDACTED}`).join(", ") || "none"}`,
+    `  extra headers: ${
+      Object.keys(account.headers)
+        .map((h) => `${h}: ${REDACTED}`)
+        .join(", ") || "none"
+    }`,
     "",
     "Requests (in the order they finished):",
   ];

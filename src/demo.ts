@@ -22,9 +22,7 @@ async function demo(): Promise<void> {
   });
   const logger = createLogger(config.logLevel);
   const { server, close } = await startService(config, logger);
-  process.stdout.write(
-    `simulated venue: ${venue.url}\nexporter:        ${server.url}\nopen ${server.url}metrics  (Ctrl-C stops both)\n`,
-  );
+  process.stdout.write(`simulated venue: ${venue.url}\nexporter:        ${server.url}\nopen ${server.url}metrics  (Ctrl-C stops both)\n`);
   const stop = () => void Promise.all([close(1000), venue.close()]).then(() => process.exit(0));
   process.once("SIGINT", stop);
   process.once("SIGTERM", stop);

@@ -258,7 +258,11 @@ describe("alerting end to end: Prometheus and Alertmanager with the shipped file
       const marginSelector = `account="${ACCOUNT}",collateral_id="${COLLATERAL}"`;
       const firing = async () =>
         (await p().alerts()).find(
-          (al) => al.labels.alertname === "TradingMarginRatioCritical" && al.labels.account === ACCOUNT && al.labels.collateral_id === COLLATERAL && al.state === "firing",
+          (al) =>
+            al.labels.alertname === "TradingMarginRatioCritical" &&
+            al.labels.account === ACCOUNT &&
+            al.labels.collateral_id === COLLATERAL &&
+            al.state === "firing",
         );
       const before = await waitFor("TradingMarginRatioCritical firing in Prometheus", firing, DELIVERY_TIMEOUT_MS);
 
@@ -304,7 +308,9 @@ describe("alerting end to end: Prometheus and Alertmanager with the shipped file
       expect(after?.activeAt).toBe(before.activeAt);
       expect(delivered(t0, "TradingMarginRatioCritical", "resolved", isOurs)).toEqual([]);
       // Any notification of its group since (another alert of the group changing) carries it with its first start.
-      const paged = delivered(0, "TradingMarginRatioCritical", "firing", isOurs).filter((d) => d.notification.receivedAt < t0).at(-1);
+      const paged = delivered(0, "TradingMarginRatioCritical", "firing", isOurs)
+        .filter((d) => d.notification.receivedAt < t0)
+        .at(-1);
       expect(paged).toBeDefined();
       for (const d of delivered(t0, "TradingMarginRatioCritical", "firing", isOurs)) expect(d.alert.startsAt).toBe(paged?.alert.startsAt);
       steps.push({

@@ -81,23 +81,47 @@ describe("bad config files", () => {
     ["unknown account key", GOOD.replace("name: a", "name: a\n    nmae: b"), "accounts[0].nmae: unknown key (did you mean name?)"],
     ["no venue", "accounts: []\n", "venue.base_url: required\naccounts: expected at least one account"],
     ["no base_url", "venue: {}\naccounts: []\n", "venue.base_url: required\naccounts: expected at least one account"],
-    ["base_url with credentials", account("{ type: none }").replace("http://127", "http://u:p@127"), "venue.base_url: must not carry credentials; configure the account's auth instead"],
+    [
+      "base_url with credentials",
+      account("{ type: none }").replace("http://127", "http://u:p@127"),
+      "venue.base_url: must not carry credentials; configure the account's auth instead",
+    ],
     ["no accounts", "venue: { base_url: http://x }\naccounts: []\n", "accounts: expected at least one account"],
     ["accounts not a list", "venue: { base_url: http://x }\naccounts: 3\n", "accounts: expected a list of accounts"],
-    ["unknown auth type", account("{ type: oauth }"), "accounts[0].auth.type: expected one of \"api_key\", \"bearer\", \"basic\", \"none\""],
-    ["api key without a secret", account("{ type: api_key }"), "accounts[0].auth.key: required (give one of accounts[0].auth.key, accounts[0].auth.key_file or accounts[0].auth.key_env)"],
-    ["api key given twice", account("{ type: api_key, key: k, key_env: K }"), "accounts[0].auth.key: give only one of accounts[0].auth.key, accounts[0].auth.key_file or accounts[0].auth.key_env"],
+    ["unknown auth type", account("{ type: oauth }"), 'accounts[0].auth.type: expected one of "api_key", "bearer", "basic", "none"'],
+    [
+      "api key without a secret",
+      account("{ type: api_key }"),
+      "accounts[0].auth.key: required (give one of accounts[0].auth.key, accounts[0].auth.key_file or accounts[0].auth.key_env)",
+    ],
+    [
+      "api key given twice",
+      account("{ type: api_key, key: k, key_env: K }"),
+      "accounts[0].auth.key: give only one of accounts[0].auth.key, accounts[0].auth.key_file or accounts[0].auth.key_env",
+    ],
     ["empty header name", account("{ type: api_key, key: k, header_name: '' }"), "accounts[0].auth.header_name: must be at least 1"],
     ["bad header name", account("{ type: api_key, key: k, header_name: 'X Key' }"), "accounts[0].auth.header_name: not a valid HTTP header name"],
     ["missing key file", account("{ type: api_key, key_file: nope.txt }"), "accounts[0].auth.key_file: cannot read the file (ENOENT)"],
-    ["unset key variable", account("{ type: bearer, token_env: NOT_SET_ANYWHERE }"), "accounts[0].auth.token_env: the environment variable NOT_SET_ANYWHERE is not set or empty"],
+    [
+      "unset key variable",
+      account("{ type: bearer, token_env: NOT_SET_ANYWHERE }"),
+      "accounts[0].auth.token_env: the environment variable NOT_SET_ANYWHERE is not set or empty",
+    ],
     ["basic without username", account("{ type: basic, password: p }"), "accounts[0].auth.username: required"],
     ["unknown key in auth", account("{ type: none, key: k }"), "accounts[0].auth.key: unknown key"],
     ["bad account name", account("{ type: none }").replace("name: a", "name: 'a b'"), "accounts[0].name: must be 1-64 letters, digits or _ . : -"],
-    ["duplicate names", `${account("{ type: none }")}  - name: a\n    collateral_ids: [X]\n    auth: { type: none }\n`, "accounts[1].name: another account has this name"],
+    [
+      "duplicate names",
+      `${account("{ type: none }")}  - name: a\n    collateral_ids: [X]\n    auth: { type: none }\n`,
+      "accounts[1].name: another account has this name",
+    ],
     ["duplicate collateral", account("{ type: none }").replace("[USDC]", "[USDC, USDC]"), "accounts[0].collateral_ids: lists an id twice"],
     ["string for a number", `${GOOD}scrape: { max_in_flight: many }\n`, "scrape.max_in_flight: expected a whole number from 1 to 100000"],
-    ["zero page size", GOOD.replace("base_url: http://127.0.0.1:8080", "base_url: http://127.0.0.1:8080\n  history_page_size: 0"), "venue.history_page_size: expected a whole number from 1 to 100000"],
+    [
+      "zero page size",
+      GOOD.replace("base_url: http://127.0.0.1:8080", "base_url: http://127.0.0.1:8080\n  history_page_size: 0"),
+      "venue.history_page_size: expected a whole number from 1 to 100000",
+    ],
     ["bad listen address", `${GOOD}web: { listen_address: nowhere }\n`, "web.listen_address: expected host:port (e.g. 0.0.0.0:9842 or [::1]:9842)"],
     ["bad log level", `${GOOD}log: { level: loud }\n`, "log.level: expected one of debug, info, warn, error"],
     ["bad header in headers", account("{ type: none }", "    headers: { 'a b': c }"), "accounts[0].headers.a b: not a valid HTTP header name"],
@@ -108,9 +132,7 @@ describe("bad config files", () => {
   });
 
   it("names an unreadable file without failing on anything else", () => {
-    expect(() => loadConfigFile("/nonexistent/config.yml", {})).toThrowError(
-      new ConfigError("config file: cannot read /nonexistent/config.yml (ENOENT)"),
-    );
+    expect(() => loadConfigFile("/nonexistent/config.yml", {})).toThrowError(new ConfigError("config file: cannot read /nonexistent/config.yml (ENOENT)"));
   });
 
   it("never puts a secret value in its message", () => {

@@ -96,8 +96,10 @@ describe("precedence of every setting in the table", () => {
   });
 
   it("names the source of a bad value: the flag, the variable or the key", () => {
-    const bad = (file: unknown, env: Record<string, string>, flags: Record<string, string> = {}) => () =>
-      buildConfig({ env, flags }, fileWith("log.format", file));
+    const bad =
+      (file: unknown, env: Record<string, string>, flags: Record<string, string> = {}) =>
+      () =>
+        buildConfig({ env, flags }, fileWith("log.format", file));
     expect(bad("xml", {})).toThrowError("log.format: expected one of json, logfmt");
     expect(bad("json", { TRADING_LOG_FORMAT: "xml" })).toThrowError("TRADING_LOG_FORMAT: expected one of json, logfmt");
     expect(bad("json", {}, { "log.format": "xml" })).toThrowError("--log.format: expected one of json, logfmt");

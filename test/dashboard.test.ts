@@ -1,60 +1,149 @@
 // Checks the Grafana dashboard's structure and that every query (and every rule) names real metrics.
-import { readFileSync } from 'node:fs';
-import { describe, expect, it } from 'vitest';
-import { allPanels, dashboardQueries, loadDashboard } from './helpers/dashboard-queries.js';
+import { readFileSync } from "node:fs";
+import { describe, expect, it } from "vitest";
+import { allPanels, dashboardQueries, loadDashboard } from "./helpers/dashboard-queries.js";
 
-const RULES_PATH = new URL('../prometheus/rules/trading.rules.yml', import.meta.url);
+const RULES_PATH = new URL("../prometheus/rules/trading.rules.yml", import.meta.url);
 
 const EXPORTER_METRICS = new Set([
-  'trading_up', 'trading_scrape_success', 'trading_scrape_duration_seconds',
-  'trading_exporter_build_info', 'trading_exporter_upstream_requests_total',
-  'trading_exporter_upstream_errors_total', 'trading_exporter_invalid_fields_total',
-  'trading_exporter_history_paging_anomalies_total', 'trading_exporter_unset_fields_total',
-  'trading_exporter_series_duplicates_dropped_total', 'trading_order_history_truncated',
-  'trading_account_collateral_balance', 'trading_account_available_margin', 'trading_account_total_invested',
-  'trading_account_total_margin', 'trading_account_unrealized_pnl', 'trading_account_positions',
-  'trading_account_maintenance_margin', 'trading_account_margin_ratio',
-  'trading_position_size', 'trading_position_avg_execution_price', 'trading_position_margin',
-  'trading_position_borrowed', 'trading_position_leverage', 'trading_position_realized_pnl',
-  'trading_position_liquidation_price', 'trading_position_maintenance_margin', 'trading_position_notional',
-  'trading_position_liquidation_distance_ratio',
-  'trading_active_orders', 'trading_active_orders_quantity', 'trading_active_orders_quantity_filled',
-  'trading_active_orders_quantity_locked', 'trading_active_orders_notional', 'trading_active_orders_pending',
-  'trading_active_orders_oldest_created_timestamp_seconds', 'trading_active_orders_truncated',
-  'trading_order_history_orders', 'trading_order_history_rejections',
-  'trading_order_history_last_created_timestamp_seconds', 'trading_order_history_fetched_orders',
-  'trading_market_info', 'trading_market_status', 'trading_market_tick_size', 'trading_market_tick_precision',
-  'trading_market_step_size', 'trading_market_step_precision', 'trading_market_min_order_size',
-  'trading_market_min_leverage', 'trading_market_max_leverage', 'trading_market_currently_allowed_leverage',
-  'trading_market_maintenance_margin_ratio', 'trading_market_initial_margin_ratio',
-  'trading_market_incremental_initial_margin_ratio', 'trading_market_incremental_position_size',
-  'trading_market_baseline_position_size', 'trading_market_max_position_size',
+  "trading_up",
+  "trading_scrape_success",
+  "trading_scrape_duration_seconds",
+  "trading_exporter_build_info",
+  "trading_exporter_upstream_requests_total",
+  "trading_exporter_upstream_errors_total",
+  "trading_exporter_invalid_fields_total",
+  "trading_exporter_history_paging_anomalies_total",
+  "trading_exporter_unset_fields_total",
+  "trading_exporter_series_duplicates_dropped_total",
+  "trading_order_history_truncated",
+  "trading_account_collateral_balance",
+  "trading_account_available_margin",
+  "trading_account_total_invested",
+  "trading_account_total_margin",
+  "trading_account_unrealized_pnl",
+  "trading_account_positions",
+  "trading_account_maintenance_margin",
+  "trading_account_margin_ratio",
+  "trading_position_size",
+  "trading_position_avg_execution_price",
+  "trading_position_margin",
+  "trading_position_borrowed",
+  "trading_position_leverage",
+  "trading_position_realized_pnl",
+  "trading_position_liquidation_price",
+  "trading_position_maintenance_margin",
+  "trading_position_notional",
+  "trading_position_liquidation_distance_ratio",
+  "trading_active_orders",
+  "trading_active_orders_quantity",
+  "trading_active_orders_quantity_filled",
+  "trading_active_orders_quantity_locked",
+  "trading_active_orders_notional",
+  "trading_active_orders_pending",
+  "trading_active_orders_oldest_created_timestamp_seconds",
+  "trading_active_orders_truncated",
+  "trading_order_history_orders",
+  "trading_order_history_rejections",
+  "trading_order_history_last_created_timestamp_seconds",
+  "trading_order_history_fetched_orders",
+  "trading_market_info",
+  "trading_market_status",
+  "trading_market_tick_size",
+  "trading_market_tick_precision",
+  "trading_market_step_size",
+  "trading_market_step_precision",
+  "trading_market_min_order_size",
+  "trading_market_min_leverage",
+  "trading_market_max_leverage",
+  "trading_market_currently_allowed_leverage",
+  "trading_market_maintenance_margin_ratio",
+  "trading_market_initial_margin_ratio",
+  "trading_market_incremental_initial_margin_ratio",
+  "trading_market_incremental_position_size",
+  "trading_market_baseline_position_size",
+  "trading_market_max_position_size",
 ]);
-const PROMETHEUS_METRICS = new Set(['up']);
+const PROMETHEUS_METRICS = new Set(["up"]);
 
 const PROMQL_FUNCTIONS = new Set([
   // aggregation operators
-  'sum', 'min', 'max', 'avg', 'group', 'stddev', 'stdvar', 'count', 'count_values', 'bottomk', 'topk', 'quantile',
+  "sum",
+  "min",
+  "max",
+  "avg",
+  "group",
+  "stddev",
+  "stdvar",
+  "count",
+  "count_values",
+  "bottomk",
+  "topk",
+  "quantile",
   // functions
-  'abs', 'absent', 'absent_over_time', 'ceil', 'changes', 'clamp', 'clamp_max', 'clamp_min', 'day_of_month',
-  'day_of_week', 'day_of_year', 'days_in_month', 'delta', 'deriv', 'exp', 'floor', 'histogram_quantile',
-  'holt_winters', 'hour', 'idelta', 'increase', 'irate', 'label_join', 'label_replace', 'ln', 'log2', 'log10',
-  'minute', 'month', 'predict_linear', 'rate', 'resets', 'round', 'scalar', 'sgn', 'sort', 'sort_desc', 'sqrt',
-  'time', 'timestamp', 'vector', 'year', 'avg_over_time', 'min_over_time', 'max_over_time', 'sum_over_time',
-  'count_over_time', 'quantile_over_time', 'stddev_over_time', 'stdvar_over_time', 'last_over_time',
-  'present_over_time',
+  "abs",
+  "absent",
+  "absent_over_time",
+  "ceil",
+  "changes",
+  "clamp",
+  "clamp_max",
+  "clamp_min",
+  "day_of_month",
+  "day_of_week",
+  "day_of_year",
+  "days_in_month",
+  "delta",
+  "deriv",
+  "exp",
+  "floor",
+  "histogram_quantile",
+  "holt_winters",
+  "hour",
+  "idelta",
+  "increase",
+  "irate",
+  "label_join",
+  "label_replace",
+  "ln",
+  "log2",
+  "log10",
+  "minute",
+  "month",
+  "predict_linear",
+  "rate",
+  "resets",
+  "round",
+  "scalar",
+  "sgn",
+  "sort",
+  "sort_desc",
+  "sqrt",
+  "time",
+  "timestamp",
+  "vector",
+  "year",
+  "avg_over_time",
+  "min_over_time",
+  "max_over_time",
+  "sum_over_time",
+  "count_over_time",
+  "quantile_over_time",
+  "stddev_over_time",
+  "stdvar_over_time",
+  "last_over_time",
+  "present_over_time",
 ]);
-const KEYWORDS = new Set(['and', 'or', 'unless', 'by', 'without', 'on', 'ignoring', 'group_left', 'group_right',
-  'offset', 'bool', 'inf', 'nan', 'atan2']);
+const KEYWORDS = new Set(["and", "or", "unless", "by", "without", "on", "ignoring", "group_left", "group_right", "offset", "bool", "inf", "nan", "atan2"]);
 
 /** Metric names and function names used in a PromQL expression (Grafana variables allowed). */
 function promqlNames(expr: string): { metrics: string[]; functions: string[] } {
   const stripped = expr
-    .replace(/"(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.)*'|`[^`]*`/g, ' ')
-    .replace(/\{[^}]*\}/g, ' ')
-    .replace(/\[[^\]]*\]/g, ' ')
-    .replace(/\b(?:by|without|on|ignoring|group_left|group_right)\s*\([^)]*\)/g, ' ')
-    .replace(/\$\{?\w+(?::\w+)?\}?/g, ' ');
+    .replace(/"(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.)*'|`[^`]*`/g, " ")
+    .replace(/\{[^}]*\}/g, " ")
+    .replace(/\[[^\]]*\]/g, " ")
+    .replace(/\b(?:by|without|on|ignoring|group_left|group_right)\s*\([^)]*\)/g, " ")
+    .replace(/\$\{?\w+(?::\w+)?\}?/g, " ");
   const metrics: string[] = [];
   const functions: string[] = [];
   for (const m of stripped.matchAll(/(?<![\w.:])[a-zA-Z_:][\w:]*/g)) {
@@ -70,41 +159,41 @@ function promqlNames(expr: string): { metrics: string[]; functions: string[] } {
 /** Names and expressions of the rules file. Reads only the subset of YAML the file uses:
  *  `- record:`/`- alert:` lines and `expr:` given inline or as a `|` block. */
 function parseRules(source: string): { records: string[]; exprs: string[]; ruleCount: number } {
-  const lines = source.split('\n');
+  const lines = source.split("\n");
   const records: string[] = [];
   const exprs: string[] = [];
   let ruleCount = 0;
   for (let i = 0; i < lines.length; i++) {
-    const line = lines[i] ?? '';
+    const line = lines[i] ?? "";
     const rule = /^\s*- (record|alert): (\S+)/.exec(line);
     if (rule) {
       ruleCount++;
-      if (rule[1] === 'record' && rule[2] !== undefined) records.push(rule[2]);
+      if (rule[1] === "record" && rule[2] !== undefined) records.push(rule[2]);
       continue;
     }
     const expr = /^(\s*)expr: (.*)$/.exec(line);
     if (!expr) continue;
-    const indent = (expr[1] ?? '').length;
-    const value = (expr[2] ?? '').trim();
-    if (value !== '|' && value !== '>') {
+    const indent = (expr[1] ?? "").length;
+    const value = (expr[2] ?? "").trim();
+    if (value !== "|" && value !== ">") {
       exprs.push(value);
       continue;
     }
     const block: string[] = [];
     while (i + 1 < lines.length) {
-      const next = lines[i + 1] ?? '';
-      if (next.trim() !== '' && next.length - next.trimStart().length <= indent) break;
+      const next = lines[i + 1] ?? "";
+      if (next.trim() !== "" && next.length - next.trimStart().length <= indent) break;
       block.push(next);
       i++;
     }
-    exprs.push(block.join('\n').trim());
+    exprs.push(block.join("\n").trim());
   }
   return { records, exprs, ruleCount };
 }
 
 const dashboard = loadDashboard();
-const panels = allPanels(dashboard).filter((p) => p.type !== 'row');
-const rules = parseRules(readFileSync(RULES_PATH, 'utf8'));
+const panels = allPanels(dashboard).filter((p) => p.type !== "row");
+const rules = parseRules(readFileSync(RULES_PATH, "utf8"));
 const knownMetrics = new Set([...EXPORTER_METRICS, ...PROMETHEUS_METRICS, ...rules.records]);
 
 function unknownNames(expr: string): string[] {
@@ -112,32 +201,39 @@ function unknownNames(expr: string): string[] {
   return [...metrics.filter((n) => !knownMetrics.has(n)), ...functions.filter((n) => !PROMQL_FUNCTIONS.has(n))];
 }
 
-describe('promqlNames', () => {
-  it('separates metrics from functions, labels, durations, numbers and variables', () => {
-    expect(promqlNames('sum by (endpoint, reason) (rate(foo_total{a=~"$account|"}[$__rate_interval])) > 0.5e1'))
-      .toEqual({ metrics: ['foo_total'], functions: ['sum', 'rate'] });
-    expect(promqlNames('x > on (market_id) group_left () max by (market_id) (y offset 15m) and bool z'))
-      .toEqual({ metrics: ['x', 'y', 'z'], functions: ['max'] });
-    expect(promqlNames('account:foo:ratio{collateral_id=~"${collateral_id}"} * 1000').metrics).toEqual(['account:foo:ratio']);
+describe("promqlNames", () => {
+  it("separates metrics from functions, labels, durations, numbers and variables", () => {
+    expect(promqlNames('sum by (endpoint, reason) (rate(foo_total{a=~"$account|"}[$__rate_interval])) > 0.5e1')).toEqual({
+      metrics: ["foo_total"],
+      functions: ["sum", "rate"],
+    });
+    expect(promqlNames("x > on (market_id) group_left () max by (market_id) (y offset 15m) and bool z")).toEqual({
+      metrics: ["x", "y", "z"],
+      functions: ["max"],
+    });
+    expect(promqlNames('account:foo:ratio{collateral_id=~"${collateral_id}"} * 1000').metrics).toEqual(["account:foo:ratio"]);
   });
 });
 
-describe('grafana dashboard', () => {
-  it('targets Grafana 11+ and has the four variables', () => {
+describe("grafana dashboard", () => {
+  it("targets Grafana 11+ and has the four variables", () => {
     expect(dashboard.schemaVersion).toBeGreaterThanOrEqual(39);
     const vars = new Map(dashboard.templating.list.map((v) => [v.name, v]));
-    expect(vars.get('datasource')).toMatchObject({ type: 'datasource', query: 'prometheus' });
-    expect(vars.get('account')).toMatchObject({ type: 'query', query: 'label_values(trading_up, account)', multi: true, includeAll: true });
-    expect(vars.get('collateral_id')).toMatchObject({
-      type: 'query', query: 'label_values(trading_account_collateral_balance{account=~"$account"}, collateral_id)',
+    expect(vars.get("datasource")).toMatchObject({ type: "datasource", query: "prometheus" });
+    expect(vars.get("account")).toMatchObject({ type: "query", query: "label_values(trading_up, account)", multi: true, includeAll: true });
+    expect(vars.get("collateral_id")).toMatchObject({
+      type: "query",
+      query: 'label_values(trading_account_collateral_balance{account=~"$account"}, collateral_id)',
     });
-    expect(vars.get('market_id')).toMatchObject({ type: 'query', query: 'label_values(trading_market_info, market_id)', multi: true, includeAll: true });
+    expect(vars.get("market_id")).toMatchObject({ type: "query", query: "label_values(trading_market_info, market_id)", multi: true, includeAll: true });
   });
 
-  it('has the six rows', () => {
-    expect(allPanels(dashboard).filter((p) => p.type === 'row').map((p) => p.title)).toEqual([
-      'Account overview', 'Liquidation risk', 'Positions', 'Orders', 'Markets', 'Exporter health',
-    ]);
+  it("has the six rows", () => {
+    expect(
+      allPanels(dashboard)
+        .filter((p) => p.type === "row")
+        .map((p) => p.title),
+    ).toEqual(["Account overview", "Liquidation risk", "Positions", "Orders", "Markets", "Exporter health"]);
   });
 
   it.each(panels.map((p) => [p.title, p] as const))('panel "%s" has a description, unit, gridPos and queries', (_title, panel) => {
@@ -148,11 +244,11 @@ describe('grafana dashboard', () => {
     for (const t of panel.targets ?? []) expect(t.expr?.trim()).toBeTruthy();
   });
 
-  it('uses the ${datasource} variable on every panel', () => {
-    for (const p of panels) expect((p as { datasource?: unknown }).datasource, p.title).toEqual({ type: 'prometheus', uid: '${datasource}' });
+  it("uses the ${datasource} variable on every panel", () => {
+    for (const p of panels) expect((p as { datasource?: unknown }).datasource, p.title).toEqual({ type: "prometheus", uid: "${datasource}" });
   });
 
-  it('has unique panel ids and no overlapping panels', () => {
+  it("has unique panel ids and no overlapping panels", () => {
     const all = allPanels(dashboard);
     expect(new Set(all.map((p) => p.id)).size).toBe(all.length);
     const cells = new Set<string>();
@@ -169,29 +265,29 @@ describe('grafana dashboard', () => {
     }
   });
 
-  it('queries only exporter metrics, recording rules, up and PromQL functions', () => {
+  it("queries only exporter metrics, recording rules, up and PromQL functions", () => {
     for (const p of panels) {
-      for (const t of p.targets ?? []) expect(unknownNames(t.expr ?? ''), `${p.title}: ${t.expr}`).toEqual([]);
+      for (const t of p.targets ?? []) expect(unknownNames(t.expr ?? ""), `${p.title}: ${t.expr}`).toEqual([]);
     }
     for (const v of dashboard.templating.list) {
-      const query = typeof v.query === 'string' ? v.query : v.query?.query;
+      const query = typeof v.query === "string" ? v.query : v.query?.query;
       const labelValues = query === undefined ? null : /^label_values\((.*),\s*\w+\)$/.exec(query);
-      if (v.type !== 'query') continue;
+      if (v.type !== "query") continue;
       expect(labelValues, v.name).not.toBeNull();
-      expect(unknownNames(labelValues?.[1] ?? ''), v.name).toEqual([]);
+      expect(unknownNames(labelValues?.[1] ?? ""), v.name).toEqual([]);
     }
   });
 
-  it('filters by the dashboard variables wherever the metric carries the label', () => {
+  it("filters by the dashboard variables wherever the metric carries the label", () => {
     const needs = (metric: string): string[] => {
-      if (/^(trading_account_|trading_position_|account:trading_margin_utilisation)/.test(metric)) return ['$account', '$collateral_id'];
-      if (/^(trading_up|trading_scrape_|trading_active_orders|trading_order_history|account:)/.test(metric)) return ['$account'];
-      if (/^trading_market_/.test(metric)) return ['$market_id'];
+      if (/^(trading_account_|trading_position_|account:trading_margin_utilisation)/.test(metric)) return ["$account", "$collateral_id"];
+      if (/^(trading_up|trading_scrape_|trading_active_orders|trading_order_history|account:)/.test(metric)) return ["$account"];
+      if (/^trading_market_/.test(metric)) return ["$market_id"];
       return [];
     };
     for (const p of panels) {
       for (const t of p.targets ?? []) {
-        const expr = t.expr ?? '';
+        const expr = t.expr ?? "";
         for (const metric of promqlNames(expr).metrics) {
           for (const v of needs(metric)) expect(expr, `${p.title}: ${metric} without ${v}`).toContain(v);
         }
@@ -199,23 +295,23 @@ describe('grafana dashboard', () => {
     }
   });
 
-  it('dashboardQueries substitutes every variable', () => {
-    const queries = dashboardQueries({ account: 'alice|bob', market_id: 'BTC-USD' });
+  it("dashboardQueries substitutes every variable", () => {
+    const queries = dashboardQueries({ account: "alice|bob", market_id: "BTC-USD" });
     expect(queries.length).toBe(panels.reduce((n, p) => n + (p.targets?.length ?? 0), 0));
     for (const q of queries) expect(q.expr, q.panel).not.toMatch(/\$|\[\[/);
     expect(queries.some((q) => q.expr.includes('account=~"alice|bob"'))).toBe(true);
-    expect(queries.some((q) => q.expr.includes('[1m]'))).toBe(true);
+    expect(queries.some((q) => q.expr.includes("[1m]"))).toBe(true);
     expect(queries.some((q) => q.expr.includes('collateral_id=~".*"'))).toBe(true);
   });
 });
 
-describe('prometheus rules', () => {
-  it('reads every rule expression', () => {
+describe("prometheus rules", () => {
+  it("reads every rule expression", () => {
     expect(rules.exprs.length).toBe(rules.ruleCount);
-    expect(rules.records).toContain('account:trading_margin_ratio:max');
+    expect(rules.records).toContain("account:trading_margin_ratio:max");
   });
 
-  it('use only exporter metrics, recording rules, up and PromQL functions', () => {
+  it("use only exporter metrics, recording rules, up and PromQL functions", () => {
     for (const expr of rules.exprs) expect(unknownNames(expr), expr).toEqual([]);
   });
 });

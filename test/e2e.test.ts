@@ -21,8 +21,18 @@ const FAMILIES = [
   "trading_account_positions",
   "trading_account_maintenance_margin",
   "trading_account_margin_ratio",
-  ...["size", "avg_execution_price", "margin", "borrowed", "leverage", "realized_pnl", "liquidation_price",
-    "maintenance_margin", "notional", "liquidation_distance_ratio"].map((s) => `trading_position_${s}`),
+  ...[
+    "size",
+    "avg_execution_price",
+    "margin",
+    "borrowed",
+    "leverage",
+    "realized_pnl",
+    "liquidation_price",
+    "maintenance_margin",
+    "notional",
+    "liquidation_distance_ratio",
+  ].map((s) => `trading_position_${s}`),
   "trading_active_orders",
   "trading_active_orders_quantity",
   "trading_active_orders_quantity_filled",
@@ -38,9 +48,22 @@ const FAMILIES = [
   "trading_order_history_truncated",
   "trading_market_info",
   "trading_market_status",
-  ...["tick_size", "tick_precision", "step_size", "step_precision", "min_order_size", "min_leverage", "max_leverage",
-    "currently_allowed_leverage", "maintenance_margin_ratio", "initial_margin_ratio", "incremental_initial_margin_ratio",
-    "incremental_position_size", "baseline_position_size", "max_position_size"].map((s) => `trading_market_${s}`),
+  ...[
+    "tick_size",
+    "tick_precision",
+    "step_size",
+    "step_precision",
+    "min_order_size",
+    "min_leverage",
+    "max_leverage",
+    "currently_allowed_leverage",
+    "maintenance_margin_ratio",
+    "initial_margin_ratio",
+    "incremental_initial_margin_ratio",
+    "incremental_position_size",
+    "baseline_position_size",
+    "max_position_size",
+  ].map((s) => `trading_market_${s}`),
 ];
 
 type Json = Record<string, unknown>;
@@ -75,7 +98,10 @@ describe("exporter against the simulated venue", () => {
     const summary = (await stack.venueJson("v1/private/account-info?collateralId=USDT")) as Json;
     expect(Array.isArray(detailed.positions)).toBe(true);
     expect(typeof summary.positions).toBe("number");
-    for (const [collateral, body] of [["USDC", detailed], ["USDT", summary]] as const) {
+    for (const [collateral, body] of [
+      ["USDC", detailed],
+      ["USDT", summary],
+    ] as const) {
       const labels = { account: "sim", collateral_id: collateral };
       expect(valueOf(samples, "trading_account_collateral_balance", labels)).toBe(Number(body.collateralBalance));
       expect(valueOf(samples, "trading_account_available_margin", labels)).toBe(Number(body.availableMargin));
@@ -96,9 +122,7 @@ describe("exporter against the simulated venue", () => {
     for (const m of markets) {
       const settings = m.settings as Json;
       expect(valueOf(samples, "trading_market_max_leverage", { market_id: String(m.id) })).toBe(settings.maxLeverage);
-      expect(valueOf(samples, "trading_market_maintenance_margin_ratio", { market_id: String(m.id) })).toBe(
-        settings.maintenanceMarginFraction,
-      );
+      expect(valueOf(samples, "trading_market_maintenance_margin_ratio", { market_id: String(m.id) })).toBe(settings.maintenanceMarginFraction);
     }
     const active = (await stack.venueJson("v1/private/orders/realtime?limit=1000")) as Json[];
     const counted = samples.filter((s) => s.name === "trading_active_orders").reduce((n, s) => n + s.value, 0);
@@ -168,7 +192,8 @@ describe("an unchanged venue body", () => {
     const second = await scrapeSamples(stack);
     expect(invalid(first)).toBeGreaterThan(0);
     expect(invalid(second)).toBe(2 * invalid(first));
-    const series = (s: ParsedSample[]) => s.filter((x) => x.name.startsWith("trading_active_orders")).map((x) => `${x.name}${JSON.stringify(x.labels)} ${x.value}`);
+    const series = (s: ParsedSample[]) =>
+      s.filter((x) => x.name.startsWith("trading_active_orders")).map((x) => `${x.name}${JSON.stringify(x.labels)} ${x.value}`);
     expect(series(second)).toEqual(series(first));
     stack.venue.clearFaults();
     stack.venue.tick(3);

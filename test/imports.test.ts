@@ -35,7 +35,9 @@ const LAYERS: Record<string, number> = {
 const EXCEPTIONS = new Set<string>([]);
 
 function files(dir: string): string[] {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? files(join(dir, e.name)) : e.name.endsWith(".ts") ? [join(dir, e.name)] : []));
+  return readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
+    e.isDirectory() ? files(join(dir, e.name)) : e.name.endsWith(".ts") ? [join(dir, e.name)] : [],
+  );
 }
 
 const layerOf = (file: string): string => {
@@ -113,7 +115,9 @@ describe("imports", () => {
     // The parser sees static, type-only, dynamic and re-exported imports, in double or single quotes
     // (the linter does not check quotes, so a single-quoted upward import must not slip past).
     expect(
-      importsIn(`import { a } from '../http/app.js';\nimport type { B } from "./b.js";\nexport * from '../c.js';\nconst d = await import('../d.js');\nimport './e.js';`),
+      importsIn(
+        `import { a } from '../http/app.js';\nimport type { B } from "./b.js";\nexport * from '../c.js';\nconst d = await import('../d.js');\nimport './e.js';`,
+      ),
     ).toEqual(["../http/app.js", "./b.js", "../c.js", "../d.js", "./e.js"]);
     expect(edges.get("cli/flags.ts")).toContain("config/settings.ts");
     expect(edges.get("config/load.ts")).toContain("config/file.ts");

@@ -46,7 +46,24 @@ describe("parseJson", () => {
   });
 
   it.each([
-    "[1,2,]", "[,1]", "[1 2]", "[1,2", "[1,2]]", "[1,2] x", '["a\\"],1]', '["a\\\\"]', "[{]", "[}]", "[]", "[ ]", '["]"]', "[[1,[2]],{\"a\":[3]}]", '[{"a":"},{"},{"b":[{"c":1},{"d":2}]}]', '[{"a":1} , {"b":2},{}]', '[{"a":1},{"b":2},]', '[{"a":1}{"b":2}]',
+    "[1,2,]",
+    "[,1]",
+    "[1 2]",
+    "[1,2",
+    "[1,2]]",
+    "[1,2] x",
+    '["a\\"],1]',
+    '["a\\\\"]',
+    "[{]",
+    "[}]",
+    "[]",
+    "[ ]",
+    '["]"]',
+    '[[1,[2]],{"a":[3]}]',
+    '[{"a":"},{"},{"b":[{"c":1},{"d":2}]}]',
+    '[{"a":1} , {"b":2},{}]',
+    '[{"a":1},{"b":2},]',
+    '[{"a":1}{"b":2}]',
   ])("agrees with JSON.parse on %j", async (text) => {
     expect(await outcome(big(text))).toEqual(reference(big(text)));
   });
@@ -85,7 +102,11 @@ describe("parseJsonItems", () => {
     await fc.assert(
       fc.asyncProperty(fc.array(fc.dictionary(fc.constantFrom("a", "b", "},{"), fc.jsonValue()), { maxLength: 30 }), async (value) => {
         // 5 KB per element (some of it multi-byte, some spaced out): the array spans several 64 KiB batches.
-        const text = JSON.stringify(value.map((v, i) => ({ ...v, pad: `${i}é☃`.repeat(2_000) })), null, value.length % 2 === 0 ? undefined : 1);
+        const text = JSON.stringify(
+          value.map((v, i) => ({ ...v, pad: `${i}é☃`.repeat(2_000) })),
+          null,
+          value.length % 2 === 0 ? undefined : 1,
+        );
         expect(await items(text)).toEqual(expected(text));
       }),
       { numRuns: 60 },
@@ -94,9 +115,17 @@ describe("parseJsonItems", () => {
 
   it("agrees with JSON.parse on any JSON value, and on text that is not JSON", async () => {
     await fc.assert(
-      fc.asyncProperty(fc.oneof(fc.json(), fc.string(), fc.json().map((t) => `${t}]`), fc.json().map((t) => ` [${t},`)), async (text) => {
-        expect(await items(text)).toEqual(expected(text));
-      }),
+      fc.asyncProperty(
+        fc.oneof(
+          fc.json(),
+          fc.string(),
+          fc.json().map((t) => `${t}]`),
+          fc.json().map((t) => ` [${t},`),
+        ),
+        async (text) => {
+          expect(await items(text)).toEqual(expected(text));
+        },
+      ),
       { numRuns: 300 },
     );
   });

@@ -36,8 +36,12 @@ describe("/metrics with several accounts", () => {
     expect(valueOf(samples, "trading_up", { account: "broken" })).toBe(0);
     expect(valueOf(samples, "trading_scrape_success", { endpoint: "account_info", account: "broken" })).toBe(0);
     expect(valueOf(samples, "trading_exporter_upstream_errors_total", { endpoint: "account_info", reason: "auth" })).toBe(1);
-    expect(samples.filter((s) => s.name === "trading_account_total_margin").map((s) => `${s.labels.account}/${s.labels.collateral_id}`).sort())
-      .toEqual(["alpha/USDC", "alpha/USDT", "beta/USDC"]);
+    expect(
+      samples
+        .filter((s) => s.name === "trading_account_total_margin")
+        .map((s) => `${s.labels.account}/${s.labels.collateral_id}`)
+        .sort(),
+    ).toEqual(["alpha/USDC", "alpha/USDT", "beta/USDC"]);
     expect(stack.venue.stats().requests.markets).toBe(1);
     expect(stack.venue.stats().requests.account_info).toBe(4);
   });

@@ -28,7 +28,14 @@ function raw(url: URL, headers: Record<string, string>): Promise<{ status: numbe
   });
 }
 
-const stable = (text: string) => text.split("\n").filter((l) => l.startsWith("trading_") && !l.startsWith("trading_exporter_") && !l.startsWith("trading_scrape_duration") && !l.startsWith("trading_market_list_age")).join("\n");
+const stable = (text: string) =>
+  text
+    .split("\n")
+    .filter(
+      (l) =>
+        l.startsWith("trading_") && !l.startsWith("trading_exporter_") && !l.startsWith("trading_scrape_duration") && !l.startsWith("trading_market_list_age"),
+    )
+    .join("\n");
 
 describe("/metrics content negotiation", () => {
   it("gzips when accepted, and the members decode to the plain body", async () => {
@@ -60,7 +67,9 @@ describe("/metrics content negotiation", () => {
     // `foo_total` sample as a family without HELP. That is its only allowed complaint; the real
     // Prometheus in test/prometheus-e2e.test.ts scrapes this format (it prefers OpenMetrics).
     const counters = [...text.matchAll(/^# TYPE (\S+) counter$/gm)].map((m) => `${m[1]}_total no help text`);
-    const complaints = checkMetrics(text).split("\n").filter((l) => l !== "" && !counters.includes(l));
+    const complaints = checkMetrics(text)
+      .split("\n")
+      .filter((l) => l !== "" && !counters.includes(l));
     expect(complaints).toEqual([]);
     expect(checkMetrics(text.replace(/^(# (?:HELP|TYPE) trading_account_margin_ratio) .*$/m, "$1"))).not.toBe(checkMetrics(text));
     expect(parseExposition(text.replace("# EOF\n", "")).some((s) => s.name === "trading_account_margin_ratio")).toBe(true);

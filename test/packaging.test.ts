@@ -97,8 +97,14 @@ describe("Dockerfile", () => {
     for (const install of installs) expect(install).toMatch(/\bnpm ci\b.*--omit=dev/);
     expect(runtimeRuns.join("\n")).not.toMatch(/npm run build|\btsc\b/);
     const copies = only("COPY").map((c) => c.args);
-    expect(copies.some((c) => /^--from=\S+\s+\S*dist\S*\s/.test(c)), "dist/ comes from the build stage").toBe(true);
-    expect(copies.some((c) => /(^|\s)src\b/.test(c) && !c.startsWith("--from")), "no sources in the runtime stage").toBe(false);
+    expect(
+      copies.some((c) => /^--from=\S+\s+\S*dist\S*\s/.test(c)),
+      "dist/ comes from the build stage",
+    ).toBe(true);
+    expect(
+      copies.some((c) => /(^|\s)src\b/.test(c) && !c.startsWith("--from")),
+      "no sources in the runtime stage",
+    ).toBe(false);
   });
 
   it("runs as a numeric non-root user with NODE_ENV=production, exposes 9842 and starts dist/main.js", () => {
@@ -107,7 +113,11 @@ describe("Dockerfile", () => {
     const uid = user!.split(":")[0]!;
     expect(uid, "numeric, so Kubernetes runAsNonRoot can verify it").toMatch(/^\d+$/);
     expect(Number(uid)).toBeGreaterThan(0);
-    expect(only("ENV").map((e) => e.args).join(" ")).toMatch(/\bNODE_ENV=production\b/);
+    expect(
+      only("ENV")
+        .map((e) => e.args)
+        .join(" "),
+    ).toMatch(/\bNODE_ENV=production\b/);
     expect(only("EXPOSE").flatMap((e) => e.args.split(/\s+/))).toContain("9842");
     const entry = only("ENTRYPOINT").at(-1);
     const cmd = only("CMD").at(-1);
@@ -117,7 +127,11 @@ describe("Dockerfile", () => {
 
   it("passes the revision build argument to the exporter as TRADING_EXPORTER_REVISION", () => {
     expect(argDefault("REVISION")).toBeDefined();
-    expect(only("ENV").map((e) => e.args).join(" ")).toMatch(/\bTRADING_EXPORTER_REVISION=\$\{?REVISION\}?/);
+    expect(
+      only("ENV")
+        .map((e) => e.args)
+        .join(" "),
+    ).toMatch(/\bTRADING_EXPORTER_REVISION=\$\{?REVISION\}?/);
     expect(readRepoFile("src/version.ts")).toContain("process.env.TRADING_EXPORTER_REVISION");
   });
 
@@ -147,7 +161,12 @@ describe("Dockerfile", () => {
     const sources = dockerfile
       .filter((i) => i.keyword === "COPY" || i.keyword === "ADD")
       .filter((i) => !/--from=/.test(i.args))
-      .flatMap((i) => i.args.split(/\s+/).filter((a) => !a.startsWith("--")).slice(0, -1));
+      .flatMap((i) =>
+        i.args
+          .split(/\s+/)
+          .filter((a) => !a.startsWith("--"))
+          .slice(0, -1),
+      );
     expect(sources.length).toBeGreaterThan(0);
     for (const source of sources) {
       expect(existsSync(repoPath(source)), `${source} exists`).toBe(true);

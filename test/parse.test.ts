@@ -86,9 +86,20 @@ describe("invalid fields of the odd fixtures", () => {
       "markets settings": 1,
       ...Object.fromEntries(
         [
-          "tickSize", "tickPrecision", "stepSize", "stepPrecision", "minOrderSize", "minLeverage", "maxLeverage",
-          "maintenanceMarginFraction", "initialMarginFraction", "incrementalInitialMarginFraction",
-          "incrementalPositionSize", "baselinePositionSize", "maxPositionSize", "currentlyAllowedLeverage",
+          "tickSize",
+          "tickPrecision",
+          "stepSize",
+          "stepPrecision",
+          "minOrderSize",
+          "minLeverage",
+          "maxLeverage",
+          "maintenanceMarginFraction",
+          "initialMarginFraction",
+          "incrementalInitialMarginFraction",
+          "incrementalPositionSize",
+          "baselinePositionSize",
+          "maxPositionSize",
+          "currentlyAllowedLeverage",
         ].map((k) => [`markets settings.${k}`, k === "stepSize" || k === "stepPrecision" || k === "minOrderSize" ? 2 : 1]),
       ),
     });

@@ -19,7 +19,7 @@ const fieldValue = fc.oneof(
   fc.double({ noNaN: false }).map(String),
   fc.double(),
   fc.integer({ min: -1e18, max: 1e18 }),
-  fc.constantFrom("", " 1.5 ", "1e400", "-0", "NaN", "Infinity", "0x1f", "\u0000", "LONG", "SHORT", "BTC-USD", "é\"\\\n"),
+  fc.constantFrom("", " 1.5 ", "1e400", "-0", "NaN", "Infinity", "0x1f", "\u0000", "LONG", "SHORT", "BTC-USD", 'é"\\\n'),
   fc.string({ maxLength: 300 }),
 );
 
@@ -27,15 +27,41 @@ function objectWith(keys: readonly string[], extra: fc.Arbitrary<unknown> = fiel
   return fc.dictionary(fc.constantFrom(...keys), extra, { maxKeys: keys.length });
 }
 
-const POSITION_KEYS = ["marketId", "direction", "avgExecutionPrice", "size", "marginAmount", "borrowedAmount", "leverage",
-  "realizedPnl", "liquidationPrice", "maintenanceMargin"];
+const POSITION_KEYS = [
+  "marketId",
+  "direction",
+  "avgExecutionPrice",
+  "size",
+  "marginAmount",
+  "borrowedAmount",
+  "leverage",
+  "realizedPnl",
+  "liquidationPrice",
+  "maintenanceMargin",
+];
 const ACCOUNT_KEYS = ["collateralId", "collateralBalance", "availableMargin", "totalInvested", "totalMargin", "totalUnrealizedPnl"];
-const ORDER_KEYS = ["id", "marketId", "type", "side", "direction", "status", "isPendingExpiration", "isPendingCancellation",
-  "isPendingRejection", "price", "quantity", "quantityLocked", "quantityFilled", "createdAt", "rejectionReason"];
+const ORDER_KEYS = [
+  "id",
+  "marketId",
+  "type",
+  "side",
+  "direction",
+  "status",
+  "isPendingExpiration",
+  "isPendingCancellation",
+  "isPendingRejection",
+  "price",
+  "quantity",
+  "quantityLocked",
+  "quantityFilled",
+  "createdAt",
+  "rejectionReason",
+];
 
 const accountBody = fc.oneof(
   fc.jsonValue(),
-  fc.tuple(objectWith(ACCOUNT_KEYS), fc.oneof(fieldValue, fc.array(fc.oneof(objectWith(POSITION_KEYS), fieldValue), { maxLength: 6 })))
+  fc
+    .tuple(objectWith(ACCOUNT_KEYS), fc.oneof(fieldValue, fc.array(fc.oneof(objectWith(POSITION_KEYS), fieldValue), { maxLength: 6 })))
     .map(([account, positions]) => ({ ...account, positions })),
 );
 const ordersBody = fc.oneof(
@@ -46,7 +72,8 @@ const marketsBody = fc.oneof(
   fc.jsonValue(),
   fc.array(
     fc.oneof(
-      fc.tuple(objectWith(["id", "name", "assetId", "collateralAssetId", "status"]), fc.oneof(fieldValue, objectWith(MARKET_SETTINGS)))
+      fc
+        .tuple(objectWith(["id", "name", "assetId", "collateralAssetId", "status"]), fc.oneof(fieldValue, objectWith(MARKET_SETTINGS)))
         .map(([m, settings]) => ({ ...m, settings })),
       fieldValue,
     ),

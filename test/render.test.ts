@@ -11,7 +11,16 @@ import { scrapeFromFixtures } from "./helpers/fixtures.js";
 
 describe("renderText", () => {
   it.each([
-    ["detailed", { account: "a", accountInfos: [["USDC", "account-detailed.json"]], active: "orders-active.json", history: "orders-history.json", markets: "markets.json" }],
+    [
+      "detailed",
+      {
+        account: "a",
+        accountInfos: [["USDC", "account-detailed.json"]],
+        active: "orders-active.json",
+        history: "orders-history.json",
+        markets: "markets.json",
+      },
+    ],
     ["odd", { account: "o", accountInfos: [["USDC", "account-odd.json"]], active: "orders-odd.json", history: "orders-odd.json", markets: "markets-odd.json" }],
   ] as const)("matches prom-client on the %s fixtures", async (_name, c) => {
     const families = collectFamilies(scrapeFromFixtures({ ...c, accountInfos: c.accountInfos.map(([id, f]) => [id, f]) }).scrape);

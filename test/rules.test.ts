@@ -1,11 +1,11 @@
 // Runs promtool on the shipped rules, rule unit tests and example Prometheus config.
-import { execFile } from 'node:child_process';
-import { readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
-import { describe, expect, it } from 'vitest';
+import { execFile } from "node:child_process";
+import { readFileSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+import { describe, expect, it } from "vitest";
 
-const PROMETHEUS_DIR = fileURLToPath(new URL('../prometheus/', import.meta.url));
-const RULES_DIR = fileURLToPath(new URL('../prometheus/rules/', import.meta.url));
+const PROMETHEUS_DIR = fileURLToPath(new URL("../prometheus/", import.meta.url));
+const RULES_DIR = fileURLToPath(new URL("../prometheus/rules/", import.meta.url));
 
 interface Result {
   code: number;
@@ -14,58 +14,58 @@ interface Result {
 
 function promtool(args: string[], cwd: string): Promise<Result> {
   return new Promise((resolve, reject) => {
-    execFile('promtool', args, { cwd, timeout: 60_000 }, (error, stdout, stderr) => {
+    execFile("promtool", args, { cwd, timeout: 60_000 }, (error, stdout, stderr) => {
       const output = `${stdout}${stderr}`;
       if (error === null) {
         resolve({ code: 0, output });
         return;
       }
-      if ((error as NodeJS.ErrnoException).code === 'ENOENT') {
-        reject(new Error('promtool is not on PATH: install Prometheus (Debian/Ubuntu: apt-get install prometheus) to run the rule tests'));
+      if ((error as NodeJS.ErrnoException).code === "ENOENT") {
+        reject(new Error("promtool is not on PATH: install Prometheus (Debian/Ubuntu: apt-get install prometheus) to run the rule tests"));
         return;
       }
-      resolve({ code: typeof error.code === 'number' ? error.code : -1, output: `${error.message}\n${output}` });
+      resolve({ code: typeof error.code === "number" ? error.code : -1, output: `${error.message}\n${output}` });
     });
   });
 }
 
-describe('prometheus rules and config', () => {
-  it('promtool check rules accepts every rule', async () => {
-    const source = readFileSync(`${RULES_DIR}trading.rules.yml`, 'utf8');
+describe("prometheus rules and config", () => {
+  it("promtool check rules accepts every rule", async () => {
+    const source = readFileSync(`${RULES_DIR}trading.rules.yml`, "utf8");
     const ruleCount = source.match(/^\s*- (?:alert|record):/gm)?.length ?? 0;
-    const result = await promtool(['check', 'rules', 'trading.rules.yml'], RULES_DIR);
+    const result = await promtool(["check", "rules", "trading.rules.yml"], RULES_DIR);
     expect(result.code, result.output).toBe(0);
     expect(ruleCount).toBeGreaterThan(0);
     expect(result.output).toContain(`SUCCESS: ${ruleCount} rules found`);
   }, 60_000);
 
-  it('promtool test rules passes the rule unit tests', async () => {
-    const result = await promtool(['test', 'rules', 'trading.rules.test.yml'], RULES_DIR);
+  it("promtool test rules passes the rule unit tests", async () => {
+    const result = await promtool(["test", "rules", "trading.rules.test.yml"], RULES_DIR);
     expect(result.code, result.output).toBe(0);
-    expect(result.output).toContain('SUCCESS');
+    expect(result.output).toContain("SUCCESS");
   }, 60_000);
 
-  it('promtool test rules passes the keep_firing_for cases (a one-scrape gap, a lasting recovery) at the shipped 15 s interval', async () => {
-    const result = await promtool(['test', 'rules', 'trading.rules.gaps.test.yml'], RULES_DIR);
+  it("promtool test rules passes the keep_firing_for cases (a one-scrape gap, a lasting recovery) at the shipped 15 s interval", async () => {
+    const result = await promtool(["test", "rules", "trading.rules.gaps.test.yml"], RULES_DIR);
     expect(result.code, result.output).toBe(0);
-    expect(result.output).toContain('SUCCESS');
+    expect(result.output).toContain("SUCCESS");
   }, 60_000);
 
-  it('every alert built from the venue\'s series carries keep_firing_for, four shipped scrape intervals', () => {
-    const source = readFileSync(`${RULES_DIR}trading.rules.yml`, 'utf8');
-    const scrape = readFileSync(`${PROMETHEUS_DIR}prometheus.example.yml`, 'utf8').match(/^\s+scrape_interval: (\d+)s$/m)?.[1];
-    expect(scrape).toBe('15');
-    const alerts = source.split(/^ {6}- (?=alert:|record:)/m).filter((r) => r.startsWith('alert:'));
+  it("every alert built from the venue's series carries keep_firing_for, four shipped scrape intervals", () => {
+    const source = readFileSync(`${RULES_DIR}trading.rules.yml`, "utf8");
+    const scrape = readFileSync(`${PROMETHEUS_DIR}prometheus.example.yml`, "utf8").match(/^\s+scrape_interval: (\d+)s$/m)?.[1];
+    expect(scrape).toBe("15");
+    const alerts = source.split(/^ {6}- (?=alert:|record:)/m).filter((r) => r.startsWith("alert:"));
     const keep = new Map(alerts.map((r) => [r.match(/^alert: (\w+)/)?.[1], r.match(/^ {8}keep_firing_for: (\S+)$/m)?.[1]]));
-    const bare = ['TradingExporterDown', 'TradingVenueRateLimited', 'TradingDataMissing'];
+    const bare = ["TradingExporterDown", "TradingVenueRateLimited", "TradingDataMissing"];
     expect(keep.size).toBeGreaterThan(bare.length);
-    for (const [name, value] of keep) expect(value, name).toBe(bare.includes(name ?? '') ? undefined : `${(4 * Number(scrape)) / 60}m`);
+    for (const [name, value] of keep) expect(value, name).toBe(bare.includes(name ?? "") ? undefined : `${(4 * Number(scrape)) / 60}m`);
   });
 
-  it('promtool check config accepts the example Prometheus config and its rule files', async () => {
-    const result = await promtool(['check', 'config', 'prometheus.example.yml'], PROMETHEUS_DIR);
+  it("promtool check config accepts the example Prometheus config and its rule files", async () => {
+    const result = await promtool(["check", "config", "prometheus.example.yml"], PROMETHEUS_DIR);
     expect(result.code, result.output).toBe(0);
-    expect(result.output).toContain('SUCCESS: 1 rule files found');
+    expect(result.output).toContain("SUCCESS: 1 rule files found");
     expect(result.output).toMatch(/SUCCESS: prometheus\.example\.yml is valid prometheus config file syntax/);
   }, 60_000);
 });

@@ -85,7 +85,18 @@ afterAll(async () => {
   await venue.close();
 });
 
-const FAULTS: FaultSpec["kind"][] = ["status", "malformed_json", "truncated_json", "wrong_types", "missing_fields", "wrong_container", "redirect", "reset", "gzip_bomb", "hang"];
+const FAULTS: FaultSpec["kind"][] = [
+  "status",
+  "malformed_json",
+  "truncated_json",
+  "wrong_types",
+  "missing_fields",
+  "wrong_container",
+  "redirect",
+  "reset",
+  "gzip_bomb",
+  "hang",
+];
 
 describe("no secret escapes", () => {
   it("through successful and failing scrapes of every kind", async () => {

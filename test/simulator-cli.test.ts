@@ -13,18 +13,58 @@ function capture() {
 describe("parseCliArgs", () => {
   it("reads every flag, in both --flag value and --flag=value forms", () => {
     const cmd = parseCliArgs([
-      "--port", "9000", "--host=0.0.0.0", "--seed", "42", "--tick-ms", "0", "--profile", "large", "--api-key", "K",
-      "--api-key-header", "X-Key", "--time-unit", "ns", "--markets", "30", "--positions=4", "--active-orders", "10",
-      "--history-orders", "20", "--collateral", "USDC:summary", "--epoch-ms", "0",
-      "--fault", "markets:latency:250", "--fault", "*:status:429:5",
+      "--port",
+      "9000",
+      "--host=0.0.0.0",
+      "--seed",
+      "42",
+      "--tick-ms",
+      "0",
+      "--profile",
+      "large",
+      "--api-key",
+      "K",
+      "--api-key-header",
+      "X-Key",
+      "--time-unit",
+      "ns",
+      "--markets",
+      "30",
+      "--positions=4",
+      "--active-orders",
+      "10",
+      "--history-orders",
+      "20",
+      "--collateral",
+      "USDC:summary",
+      "--epoch-ms",
+      "0",
+      "--fault",
+      "markets:latency:250",
+      "--fault",
+      "*:status:429:5",
     ]);
     expect(cmd).toEqual({
       kind: "run",
       options: {
-        port: 9000, host: "0.0.0.0", seed: 42, tickMs: 0, profile: "large", apiKey: "K", apiKeyHeader: "X-Key", timeUnit: "ns",
-        markets: 30, positions: 4, activeOrders: 10, historyOrders: 20, epochMs: 0,
+        port: 9000,
+        host: "0.0.0.0",
+        seed: 42,
+        tickMs: 0,
+        profile: "large",
+        apiKey: "K",
+        apiKeyHeader: "X-Key",
+        timeUnit: "ns",
+        markets: 30,
+        positions: 4,
+        activeOrders: 10,
+        historyOrders: 20,
+        epochMs: 0,
         collaterals: [{ id: "USDC", shape: "summary" }],
-        faults: [{ endpoint: "markets", kind: "latency", latencyMs: 250 }, { endpoint: "*", kind: "status", status: 429, retryAfter: "5" }],
+        faults: [
+          { endpoint: "markets", kind: "latency", latencyMs: 250 },
+          { endpoint: "*", kind: "status", status: 429, retryAfter: "5" },
+        ],
       },
     });
   });
@@ -77,7 +117,10 @@ describe("runCli", () => {
   });
 
   it("prints one clear line on stderr and exits 1 on a bad flag or option", async () => {
-    for (const argv of [["--tick-ms", "soon"], ["--port", "70000"]]) {
+    for (const argv of [
+      ["--tick-ms", "soon"],
+      ["--port", "70000"],
+    ]) {
       const c = capture();
       expect(await runCli(argv, c.io)).toBe(1);
       expect(c.err).toHaveLength(1);

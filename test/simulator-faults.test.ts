@@ -164,7 +164,10 @@ describe("fault control", () => {
   }
 
   it("PUT replaces, GET lists, DELETE clears, and a bad spec is a 400 naming the field", async () => {
-    const faults: FaultSpec[] = [{ endpoint: "markets", kind: "latency", latencyMs: 10 }, { endpoint: "*", kind: "status", status: 418 }];
+    const faults: FaultSpec[] = [
+      { endpoint: "markets", kind: "latency", latencyMs: 10 },
+      { endpoint: "*", kind: "status", status: 418 },
+    ];
     expect((await control("PUT", faults)).status).toBe(200);
     expect(parse(await control("GET"))).toEqual(faults);
     expect((await fetchRaw(ACTIVE)).status).toBe(418);

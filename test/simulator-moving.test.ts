@@ -19,7 +19,11 @@ async function get(path: string): Promise<string> {
 describe("simulator --moving", () => {
   it("answers each private request differently from the last, in one number, and leaves the markets alone", async () => {
     sim = await startSimulator({ apiKey: "k", tickMs: 0, moving: true, activeOrders: 20, historyOrders: 20 });
-    for (const path of ["/v1/private/account-info?collateralId=USDC", "/v1/private/orders/realtime?limit=100", "/v1/private/orders/history?offset=0&limit=50"]) {
+    for (const path of [
+      "/v1/private/account-info?collateralId=USDC",
+      "/v1/private/orders/realtime?limit=100",
+      "/v1/private/orders/history?offset=0&limit=50",
+    ]) {
       const answers = [await get(path), await get(path), await get(path)];
       expect(answers[1]).not.toBe(answers[0]);
       expect(answers[2]).not.toBe(answers[1]);

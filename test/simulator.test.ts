@@ -6,20 +6,56 @@ import { startSimulator, type RunningSimulator, type SimulatorOptions } from "..
 const KEY = { "X-Api-Key": "sim-key" };
 const DECIMAL = /^-?\d+\.\d+$/;
 const POSITION_FIELDS = [
-  "marketId", "direction", "avgExecutionPrice", "size", "marginAmount",
-  "borrowedAmount", "leverage", "realizedPnl", "liquidationPrice", "maintenanceMargin",
+  "marketId",
+  "direction",
+  "avgExecutionPrice",
+  "size",
+  "marginAmount",
+  "borrowedAmount",
+  "leverage",
+  "realizedPnl",
+  "liquidationPrice",
+  "maintenanceMargin",
 ];
 const SETTINGS_FIELDS = [
-  "tickSize", "tickPrecision", "stepSize", "stepPrecision", "minOrderSize", "minLeverage", "maxLeverage",
-  "maintenanceMarginFraction", "initialMarginFraction", "incrementalInitialMarginFraction",
-  "incrementalPositionSize", "baselinePositionSize", "maxPositionSize", "currentlyAllowedLeverage",
+  "tickSize",
+  "tickPrecision",
+  "stepSize",
+  "stepPrecision",
+  "minOrderSize",
+  "minLeverage",
+  "maxLeverage",
+  "maintenanceMarginFraction",
+  "initialMarginFraction",
+  "incrementalInitialMarginFraction",
+  "incrementalPositionSize",
+  "baselinePositionSize",
+  "maxPositionSize",
+  "currentlyAllowedLeverage",
 ];
 const ORDER_FIELDS: Record<string, string> = {
-  id: "string", accountId: "string", marketId: "string", type: "string", side: "string", direction: "string",
-  status: "string", isPendingExpiration: "boolean", isPendingCancellation: "boolean", isPendingRejection: "boolean",
-  price: "number", quantity: "number", quantityLocked: "number", quantityFilled: "number", leverage: "number",
-  slippage: "number", postOnly: "boolean", timeInForce: "string", clientTimestamp: "number", createdAt: "number",
-  updatedAt: "number", expiresAt: "number",
+  id: "string",
+  accountId: "string",
+  marketId: "string",
+  type: "string",
+  side: "string",
+  direction: "string",
+  status: "string",
+  isPendingExpiration: "boolean",
+  isPendingCancellation: "boolean",
+  isPendingRejection: "boolean",
+  price: "number",
+  quantity: "number",
+  quantityLocked: "number",
+  quantityFilled: "number",
+  leverage: "number",
+  slippage: "number",
+  postOnly: "boolean",
+  timeInForce: "string",
+  clientTimestamp: "number",
+  createdAt: "number",
+  updatedAt: "number",
+  expiresAt: "number",
 };
 
 type Json = Record<string, unknown>;
@@ -95,14 +131,25 @@ describe("account-info", () => {
     }
     expect(new Set(positions.map((p) => p.direction)).size).toBe(2);
     expect(Number(acc.totalMargin)).toBeCloseTo(Number(acc.collateralBalance) + Number(acc.totalUnrealizedPnl), 6);
-    expect(Number(acc.totalInvested)).toBeCloseTo(positions.reduce((s, p) => s + Number(p.marginAmount), 0), 6);
+    expect(Number(acc.totalInvested)).toBeCloseTo(
+      positions.reduce((s, p) => s + Number(p.marginAmount), 0),
+      6,
+    );
     expect(Number(acc.availableMargin)).toBeCloseTo(Number(acc.totalMargin) - Number(acc.totalInvested), 6);
     expect(marginRatio(acc)).toBeLessThan(0.5);
   });
 
   it("answers the summary shape with numbers, collateralId and a position count", async () => {
     const acc = await account("USDT");
-    expect(Object.keys(acc).sort()).toEqual(["availableMargin", "collateralBalance", "collateralId", "positions", "totalInvested", "totalMargin", "totalUnrealizedPnl"]);
+    expect(Object.keys(acc).sort()).toEqual([
+      "availableMargin",
+      "collateralBalance",
+      "collateralId",
+      "positions",
+      "totalInvested",
+      "totalMargin",
+      "totalUnrealizedPnl",
+    ]);
     expect(acc.collateralId).toBe("USDT");
     for (const key of ["collateralBalance", "availableMargin", "totalInvested", "totalMargin", "totalUnrealizedPnl"]) {
       expect(typeof acc[key], key).toBe("number");
@@ -235,7 +282,10 @@ describe("orders", () => {
     const many = await getArray("/v1/private/orders/realtime", large);
     expect(many).toHaveLength(1000);
     for (const flag of ["isPendingCancellation", "isPendingExpiration", "isPendingRejection"]) {
-      expect(many.some((o) => o[flag] === true), flag).toBe(true);
+      expect(
+        many.some((o) => o[flag] === true),
+        flag,
+      ).toBe(true);
     }
   });
 
@@ -251,7 +301,13 @@ describe("orders", () => {
 });
 
 describe("state", () => {
-  const PATHS = ["/v1/private/account-info?collateralId=USDC", "/v1/private/account-info?collateralId=USDT", "/v1/private/orders/history", "/v1/private/orders/realtime", "/v1/public/markets"];
+  const PATHS = [
+    "/v1/private/account-info?collateralId=USDC",
+    "/v1/private/account-info?collateralId=USDT",
+    "/v1/private/orders/history",
+    "/v1/private/orders/realtime",
+    "/v1/public/markets",
+  ];
 
   it("is deterministic per seed", async () => {
     const twin = await start();

@@ -18,7 +18,27 @@ let ca: string;
 beforeAll(async () => {
   const dir = mkdtempSync(join(tmpdir(), "te-web-"));
   try {
-    execFileSync("openssl", ["req", "-x509", "-newkey", "rsa:2048", "-nodes", "-subj", "/CN=127.0.0.1", "-addext", "subjectAltName=IP:127.0.0.1", "-days", "1", "-keyout", join(dir, "server.key"), "-out", join(dir, "server.crt")], { stdio: "pipe" });
+    execFileSync(
+      "openssl",
+      [
+        "req",
+        "-x509",
+        "-newkey",
+        "rsa:2048",
+        "-nodes",
+        "-subj",
+        "/CN=127.0.0.1",
+        "-addext",
+        "subjectAltName=IP:127.0.0.1",
+        "-days",
+        "1",
+        "-keyout",
+        join(dir, "server.key"),
+        "-out",
+        join(dir, "server.crt"),
+      ],
+      { stdio: "pipe" },
+    );
   } catch (error) {
     throw new Error(`openssl is needed to make the test certificate: ${(error as Error).message}`);
   }

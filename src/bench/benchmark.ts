@@ -150,7 +150,10 @@ function targets(result: Awaited<ReturnType<typeof contest>>): { lines: string[]
   const ratios = (a: string, b: string, k: keyof Figures) => result.runs.map((f) => round2(f[a]![k] / f[b]![k]));
   const line = (label: string, values: number[], target: number) => {
     const m = median(values);
-    return { text: `${label} runs ${values.map((v) => `${v}x`).join(" ")}; median ${m}x (target <= ${target}x: ${m <= target ? "holds" : "MISSED"})`, ok: m <= target };
+    return {
+      text: `${label} runs ${values.map((v) => `${v}x`).join(" ")}; median ${m}x (target <= ${target}x: ${m <= target ? "holds" : "MISSED"})`,
+      ok: m <= target,
+    };
   };
   const p50Bound = line("exporter p50 / bound p50:  ", ratios("exporter", "bound", "p50"), 1.25);
   const cpuBound = line("exporter cpu / bound cpu:  ", ratios("exporter", "bound", "cpuMs"), 1.25);
@@ -207,13 +210,31 @@ async function main(): Promise<void> {
     process.stderr.write("steady venue (large profile)...\n");
     const steady = await contest(false, 1, STEADY_SCRAPES);
     json.steady = steady;
-    out.push("", `Large profile, steady venue (unchanged answers: the best case of body reuse), one run of ${STEADY_SCRAPES} interleaved scrapes:`, contestTable(steady.rows));
+    out.push(
+      "",
+      `Large profile, steady venue (unchanged answers: the best case of body reuse), one run of ${STEADY_SCRAPES} interleaved scrapes:`,
+      contestTable(steady.rows),
+    );
   }
   if (want("growth")) {
     process.stderr.write("cost as work grows (moving venue)...\n");
     const results = [
-      await growth("markets", "market", [100, 1000, 5000], (n) => ["--markets", String(n), "--positions", "5", "--active-orders", "20", "--history-orders", "20"], (n) => (n >= 5000 ? 15 : 40), true),
-      await growth("active orders", "order", [1000, 10000, 100000], (n) => ["--markets", "50", "--active-orders", String(n), "--history-orders", "20"], (n) => (n >= 100000 ? 3 : n >= 10000 ? 12 : 40), false),
+      await growth(
+        "markets",
+        "market",
+        [100, 1000, 5000],
+        (n) => ["--markets", String(n), "--positions", "5", "--active-orders", "20", "--history-orders", "20"],
+        (n) => (n >= 5000 ? 15 : 40),
+        true,
+      ),
+      await growth(
+        "active orders",
+        "order",
+        [1000, 10000, 100000],
+        (n) => ["--markets", "50", "--active-orders", String(n), "--history-orders", "20"],
+        (n) => (n >= 100000 ? 3 : n >= 10000 ? 12 : 40),
+        false,
+      ),
     ];
     json.growth = results;
     out.push("", "Cost as work grows, moving venue (median of three batches each):", ...growthLines(results));

@@ -7,8 +7,6 @@ const histogram = monitorEventLoopDelay({ resolution: 1 });
 histogram.enable();
 process.on("SIGUSR2", () => {
   const ms = (ns: number) => ns / 1e6;
-  process.stderr.write(
-    `${JSON.stringify({ loopDelay: { p50: ms(histogram.percentile(50)), p99: ms(histogram.percentile(99)), max: ms(histogram.max) } })}\n`,
-  );
+  process.stderr.write(`${JSON.stringify({ loopDelay: { p50: ms(histogram.percentile(50)), p99: ms(histogram.percentile(99)), max: ms(histogram.max) } })}\n`);
   histogram.reset();
 });

@@ -22,11 +22,26 @@ const MARKET = ["account", "market_id"];
 const ACCOUNT_FIELDS = ["collateralBalance", "availableMargin", "totalInvested", "totalMargin", "totalUnrealizedPnl"];
 const POSITION_FIELDS = ["size", "avgExecutionPrice", "marginAmount", "borrowedAmount", "leverage", "realizedPnl", "liquidationPrice", "maintenanceMargin"];
 const SETTINGS = [
-  "tickSize", "tickPrecision", "stepSize", "stepPrecision", "minOrderSize", "minLeverage", "maxLeverage", "currentlyAllowedLeverage",
-  "maintenanceMarginFraction", "initialMarginFraction", "incrementalInitialMarginFraction", "incrementalPositionSize", "baselinePositionSize",
+  "tickSize",
+  "tickPrecision",
+  "stepSize",
+  "stepPrecision",
+  "minOrderSize",
+  "minLeverage",
+  "maxLeverage",
+  "currentlyAllowedLeverage",
+  "maintenanceMarginFraction",
+  "initialMarginFraction",
+  "incrementalInitialMarginFraction",
+  "incrementalPositionSize",
+  "baselinePositionSize",
   "maxPositionSize",
 ];
-const FLAGS = [["expiration", "isPendingExpiration"], ["cancellation", "isPendingCancellation"], ["rejection", "isPendingRejection"]] as const;
+const FLAGS = [
+  ["expiration", "isPendingExpiration"],
+  ["cancellation", "isPendingCancellation"],
+  ["rejection", "isPendingRejection"],
+] as const;
 
 export const FAMILIES: SeriesFamily[] = [
   f("scrape_success", ["endpoint", "account"]),
@@ -53,12 +68,27 @@ export const FAMILIES: SeriesFamily[] = [
 ];
 const at = (name: string): number => FAMILIES.findIndex((x) => x.name === `trading_${snake(name)}`);
 const I = {
-  success: at("scrape_success"), duration: at("scrape_duration_seconds"), up: at("up"), account: at("account_collateralBalance"),
-  positions: at("account_positions"), maintenance: at("account_maintenance_margin"), ratio: at("account_margin_ratio"),
-  position: at("position_size"), active: at("active_orders_count"), pending: at("active_orders_pending"),
-  oldest: at("active_orders_oldest_created_timestamp_seconds"), truncated: at("active_orders_truncated"), history: at("order_history_orders"),
-  rejections: at("order_history_rejections"), last: at("order_history_last_created_timestamp_seconds"),
-  fetched: at("order_history_fetched_orders"), historyTruncated: at("order_history_truncated"), age: at("market_list_age_seconds"), info: at("market_info"), status: at("market_status"), setting: at("market_tickSize"),
+  success: at("scrape_success"),
+  duration: at("scrape_duration_seconds"),
+  up: at("up"),
+  account: at("account_collateralBalance"),
+  positions: at("account_positions"),
+  maintenance: at("account_maintenance_margin"),
+  ratio: at("account_margin_ratio"),
+  position: at("position_size"),
+  active: at("active_orders_count"),
+  pending: at("active_orders_pending"),
+  oldest: at("active_orders_oldest_created_timestamp_seconds"),
+  truncated: at("active_orders_truncated"),
+  history: at("order_history_orders"),
+  rejections: at("order_history_rejections"),
+  last: at("order_history_last_created_timestamp_seconds"),
+  fetched: at("order_history_fetched_orders"),
+  historyTruncated: at("order_history_truncated"),
+  age: at("market_list_age_seconds"),
+  info: at("market_info"),
+  status: at("market_status"),
+  setting: at("market_tickSize"),
 };
 
 const seconds = (t: unknown): number => (Number(t) < 1e11 ? Number(t) : Number(t) / 1e3);
@@ -128,10 +158,26 @@ export function venueSeries(d: VenueData, emit: Emit): void {
   }
   for (const { labels, orders } of orderGroups(a, d.active).values()) {
     emit(I.active, labels, orders.length);
-    emit(I.active + 1, labels, orders.reduce((s, o) => s + Number(o.quantity), 0));
-    emit(I.active + 2, labels, orders.reduce((s, o) => s + Number(o.quantityFilled), 0));
-    emit(I.active + 3, labels, orders.reduce((s, o) => s + Number(o.quantityLocked), 0));
-    emit(I.active + 4, labels, orders.reduce((s, o) => s + Number(o.price) * Number(o.quantity), 0));
+    emit(
+      I.active + 1,
+      labels,
+      orders.reduce((s, o) => s + Number(o.quantity), 0),
+    );
+    emit(
+      I.active + 2,
+      labels,
+      orders.reduce((s, o) => s + Number(o.quantityFilled), 0),
+    );
+    emit(
+      I.active + 3,
+      labels,
+      orders.reduce((s, o) => s + Number(o.quantityLocked), 0),
+    );
+    emit(
+      I.active + 4,
+      labels,
+      orders.reduce((s, o) => s + Number(o.price) * Number(o.quantity), 0),
+    );
   }
   for (const [market, orders] of byMarket(d.active)) {
     for (const [flag, field] of FLAGS) emit(I.pending, [a, market, flag], orders.filter((o) => o[field] === true).length);

@@ -15,11 +15,7 @@ export interface Run<T> {
  * not the venue) is reported as reason internal with a fixed text naming only its class or code,
  * never its message (a library's message can quote a header value), so the scrape still answers.
  */
-export async function runEndpoint<T>(
-  endpoint: Endpoint,
-  account: string | undefined,
-  call: () => Promise<T>,
-): Promise<Run<T>> {
+export async function runEndpoint<T>(endpoint: Endpoint, account: string | undefined, call: () => Promise<T>): Promise<Run<T>> {
   const started = performance.now();
   const done = (ok: boolean, error?: unknown): EndpointOutcome => ({
     endpoint,

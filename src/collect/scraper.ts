@@ -58,9 +58,7 @@ export class Scraper {
     this.#rateLimits = new RateLimits(now);
     this.#marketsTtlMs = config.venue.marketsCacheSeconds * 1000;
     this.#publicClient = new VenueClient(config.venue, undefined, hooks);
-    this.#accounts = new Map(
-      config.accounts.map((a) => [a.name, { config: a, client: new VenueClient(config.venue, a, hooks) }]),
-    );
+    this.#accounts = new Map(config.accounts.map((a) => [a.name, { config: a, client: new VenueClient(config.venue, a, hooks) }]));
   }
 
   accountNames(): string[] {
@@ -74,24 +72,25 @@ export class Scraper {
     const traced = options.trace !== undefined;
     const [accounts, markets] = await Promise.all([
       Promise.all(names.map((name) => (traced ? this.#scrapeAccount(name, deadline, options) : this.#account(name, deadline)))),
-      options.markets === false
-        ? Promise.resolve(undefined)
-        : traced
-          ? this.#fetchMarkets(deadline, options)
-          : this.#markets(deadline),
+      options.markets === false ? Promise.resolve(undefined) : traced ? this.#fetchMarkets(deadline, options) : this.#markets(deadline),
     ]);
     return { collectedAt, accounts, markets };
   }
 
   /** One collection per account at a time: a concurrent scrape waits for it, up to its own deadline. */
   #account(name: string, deadline: Deadline): Promise<AccountResult> {
-    return this.#accountFlights.run(name, deadline, () => this.#scrapeAccount(name, deadline), () => ({
-      account: name,
-      outcomes: (["account_info", "orders_active", "orders_history"] as const).map((e) => timedOut(e, name)),
-      accountInfos: [],
-      activeOrders: undefined,
-      history: undefined,
-    }));
+    return this.#accountFlights.run(
+      name,
+      deadline,
+      () => this.#scrapeAccount(name, deadline),
+      () => ({
+        account: name,
+        outcomes: (["account_info", "orders_active", "orders_history"] as const).map((e) => timedOut(e, name)),
+        accountInfos: [],
+        activeOrders: undefined,
+        history: undefined,
+      }),
+    );
   }
 
   /** The public market list, reused for the configured time after a successful read. */
@@ -101,12 +100,17 @@ export class Scraper {
       // The same object every time: scrapes that share a collection can then share its output.
       return Promise.resolve(cached);
     }
-    return this.#marketsFlight.run("markets", deadline, () => this.#fetchMarkets(deadline), () => ({
-      outcome: timedOut("markets", undefined),
-      markets: undefined,
-      readAt: this.#now(),
-      maxAgeSeconds: this.#marketsTtlMs / 1000,
-    }));
+    return this.#marketsFlight.run(
+      "markets",
+      deadline,
+      () => this.#fetchMarkets(deadline),
+      () => ({
+        outcome: timedOut("markets", undefined),
+        markets: undefined,
+        readAt: this.#now(),
+        maxAgeSeconds: this.#marketsTtlMs / 1000,
+      }),
+    );
   }
 
   async #fetchMarkets(deadline: Deadline, debug: ScrapeOptions = {}): Promise<MarketsResult> {
@@ -127,9 +131,7 @@ export class Scraper {
     const waitMs = this.#rateLimits.remainingMs(account, endpoint);
     if (waitMs > 0) {
       return runEndpoint(endpoint, account, () =>
-        Promise.reject(
-          new VenueError("rate_limited", `${endpoint}: skipped, the venue asked to wait ${Math.ceil(waitMs / 1000)} s more`),
-        ),
+        Promise.reject(new VenueError("rate_limited", `${endpoint}: skipped, the venue asked to wait ${Math.ceil(waitMs / 1000)} s more`)),
       );
     }
     const counts = new Map<string, number>();
@@ -152,18 +154,18 @@ export class Scraper {
     if (entry === undefined) throw new Error(`no account named ${JSON.stringify(name)}`);
     const { config, client } = entry;
     const [infos, active, history] = await Promise.all([
-      Promise.all(
-        config.collateralIds.map((id) =>
-          this.#call("account_info", name, deadline, (ctx) => client.accountInfo(id, ctx), debug),
-        ),
-      ),
+      Promise.all(config.collateralIds.map((id) => this.#call("account_info", name, deadline, (ctx) => client.accountInfo(id, ctx), debug))),
       this.#call("orders_active", name, deadline, (ctx) => client.activeOrders(ctx), debug),
       this.#call("orders_history", name, deadline, (ctx) => client.orderHistory(ctx), debug),
     ]);
     return {
       account: name,
       outcomes: [
-        mergeOutcomes("account_info", name, infos.map((r) => r.outcome)),
+        mergeOutcomes(
+          "account_info",
+          name,
+          infos.map((r) => r.outcome),
+        ),
         active.outcome,
         history.outcome,
       ],

@@ -42,11 +42,7 @@ export function marginRatio(maintenance: Decimal | undefined, totalMargin: numbe
 
 function collect(scrape: ScrapeResult): Family[] {
   const families = AMOUNTS.map(([name, , help]) => gauge(metricName("account", name), help, LABELS));
-  const positions = gauge(
-    metricName("account", "positions"),
-    "Number of open positions (a count).",
-    LABELS,
-  );
+  const positions = gauge(metricName("account", "positions"), "Number of open positions (a count).", LABELS);
   const maintenance = gauge(
     metricName("account", "maintenance_margin"),
     "Sum of the open positions' maintenance margins, in units of the collateral asset (detailed account shape only).",

@@ -44,8 +44,7 @@ function flagValue(o: Order, field: (typeof FLAGS)[number][1]): number | undefin
 }
 
 function collect(scrape: ScrapeResult): Family[] {
-  const m = (name: string, help: string, labels: readonly string[]) =>
-    gauge(metricName("active_orders", ...(name ? [name] : [])), help, labels);
+  const m = (name: string, help: string, labels: readonly string[]) => gauge(metricName("active_orders", ...(name ? [name] : [])), help, labels);
   const count = m("", "Number of active orders (a count).", GROUP_LABELS);
   const quantity = m("quantity", "Summed quantity of the active orders, in units of the traded asset.", GROUP_LABELS);
   const filled = m("quantity_filled", "Summed filled quantity of the active orders, in units of the traded asset.", GROUP_LABELS);
@@ -56,16 +55,8 @@ function collect(scrape: ScrapeResult): Family[] {
     "market_id",
     "flag",
   ]);
-  const oldest = m(
-    "oldest_created_timestamp_seconds",
-    "Creation time of the oldest active order, in seconds since the epoch.",
-    ["account", "market_id"],
-  );
-  const truncated = m(
-    "truncated",
-    "1 when the active-order list filled the requested limit, so orders beyond it may be missing; else 0.",
-    ["account"],
-  );
+  const oldest = m("oldest_created_timestamp_seconds", "Creation time of the oldest active order, in seconds since the epoch.", ["account", "market_id"]);
+  const truncated = m("truncated", "1 when the active-order list filled the requested limit, so orders beyond it may be missing; else 0.", ["account"]);
 
   // One scratch key per grouping, refilled per order: Groups copies it only for a new group.
   const groupKey: Array<string | undefined> = ["", "", "", "", "", ""];

@@ -6,11 +6,14 @@ import type { Collector } from "../metrics/collector.js";
 import { Aggregate, Groups } from "./group.js";
 
 function collect(scrape: ScrapeResult): Family[] {
-  const orders = gauge(
-    metricName("order_history", "orders"),
-    "Number of orders in the history fetched this scrape (a count).",
-    ["account", "market_id", "side", "direction", "type", "status"],
-  );
+  const orders = gauge(metricName("order_history", "orders"), "Number of orders in the history fetched this scrape (a count).", [
+    "account",
+    "market_id",
+    "side",
+    "direction",
+    "type",
+    "status",
+  ]);
   const rejections = gauge(
     metricName("order_history", "rejections"),
     "Number of orders in the fetched history that carry a rejection reason, by its code (a count).",

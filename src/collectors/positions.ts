@@ -35,11 +35,7 @@ const FIGURES: Figure[] = [
   ["liquidation_price", "Liquidation price of the position, in collateral units per traded unit.", (p) => p.liquidationPrice],
   ["maintenance_margin", "Maintenance margin of the position, in units of the collateral asset.", (p) => p.maintenanceMargin],
   ["notional", "Size times average execution price, in units of the collateral asset.", notional],
-  [
-    "liquidation_distance_ratio",
-    "Distance from average execution price to liquidation price, as a ratio of the average execution price.",
-    liquidationDistance,
-  ],
+  ["liquidation_distance_ratio", "Distance from average execution price to liquidation price, as a ratio of the average execution price.", liquidationDistance],
 ];
 
 function collect(scrape: ScrapeResult): Family[] {

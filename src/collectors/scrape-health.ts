@@ -10,16 +10,13 @@ function collect(scrape: ScrapeResult): Family[] {
     "Whether the last call of a venue endpoint succeeded (1) or failed (0); markets carry no account label.",
     ["endpoint", "account"],
   );
-  const duration = gauge(
-    metricName("scrape_duration_seconds"),
-    "Seconds the last call of a venue endpoint took, retries and pages included.",
-    ["endpoint", "account"],
-  );
-  const up = gauge(
-    metricName("up"),
-    "Whether every endpoint of the account (account_info, orders_active, orders_history) succeeded in this scrape.",
-    ["account"],
-  );
+  const duration = gauge(metricName("scrape_duration_seconds"), "Seconds the last call of a venue endpoint took, retries and pages included.", [
+    "endpoint",
+    "account",
+  ]);
+  const up = gauge(metricName("up"), "Whether every endpoint of the account (account_info, orders_active, orders_history) succeeded in this scrape.", [
+    "account",
+  ]);
   const outcomes = scrape.accounts.flatMap((a) => a.outcomes);
   if (scrape.markets) outcomes.push(scrape.markets.outcome);
   for (const o of outcomes) {

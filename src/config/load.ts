@@ -126,7 +126,8 @@ function envAuth(v: Values, env: Env, problems: Problems): AuthConfig | undefine
     case "basic": {
       const username = v["account.basic_username"];
       // A bad value was named by its parser; "required" only when the variable is not there at all.
-      if (username === undefined && envValue(env, "TRADING_BASIC_USERNAME") === undefined) problems.add("TRADING_BASIC_USERNAME", "required with TRADING_AUTH_TYPE=basic", at("account.basic_username"));
+      if (username === undefined && envValue(env, "TRADING_BASIC_USERNAME") === undefined)
+        problems.add("TRADING_BASIC_USERNAME", "required with TRADING_AUTH_TYPE=basic", at("account.basic_username"));
       const password = secret("account.basic_password", "TRADING_BASIC_PASSWORD");
       return username === undefined || password === undefined ? undefined : { type: "basic", username, password };
     }

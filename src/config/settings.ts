@@ -283,8 +283,5 @@ const OTHER_VARIABLES = ["TRADING_EXPORTER_REVISION"];
 
 /** Every TRADING_* name the exporter reads. */
 export function knownVariables(): string[] {
-  return [
-    ...SETTING_LIST.flatMap(([, s]) => (s.env === undefined ? [] : s.secret ? [s.env, `${s.env}_FILE`] : [s.env])),
-    ...OTHER_VARIABLES,
-  ];
+  return [...SETTING_LIST.flatMap(([, s]) => (s.env === undefined ? [] : s.secret ? [s.env, `${s.env}_FILE`] : [s.env])), ...OTHER_VARIABLES];
 }

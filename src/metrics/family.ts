@@ -9,7 +9,6 @@ export function metricName(...parts: string[]): string {
   return [NAMESPACE, ...parts].join("_");
 }
 
-
 export interface Sample {
   /** In the order of the family's labelNames; null leaves that label off this sample. */
   readonly labels: ReadonlyArray<string | null>;
@@ -30,17 +29,11 @@ export function gauge(name: string, help: string, labelNames: readonly string[])
   return { name, help, type: "gauge", labelNames, samples: [] };
 }
 
-
-
 /**
  * Adds a sample unless its value or a label value is unknown: a series the venue did not give us
  * everything for is left out, never filled in.
  */
-export function addSample(
-  family: Family,
-  labels: ReadonlyArray<string | null | undefined>,
-  value: number | undefined,
-): void {
+export function addSample(family: Family, labels: ReadonlyArray<string | null | undefined>, value: number | undefined): void {
   if (value === undefined || Number.isNaN(value)) return;
   let cut = false;
   for (const label of labels) {

@@ -10,7 +10,10 @@ function roundedTotals(account: AccountState) {
   const collateralBalance = roundTo(f.collateralBalance, d);
   const totalUnrealizedPnl = roundTo(f.totalUnrealizedPnl, d);
   const margins = f.positions.map((p) => roundTo(p.margin, d));
-  const totalInvested = roundTo(margins.reduce((sum, m) => sum + m, 0), d);
+  const totalInvested = roundTo(
+    margins.reduce((sum, m) => sum + m, 0),
+    d,
+  );
   const totalMargin = roundTo(collateralBalance + totalUnrealizedPnl, d);
   return { f, d, margins, collateralBalance, totalUnrealizedPnl, totalInvested, totalMargin, availableMargin: roundTo(totalMargin - totalInvested, d) };
 }

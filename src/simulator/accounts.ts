@@ -125,7 +125,13 @@ export function realize(account: AccountState, position: PositionState, amount: 
 export function accountFigures(account: AccountState): AccountFigures {
   const base = account.positions.map((position) => {
     const margin = positionMargin(position);
-    return { position, margin, borrowed: position.size * position.entry - margin, unrealizedPnl: unrealizedPnl(position), maintenanceMargin: maintenanceMargin(position) };
+    return {
+      position,
+      margin,
+      borrowed: position.size * position.entry - margin,
+      unrealizedPnl: unrealizedPnl(position),
+      maintenanceMargin: maintenanceMargin(position),
+    };
   });
   const totalUnrealizedPnl = base.reduce((sum, p) => sum + p.unrealizedPnl, 0);
   const totalInvested = base.reduce((sum, p) => sum + p.margin, 0);
@@ -136,7 +142,8 @@ export function accountFigures(account: AccountState): AccountFigures {
     const share = totalInvested > 0 ? (excess * p.margin) / totalInvested : 0;
     const mmf = p.position.market.market.settings.maintenanceMarginFraction;
     const mark = p.position.market.mark;
-    const liquidationPrice = p.position.direction === "LONG" ? Math.max(0, mark - share / (p.position.size * (1 - mmf))) : mark + share / (p.position.size * (1 + mmf));
+    const liquidationPrice =
+      p.position.direction === "LONG" ? Math.max(0, mark - share / (p.position.size * (1 - mmf))) : mark + share / (p.position.size * (1 + mmf));
     return { ...p, liquidationPrice };
   });
   return {

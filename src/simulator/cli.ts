@@ -82,19 +82,45 @@ export function parseCliArgs(argv: readonly string[]): CliCommand {
       return next;
     };
     switch (flag) {
-      case "--host": options.host = value(); break;
-      case "--port": options.port = integer(flag, value()); break;
-      case "--seed": options.seed = integer(flag, value()); break;
-      case "--tick-ms": options.tickMs = integer(flag, value()); break;
-      case "--profile": options.profile = choice<ProfileName>(flag, value(), ["small", "large", "huge"]); break;
-      case "--markets": options.markets = integer(flag, value()); break;
-      case "--positions": options.positions = integer(flag, value()); break;
-      case "--active-orders": options.activeOrders = integer(flag, value()); break;
-      case "--history-orders": options.historyOrders = integer(flag, value()); break;
-      case "--collateral": collaterals.push(collateral(value())); break;
-      case "--api-key": options.apiKey = value(); break;
-      case "--api-key-header": options.apiKeyHeader = value(); break;
-      case "--time-unit": options.timeUnit = choice<TimeUnit>(flag, value(), ["s", "ms", "us", "ns"]); break;
+      case "--host":
+        options.host = value();
+        break;
+      case "--port":
+        options.port = integer(flag, value());
+        break;
+      case "--seed":
+        options.seed = integer(flag, value());
+        break;
+      case "--tick-ms":
+        options.tickMs = integer(flag, value());
+        break;
+      case "--profile":
+        options.profile = choice<ProfileName>(flag, value(), ["small", "large", "huge"]);
+        break;
+      case "--markets":
+        options.markets = integer(flag, value());
+        break;
+      case "--positions":
+        options.positions = integer(flag, value());
+        break;
+      case "--active-orders":
+        options.activeOrders = integer(flag, value());
+        break;
+      case "--history-orders":
+        options.historyOrders = integer(flag, value());
+        break;
+      case "--collateral":
+        collaterals.push(collateral(value()));
+        break;
+      case "--api-key":
+        options.apiKey = value();
+        break;
+      case "--api-key-header":
+        options.apiKeyHeader = value();
+        break;
+      case "--time-unit":
+        options.timeUnit = choice<TimeUnit>(flag, value(), ["s", "ms", "us", "ns"]);
+        break;
       case "--epoch-ms": {
         const v = value();
         options.epochMs = v === "now" ? Date.now() : integer(flag, v);

@@ -30,7 +30,11 @@ export function missingFields(value: Json): Json {
   const walk = (v: Json): Json => {
     if (Array.isArray(v)) return v.map(walk);
     if (!isRecord(v)) return v;
-    return Object.fromEntries(Object.entries(v).filter(([, x]) => typeof x !== "number" && typeof x !== "string").map(([k, x]) => [k, walk(x)]));
+    return Object.fromEntries(
+      Object.entries(v)
+        .filter(([, x]) => typeof x !== "number" && typeof x !== "string")
+        .map(([k, x]) => [k, walk(x)]),
+    );
   };
   return walk(value);
 }

@@ -11,7 +11,12 @@ const HISTORY_SPAN_MS = 7 * 24 * HOUR_MS;
 export const HISTORY_CAP_FACTOR = 3;
 
 const INITIAL_HISTORY: ReadonlyArray<readonly [OrderStatus, number]> = [
-  ["FILLED", 0.5], ["CANCELLED", 0.22], ["REJECTED", 0.1], ["EXPIRED", 0.08], ["PARTIALLY_FILLED", 0.06], ["CREATED", 0.04],
+  ["FILLED", 0.5],
+  ["CANCELLED", 0.22],
+  ["REJECTED", 0.1],
+  ["EXPIRED", 0.08],
+  ["PARTIALLY_FILLED", 0.06],
+  ["CREATED", 0.04],
 ];
 
 export interface Fill {

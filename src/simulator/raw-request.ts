@@ -36,7 +36,10 @@ export function rawRequest(url: string, opts: RawRequestOptions = {}): Promise<R
         resolve({ status: res.statusCode ?? 0, headers: res.headers, body, chunks: parts.length, elapsedMs: performance.now() - started });
       });
     });
-    const timer = setTimeout(() => req.destroy(new RawRequestTimeout(`no complete answer from ${url} within ${opts.timeoutMs ?? 5000} ms`)), opts.timeoutMs ?? 5000);
+    const timer = setTimeout(
+      () => req.destroy(new RawRequestTimeout(`no complete answer from ${url} within ${opts.timeoutMs ?? 5000} ms`)),
+      opts.timeoutMs ?? 5000,
+    );
     req.on("error", (err) => {
       clearTimeout(timer);
       reject(err);

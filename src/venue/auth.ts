@@ -24,11 +24,7 @@ export function authenticator(auth: AuthConfig): Authenticator {
     case "basic":
       return {
         secretHeaders: ["authorization"],
-        apply: (headers) =>
-          headers.set(
-            "authorization",
-            `Basic ${Buffer.from(`${auth.username}:${auth.password.reveal()}`).toString("base64")}`,
-          ),
+        apply: (headers) => headers.set("authorization", `Basic ${Buffer.from(`${auth.username}:${auth.password.reveal()}`).toString("base64")}`),
       };
     case "none":
       return { secretHeaders: [], apply: () => undefined };

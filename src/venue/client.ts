@@ -204,12 +204,12 @@ export class VenueClient {
       let result = "error";
       try {
         return await getBody({
-        url,
-        headers,
-        signal: ctx.deadline.signal,
-        maxBodyBytes: this.#venue.maxBodyBytes,
-        maxRetryAfterSeconds: this.#venue.maxRetryAfterSeconds,
-        request: this.#hooks.transport.request,
+          url,
+          headers,
+          signal: ctx.deadline.signal,
+          maxBodyBytes: this.#venue.maxBodyBytes,
+          maxRetryAfterSeconds: this.#venue.maxRetryAfterSeconds,
+          request: this.#hooks.transport.request,
           onAnswer: (code) => {
             result = code;
             this.#hooks.onAnswer(endpoint, code);

@@ -25,11 +25,7 @@ export class VenueError extends Error {
   /** Seconds the venue asked us to wait (Retry-After), when it did. */
   readonly retryAfterSeconds: number | undefined;
 
-  constructor(
-    reason: FailureReason,
-    message: string,
-    options: { status?: number; retryAfterSeconds?: number; cause?: unknown } = {},
-  ) {
+  constructor(reason: FailureReason, message: string, options: { status?: number; retryAfterSeconds?: number; cause?: unknown } = {}) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
     this.reason = reason;
     this.status = options.status;

@@ -74,11 +74,8 @@ export async function getBody(options: GetJsonOptions): Promise<RawBody> {
   const reason = reasonForStatus(response.status);
   if (reason !== undefined) {
     const retryAfterSeconds =
-      reason === "rate_limited"
-        ? parseRetryAfter(response.headers.get("retry-after"), Date.now(), options.maxRetryAfterSeconds)
-        : undefined;
-    const message =
-      reason === "redirect" ? `${where}: answered ${response.status}, a redirect, which is never followed` : `${where}: HTTP ${response.status}`;
+      reason === "rate_limited" ? parseRetryAfter(response.headers.get("retry-after"), Date.now(), options.maxRetryAfterSeconds) : undefined;
+    const message = reason === "redirect" ? `${where}: answered ${response.status}, a redirect, which is never followed` : `${where}: HTTP ${response.status}`;
     throw new VenueError(reason, message, {
       status: response.status,
       ...(retryAfterSeconds === undefined ? {} : { retryAfterSeconds }),

@@ -1,7 +1,7 @@
 // Reads the shipped Grafana dashboard and returns every panel query with its variables substituted.
-import { readFileSync } from 'node:fs';
+import { readFileSync } from "node:fs";
 
-export const DASHBOARD_PATH = new URL('../../grafana/dashboards/trading-exporter.json', import.meta.url);
+export const DASHBOARD_PATH = new URL("../../grafana/dashboards/trading-exporter.json", import.meta.url);
 
 export interface DashboardTarget {
   refId?: string;
@@ -34,7 +34,7 @@ export interface Dashboard {
 }
 
 export function loadDashboard(): Dashboard {
-  return JSON.parse(readFileSync(DASHBOARD_PATH, 'utf8')) as Dashboard;
+  return JSON.parse(readFileSync(DASHBOARD_PATH, "utf8")) as Dashboard;
 }
 
 /** Every panel, rows included, with the panels of collapsed rows flattened in. */
@@ -44,12 +44,12 @@ export function allPanels(dashboard: Dashboard): DashboardPanel[] {
 
 // Grafana's global variables, sized for a 15s scrape interval and a 1h range.
 const BUILTIN_DEFAULTS: Record<string, string> = {
-  __rate_interval: '1m',
-  __interval: '15s',
-  __interval_ms: '15000',
-  __range: '1h',
-  __range_s: '3600',
-  __range_ms: '3600000',
+  __rate_interval: "1m",
+  __interval: "15s",
+  __interval_ms: "15000",
+  __range: "1h",
+  __range_s: "3600",
+  __range_ms: "3600000",
 };
 
 const VARIABLE = /\$\{(\w+)(?::\w+)?\}|\[\[(\w+)(?::\w+)?\]\]|\$(\w+)/g;
@@ -64,7 +64,7 @@ export function dashboardQueries(vars: Record<string, string>): Array<{ panel: s
   const dashboard = loadDashboard();
   const values: Record<string, string> = { ...BUILTIN_DEFAULTS };
   for (const v of dashboard.templating.list) {
-    if (v.type !== 'datasource') values[v.name] = '.*';
+    if (v.type !== "datasource") values[v.name] = ".*";
   }
   Object.assign(values, vars);
 
@@ -73,7 +73,7 @@ export function dashboardQueries(vars: Record<string, string>): Array<{ panel: s
     for (const target of panel.targets ?? []) {
       if (target.expr === undefined) continue;
       const expr = target.expr.replace(VARIABLE, (match, a?: string, b?: string, c?: string) => {
-        const name = a ?? b ?? c ?? '';
+        const name = a ?? b ?? c ?? "";
         const value = values[name];
         if (value === undefined) {
           throw new Error(`panel "${panel.title}": no value for variable ${match} in ${target.expr}`);

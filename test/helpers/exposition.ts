@@ -30,9 +30,7 @@ export function parseExposition(text: string): ParsedSample[] {
 
 /** The one sample of `name` whose labels include `labels`; throws if none or several match. */
 export function sampleOf(samples: ParsedSample[], name: string, labels: Record<string, string> = {}): ParsedSample {
-  const found = samples.filter(
-    (s) => s.name === name && Object.entries(labels).every(([k, v]) => s.labels[k] === v),
-  );
+  const found = samples.filter((s) => s.name === name && Object.entries(labels).every(([k, v]) => s.labels[k] === v));
   if (found.length !== 1) {
     throw new Error(`expected one ${name}${JSON.stringify(labels)}, found ${found.length}`);
   }

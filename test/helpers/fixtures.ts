@@ -50,15 +50,9 @@ export function scrapeFromFixtures(c: FixtureCase): { scrape: ScrapeResult; inva
       ? [outcome(endpoint, endpoint === "markets" ? undefined : c.account), parse(fixture(source))]
       : [outcome(endpoint, endpoint === "markets" ? undefined : c.account, source.fail), undefined];
 
-  const infos = c.accountInfos.map(([id, source]) =>
-    read("account_info", source, (b) => parseAccountInfo(b, id, reporter("account_info"))),
-  );
-  const [activeOutcome, active] = read("orders_active", c.active, (b) =>
-    parseOrders(b, "orders_active", reporter("orders_active")),
-  );
-  const [historyOutcome, history] = read("orders_history", c.history, (b) =>
-    parseOrders(b, "orders_history", reporter("orders_history")),
-  );
+  const infos = c.accountInfos.map(([id, source]) => read("account_info", source, (b) => parseAccountInfo(b, id, reporter("account_info"))));
+  const [activeOutcome, active] = read("orders_active", c.active, (b) => parseOrders(b, "orders_active", reporter("orders_active")));
+  const [historyOutcome, history] = read("orders_history", c.history, (b) => parseOrders(b, "orders_history", reporter("orders_history")));
   const [marketsOutcome, markets] = read("markets", c.markets, (b) => parseMarkets(b, reporter("markets")));
   const infoFailure = infos.find(([o]) => !o.ok)?.[0].reason;
   const account: AccountResult = {
