@@ -8,8 +8,9 @@
 // puts them in dist/, so the image and the npm package serve the runbooks of their own version with no
 // file to mount. test/runbooks.test.ts runs --check.
 
-import { readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
+import { writeOrCheck } from "./generated-file.mjs";
 
 const SOURCE = fileURLToPath(new URL("../runbooks/", import.meta.url));
 const OUTPUT = fileURLToPath(new URL("../src/http/runbook-texts.ts", import.meta.url));
@@ -34,21 +35,10 @@ export function renderModule() {
 }
 
 function main(args) {
-  const text = renderModule();
-  if (args.includes("--check")) {
-    let current = "";
-    try {
-      current = readFileSync(OUTPUT, "utf8");
-    } catch {
-      // missing counts as stale
-    }
-    if (current === text) return 0;
-    process.stderr.write("src/http/runbook-texts.ts is stale: run node scripts/generate-runbook-texts.mjs\n");
-    return 1;
-  }
-  writeFileSync(OUTPUT, text);
-  process.stdout.write(`wrote ${OUTPUT}\n`);
-  return 0;
+  return writeOrCheck(OUTPUT, renderModule(), args, {
+    name: "src/http/runbook-texts.ts",
+    command: "node scripts/generate-runbook-texts.mjs",
+  });
 }
 
 if (process.argv[1] !== undefined && fileURLToPath(import.meta.url) === process.argv[1]) {

@@ -9,8 +9,9 @@
 // alerts promtool tests are exactly the alerts the cluster gets. test/packaging-kubernetes.test.ts
 // runs --check.
 
-import { readFileSync, writeFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
+import { writeOrCheck } from "../../scripts/generated-file.mjs";
 import { Document, isSeq, parseDocument } from "yaml";
 
 const RULES = fileURLToPath(new URL("../../prometheus/rules/trading.rules.yml", import.meta.url));
@@ -53,20 +54,10 @@ function main(args) {
     process.stdout.write(text);
     return 0;
   }
-  if (args.includes("--check")) {
-    let current = "";
-    try {
-      current = readFileSync(OUTPUT, "utf8");
-    } catch {
-      // missing counts as stale
-    }
-    if (current === text) return 0;
-    process.stderr.write("deploy/kubernetes/prometheusrule.yaml is stale: run node deploy/kubernetes/generate-prometheusrule.mjs\n");
-    return 1;
-  }
-  writeFileSync(OUTPUT, text);
-  process.stdout.write(`wrote ${OUTPUT}\n`);
-  return 0;
+  return writeOrCheck(OUTPUT, text, args, {
+    name: "deploy/kubernetes/prometheusrule.yaml",
+    command: "node deploy/kubernetes/generate-prometheusrule.mjs",
+  });
 }
 
 if (process.argv[1] !== undefined && fileURLToPath(import.meta.url) === process.argv[1]) {
