@@ -51,6 +51,19 @@ describe("/probe is a pure target", () => {
   });
 });
 
+describe("the landing page", () => {
+  it("links every path it lists, the runbooks included, and each link answers 200", async () => {
+    const html = await (await stack.get("/")).text();
+    const links = [...html.matchAll(/href="([^"]+)"/g)].map((m) => m[1]!.replaceAll("&amp;", "&"));
+    expect(links).toEqual(expect.arrayContaining(["/metrics", "/sd", "/runbooks/", "/probe?target=sim"]));
+    for (const link of links) {
+      const res = await stack.get(link);
+      await res.arrayBuffer();
+      expect(res.status, link).toBe(200);
+    }
+  });
+});
+
 describe("X-Content-Type-Options: nosniff", () => {
   it.each(["/metrics", "/probe?target=sim", "/probe?target=sim&debug=true", "/probe?target=nope", "/sd", "/-/healthy", "/", "/nowhere"])(
     "is on the answer to %s",

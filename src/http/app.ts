@@ -25,7 +25,7 @@ export interface AppOptions {
   guards?: express.RequestHandler[];
 }
 
-const PATHS = ["/metrics", "/probe?target=ACCOUNT", "/probe?target=ACCOUNT&debug=true", "/sd", "/-/healthy", "/-/ready"];
+const PATHS = ["/metrics", "/probe?target=ACCOUNT", "/probe?target=ACCOUNT&debug=true", "/sd", "/runbooks/", "/-/healthy", "/-/ready"];
 
 function landing(accounts: string[]): string {
   const links = PATHS.map((p) => `<li><a href="${p.replace("ACCOUNT", encodeURIComponent(accounts[0] ?? ""))}">${p}</a></li>`).join("");
