@@ -1,6 +1,8 @@
 // The exporter's venue series computed the plain way, straight from JSON.parse's output with float
 // sums: what the benchmark's bound renders with a template and its naive peer sets as gauges.
 
+import { MARKET_SETTINGS } from "../venue/snapshot.js";
+
 type Raw = Record<string, unknown>;
 
 export interface SeriesFamily {
@@ -21,22 +23,6 @@ const GROUP = ["account", "market_id", "side", "direction", "type", "status"];
 const MARKET = ["account", "market_id"];
 const ACCOUNT_FIELDS = ["collateralBalance", "availableMargin", "totalInvested", "totalMargin", "totalUnrealizedPnl"];
 const POSITION_FIELDS = ["size", "avgExecutionPrice", "marginAmount", "borrowedAmount", "leverage", "realizedPnl", "liquidationPrice", "maintenanceMargin"];
-const SETTINGS = [
-  "tickSize",
-  "tickPrecision",
-  "stepSize",
-  "stepPrecision",
-  "minOrderSize",
-  "minLeverage",
-  "maxLeverage",
-  "currentlyAllowedLeverage",
-  "maintenanceMarginFraction",
-  "initialMarginFraction",
-  "incrementalInitialMarginFraction",
-  "incrementalPositionSize",
-  "baselinePositionSize",
-  "maxPositionSize",
-];
 const FLAGS = [
   ["expiration", "isPendingExpiration"],
   ["cancellation", "isPendingCancellation"],
@@ -64,7 +50,7 @@ export const FAMILIES: SeriesFamily[] = [
   f("market_list_age_seconds", []),
   f("market_info", ["market_id", "name", "asset_id", "collateral_asset_id"]),
   f("market_status", ["market_id", "status"]),
-  ...SETTINGS.map((x) => f(`market_${x}`, ["market_id"])),
+  ...MARKET_SETTINGS.map((x) => f(`market_${x}`, ["market_id"])),
 ];
 const at = (name: string): number => FAMILIES.findIndex((x) => x.name === `trading_${snake(name)}`);
 const I = {
@@ -203,6 +189,6 @@ export function venueSeries(d: VenueData, emit: Emit): void {
     emit(I.info, [id, String(m.name), String(m.assetId), String(m.collateralAssetId)], 1);
     emit(I.status, [id, String(m.status)], 1);
     const settings = m.settings;
-    SETTINGS.forEach((s, i) => emit(I.setting + i, [id], Number((settings as Raw | undefined)?.[s])));
+    MARKET_SETTINGS.forEach((s, i) => emit(I.setting + i, [id], Number((settings as Raw | undefined)?.[s])));
   }
 }
