@@ -1,6 +1,6 @@
 // The logger: pino on stderr, JSON lines or logfmt for people, every secret redacted, never blocked by its reader.
 
-import { Writable } from "node:stream";
+import type { Writable } from "node:stream";
 import { pino, type Logger } from "pino";
 import { REDACTED } from "./config/secret.js";
 import { LogSink } from "./util/log-sink.js";
@@ -44,16 +44,6 @@ export function logfmtLine(text: string): string {
     }
   }
   return out;
-}
-
-/** A stream that rewrites pino's JSON lines as logfmt onto `out` (tests; the exporter itself uses a LogSink). */
-export function logfmtStream(out: NodeJS.WritableStream = process.stderr): Writable {
-  return new Writable({
-    write(chunk: Buffer, _encoding, done) {
-      out.write(logfmtLine(chunk.toString("utf8")));
-      done();
-    },
-  });
 }
 
 /** stderr as a LogSink, in JSON lines or logfmt. */
