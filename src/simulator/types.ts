@@ -3,27 +3,8 @@
 export type SimEndpoint = "account_info" | "orders_history" | "orders_active" | "markets";
 export const SIM_ENDPOINTS: readonly SimEndpoint[] = ["account_info", "orders_history", "orders_active", "markets"];
 
-export type FaultKind =
-  | "latency"
-  | "trickle"
-  | "hang"
-  | "status"
-  | "malformed_json"
-  | "truncated_json"
-  | "wrong_types"
-  | "missing_fields"
-  | "wrong_container"
-  | "oversized"
-  | "gzip_bomb"
-  | "redirect"
-  | "reset"
-  | "history_ignores_offset"
-  | "history_ignores_limit"
-  | "history_overlaps"
-  | "history_more_than_limit"
-  | "odd_strings"
-  | "unset_times";
-export const FAULT_KINDS: readonly FaultKind[] = [
+/** Every fault the simulator can inject; FaultKind is derived from it, so a new kind is added once. */
+export const FAULT_KINDS = [
   "latency",
   "trickle",
   "hang",
@@ -43,7 +24,8 @@ export const FAULT_KINDS: readonly FaultKind[] = [
   "history_more_than_limit",
   "odd_strings",
   "unset_times",
-];
+] as const;
+export type FaultKind = (typeof FAULT_KINDS)[number];
 
 export interface FaultSpec {
   endpoint: SimEndpoint | "*";
