@@ -1,6 +1,7 @@
 // Fault specifications: validation (control API, options, CLI flag) and the active set that requests draw from.
 import { FAULT_KINDS, SIM_ENDPOINTS, type FaultKind, type FaultSpec, type SimEndpoint } from "./types.js";
-import { HISTORY_QUIRKS, isQuirk, type QuirkKind } from "./venue-quirks.js";
+import type { QuirkKind } from "./types.js";
+import { HISTORY_QUIRKS, isQuirk } from "./venue-quirks.js";
 
 export class FaultSpecError extends Error {
   override name = "FaultSpecError";

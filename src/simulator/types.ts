@@ -3,6 +3,17 @@
 export type SimEndpoint = "account_info" | "orders_history" | "orders_active" | "markets";
 export const SIM_ENDPOINTS: readonly SimEndpoint[] = ["account_info", "orders_history", "orders_active", "markets"];
 
+/** Quirks change what a request is answered, and several apply at once; other faults replace the answer. */
+export const QUIRK_KINDS = [
+  "history_ignores_offset",
+  "history_ignores_limit",
+  "history_overlaps",
+  "history_more_than_limit",
+  "odd_strings",
+  "unset_times",
+] as const;
+export type QuirkKind = (typeof QUIRK_KINDS)[number];
+
 /** Every fault the simulator can inject; FaultKind is derived from it, so a new kind is added once. */
 export const FAULT_KINDS = [
   "latency",
@@ -18,12 +29,7 @@ export const FAULT_KINDS = [
   "gzip_bomb",
   "redirect",
   "reset",
-  "history_ignores_offset",
-  "history_ignores_limit",
-  "history_overlaps",
-  "history_more_than_limit",
-  "odd_strings",
-  "unset_times",
+  ...QUIRK_KINDS,
 ] as const;
 export type FaultKind = (typeof FAULT_KINDS)[number];
 

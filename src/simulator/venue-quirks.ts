@@ -1,17 +1,6 @@
 // Venue quirks the reference leaves open, as faults that compose: history paging that ignores offset
 // or limit, overlaps or sends more than asked; strings with lone surrogates; unset order times.
-import type { FaultKind, VenueAnswer } from "./types.js";
-
-/** Quirks change what a request is answered, and several apply at once; other faults replace the answer. */
-export const QUIRK_KINDS = [
-  "history_ignores_offset",
-  "history_ignores_limit",
-  "history_overlaps",
-  "history_more_than_limit",
-  "odd_strings",
-  "unset_times",
-] as const satisfies readonly FaultKind[];
-export type QuirkKind = (typeof QUIRK_KINDS)[number];
+import { type FaultKind, QUIRK_KINDS, type QuirkKind, type VenueAnswer } from "./types.js";
 
 export function isQuirk(kind: FaultKind): kind is QuirkKind {
   return (QUIRK_KINDS as readonly FaultKind[]).includes(kind);
