@@ -1,6 +1,5 @@
 // Fault specifications: validation (control API, options, CLI flag) and the active set that requests draw from.
-import { FAULT_KINDS, SIM_ENDPOINTS, type FaultKind, type FaultSpec, type SimEndpoint } from "./types.js";
-import type { QuirkKind } from "./types.js";
+import { FAULT_KINDS, SIM_ENDPOINTS, type FaultKind, type FaultSpec, type QuirkKind, type SimEndpoint } from "./types.js";
 import { HISTORY_QUIRKS, isQuirk } from "./venue-quirks.js";
 
 export class FaultSpecError extends Error {
