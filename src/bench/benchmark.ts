@@ -1,14 +1,16 @@
 // `npm run bench`: the exporter on a moving venue (the headline) beside the floor, the bound and a
 // naive peer, interleaved in one run, three runs; then the steady venue (the best case of body
-// reuse) and the cost per unit as markets and orders grow. Prints tables, writes JSON.
-// `npm run bench -- headline|steady|growth` runs one part. A benchmark, not a test: it measures.
+// reuse), the memory at a paced scrape, and the cost per unit as markets and orders grow. Prints tables, writes JSON.
+// `npm run bench -- headline|steady|paced|growth` runs one part. A benchmark, not a test: it measures.
 
 import { mkdirSync, writeFileSync } from "node:fs";
 import { cpus, totalmem } from "node:os";
 import { Bound, render, type VenueTarget } from "./bound.js";
+import { aloneRssMB } from "./bound-alone-process.js";
 import { startExporterProcess } from "./exporter-process.js";
 import { growth, type Growth } from "./growth.js";
 import { cpuMs, percentile, rssMB } from "./measure.js";
+import { paced } from "./paced.js";
 import { startPeerProcess } from "./peer-process.js";
 import { ACTIVE_LIMIT, BASE_ENV, HISTORY_LIMIT, KEY, agent, fetchRaw, round1, round2, seriesOf, table } from "./shared.js";
 import { startSimulatorProcess } from "./simulator-process.js";
@@ -19,6 +21,17 @@ const PER_RUN = 150;
 /** The exporter's resident size is read after this many scrapes of the moving venue. */
 const RSS_AFTER = 1500;
 const STEADY_SCRAPES = 150;
+/** The paced part: this many scrapes, one every PACED_INTERVAL_MS (BENCH_PACED_SCRAPES and BENCH_PACED_INTERVAL_MS override them). */
+const PACED_SCRAPES = positiveInteger("BENCH_PACED_SCRAPES", 120);
+const PACED_INTERVAL_MS = positiveInteger("BENCH_PACED_INTERVAL_MS", 1000);
+
+function positiveInteger(name: string, fallback: number): number {
+  const text = process.env[name];
+  if (text === undefined || text === "") return fallback;
+  const value = Number(text);
+  if (!Number.isInteger(value) || value < 1) throw new Error(`${name}: expected a whole number of at least 1, got ${JSON.stringify(text)}`);
+  return value;
+}
 
 const median = (values: number[]) => percentile(values, 50);
 
@@ -68,8 +81,13 @@ interface Row extends Figures {
   rssMB?: number;
 }
 
-/** The four contenders against one simulated venue, with their series and sizes checked first. */
-async function contest(moving: boolean, runs: number, perRun: number) {
+/**
+ * The four contenders against one simulated venue, with their series and sizes checked first. With
+ * `alone`, the floor and the bound then run alone in processes of their own for as many scrapes as
+ * the exporter, so the memory column compares like with like (as is a floor reading through the
+ * exporter's own connection pool instead of fetch, the cheapest way to make the same requests).
+ */
+async function contest(moving: boolean, runs: number, perRun: number, alone = false) {
   const venue = await startSimulatorProcess(["--profile", "large", "--tick-ms", "0", "--api-key", KEY, ...(moving ? ["--moving"] : [])]);
   const target: VenueTarget = { venue: venue.url, key: KEY, collaterals: COLLATERALS, activeLimit: ACTIVE_LIMIT, historyLimit: HISTORY_LIMIT };
   const exporter = await startExporterProcess({ ...BASE_ENV, TRADING_BASE_URL: venue.url, TRADING_COLLATERAL_IDS: COLLATERALS.join(",") });
@@ -118,7 +136,15 @@ async function contest(moving: boolean, runs: number, perRun: number) {
     }));
     rows.find((r) => r.name === "exporter")!.rssMB = round1(rssMB(exporter.pid));
     rows.find((r) => r.name === "naive peer")!.rssMB = round1(rssMB(peer.pid));
-    return { rows, runs: perRunFigures, exporterScrapes: Math.max(done, RSS_AFTER) };
+    const scrapes = Math.max(done, RSS_AFTER);
+    let poolFloorRssMB: number | undefined;
+    if (alone) {
+      process.stderr.write(`  floor, bound and pool floor alone, ${scrapes} scrapes each...\n`);
+      rows.find((r) => r.name === "floor")!.rssMB = round1(await aloneRssMB("floor", target, scrapes));
+      rows.find((r) => r.name === "bound")!.rssMB = round1(await aloneRssMB("bound", target, scrapes));
+      poolFloorRssMB = round1(await aloneRssMB("pool-floor", target, scrapes));
+    }
+    return { rows, runs: perRunFigures, exporterScrapes: scrapes, poolFloorRssMB };
   } finally {
     await peer.close();
     await exporter.close();
@@ -159,12 +185,19 @@ function targets(result: Awaited<ReturnType<typeof contest>>): { lines: string[]
   const cpuBound = line("exporter cpu / bound cpu:  ", ratios("exporter", "bound", "cpuMs"), 1.25);
   const p50Peer = line("exporter p50 / peer p50:   ", ratios("exporter", "naive peer", "p50"), 0.6);
   const rss = result.rows.find((r) => r.name === "exporter")!.rssMB ?? Number.POSITIVE_INFINITY;
+  const rssOf = (name: string) => result.rows.find((r) => r.name === name)!.rssMB;
   return {
     lines: [
       p50Bound.text,
       cpuBound.text,
       p50Peer.text,
       `exporter rss after ${result.exporterScrapes} scrapes: ${rss} MB (target <= 150 MB: ${rss <= 150 ? "holds" : "MISSED"})`,
+      ...(result.poolFloorRssMB === undefined
+        ? []
+        : [
+            `alone, as many scrapes, the exporter's runtime settings: floor ${rssOf("floor")} MB, bound ${rssOf("bound")} MB, ` +
+              `floor through the exporter's pool (undici request()) ${result.poolFloorRssMB} MB`,
+          ]),
     ],
     held: { p50Bound: p50Bound.ok, cpuBound: cpuBound.ok, p50Peer: p50Peer.ok, rss: rss <= 150 },
   };
@@ -195,7 +228,7 @@ async function main(): Promise<void> {
   const json: Record<string, unknown> = { node: process.version, machine, date: new Date().toISOString() };
   if (want("headline")) {
     process.stderr.write("moving venue (large profile), interleaved...\n");
-    const moving = await contest(true, RUNS, PER_RUN);
+    const moving = await contest(true, RUNS, PER_RUN, true);
     const checked = targets(moving);
     json.moving = { ...moving, targets: checked.held };
     out.push(
@@ -214,6 +247,20 @@ async function main(): Promise<void> {
       "",
       `Large profile, steady venue (unchanged answers: the best case of body reuse), one run of ${STEADY_SCRAPES} interleaved scrapes:`,
       contestTable(steady.rows),
+    );
+  }
+  if (want("paced")) {
+    process.stderr.write(`paced: ${PACED_SCRAPES} scrapes, one every ${PACED_INTERVAL_MS} ms...\n`);
+    const result = await paced(PACED_SCRAPES, PACED_INTERVAL_MS);
+    json.paced = result;
+    out.push(
+      "",
+      `Large profile, moving venue, one scrape every ${PACED_INTERVAL_MS} ms (exporter and naive peer at the same ticks), ${PACED_SCRAPES} scrapes:`,
+      table([
+        ["", "rss MB after the last", "most rss MB seen"],
+        ["naive peer", String(result.peer.rssMB), String(result.peer.maxRssMB)],
+        ["exporter", String(result.exporter.rssMB), String(result.exporter.maxRssMB)],
+      ]),
     );
   }
   if (want("growth")) {

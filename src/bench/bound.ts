@@ -3,6 +3,7 @@
 // exporter's level. No validation, no exact sums, no escaping: what no exporter can beat.
 
 import { gzipSync } from "node:zlib";
+import { Transport } from "../venue/transport.js";
 import { FAMILIES, venueSeries, type VenueData } from "./venue-series.js";
 
 type Raw = Record<string, unknown>;
@@ -24,15 +25,25 @@ export class Bound {
   /** The market list, read once: the exporter caches it too (60 s by default), so it is not a per-scrape request. */
   #markets: Raw[] | undefined;
   readonly #marketsEveryScrape: boolean;
+  /** With `pool`, bodies come through the exporter's own connection pool (undici's request()) instead of fetch. */
+  readonly #pool: Transport | undefined;
 
-  constructor(target: VenueTarget, options: { marketsEveryScrape?: boolean } = {}) {
+  constructor(target: VenueTarget, options: { marketsEveryScrape?: boolean; client?: "fetch" | "pool" } = {}) {
     this.#target = target;
     this.#headers = { "x-api-key": target.key };
     this.#marketsEveryScrape = options.marketsEveryScrape === true;
+    this.#pool = options.client === "pool" ? new Transport() : undefined;
   }
 
   async #get(path: string): Promise<unknown> {
-    return JSON.parse(await (await fetch(new URL(path, this.#target.venue), { headers: this.#headers })).text()) as unknown;
+    const url = new URL(path, this.#target.venue);
+    if (this.#pool === undefined) return JSON.parse(await (await fetch(url, { headers: this.#headers })).text()) as unknown;
+    const answer = await this.#pool.request({ origin: url.origin, path: url.pathname + url.search, method: "GET", headers: this.#headers });
+    return JSON.parse(await answer.body.text()) as unknown;
+  }
+
+  async close(): Promise<void> {
+    await this.#pool?.close();
   }
 
   /** The floor: the exporter's requests for one scrape, in parallel, each body through JSON.parse. */

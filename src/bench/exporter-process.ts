@@ -16,13 +16,13 @@ export interface ExporterProcess {
 const MAIN = new URL("../main.js", import.meta.url).pathname;
 
 /** The node flags the shipped command runs with, read from its shebang, so the benchmark measures the same thing. */
-function shippedNodeFlags(): string[] {
+export function shippedNodeFlags(): string[] {
   const shebang = readFileSync(MAIN, "utf8").split("\n", 1)[0] ?? "";
   return shebang.split(/\s+/).filter((part) => part.startsWith("--"));
 }
 
 /** The image's runtime environment besides NODE_OPTIONS (MALLOC_ARENA_MAX), read from the Dockerfile. */
-function imageEnvironment(): Record<string, string> {
+export function imageEnvironment(): Record<string, string> {
   const dockerfile = new URL("../../Dockerfile", import.meta.url);
   const env: Record<string, string> = {};
   try {

@@ -5,6 +5,7 @@ import { ConfigError } from "./errors.js";
 import { nearest } from "./problems.js";
 import { Secret } from "./secret.js";
 import { knownVariables } from "./settings.js";
+import { libraryErrorText } from "../util/error-text.js";
 
 export type Env = Record<string, string | undefined>;
 
@@ -28,8 +29,7 @@ export function readSecret(env: Env, name: string): Secret {
   try {
     text = readFileSync(file, "utf8");
   } catch (error) {
-    const code = (error as { code?: string }).code ?? "unreadable";
-    throw new ConfigError(`${name}_FILE: cannot read the file (${code})`);
+    throw new ConfigError(libraryErrorText(error, `${name}_FILE: cannot read the file`));
   }
   if (text.trim() === "") throw new ConfigError(`${name}_FILE: the file is empty`);
   return new Secret(text.trim(), `${name}_FILE`);

@@ -12,6 +12,7 @@ import type { AccountConfig, AuthConfig } from "./types.js";
 import { checkHeaderValue } from "./secret.js";
 import { parseAccountName, parseHeaderName, parseIdList } from "./values.js";
 import { addZodIssues, documentOrder, type KeyPath } from "./zod-issues.js";
+import { libraryErrorText } from "../util/error-text.js";
 
 const text = z.string().min(1);
 
@@ -205,7 +206,7 @@ export function readConfigFile(path: string): ConfigFile {
   try {
     source = readFileSync(path, "utf8");
   } catch (error) {
-    throw new ConfigError(`config file: cannot read ${path} (${(error as { code?: string }).code ?? "unreadable"})`);
+    throw new ConfigError(libraryErrorText(error, `config file: cannot read ${path}`));
   }
   const doc = parseDocument(source, { uniqueKeys: true, prettyErrors: false });
   const problem = doc.errors[0];

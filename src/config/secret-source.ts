@@ -4,6 +4,7 @@ import { readFileSync } from "node:fs";
 import { isAbsolute, resolve } from "node:path";
 import { ConfigError } from "./errors.js";
 import { Secret } from "./secret.js";
+import { libraryErrorText } from "../util/error-text.js";
 
 export interface SecretSpec {
   inline?: string | undefined;
@@ -36,7 +37,7 @@ export function readSecretSpec(spec: SecretSpec, key: string, env: Record<string
   try {
     text = readFileSync(path, "utf8");
   } catch (error) {
-    throw new ConfigError(`${key}_file: cannot read the file (${(error as { code?: string }).code ?? "unreadable"})`);
+    throw new ConfigError(libraryErrorText(error, `${key}_file: cannot read the file`));
   }
   if (text.trim() === "") throw new ConfigError(`${key}_file: the file is empty`);
   return new Secret(text.trim(), `${key}_file`);

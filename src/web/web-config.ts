@@ -9,6 +9,7 @@ import { addZodIssues, documentOrder } from "../config/zod-issues.js";
 import { tlsServerOptions } from "./tls-options.js";
 import type { WebConfig } from "./types.js";
 import { webConfigSchema, type WebConfigFile } from "./web-config-schema.js";
+import { libraryErrorText } from "../util/error-text.js";
 
 export type { WebConfig } from "./types.js";
 
@@ -66,8 +67,7 @@ export function loadWebConfig(path: string): WebConfig {
   try {
     text = readFileSync(path, "utf8");
   } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code ?? "unreadable";
-    throw new ConfigError(`web config: cannot read ${JSON.stringify(path)} (${code})`);
+    throw new ConfigError(libraryErrorText(error, `web config: cannot read ${JSON.stringify(path)}`));
   }
   return parseWebConfig(text, path);
 }
