@@ -5,25 +5,22 @@
 
 import { mkdirSync, writeFileSync } from "node:fs";
 import { cpus, totalmem } from "node:os";
-import { Bound, render, type VenueTarget } from "./bound.js";
+import { Bound, render } from "./bound.js";
 import { aloneRssMB } from "./bound-alone-process.js";
-import { startExporterProcess } from "./exporter-process.js";
 import { growth, type Growth } from "./growth.js";
 import { cpuMs, percentile, rssMB } from "./measure.js";
 import { paced } from "./paced.js";
-import { startPeerProcess } from "./peer-process.js";
-import { ACTIVE_LIMIT, BASE_ENV, HISTORY_LIMIT, KEY, agent, fetchRaw, round1, round2, seriesOf, table } from "./shared.js";
-import { startSimulatorProcess } from "./simulator-process.js";
+import { startLargeVenue } from "./large-venue.js";
+import { agent, fetchRaw, round1, round2, seriesOf, table } from "./shared.js";
 
-const COLLATERALS = ["USDC", "USDT", "BTC"];
 const RUNS = 3;
 const PER_RUN = 150;
 /** The exporter's resident size is read after this many scrapes of the moving venue. */
 const RSS_AFTER = 1500;
 const STEADY_SCRAPES = 150;
-/** The paced part: this many scrapes, one every PACED_INTERVAL_MS (BENCH_PACED_SCRAPES and BENCH_PACED_INTERVAL_MS override them). */
-const PACED_SCRAPES = positiveInteger("BENCH_PACED_SCRAPES", 120);
-const PACED_INTERVAL_MS = positiveInteger("BENCH_PACED_INTERVAL_MS", 1000);
+/** The paced part: this many scrapes, one a second (BENCH_PACED_SCRAPES and BENCH_PACED_INTERVAL_MS override them). */
+const PACED_SCRAPES = 120;
+const PACED_INTERVAL_MS = 1000;
 
 function positiveInteger(name: string, fallback: number): number {
   const text = process.env[name];
@@ -88,16 +85,7 @@ interface Row extends Figures {
  * exporter's own connection pool instead of fetch, the cheapest way to make the same requests).
  */
 async function contest(moving: boolean, runs: number, perRun: number, alone = false) {
-  const venue = await startSimulatorProcess(["--profile", "large", "--tick-ms", "0", "--api-key", KEY, ...(moving ? ["--moving"] : [])]);
-  const target: VenueTarget = { venue: venue.url, key: KEY, collaterals: COLLATERALS, activeLimit: ACTIVE_LIMIT, historyLimit: HISTORY_LIMIT };
-  const exporter = await startExporterProcess({ ...BASE_ENV, TRADING_BASE_URL: venue.url, TRADING_COLLATERAL_IDS: COLLATERALS.join(",") });
-  const peer = await startPeerProcess({
-    PEER_VENUE: venue.url,
-    PEER_KEY: KEY,
-    PEER_COLLATERALS: COLLATERALS.join(","),
-    PEER_ACTIVE_LIMIT: String(ACTIVE_LIMIT),
-    PEER_HISTORY_LIMIT: String(HISTORY_LIMIT),
-  });
+  const { target, exporter, peer, close } = await startLargeVenue(moving);
   try {
     const bound = new Bound(target);
     const exporterUrl = new URL("metrics", exporter.url);
@@ -146,9 +134,7 @@ async function contest(moving: boolean, runs: number, perRun: number, alone = fa
     }
     return { rows, runs: perRunFigures, exporterScrapes: scrapes, poolFloorRssMB };
   } finally {
-    await peer.close();
-    await exporter.close();
-    await venue.close();
+    await close();
   }
 }
 
@@ -250,12 +236,14 @@ async function main(): Promise<void> {
     );
   }
   if (want("paced")) {
-    process.stderr.write(`paced: ${PACED_SCRAPES} scrapes, one every ${PACED_INTERVAL_MS} ms...\n`);
-    const result = await paced(PACED_SCRAPES, PACED_INTERVAL_MS);
+    const scrapes = positiveInteger("BENCH_PACED_SCRAPES", PACED_SCRAPES);
+    const intervalMs = positiveInteger("BENCH_PACED_INTERVAL_MS", PACED_INTERVAL_MS);
+    process.stderr.write(`paced: ${scrapes} scrapes, one every ${intervalMs} ms...\n`);
+    const result = await paced(scrapes, intervalMs);
     json.paced = result;
     out.push(
       "",
-      `Large profile, moving venue, one scrape every ${PACED_INTERVAL_MS} ms (exporter and naive peer at the same ticks), ${PACED_SCRAPES} scrapes:`,
+      `Large profile, moving venue, one scrape every ${intervalMs} ms (exporter and naive peer at the same ticks), ${scrapes} scrapes:`,
       table([
         ["", "rss MB after the last", "most rss MB seen"],
         ["naive peer", String(result.peer.rssMB), String(result.peer.maxRssMB)],

@@ -3,13 +3,9 @@
 // same ticks: the figure to size a container by. The headline's figure is read after back-to-back
 // scrapes, which leave V8 no idle time in which to shrink its heap.
 
-import { startExporterProcess } from "./exporter-process.js";
+import { startLargeVenue } from "./large-venue.js";
 import { rssMB } from "./measure.js";
-import { startPeerProcess } from "./peer-process.js";
-import { ACTIVE_LIMIT, BASE_ENV, HISTORY_LIMIT, KEY, fetchRaw, round1 } from "./shared.js";
-import { startSimulatorProcess } from "./simulator-process.js";
-
-const COLLATERALS = ["USDC", "USDT", "BTC"];
+import { fetchRaw, round1 } from "./shared.js";
 
 export interface Paced {
   scrapes: number;
@@ -22,15 +18,7 @@ export interface Paced {
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 export async function paced(scrapes: number, intervalMs: number): Promise<Paced> {
-  const venue = await startSimulatorProcess(["--profile", "large", "--tick-ms", "0", "--api-key", KEY, "--moving"]);
-  const exporter = await startExporterProcess({ ...BASE_ENV, TRADING_BASE_URL: venue.url, TRADING_COLLATERAL_IDS: COLLATERALS.join(",") });
-  const peer = await startPeerProcess({
-    PEER_VENUE: venue.url,
-    PEER_KEY: KEY,
-    PEER_COLLATERALS: COLLATERALS.join(","),
-    PEER_ACTIVE_LIMIT: String(ACTIVE_LIMIT),
-    PEER_HISTORY_LIMIT: String(HISTORY_LIMIT),
-  });
+  const { exporter, peer, close } = await startLargeVenue(true);
   try {
     const contenders = [
       { url: new URL("metrics", exporter.url), pid: exporter.pid, max: 0 },
@@ -45,11 +33,12 @@ export async function paced(scrapes: number, intervalMs: number): Promise<Paced>
       next += intervalMs;
       await sleep(Math.max(0, next - performance.now()));
     }
-    const [e, p] = contenders.map((c) => ({ rssMB: round1(rssMB(c.pid)), maxRssMB: round1(c.max) }));
+    const [e, p] = contenders.map((c) => {
+      const last = rssMB(c.pid);
+      return { rssMB: round1(last), maxRssMB: round1(Math.max(c.max, last)) };
+    });
     return { scrapes, intervalMs, exporter: e!, peer: p! };
   } finally {
-    await peer.close();
-    await exporter.close();
-    await venue.close();
+    await close();
   }
 }

@@ -1,0 +1,44 @@
+// The large profile's simulated venue with the exporter and the naive peer pointed at it: started
+// the same way by every part of the benchmark that compares them, and stopped as one.
+
+import type { VenueTarget } from "./bound.js";
+import { type ExporterProcess, startExporterProcess } from "./exporter-process.js";
+import { type PeerProcess, startPeerProcess } from "./peer-process.js";
+import { ACTIVE_LIMIT, BASE_ENV, HISTORY_LIMIT, KEY } from "./shared.js";
+import { type SimulatorProcess, startSimulatorProcess } from "./simulator-process.js";
+
+const COLLATERALS = ["USDC", "USDT", "BTC"];
+
+export interface LargeVenue {
+  venue: SimulatorProcess;
+  /** The same requests for the floor and the bound. */
+  target: VenueTarget;
+  exporter: ExporterProcess;
+  peer: PeerProcess;
+  close(): Promise<void>;
+}
+
+/** `moving`: every private answer differs from the last (the simulator's `--moving`). */
+export async function startLargeVenue(moving: boolean): Promise<LargeVenue> {
+  const venue = await startSimulatorProcess(["--profile", "large", "--tick-ms", "0", "--api-key", KEY, ...(moving ? ["--moving"] : [])]);
+  const target: VenueTarget = { venue: venue.url, key: KEY, collaterals: COLLATERALS, activeLimit: ACTIVE_LIMIT, historyLimit: HISTORY_LIMIT };
+  const exporter = await startExporterProcess({ ...BASE_ENV, TRADING_BASE_URL: venue.url, TRADING_COLLATERAL_IDS: COLLATERALS.join(",") });
+  const peer = await startPeerProcess({
+    PEER_VENUE: venue.url,
+    PEER_KEY: KEY,
+    PEER_COLLATERALS: COLLATERALS.join(","),
+    PEER_ACTIVE_LIMIT: String(ACTIVE_LIMIT),
+    PEER_HISTORY_LIMIT: String(HISTORY_LIMIT),
+  });
+  return {
+    venue,
+    target,
+    exporter,
+    peer,
+    async close() {
+      await peer.close();
+      await exporter.close();
+      await venue.close();
+    },
+  };
+}
