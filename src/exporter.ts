@@ -27,7 +27,7 @@ export interface ScrapeOutput {
 }
 
 /** The whole exposition as Prometheus text. */
-export function outputText(out: ScrapeOutput): string {
+function outputText(out: ScrapeOutput): string {
   return out.head.text + (out.reused?.text ?? "");
 }
 

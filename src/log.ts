@@ -16,7 +16,7 @@ const SECRET_FIELDS = ["apiKey", "password", "token", "*.apiKey", "*.password", 
  * carrying a secret (`Authenticator.secretHeaders`, from venue/auth.ts); Authorization always, since
  * the exporter's own basic auth arrives in it.
  */
-export function redactPaths(secretHeaders: readonly string[] = []): string[] {
+function redactPaths(secretHeaders: readonly string[] = []): string[] {
   const headers = [...new Set(["authorization", ...secretHeaders.map((h) => h.toLowerCase())])].map((h) => JSON.stringify(h));
   return [...SECRET_FIELDS, ...headers.flatMap((h) => [`headers[${h}]`, `*.headers[${h}]`, `req.headers[${h}]`])];
 }

@@ -36,7 +36,7 @@ function labelText(prefixes: readonly string[], values: ReadonlyArray<string | n
 }
 
 /** The text of one family: HELP, TYPE and one line per distinct label set (a repeat keeps its first place, last value). */
-export function renderFamily(family: Family): string {
+function renderFamily(family: Family): string {
   const name = escapeHelp(family.name);
   const lines = [`# HELP ${name} ${escapeHelp(family.help)}`, `# TYPE ${name} ${family.type}`];
   const prefixes = family.labelNames.map((label) => `${label}="`);

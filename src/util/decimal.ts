@@ -99,7 +99,7 @@ const MAX_EXPONENT = 400;
 const DECIMAL_PARTS = /^([+-]?)(\d*)(?:\.(\d*))?(?:[eE]([+-]?\d+))?$/;
 
 /** Decimal text (as the venue writes numbers: "-12.5", "1e3", ".5") read exactly; undefined if it is not one. */
-export function parseDecimal(text: string): Decimal | undefined {
+function parseDecimal(text: string): Decimal | undefined {
   const m = DECIMAL_PARTS.exec(text.trim());
   if (m === null) return undefined;
   const [, sign, int = "", frac = "", exp = "0"] = m;

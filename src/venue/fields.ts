@@ -21,7 +21,7 @@ export function readNumber(value: unknown): number | undefined {
  * The decimal a number field was written as, when its text (a decimal string, or a JSON number's
  * source kept by util/json-parse.ts) has more significant digits than a double keeps; else undefined.
  */
-export function readLongDecimal(value: unknown): Decimal | undefined {
+function readLongDecimal(value: unknown): Decimal | undefined {
   return typeof value === "string" && value.length <= MAX_NUMBER_TEXT ? longDecimal(value) : undefined;
 }
 
