@@ -24,42 +24,47 @@ function skipSpace(text: string, i: number): number {
   return i;
 }
 
-/** Where one object element ends and the next begins: the only cut points tried. */
+/** Where one object element ends and the next begins: the only cut points tried in a text. */
 const BOUNDARY = /\}\s*,\s*\{/g;
 /** Failed cuts (a boundary inside a string or a nested list) tolerated per batch before parsing the rest at once. */
 const MAX_MISSES = 8;
 
+/** The next cut at or after `from`: just past an element's `}`, and where the next element's `{` is; undefined when none is left before the array's `]`. */
+type NextCut = (from: number) => [end: number, next: number] | undefined;
+
 /**
- * An array of objects, parsed in batches of about BATCH_CHARS: each cut is made at a `},{`, and a
- * batch is accepted only if JSON.parse takes `[batch]`. A cut inside a string or a nested list
- * leaves the batch unbalanced, so it fails and the next boundary is tried; every accepted batch is
- * valid JSON and the batches tile the array, so the result is JSON.parse's.
+ * The elements of a top-level array, between `start` (just past its `[`) and `close` (its `]`),
+ * parsed in batches of about `batch` units and handed to `each`. Each cut is made at a `},{` and a
+ * batch is accepted only if JSON.parse takes it as an array: a cut inside a string or a nested list
+ * leaves the batch unbalanced, so it fails and the next cut is tried (MAX_MISSES of them, then the
+ * rest is parsed at once). Every accepted batch is valid JSON and the batches tile the array, so
+ * the elements are JSON.parse's. With `yieldEvery`, the event loop gets a turn every SLICE_MS.
  */
-async function parseArrayInSlices(
-  text: string,
-  open: number,
-  reviver: Reviver | undefined,
+async function parseInBatches(
+  start: number,
+  close: number,
+  batch: number,
+  nextCut: NextCut,
+  parse: (start: number, end: number) => unknown[],
   each: (item: unknown) => void,
-  batchChars = BATCH_CHARS,
-  yieldEvery = true,
+  yieldEvery: boolean,
 ): Promise<void> {
-  const close = text.lastIndexOf("]");
-  let start = open + 1;
   let deadline = performance.now() + SLICE_MS;
   while (start < close) {
     let parsed: unknown[] | undefined;
     let misses = 0;
-    BOUNDARY.lastIndex = Math.min(start + batchChars, close);
+    let from = Math.min(start + batch, close);
     while (parsed === undefined) {
-      const match = misses < MAX_MISSES ? BOUNDARY.exec(text) : null;
-      const end = match === null || match.index >= close ? close : match.index + 1;
+      const cut = misses < MAX_MISSES ? nextCut(from) : undefined;
+      const end = cut === undefined ? close : cut[0];
       try {
-        parsed = JSON.parse(`[${text.slice(start, end)}]`, reviver) as unknown[];
-        if (end < close && parsed.length === 0) throw new SyntaxError("empty array element");
-        start = end === close ? close : text.indexOf(",", end) + 1;
+        parsed = parse(start, end);
+        if (cut !== undefined && parsed.length === 0) throw new SyntaxError("empty array element");
+        start = cut === undefined ? close : cut[1];
       } catch (error) {
-        if (end === close) throw error;
+        if (cut === undefined) throw error;
         misses++;
+        from = end;
       }
     }
     for (const item of parsed) each(item);
@@ -68,7 +73,6 @@ async function parseArrayInSlices(
       deadline = performance.now() + SLICE_MS;
     }
   }
-  if (skipSpace(text, close + 1) !== text.length) throw new SyntaxError("text after the array");
 }
 
 type Reviver = (this: unknown, key: string, value: unknown, context?: { source?: string }) => unknown;
@@ -86,8 +90,16 @@ export async function parseJson(text: string, keepLongNumbers = false): Promise<
   if (text.length < CHUNKED_FROM) return JSON.parse(text, reviver);
   const open = skipSpace(text, 0);
   if (text.charCodeAt(open) !== 91) return JSON.parse(text, reviver);
+  const close = text.lastIndexOf("]");
+  const nextCut: NextCut = (from) => {
+    BOUNDARY.lastIndex = from;
+    const match = BOUNDARY.exec(text);
+    return match === null || match.index >= close ? undefined : [match.index + 1, match.index + match[0].length - 1];
+  };
   const out: unknown[] = [];
-  await parseArrayInSlices(text, open, reviver, (item) => out.push(item));
+  const parse = (start: number, end: number) => JSON.parse(`[${text.slice(start, end)}]`, reviver) as unknown[];
+  await parseInBatches(open + 1, close, BATCH_CHARS, nextCut, parse, (item) => out.push(item), true);
+  if (skipSpace(text, close + 1) !== text.length) throw new SyntaxError("text after the array");
   return out;
 }
 
@@ -119,7 +131,7 @@ function nextBoundary(bytes: Buffer, from: number, close: number): [end: number,
  * parsed, in batches of about 64 KiB decoded one at a time: no string of the whole body is made, and
  * each batch's values can die young, where one JSON.parse keeps the whole document alive (copied
  * into the old generation) until the last element is read. Cuts are made at a `},{` (never inside
- * a UTF-8 sequence) and a batch is accepted only if JSON.parse takes it, as in parseArrayInSlices.
+ * a UTF-8 sequence) and a batch is accepted only if JSON.parse takes it (parseInBatches).
  * Resolves false, handing nothing, when the body is JSON but not an array; throws SyntaxError like
  * JSON.parse. Elements may have been handed out before a later part turns out not to be JSON.
  */
@@ -133,32 +145,8 @@ export async function parseJsonItems(bytes: Buffer, each: (item: unknown) => voi
     return true;
   }
   const close = bytes.lastIndexOf(0x5d);
-  const yieldEvery = bytes.length >= CHUNKED_FROM;
-  let deadline = performance.now() + SLICE_MS;
-  let start = open + 1;
-  while (start < close) {
-    let parsed: unknown[] | undefined;
-    let misses = 0;
-    let from = Math.min(start + ITEM_BATCH_BYTES, close);
-    while (parsed === undefined) {
-      const cut = misses < MAX_MISSES ? nextBoundary(bytes, from, close) : undefined;
-      const end = cut === undefined ? close : cut[0];
-      try {
-        parsed = JSON.parse(`[${bytes.toString("utf8", start, end)}]`) as unknown[];
-        if (end < close && parsed.length === 0) throw new SyntaxError("empty array element");
-        start = cut === undefined ? close : cut[1];
-      } catch (error) {
-        if (cut === undefined) throw error;
-        misses++;
-        from = end;
-      }
-    }
-    for (const item of parsed) each(item);
-    if (yieldEvery && performance.now() > deadline) {
-      await yieldToLoop();
-      deadline = performance.now() + SLICE_MS;
-    }
-  }
+  const parse = (start: number, end: number) => JSON.parse(`[${bytes.toString("utf8", start, end)}]`) as unknown[];
+  await parseInBatches(open + 1, close, ITEM_BATCH_BYTES, (from) => nextBoundary(bytes, from, close), parse, each, bytes.length >= CHUNKED_FROM);
   for (let i = close + 1; i < bytes.length; i++) if (!isSpaceByte(bytes[i])) throw new SyntaxError("text after the array");
   return true;
 }
