@@ -2,68 +2,12 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { allPanels, dashboardQueries, loadDashboard } from "./helpers/dashboard-queries.js";
+import { readmeMetrics } from "./helpers/readme-metrics.js";
 
 const RULES_PATH = new URL("../prometheus/rules/trading.rules.yml", import.meta.url);
 
-const EXPORTER_METRICS = new Set([
-  "trading_up",
-  "trading_scrape_success",
-  "trading_scrape_duration_seconds",
-  "trading_exporter_build_info",
-  "trading_exporter_upstream_requests_total",
-  "trading_exporter_upstream_errors_total",
-  "trading_exporter_invalid_fields_total",
-  "trading_exporter_history_paging_anomalies_total",
-  "trading_exporter_unset_fields_total",
-  "trading_exporter_series_duplicates_dropped_total",
-  "trading_order_history_truncated",
-  "trading_account_collateral_balance",
-  "trading_account_available_margin",
-  "trading_account_total_invested",
-  "trading_account_total_margin",
-  "trading_account_unrealized_pnl",
-  "trading_account_positions",
-  "trading_account_maintenance_margin",
-  "trading_account_margin_ratio",
-  "trading_position_size",
-  "trading_position_avg_execution_price",
-  "trading_position_margin",
-  "trading_position_borrowed",
-  "trading_position_leverage",
-  "trading_position_realized_pnl",
-  "trading_position_liquidation_price",
-  "trading_position_maintenance_margin",
-  "trading_position_notional",
-  "trading_position_liquidation_distance_ratio",
-  "trading_active_orders",
-  "trading_active_orders_quantity",
-  "trading_active_orders_quantity_filled",
-  "trading_active_orders_quantity_locked",
-  "trading_active_orders_notional",
-  "trading_active_orders_pending",
-  "trading_active_orders_oldest_created_timestamp_seconds",
-  "trading_active_orders_truncated",
-  "trading_order_history_orders",
-  "trading_order_history_rejections",
-  "trading_order_history_last_created_timestamp_seconds",
-  "trading_order_history_fetched_orders",
-  "trading_market_info",
-  "trading_market_status",
-  "trading_market_tick_size",
-  "trading_market_tick_precision",
-  "trading_market_step_size",
-  "trading_market_step_precision",
-  "trading_market_min_order_size",
-  "trading_market_min_leverage",
-  "trading_market_max_leverage",
-  "trading_market_currently_allowed_leverage",
-  "trading_market_maintenance_margin_ratio",
-  "trading_market_initial_margin_ratio",
-  "trading_market_incremental_initial_margin_ratio",
-  "trading_market_incremental_position_size",
-  "trading_market_baseline_position_size",
-  "trading_market_max_position_size",
-]);
+/** The exporter's families as the README's metrics table documents them. */
+const EXPORTER_METRICS = new Set(readmeMetrics().map((f) => f.name));
 const PROMETHEUS_METRICS = new Set(["up"]);
 
 const PROMQL_FUNCTIONS = new Set([
@@ -212,6 +156,15 @@ describe("promqlNames", () => {
       functions: ["max"],
     });
     expect(promqlNames('account:foo:ratio{collateral_id=~"${collateral_id}"} * 1000').metrics).toEqual(["account:foo:ratio"]);
+  });
+});
+
+describe("unknownNames", () => {
+  it("knows the README's families, recorded series and up, and nothing else", () => {
+    expect(unknownNames('sum by (account) (trading_up{account=~"$account"}) + trading_market_max_position_size')).toEqual([]);
+    expect(unknownNames("account:trading_margin_ratio:max > 0 and up")).toEqual([]);
+    expect(unknownNames('max(trading_account_margin_ratios{account=~"$account"}) or trading_up')).toEqual(["trading_account_margin_ratios"]);
+    expect(unknownNames("rates(trading_up[5m])")).toEqual(["rates"]);
   });
 });
 
