@@ -132,7 +132,11 @@ describe("bad config files", () => {
   });
 
   it("names an unreadable file without failing on anything else", () => {
-    expect(() => loadConfigFile("/nonexistent/config.yml", {})).toThrowError(new ConfigError("config file: cannot read /nonexistent/config.yml (ENOENT)"));
+    expect(() => loadConfigFile("/nonexistent/config.yml", {})).toThrowError(new ConfigError('config file: cannot read "/nonexistent/config.yml" (ENOENT)'));
+  });
+
+  it("keeps the unreadable file's message on one line whatever the path holds", () => {
+    expect(() => loadConfigFile("/nonexistent/a\nb.yml", {})).toThrowError(new ConfigError('config file: cannot read "/nonexistent/a\\nb.yml" (ENOENT)'));
   });
 
   it("never puts a secret value in its message", () => {

@@ -206,7 +206,7 @@ export function readConfigFile(path: string): ConfigFile {
   try {
     source = readFileSync(path, "utf8");
   } catch (error) {
-    throw new ConfigError(libraryErrorText(error, `config file: cannot read ${path}`));
+    throw new ConfigError(libraryErrorText(error, `config file: cannot read ${JSON.stringify(path)}`));
   }
   const doc = parseDocument(source, { uniqueKeys: true, prettyErrors: false });
   const problem = doc.errors[0];
