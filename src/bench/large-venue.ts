@@ -18,27 +18,35 @@ export interface LargeVenue {
   close(): Promise<void>;
 }
 
-/** `moving`: every private answer differs from the last (the simulator's `--moving`). */
+/** `moving`: every private answer differs from the last (the simulator's `--moving`). If one fails to start, those started are stopped. */
 export async function startLargeVenue(moving: boolean): Promise<LargeVenue> {
   const venue = await startSimulatorProcess(["--profile", "large", "--tick-ms", "0", "--api-key", KEY, ...(moving ? ["--moving"] : [])]);
   const target: VenueTarget = { venue: venue.url, key: KEY, collaterals: COLLATERALS, activeLimit: ACTIVE_LIMIT, historyLimit: HISTORY_LIMIT };
-  const exporter = await startExporterProcess({ ...BASE_ENV, TRADING_BASE_URL: venue.url, TRADING_COLLATERAL_IDS: COLLATERALS.join(",") });
-  const peer = await startPeerProcess({
-    PEER_VENUE: venue.url,
-    PEER_KEY: KEY,
-    PEER_COLLATERALS: COLLATERALS.join(","),
-    PEER_ACTIVE_LIMIT: String(ACTIVE_LIMIT),
-    PEER_HISTORY_LIMIT: String(HISTORY_LIMIT),
-  });
-  return {
-    venue,
-    target,
-    exporter,
-    peer,
-    async close() {
-      await peer.close();
-      await exporter.close();
-      await venue.close();
-    },
-  };
+  let exporter: ExporterProcess | undefined;
+  try {
+    exporter = await startExporterProcess({ ...BASE_ENV, TRADING_BASE_URL: venue.url, TRADING_COLLATERAL_IDS: COLLATERALS.join(",") });
+    const peer = await startPeerProcess({
+      PEER_VENUE: venue.url,
+      PEER_KEY: KEY,
+      PEER_COLLATERALS: COLLATERALS.join(","),
+      PEER_ACTIVE_LIMIT: String(ACTIVE_LIMIT),
+      PEER_HISTORY_LIMIT: String(HISTORY_LIMIT),
+    });
+    const started = exporter;
+    return {
+      venue,
+      target,
+      exporter: started,
+      peer,
+      async close() {
+        await peer.close();
+        await started.close();
+        await venue.close();
+      },
+    };
+  } catch (error) {
+    await exporter?.close();
+    await venue.close();
+    throw error;
+  }
 }
