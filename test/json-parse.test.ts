@@ -1,7 +1,7 @@
 // The sliced JSON parser must agree with JSON.parse on every input, valid or not.
 
 import fc from "fast-check";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { parseJson, parseJsonItems } from "../src/util/json-parse.js";
 
 /** Pads JSON text past the size where slicing starts, without changing its meaning. */
@@ -128,5 +128,36 @@ describe("parseJsonItems", () => {
       ),
       { numRuns: 300 },
     );
+  });
+});
+
+describe("the bound on failed cuts", () => {
+  /** An array whose first element holds, just past where the first batch wants to end, 40 `},{` inside a string. */
+  const trap = (pad: number) => JSON.stringify([{ s: `${"x".repeat(pad)}${"},{".repeat(40)}` }, { a: 1 }, { b: [2] }]);
+
+  /** JSON.parse calls made by `run`: MAX_MISSES (8) failed cuts, then one parse of the rest at once. */
+  async function parseCalls(run: () => Promise<unknown>): Promise<{ value: unknown; calls: number }> {
+    const spy = vi.spyOn(JSON, "parse");
+    try {
+      const value = await run();
+      return { value, calls: spy.mock.calls.length };
+    } finally {
+      spy.mockRestore();
+    }
+  }
+
+  it("tries at most 8 cuts inside a string in text, then parses the rest at once", async () => {
+    const text = big(trap(300_000));
+    const { value, calls } = await parseCalls(() => parseJson(text));
+    expect(value).toEqual(JSON.parse(text));
+    expect(calls).toBe(9);
+  });
+
+  it("tries at most 8 cuts inside a string in bytes, then parses the rest at once", async () => {
+    const text = trap(70_000);
+    const out: unknown[] = [];
+    const { calls } = await parseCalls(() => parseJsonItems(Buffer.from(text), (item) => out.push(item)));
+    expect(out).toEqual(JSON.parse(text));
+    expect(calls).toBe(9);
   });
 });
