@@ -1,5 +1,6 @@
-// The floor or the bound alone in its own process, scraped back to back, for the benchmark's memory
-// column: what a program doing only that work holds after as many scrapes as the exporter.
+// The floor, the bound, or the floor through the exporter's own pool, alone in its own process and
+// scraped back to back, for the benchmark's memory column: what a program doing only that work
+// holds after as many scrapes as the exporter.
 // `node bound-alone.js floor|bound|pool-floor TARGET_JSON SCRAPES` prints one JSON line, then exits.
 
 import { Bound, type VenueTarget } from "./bound.js";
