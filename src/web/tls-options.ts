@@ -4,6 +4,7 @@ import { X509Certificate } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { createSecureContext, type TlsOptions } from "node:tls";
 import { ConfigError } from "../config/errors.js";
+import { libraryErrorText } from "../util/error-text.js";
 import type { WebConfig } from "./types.js";
 
 const NODE_VERSION = { TLS12: "TLSv1.2", TLS13: "TLSv1.3" } as const;
@@ -12,16 +13,12 @@ function problem(key: string, text: string): ConfigError {
   return new ConfigError(`web config: tls_server_config.${key}: ${text}`);
 }
 
-/** The OpenSSL error code only: the message of a failed parse could quote the file's content. */
-function codeOf(error: unknown): string {
-  return (error as { code?: unknown }).code?.toString() ?? "unknown error";
-}
-
 function readPem(key: string, path: string): Buffer {
   try {
     return readFileSync(path);
   } catch (error) {
-    throw problem(key, `cannot read the file (${codeOf(error)})`);
+    // The code only (libraryErrorText): a failed parse's message could quote the file's content.
+    throw problem(key, libraryErrorText(error, "cannot read the file"));
   }
 }
 
@@ -29,7 +26,7 @@ function check(key: string, what: string, build: () => unknown): void {
   try {
     build();
   } catch (error) {
-    throw problem(key, `${what} (${codeOf(error)})`);
+    throw problem(key, libraryErrorText(error, what));
   }
 }
 
