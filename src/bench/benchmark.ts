@@ -128,9 +128,9 @@ async function contest(moving: boolean, runs: number, perRun: number, alone = fa
     let poolFloorRssMB: number | undefined;
     if (alone) {
       process.stderr.write(`  floor, bound and pool floor alone, ${scrapes} scrapes each...\n`);
-      rows.find((r) => r.name === "floor")!.rssMB = round1(await aloneRssMB("floor", target, scrapes));
-      rows.find((r) => r.name === "bound")!.rssMB = round1(await aloneRssMB("bound", target, scrapes));
-      poolFloorRssMB = round1(await aloneRssMB("pool-floor", target, scrapes));
+      rows.find((r) => r.name === "floor")!.rssMB = round1((await aloneRssMB("floor", target, scrapes)).rssMB);
+      rows.find((r) => r.name === "bound")!.rssMB = round1((await aloneRssMB("bound", target, scrapes)).rssMB);
+      poolFloorRssMB = round1((await aloneRssMB("pool-floor", target, scrapes)).rssMB);
     }
     return { rows, runs: perRunFigures, exporterScrapes: scrapes, poolFloorRssMB };
   } finally {
@@ -243,9 +243,11 @@ async function main(): Promise<void> {
     json.paced = result;
     out.push(
       "",
-      `Large profile, moving venue, one scrape every ${intervalMs} ms (exporter and naive peer at the same ticks), ${scrapes} scrapes:`,
+      `Large profile, moving venue, one scrape every ${intervalMs} ms (exporter and naive peer at the same ticks; floor and bound alone, at the same pace), ${scrapes} scrapes:`,
       table([
         ["", "rss MB after the last", "most rss MB seen"],
+        ["floor (alone)", String(result.floor.rssMB), String(result.floor.maxRssMB)],
+        ["bound (alone)", String(result.bound.rssMB), String(result.bound.maxRssMB)],
         ["naive peer", String(result.peer.rssMB), String(result.peer.maxRssMB)],
         ["exporter", String(result.exporter.rssMB), String(result.exporter.maxRssMB)],
       ]),

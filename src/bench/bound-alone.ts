@@ -1,22 +1,44 @@
 // The floor, the bound, or the floor through the exporter's own pool, alone in its own process and
 // scraped back to back, for the benchmark's memory column: what a program doing only that work
 // holds after as many scrapes as the exporter.
-// `node bound-alone.js floor|bound|pool-floor TARGET_JSON SCRAPES` prints one JSON line, then exits.
+// `node bound-alone.js floor|bound|pool-floor TARGET_JSON SCRAPES [INTERVAL_MS]` prints one JSON line
+// (RSS after the last scrape and the most after any), then exits; INTERVAL_MS paces the scrapes.
 
 import { Bound, type VenueTarget } from "./bound.js";
 
 const MODES = ["floor", "bound", "pool-floor"] as const;
 export type AloneMode = (typeof MODES)[number];
 
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
 async function main(): Promise<void> {
-  const [mode, targetJson, scrapesText] = process.argv.slice(2);
+  const [mode, targetJson, scrapesText, intervalText = "0"] = process.argv.slice(2);
   const scrapes = Number(scrapesText);
-  if (!MODES.includes(mode as AloneMode) || targetJson === undefined || !Number.isInteger(scrapes) || scrapes < 1) {
-    throw new Error("usage: bound-alone.js floor|bound|pool-floor TARGET_JSON SCRAPES");
+  const intervalMs = Number(intervalText);
+  if (
+    !MODES.includes(mode as AloneMode) ||
+    targetJson === undefined ||
+    !Number.isInteger(scrapes) ||
+    scrapes < 1 ||
+    !Number.isInteger(intervalMs) ||
+    intervalMs < 0
+  ) {
+    throw new Error("usage: bound-alone.js floor|bound|pool-floor TARGET_JSON SCRAPES [INTERVAL_MS]");
   }
   const bound = new Bound(JSON.parse(targetJson) as VenueTarget, { client: mode === "pool-floor" ? "pool" : "fetch" });
-  for (let i = 0; i < scrapes; i++) await (mode === "bound" ? bound.scrape() : bound.fetch());
-  process.stdout.write(`${JSON.stringify({ rssMB: process.memoryUsage().rss / 2 ** 20 })}\n`);
+  const rss = () => process.memoryUsage().rss / 2 ** 20;
+  let max = 0;
+  let next = performance.now();
+  for (let i = 0; i < scrapes; i++) {
+    await (mode === "bound" ? bound.scrape() : bound.fetch());
+    max = Math.max(max, rss());
+    if (intervalMs > 0) {
+      next += intervalMs;
+      await sleep(Math.max(0, next - performance.now()));
+    }
+  }
+  const last = rss();
+  process.stdout.write(`${JSON.stringify({ rssMB: last, maxRssMB: Math.max(max, last) })}\n`);
   await bound.close();
 }
 
