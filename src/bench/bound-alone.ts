@@ -1,6 +1,6 @@
 // The floor, the bound, or the floor through the exporter's own pool, alone in its own process and
-// scraped back to back, for the benchmark's memory column: what a program doing only that work
-// holds after as many scrapes as the exporter.
+// scraped back to back (or at a pace), for the benchmark's memory figures: what a program doing only
+// that work holds after as many scrapes as the exporter.
 // `node bound-alone.js floor|bound|pool-floor TARGET_JSON SCRAPES [INTERVAL_MS]` prints one JSON line
 // (RSS after the last scrape and the most after any), then exits; INTERVAL_MS paces the scrapes.
 
