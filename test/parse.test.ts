@@ -5,6 +5,7 @@ import { VenueError } from "../src/venue/errors.js";
 import { parseAccountInfo } from "../src/venue/parse-account.js";
 import { parseMarkets } from "../src/venue/parse-markets.js";
 import { parseOrders } from "../src/venue/parse-orders.js";
+import { MARKET_SETTINGS } from "../src/venue/snapshot.js";
 import { fixture, scrapeFromFixtures } from "./helpers/fixtures.js";
 
 const ignore = () => undefined;
@@ -84,24 +85,7 @@ describe("invalid fields of the odd fixtures", () => {
       "markets id": 2,
       "markets name": 1,
       "markets settings": 1,
-      ...Object.fromEntries(
-        [
-          "tickSize",
-          "tickPrecision",
-          "stepSize",
-          "stepPrecision",
-          "minOrderSize",
-          "minLeverage",
-          "maxLeverage",
-          "maintenanceMarginFraction",
-          "initialMarginFraction",
-          "incrementalInitialMarginFraction",
-          "incrementalPositionSize",
-          "baselinePositionSize",
-          "maxPositionSize",
-          "currentlyAllowedLeverage",
-        ].map((k) => [`markets settings.${k}`, k === "stepSize" || k === "stepPrecision" || k === "minOrderSize" ? 2 : 1]),
-      ),
+      ...Object.fromEntries(MARKET_SETTINGS.map((k) => [`markets settings.${k}`, k === "stepSize" || k === "stepPrecision" || k === "minOrderSize" ? 2 : 1])),
     });
   });
 });

@@ -7,7 +7,7 @@ import type { ScrapeResult } from "../src/collect/result.js";
 import { collectFamilies } from "../src/collectors/index.js";
 import { render } from "./helpers/prom-client-render.js";
 import { VenueError } from "../src/venue/errors.js";
-import { parseAccountInfo } from "../src/venue/parse-account.js";
+import { POSITION_NUMBERS, parseAccountInfo } from "../src/venue/parse-account.js";
 import { parseMarkets } from "../src/venue/parse-markets.js";
 import { parseOrders } from "../src/venue/parse-orders.js";
 import { MARKET_SETTINGS } from "../src/venue/snapshot.js";
@@ -27,18 +27,7 @@ function objectWith(keys: readonly string[], extra: fc.Arbitrary<unknown> = fiel
   return fc.dictionary(fc.constantFrom(...keys), extra, { maxKeys: keys.length });
 }
 
-const POSITION_KEYS = [
-  "marketId",
-  "direction",
-  "avgExecutionPrice",
-  "size",
-  "marginAmount",
-  "borrowedAmount",
-  "leverage",
-  "realizedPnl",
-  "liquidationPrice",
-  "maintenanceMargin",
-];
+const POSITION_KEYS = ["marketId", "direction", ...POSITION_NUMBERS];
 const ACCOUNT_KEYS = ["collateralId", "collateralBalance", "availableMargin", "totalInvested", "totalMargin", "totalUnrealizedPnl"];
 const ORDER_KEYS = [
   "id",

@@ -2,37 +2,13 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { rawRequest } from "../src/simulator/raw-request.js";
 import { startSimulator, type RunningSimulator, type SimulatorOptions } from "../src/simulator/server.js";
+import { POSITION_NUMBERS } from "../src/venue/parse-account.js";
+import { MARKET_SETTINGS } from "../src/venue/snapshot.js";
 
 const KEY = { "X-Api-Key": "sim-key" };
 const DECIMAL = /^-?\d+\.\d+$/;
-const POSITION_FIELDS = [
-  "marketId",
-  "direction",
-  "avgExecutionPrice",
-  "size",
-  "marginAmount",
-  "borrowedAmount",
-  "leverage",
-  "realizedPnl",
-  "liquidationPrice",
-  "maintenanceMargin",
-];
-const SETTINGS_FIELDS = [
-  "tickSize",
-  "tickPrecision",
-  "stepSize",
-  "stepPrecision",
-  "minOrderSize",
-  "minLeverage",
-  "maxLeverage",
-  "maintenanceMarginFraction",
-  "initialMarginFraction",
-  "incrementalInitialMarginFraction",
-  "incrementalPositionSize",
-  "baselinePositionSize",
-  "maxPositionSize",
-  "currentlyAllowedLeverage",
-];
+const POSITION_FIELDS = ["marketId", "direction", ...POSITION_NUMBERS];
+const SETTINGS_FIELDS = MARKET_SETTINGS;
 const ORDER_FIELDS: Record<string, string> = {
   id: "string",
   accountId: "string",

@@ -6,7 +6,8 @@ import type { AccountInfo, Position } from "./snapshot.js";
 
 export type FieldReporter = (field: string) => void;
 
-const POSITION_NUMBERS = [
+/** The numeric fields of a position (besides marketId and direction), as the reference lists them. */
+export const POSITION_NUMBERS = [
   "avgExecutionPrice",
   "size",
   "marginAmount",
