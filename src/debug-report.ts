@@ -8,7 +8,8 @@ import type { RequestTrace } from "./venue/client.js";
 export interface DebugInput {
   account: AccountConfig;
   requests: RequestTrace[];
-  invalid: Array<{ endpoint: string; field: string }>;
+  /** Invalid fields by "endpoint field", with their counts. */
+  invalid: Map<string, number>;
   result: ScrapeResult;
   /** Series left out over the series cap. */
   dropped: number;
@@ -62,11 +63,9 @@ export function debugReport(input: DebugInput): string {
     );
   }
   lines.push("", "Validation problems (missing or malformed fields, series dropped):");
-  const counts = new Map<string, number>();
-  for (const { endpoint, field } of invalid) counts.set(`${endpoint} ${field}`, (counts.get(`${endpoint} ${field}`) ?? 0) + 1);
   if (input.dropped > 0) lines.push(`  ${input.dropped} series dropped over the series cap (scrape.max_series)`);
-  if (counts.size === 0 && input.dropped === 0) lines.push("  none");
-  for (const [key, n] of counts) lines.push(`  ${key} x${n}`);
+  if (invalid.size === 0 && input.dropped === 0) lines.push("  none");
+  for (const [key, n] of invalid) lines.push(`  ${key} x${n}`);
   lines.push("", "Metrics:", input.exposition);
   return lines.join("\n");
 }

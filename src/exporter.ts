@@ -131,11 +131,11 @@ export class Exporter {
   /** A debug probe of one account: its own collection, every request and problem reported as text. */
   async debug(deadline: Deadline, account: AccountConfig): Promise<string> {
     const requests: RequestTrace[] = [];
-    const invalid: Array<{ endpoint: string; field: string }> = [];
+    const invalid = new Map<string, number>();
     const result = await this.collect(deadline, {
       accounts: [account.name],
       trace: (r) => requests.push(r),
-      onInvalid: (endpoint, field) => invalid.push({ endpoint, field }),
+      onInvalid: (endpoint, field, count) => invalid.set(`${endpoint} ${field}`, (invalid.get(`${endpoint} ${field}`) ?? 0) + count),
     });
     const output = await this.#render(result, false);
     return debugReport({ account, requests, invalid, result, dropped: output.dropped, exposition: outputText(output) });

@@ -6,7 +6,7 @@ import { describe, expect, it } from "vitest";
 import { maintenanceMargin, marginRatio } from "../src/collectors/account.js";
 import { Aggregate } from "../src/collectors/group.js";
 import { liquidationDistance, notional } from "../src/collectors/positions.js";
-import { parseJson } from "../src/util/json-parse.js";
+import { walkJson } from "../src/util/json-walk.js";
 import type { Precision } from "../src/venue/fields.js";
 import { parseAccountInfo } from "../src/venue/parse-account.js";
 import { parseOrders } from "../src/venue/parse-orders.js";
@@ -82,7 +82,7 @@ const ignore = (): void => undefined;
 /** A body with the texts as decimal strings, or as JSON numbers read the way the client reads them. */
 async function body(json: string, asNumbers: boolean): Promise<unknown> {
   const text = asNumbers ? json.replace(/"(-?[0-9.]+)"/g, "$1") : json;
-  return parseJson(text, asNumbers);
+  return (await walkJson(Buffer.from(text), { maxItems: 0, keepLongNumbers: asNumbers }, ignore)).root;
 }
 
 function position(size: string, avg: string, liq: string, mm: string): string {

@@ -21,7 +21,7 @@ export interface ScrapeOptions {
   /** A debug probe: a collection of its own (not shared, not cached) reporting every request. */
   trace?: (request: RequestTrace) => void;
   /** A debug probe: every invalid field, by endpoint. */
-  onInvalid?: (endpoint: Endpoint, field: string) => void;
+  onInvalid?: (endpoint: Endpoint, field: string, count: number) => void;
 }
 
 export interface ScraperHooks extends ClientHooks {
@@ -137,9 +137,9 @@ export class Scraper {
     const counts = new Map<string, number>();
     const ctx: CallContext = {
       deadline,
-      invalid: (field) => {
-        counts.set(field, (counts.get(field) ?? 0) + 1);
-        debug.onInvalid?.(endpoint, field);
+      invalid: (field, count = 1) => {
+        counts.set(field, (counts.get(field) ?? 0) + count);
+        debug.onInvalid?.(endpoint, field, count);
       },
       ...(debug.trace === undefined ? {} : { trace: debug.trace }),
     };

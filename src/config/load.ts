@@ -89,6 +89,7 @@ export function buildConfig(sources: Sources, file: ConfigFile | undefined): Loa
       activeOrdersLimit: v["venue.active_orders_limit"]!,
       activeOrdersLimitParam: v["venue.active_orders_limit_param"]!,
       maxBodyBytes: v["venue.max_body_bytes"]!,
+      maxItems: v["venue.max_items"]!,
       maxRetryAfterSeconds: v["venue.max_retry_after_seconds"]!,
       marketsCacheSeconds: v["venue.markets_cache_seconds"]!,
       reuseUnchangedBodies: v["venue.reuse_unchanged_bodies"]!,

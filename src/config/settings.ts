@@ -200,6 +200,14 @@ export const SETTINGS = {
     more: "Larger answers fail with reason `too_large`.",
     parse: positiveInt(1024 * 1024 * 1024),
   }),
+  "venue.max_items": setting({
+    file: true,
+    env: "TRADING_MAX_ITEMS",
+    default: 100_000,
+    help: "Most items of one list (positions, orders, markets) read from one venue answer, up to 1000000.",
+    more: 'An order list reads at least the limit it asked for. Items past it are not examined and are counted in `trading_exporter_invalid_fields_total{field="over_cap"}`.',
+    parse: positiveInt(1_000_000),
+  }),
   "venue.max_retry_after_seconds": setting({
     file: true,
     env: "TRADING_MAX_RETRY_AFTER_SECONDS",

@@ -27,6 +27,8 @@ export interface VenueConfig {
   activeOrdersLimit: number;
   activeOrdersLimitParam: string;
   maxBodyBytes: number;
+  /** Items of one list (positions, orders, markets) read from one answer; the rest are counted, not read. */
+  maxItems: number;
   maxRetryAfterSeconds: number;
   /** The public market list is reused this long after a successful read. */
   marketsCacheSeconds: number;

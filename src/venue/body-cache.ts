@@ -2,6 +2,7 @@
 // not decoded, parsed or validated again, and keeps its object identity so its metrics text is reused.
 
 import type { RawBody } from "./http.js";
+import { STREAM_FROM } from "../util/json-walk.js";
 
 interface Entry {
   /** The body's chunks as they arrived (kept as they are: joining them would copy every answer). */
@@ -31,34 +32,37 @@ function sameBytes(a: RawBody, b: RawBody): boolean {
   return true;
 }
 
-/** Bodies up to this size are joined in one reused buffer; larger ones in a buffer of their own. */
-const SCRATCH_MAX = 8 << 20;
+/**
+ * Bodies below this size are joined in one reused buffer, which a parse reads at once; larger ones,
+ * which are streamed across turns of the event loop, get a buffer of their own.
+ */
+const SCRATCH_MAX = STREAM_FROM;
 let scratch = Buffer.alloc(0);
 
 /**
- * A changed body to read: its bytes joined (in a reused buffer, so valid only until the reader
- * first awaits), or its text (decoded from the chunks, kept as long as wanted).
+ * A changed body to read: its bytes joined, each time they are asked for. Below SCRATCH_MAX they
+ * are joined in a reused buffer, so valid only until the reader first awaits.
  */
 export interface BodySource {
   readonly bytes: Buffer;
-  text(): string;
 }
 
 function source(body: RawBody): BodySource {
-  const whole = () => Buffer.concat(body.chunks, body.length);
-  let bytes: Buffer;
-  if (body.length > SCRATCH_MAX) {
-    bytes = whole();
-  } else {
-    if (scratch.length < body.length) scratch = Buffer.allocUnsafeSlow(Math.min(SCRATCH_MAX, Math.max(body.length, scratch.length * 2)));
-    let at = 0;
-    for (const chunk of body.chunks) {
-      scratch.set(chunk, at);
-      at += chunk.byteLength;
-    }
-    bytes = scratch.subarray(0, at);
+  if (body.length >= SCRATCH_MAX) {
+    const own = Buffer.concat(body.chunks, body.length);
+    return { bytes: own };
   }
-  return { bytes, text: () => (body.length > SCRATCH_MAX ? bytes : whole()).toString("utf8") };
+  return {
+    get bytes(): Buffer {
+      if (scratch.length < body.length) scratch = Buffer.allocUnsafeSlow(Math.min(SCRATCH_MAX, Math.max(body.length, scratch.length * 2)));
+      let at = 0;
+      for (const chunk of body.chunks) {
+        scratch.set(chunk, at);
+        at += chunk.byteLength;
+      }
+      return scratch.subarray(0, at);
+    },
+  };
 }
 
 export class BodyCache {
@@ -76,18 +80,18 @@ export class BodyCache {
   async read<T>(
     key: string,
     body: RawBody,
-    invalid: (field: string) => void,
-    read: (body: BodySource, report: (field: string) => void) => Promise<T>,
+    invalid: (field: string, count?: number) => void,
+    read: (body: BodySource, report: (field: string, count?: number) => void) => Promise<T>,
   ): Promise<T> {
     const entry = this.#entries.get(key);
     if (entry !== undefined && sameBytes(entry.body, body)) {
-      for (const [field, count] of entry.invalid) for (let i = 0; i < count; i++) invalid(field);
+      for (const [field, count] of entry.invalid) invalid(field, count);
       return entry.value as T;
     }
     const counts = new Map<string, number>();
-    const value = await read(source(body), (field) => {
-      counts.set(field, (counts.get(field) ?? 0) + 1);
-      invalid(field);
+    const value = await read(source(body), (field, count = 1) => {
+      counts.set(field, (counts.get(field) ?? 0) + count);
+      invalid(field, count);
     });
     if (this.#enabled) this.#entries.set(key, { body, value, invalid: [...counts] });
     return value;

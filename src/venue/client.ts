@@ -6,11 +6,12 @@ import { authenticator, type Authenticator } from "./auth.js";
 import { PATHS, type Endpoint } from "./endpoints.js";
 import { VenueError } from "./errors.js";
 import { BodyCache, type BodySource } from "./body-cache.js";
-import { getBody, parseBody, parseBodyItems, type RawBody } from "./http.js";
+import { getBody, type RawBody } from "./http.js";
 import type { Precision } from "./fields.js";
-import { parseAccountInfo, type FieldReporter } from "./parse-account.js";
-import { parseMarkets } from "./parse-markets.js";
-import { notAnOrderList, parseOrders, readOrderItem } from "./parse-orders.js";
+import { readAccountInfo, type FieldReporter } from "./parse-account.js";
+import { readMarkets } from "./parse-markets.js";
+import { readOrders } from "./parse-orders.js";
+import { bodyWalk, type ListWalk } from "./walk.js";
 import { historyRequestBound, pageHistory, type RequestBudget } from "./history-pager.js";
 import type { AccountInfo, ActiveOrders, Market, Order, OrderHistory } from "./snapshot.js";
 import type { Transport } from "./transport.js";
@@ -81,13 +82,15 @@ export class VenueClient {
   }
 
   async accountInfo(collateralId: string, ctx: CallContext): Promise<AccountInfo> {
-    return this.#read("account_info", { collateralId }, ctx, (body, invalid, precision) => parseAccountInfo(body, collateralId, invalid, precision));
+    return this.#readList("account_info", { collateralId }, ctx, this.#venue.maxItems, undefined, (walk, invalid, precision) =>
+      readAccountInfo(walk, collateralId, invalid, precision),
+    );
   }
 
   async activeOrders(ctx: CallContext): Promise<ActiveOrders> {
     const limit = this.#venue.activeOrdersLimit;
     const query = { [this.#venue.activeOrdersLimitParam]: String(limit) };
-    const orders = await this.#readOrders("orders_active", query, ctx);
+    const orders = await this.#readOrders("orders_active", query, ctx, limit);
     // The same orders as last time make the same object, so their rendered text is reused.
     const last = this.#lastActive;
     if (last !== undefined && last.orders === orders && last.limit === limit) return last;
@@ -103,7 +106,7 @@ export class VenueClient {
     const { historyMaxOrders: max, historyPageSize: pageSize } = this.#venue;
     const budget: RequestBudget = { left: historyRequestBound(max, pageSize) };
     const page = (offset: number, limit: number): Promise<Order[]> =>
-      this.#readOrders("orders_history", { offset: String(offset), limit: String(limit) }, ctx, budget);
+      this.#readOrders("orders_history", { offset: String(offset), limit: String(limit) }, ctx, limit, budget);
     const read = await pageHistory(max, pageSize, budget, page);
     const { pages } = read;
     // The same pages as last time make the same history object, so its rendered text is reused.
@@ -117,55 +120,57 @@ export class VenueClient {
   }
 
   async markets(ctx: CallContext): Promise<Market[]> {
-    return this.#read("markets", {}, ctx, (body, invalid) => parseMarkets(body, invalid));
-  }
-
-  /** GET, then JSON and validation, skipped (same object back) when the body did not change. */
-  async #read<T>(
-    endpoint: Endpoint,
-    query: Record<string, string>,
-    ctx: CallContext,
-    validate: (body: unknown, invalid: FieldReporter, precision: Precision) => T,
-    budget?: RequestBudget,
-  ): Promise<T> {
-    return this.#readBody(endpoint, query, ctx, budget, async (source, url, invalid) => {
-      const text = source.text();
-      // JSON numbers lose digits past a double's; only when one may have, the body is parsed again
-      // keeping their texts, so derived values come from the numbers as written.
-      const problems: string[] = [];
-      const precision: Precision = { lost: false };
-      const value = validate(await parseBody(text, url), (field) => problems.push(field), precision);
-      if (!precision.lost) {
-        for (const field of problems) invalid(field);
-        return value;
-      }
-      return validate(await parseBody(text, url, true), invalid, precision);
-    });
+    return this.#readList("markets", {}, ctx, this.#venue.maxItems, undefined, (walk, invalid) => readMarkets(walk, invalid));
   }
 
   /**
-   * An order list: like #read, but each order is read as soon as its batch of the array is parsed,
-   * so the parsed JSON of thousands of orders never lives all at once (less survives into the old
-   * generation). Invalid fields are reported once the whole body is known to be JSON; a number that
-   * lost digits sends the body through #read's exact path instead.
+   * GET, then the body's list walked within bounds (venue.max_items, or the limit asked if larger)
+   * and validated by `read`, skipped (same object back) when the body did not change. JSON numbers
+   * lose digits past a double's; only when one may have, the body is read again keeping their
+   * texts, so derived values come from the numbers as written (a streamed body keeps them at once).
    */
-  async #readOrders(endpoint: "orders_active" | "orders_history", query: Record<string, string>, ctx: CallContext, budget?: RequestBudget): Promise<Order[]> {
+  async #readList<T>(
+    endpoint: Endpoint,
+    query: Record<string, string>,
+    ctx: CallContext,
+    maxItems: number,
+    budget: RequestBudget | undefined,
+    read: (walk: ListWalk, invalid: FieldReporter, precision: Precision) => Promise<T>,
+  ): Promise<T> {
     return this.#readBody(endpoint, query, ctx, budget, async (source, url, invalid) => {
-      const orders: Order[] = [];
-      const problems: string[] = [];
-      const report = (field: string) => problems.push(field);
+      const limits = { maxItems, signal: ctx.deadline.signal };
+      const problems = new Map<string, number>();
+      const report: FieldReporter = (field, count = 1) => problems.set(field, (problems.get(field) ?? 0) + count);
       const precision: Precision = { lost: false };
-      const isArray = await parseBodyItems(source.bytes, url, (raw) => {
-        const order = readOrderItem(raw, report, precision);
-        if (order !== undefined) orders.push(order);
-      });
-      if (!isArray) throw notAnOrderList(endpoint);
+      const value = await read(
+        bodyWalk(() => source.bytes, url, limits, false),
+        report,
+        precision,
+      );
       if (!precision.lost) {
-        for (const field of problems) invalid(field);
-        return orders;
+        for (const [field, count] of problems) invalid(field, count);
+        return value;
       }
-      return parseOrders(await parseBody(source.text(), url, true), endpoint, invalid, precision);
+      return read(
+        bodyWalk(() => source.bytes, url, limits, true),
+        invalid,
+        precision,
+      );
     });
+  }
+
+  /** An order list: at most the larger of venue.max_items and the limit asked is read. */
+  async #readOrders(
+    endpoint: "orders_active" | "orders_history",
+    query: Record<string, string>,
+    ctx: CallContext,
+    limit: number,
+    budget?: RequestBudget,
+  ): Promise<Order[]> {
+    const read = await this.#readList(endpoint, query, ctx, Math.max(this.#venue.maxItems, limit), budget, (walk, invalid, precision) =>
+      readOrders(walk, endpoint, invalid, precision),
+    );
+    return read.orders;
   }
 
   /** GET, then `read` the body, skipped (same object back) when the body did not change. */

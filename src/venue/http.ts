@@ -4,7 +4,6 @@ import ky from "ky";
 import { poolFetch, pooledBody, type RawBody } from "./pool-fetch.js";
 import type { PoolRequest } from "./transport.js";
 import { VenueError, reasonForStatus } from "./errors.js";
-import { parseJson, parseJsonItems } from "../util/json-parse.js";
 import { parseRetryAfter } from "./retry-after.js";
 
 export interface GetJsonOptions {
@@ -84,25 +83,4 @@ export async function getBody(options: GetJsonOptions): Promise<RawBody> {
   const body = pooledBody(response);
   if (body === undefined) throw new Error(`${where}: answer did not come through the pool`);
   return body;
-}
-
-/** The body as JSON, or an invalid_json VenueError naming the path. */
-export async function parseBody(text: string, url: URL, keepLongNumbers = false): Promise<unknown> {
-  try {
-    return await parseJson(text, keepLongNumbers);
-  } catch {
-    throw new VenueError("invalid_json", `GET ${url.pathname}: body is not valid JSON (${text.length} characters)`);
-  }
-}
-
-/**
- * A body that must be a JSON array, handed to `each` element by element as it is parsed (see
- * parseJsonItems): false when it is JSON but not an array, an invalid_json VenueError when not JSON.
- */
-export async function parseBodyItems(bytes: Buffer, url: URL, each: (item: unknown) => void): Promise<boolean> {
-  try {
-    return await parseJsonItems(bytes, each);
-  } catch {
-    throw new VenueError("invalid_json", `GET ${url.pathname}: body is not valid JSON (${bytes.length} bytes)`);
-  }
 }

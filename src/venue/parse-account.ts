@@ -3,8 +3,10 @@
 import { VenueError } from "./errors.js";
 import { type Precision, exactFields, isRecord, readId, readLabel, readNumber } from "./fields.js";
 import type { AccountInfo, Position } from "./snapshot.js";
+import { OVER_CAP_FIELD, type ListWalk } from "./walk.js";
 
-export type FieldReporter = (field: string) => void;
+/** Reports a field that was missing or malformed, by its name; `count` of them at once (1 when left out). */
+export type FieldReporter = (field: string, count?: number) => void;
 
 /** The numeric fields of a position (besides marketId and direction), as the reference lists them. */
 export const POSITION_NUMBERS = [
@@ -54,37 +56,58 @@ function readPosition(raw: unknown, invalid: FieldReporter, precision: Precision
   return position;
 }
 
+/** Reads positions one at a time: each kept, a repeated market and direction reported. */
+class PositionReader {
+  readonly positions: Position[] = [];
+  /** Every position was an object. */
+  complete = true;
+  /** Positions handed to add(). */
+  read = 0;
+  // A repeated market and direction would overwrite the first series: it is reported here, kept
+  // for the account's sums, and left out of the position series by the collector.
+  readonly #seen = new Set<string>();
+  readonly #invalid: FieldReporter;
+  readonly #precision: Precision | undefined;
+
+  constructor(invalid: FieldReporter, precision: Precision | undefined) {
+    this.#invalid = invalid;
+    this.#precision = precision;
+  }
+
+  add(raw: unknown): void {
+    this.read++;
+    const position = readPosition(raw, this.#invalid, this.#precision);
+    if (position === undefined) {
+      this.complete = false;
+      return;
+    }
+    const key = `${position.marketId}\u0000${position.direction}`;
+    if (this.#seen.has(key)) this.#invalid("positions[].marketId");
+    this.#seen.add(key);
+    this.positions.push(position);
+  }
+}
+
 /**
  * The shape is told by what the body holds: a list of positions is the detailed shape, anything
  * else (a count, or no positions field) the summary shape. A body that is not an object fails the
- * endpoint with invalid_schema.
+ * endpoint with invalid_schema. `positionCount` is how many the list held, read or not.
  */
-export function parseAccountInfo(body: unknown, collateralId: string, invalid: FieldReporter, precision?: Precision): AccountInfo {
+function accountInfoOf(
+  body: unknown,
+  reader: PositionReader,
+  listed: number,
+  collateralId: string,
+  invalid: FieldReporter,
+  precision: Precision | undefined,
+): AccountInfo {
   if (!isRecord(body)) {
     throw new VenueError("invalid_schema", "account_info: expected a JSON object");
   }
   const detailed = Array.isArray(body.positions);
-  const positions: Position[] = [];
-  let complete = true;
-  if (detailed) {
-    // A repeated market and direction would overwrite the first series: it is reported here, kept
-    // for the account's sums, and left out of the position series by the collector.
-    const seen = new Set<string>();
-    for (const raw of body.positions as unknown[]) {
-      const position = readPosition(raw, invalid, precision);
-      if (position === undefined) {
-        complete = false;
-        continue;
-      }
-      const key = `${position.marketId}\u0000${position.direction}`;
-      if (seen.has(key)) invalid("positions[].marketId");
-      seen.add(key);
-      positions.push(position);
-    }
-  }
   let positionCount: number | undefined;
   if (detailed) {
-    positionCount = (body.positions as unknown[]).length;
+    positionCount = listed;
   } else {
     const count = readNumber(body.positions);
     if (count === undefined || count < 0 || !Number.isInteger(count)) invalid("positions");
@@ -101,8 +124,25 @@ export function parseAccountInfo(body: unknown, collateralId: string, invalid: F
     totalMargin: number(body, "totalMargin", invalid),
     totalUnrealizedPnl: number(body, "totalUnrealizedPnl", invalid),
     positionCount,
-    positions,
-    positionsComplete: complete,
+    positions: reader.positions,
+    // Positions past the cap were not read: sums over them (the margin ratio) are unknown.
+    positionsComplete: reader.complete && reader.read === listed,
     exact: exactFields(body, ["totalMargin"] as const, precision),
   };
+}
+
+/** An already parsed account-info body (tests and fixtures): every position is read. */
+export function parseAccountInfo(body: unknown, collateralId: string, invalid: FieldReporter, precision?: Precision): AccountInfo {
+  const reader = new PositionReader(invalid, precision);
+  const list = isRecord(body) && Array.isArray(body.positions) ? (body.positions as unknown[]) : [];
+  for (const raw of list) reader.add(raw);
+  return accountInfoOf(body, reader, list.length, collateralId, invalid, precision);
+}
+
+/** An account-info body walked within its bounds: at most the cap of positions read, the rest counted. */
+export async function readAccountInfo(walk: ListWalk, collateralId: string, invalid: FieldReporter, precision: Precision): Promise<AccountInfo> {
+  const reader = new PositionReader(invalid, precision);
+  const walked = await walk("positions", (raw) => reader.add(raw));
+  if (walked.overCap > 0) invalid(OVER_CAP_FIELD, walked.overCap);
+  return accountInfoOf(walked.root, reader, walked.items, collateralId, invalid, precision);
 }

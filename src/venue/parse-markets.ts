@@ -3,6 +3,7 @@
 import { VenueError } from "./errors.js";
 import { isRecord, readLabel, readNumber } from "./fields.js";
 import type { FieldReporter } from "./parse-account.js";
+import { OVER_CAP_FIELD, type ListWalk } from "./walk.js";
 import { MARKET_SETTINGS, type Market, type MarketSetting } from "./snapshot.js";
 
 function readMarket(raw: Record<string, unknown>, invalid: FieldReporter): Market | undefined {
@@ -34,26 +35,49 @@ function readMarket(raw: Record<string, unknown>, invalid: FieldReporter): Marke
   };
 }
 
-/** The market list: a JSON array of Market objects; a repeated id keeps its first entry. */
-export function parseMarkets(body: unknown, invalid: FieldReporter): Market[] {
-  if (!Array.isArray(body)) {
-    throw new VenueError("invalid_schema", "markets: expected a JSON array of markets");
+/** Reads markets one at a time; a repeated id keeps its first entry. */
+class MarketReader {
+  readonly markets: Market[] = [];
+  readonly #seen = new Set<string>();
+  readonly #invalid: FieldReporter;
+
+  constructor(invalid: FieldReporter) {
+    this.#invalid = invalid;
   }
-  const markets: Market[] = [];
-  const seen = new Set<string>();
-  for (const raw of body) {
+
+  add(raw: unknown): void {
     if (!isRecord(raw)) {
-      invalid("[]");
-      continue;
+      this.#invalid("[]");
+      return;
     }
-    const market = readMarket(raw, invalid);
-    if (market === undefined) continue;
-    if (seen.has(market.id)) {
-      invalid("id");
-      continue;
+    const market = readMarket(raw, this.#invalid);
+    if (market === undefined) return;
+    if (this.#seen.has(market.id)) {
+      this.#invalid("id");
+      return;
     }
-    seen.add(market.id);
-    markets.push(market);
+    this.#seen.add(market.id);
+    this.markets.push(market);
   }
-  return markets;
+}
+
+function notAMarketList(): VenueError {
+  return new VenueError("invalid_schema", "markets: expected a JSON array of markets");
+}
+
+/** An already parsed market list (tests and fixtures): a JSON array of Market objects. */
+export function parseMarkets(body: unknown, invalid: FieldReporter): Market[] {
+  if (!Array.isArray(body)) throw notAMarketList();
+  const reader = new MarketReader(invalid);
+  for (const raw of body) reader.add(raw);
+  return reader.markets;
+}
+
+/** The market list walked within its bounds: at most the cap of markets read, the rest counted. */
+export async function readMarkets(walk: ListWalk, invalid: FieldReporter): Promise<Market[]> {
+  const reader = new MarketReader(invalid);
+  const walked = await walk(undefined, (raw) => reader.add(raw));
+  if (!Array.isArray(walked.root)) throw notAMarketList();
+  if (walked.overCap > 0) invalid(OVER_CAP_FIELD, walked.overCap);
+  return reader.markets;
 }

@@ -4,6 +4,7 @@ import { VenueError } from "./errors.js";
 import { type Precision, UNSET_PREFIX, exactFields, isRecord, isUnsetTime, readFlag, readId, readLabel, readNumber, readTimestampSeconds } from "./fields.js";
 import type { FieldReporter } from "./parse-account.js";
 import type { Order } from "./snapshot.js";
+import { OVER_CAP_FIELD, type ListWalk } from "./walk.js";
 
 const EXACT_ORDER_FIELDS = ["price", "quantity", "quantityLocked", "quantityFilled"] as const;
 
@@ -63,14 +64,14 @@ function readOrder(raw: Record<string, unknown>, invalid: FieldReporter, precisi
 }
 
 /** One element of an order list: an Order, or undefined (reported as "[]") when it is not an object. */
-export function readOrderItem(raw: unknown, invalid: FieldReporter, precision?: Precision): Order | undefined {
+function readOrderItem(raw: unknown, invalid: FieldReporter, precision?: Precision): Order | undefined {
   if (isRecord(raw)) return readOrder(raw, invalid, precision);
   invalid("[]");
   return undefined;
 }
 
 /** The error of an order list body that is JSON but not an array. */
-export function notAnOrderList(endpoint: string): VenueError {
+function notAnOrderList(endpoint: string): VenueError {
   return new VenueError("invalid_schema", `${endpoint}: expected a JSON array of orders`);
 }
 
@@ -83,4 +84,24 @@ export function parseOrders(body: unknown, endpoint: string, invalid: FieldRepor
     if (order !== undefined) orders.push(order);
   }
   return orders;
+}
+
+/**
+ * An order list walked within its bounds: each order read as soon as it is parsed, so the parsed
+ * JSON of thousands of orders never lives all at once; at most the cap read, the rest counted.
+ */
+export async function readOrders(
+  walk: ListWalk,
+  endpoint: string,
+  invalid: FieldReporter,
+  precision: Precision,
+): Promise<{ orders: Order[]; overCap: number }> {
+  const orders: Order[] = [];
+  const walked = await walk(undefined, (raw) => {
+    const order = readOrderItem(raw, invalid, precision);
+    if (order !== undefined) orders.push(order);
+  });
+  if (!Array.isArray(walked.root)) throw notAnOrderList(endpoint);
+  if (walked.overCap > 0) invalid(OVER_CAP_FIELD, walked.overCap);
+  return { orders, overCap: walked.overCap };
 }

@@ -1,0 +1,219 @@
+// Reads a JSON body's one list of items (the top-level array, or one list member of a top-level
+// object) within bounds: items past a cap are counted, never kept; the event loop gets a turn every
+// few milliseconds; a body dense in objects and arrays is streamed instead of parsed whole.
+
+import { Tokenizer, TokenParser, TokenType } from "@streamparser/json";
+import { DOUBLE_DIGITS, significantDigits } from "./decimal.js";
+
+/**
+ * Bodies below this go to JSON.parse whatever their shape: at worst (330 k empty objects a MiB)
+ * that is about 45 ms and 45 MB, and JSON.parse is five to ten times faster than any JS parser.
+ */
+export const STREAM_FROM = 1 << 20;
+/**
+ * Past STREAM_FROM, a body with more `{` and `[` bytes than this (counted up to here, so the count
+ * costs little) is streamed: JSON.parse's memory and time grow with the values it makes, and an
+ * answer of millions of `{}` would take seconds and gigabytes. A venue's real answers stay far below
+ * it (5,000 orders are about 15,000 containers).
+ */
+export const PARSE_MAX_CONTAINERS = 200_000;
+/** Streamed bodies are written to the parser this much at a time. */
+const CHUNK_BYTES = 64 * 1024;
+/** Work between turns of the event loop, in milliseconds. */
+const SLICE_MS = 8;
+/** Nesting deeper than this is refused while streaming: the parser's stack grows with it. */
+export const MAX_DEPTH = 64;
+
+export type WalkFailure = "syntax" | "depth" | "aborted";
+
+/** Why a body could not be walked: not JSON, nested too deep, or the caller gave up (its signal). */
+export class JsonWalkError extends Error {
+  override readonly name = "JsonWalkError";
+  readonly reason: WalkFailure;
+
+  constructor(reason: WalkFailure, message: string) {
+    super(message);
+    this.reason = reason;
+  }
+}
+
+export interface WalkOptions {
+  /** The list to walk: undefined for a top-level array, else the member of a top-level object holding it. */
+  list?: string;
+  /** Items handed to `each`; the rest are counted in `overCap`. */
+  maxItems: number;
+  /** Checked at every turn of the event loop: once aborted, the walk stops with reason "aborted". */
+  signal?: AbortSignal;
+  /** A number with more significant digits than a double keeps comes back as its text (always so when streamed). */
+  keepLongNumbers?: boolean;
+}
+
+export interface Walked {
+  /**
+   * The top-level value. For an object, its members are there as sent, except that when streamed
+   * a nested member is an empty `{}` or `[]` of the same kind. The list's items are never to be
+   * read from it (they went to `each`).
+   */
+  root: unknown;
+  /** Items the list held, kept or not; 0 when there was no list. */
+  items: number;
+  /** Items past `maxItems`, counted and dropped. */
+  overCap: number;
+}
+
+const turn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
+
+/** Lets the event loop run every SLICE_MS of work, and stops the walk once `signal` is aborted. */
+class Pacer {
+  #until = performance.now() + SLICE_MS;
+  readonly #signal: AbortSignal | undefined;
+
+  constructor(signal: AbortSignal | undefined) {
+    this.#signal = signal;
+  }
+
+  async tick(): Promise<void> {
+    if (performance.now() < this.#until) return;
+    await turn();
+    if (this.#signal?.aborted === true) throw new JsonWalkError("aborted", "gave up before the body was read");
+    this.#until = performance.now() + SLICE_MS;
+  }
+}
+
+const longNumberText = (text: string): number | string => (significantDigits(text) > DOUBLE_DIGITS ? text : Number(text));
+
+type Reviver = (this: unknown, key: string, value: unknown, context?: { source?: string }) => unknown;
+const keepLongNumber: Reviver = (_key, value, context) =>
+  typeof value === "number" && context?.source !== undefined && typeof longNumberText(context.source) === "string" ? context.source : value;
+
+/** Counts bytes `a` and `b` in `bytes`, stopping once past `limit`. */
+function countPast(bytes: Buffer, a: number, b: number, limit: number): number {
+  let count = 0;
+  for (const byte of [a, b]) {
+    for (let at = bytes.indexOf(byte); at >= 0 && count <= limit; at = bytes.indexOf(byte, at + 1)) count++;
+  }
+  return count;
+}
+
+/** Whether JSON.parse can take `bytes` whole within its time and memory bounds. */
+export function parsesWhole(bytes: Buffer): boolean {
+  return bytes.length < STREAM_FROM || countPast(bytes, 0x7b, 0x5b, PARSE_MAX_CONTAINERS) <= PARSE_MAX_CONTAINERS;
+}
+
+function listOf(root: unknown, list: string | undefined): unknown[] | undefined {
+  if (list === undefined) return Array.isArray(root) ? root : undefined;
+  if (typeof root !== "object" || root === null || Array.isArray(root)) return undefined;
+  const value = (root as Record<string, unknown>)[list];
+  return Array.isArray(value) ? value : undefined;
+}
+
+async function walkParsed(bytes: Buffer, options: WalkOptions, each: (item: unknown) => void): Promise<Walked> {
+  let root: unknown;
+  try {
+    root = JSON.parse(
+      bytes.toString("utf8"),
+      options.keepLongNumbers === true ? (keepLongNumber as (this: unknown, k: string, v: unknown) => unknown) : undefined,
+    );
+  } catch {
+    throw new JsonWalkError("syntax", "not valid JSON");
+  }
+  const items = listOf(root, options.list) ?? [];
+  const pacer = new Pacer(options.signal);
+  const kept = Math.min(items.length, options.maxItems);
+  for (let i = 0; i < kept; i++) {
+    each(items[i]);
+    if ((i & 255) === 255) await pacer.tick();
+  }
+  return { root, items: items.length, overCap: items.length - kept };
+}
+
+/** A tokenizer that keeps a long number's text, as the parser's documentation suggests, so no digit is lost. */
+class ExactTokenizer extends Tokenizer {
+  override parseNumber(text: string): number {
+    return longNumberText(text) as number;
+  }
+}
+
+/**
+ * Streams `bytes` through @streamparser/json: the tokenizer's tokens go to a token parser that
+ * emits each item of the list and forgets it (nothing above it is emitted, so it is not kept),
+ * and are watched here for the nesting depth and, in an object, its top-level members.
+ */
+async function walkStreamed(bytes: Buffer, options: WalkOptions, each: (item: unknown) => void): Promise<Walked> {
+  const tokenizer = new ExactTokenizer({ stringBufferSize: 64 * 1024, numberBufferSize: 64 });
+  const parser = new TokenParser({ paths: [options.list === undefined ? "$.*" : `$.${options.list}.*`], keepStack: false });
+  let failure: JsonWalkError | undefined;
+  const fail = (error: JsonWalkError): void => {
+    failure ??= error;
+  };
+  tokenizer.onError = () => fail(new JsonWalkError("syntax", "not valid JSON"));
+  parser.onError = () => fail(new JsonWalkError("syntax", "not valid JSON"));
+
+  let root: unknown;
+  const members: Record<string, unknown> = Object.create(null) as Record<string, unknown>;
+  let depth = 0;
+  let key: string | undefined;
+  let expectKey = false;
+  tokenizer.onToken = (info) => {
+    if (failure !== undefined) return;
+    const { token, value } = info;
+    const opens = token === TokenType.LEFT_BRACE || token === TokenType.LEFT_BRACKET;
+    const closes = token === TokenType.RIGHT_BRACE || token === TokenType.RIGHT_BRACKET;
+    if (depth === 0 && root === undefined) root = token === TokenType.LEFT_BRACE ? members : token === TokenType.LEFT_BRACKET ? [] : value;
+    if (depth === 1 && root === members) {
+      if (expectKey && token === TokenType.STRING) {
+        key = String(value);
+        expectKey = false;
+      } else if (token === TokenType.COMMA) {
+        expectKey = true;
+      } else if (key !== undefined && token !== TokenType.COLON && !closes) {
+        Object.defineProperty(members, key, {
+          value: opens ? (token === TokenType.LEFT_BRACE ? {} : []) : value,
+          enumerable: true,
+          writable: true,
+          configurable: true,
+        });
+        key = undefined;
+      }
+    }
+    if (opens) {
+      if (depth === 0 && token === TokenType.LEFT_BRACE) expectKey = true;
+      if (++depth > MAX_DEPTH) return fail(new JsonWalkError("depth", `nested deeper than ${MAX_DEPTH}`));
+    } else if (closes) {
+      depth--;
+    }
+    parser.write(info);
+  };
+
+  let items = 0;
+  parser.onValue = ({ value, parent }) => {
+    // `*` matches an object's members too: only the elements of an array are items.
+    if (!Array.isArray(parent)) return;
+    items++;
+    if (items <= options.maxItems) each(value);
+  };
+
+  const pacer = new Pacer(options.signal);
+  for (let at = 0; at < bytes.length && failure === undefined; at += CHUNK_BYTES) {
+    tokenizer.write(bytes.subarray(at, at + CHUNK_BYTES));
+    await pacer.tick();
+  }
+  if (failure === undefined && !tokenizer.isEnded) tokenizer.end();
+  if (failure === undefined && !parser.isEnded) fail(new JsonWalkError("syntax", "not valid JSON"));
+  if (failure !== undefined) throw failure;
+  const hasList = listOf(root, options.list) !== undefined;
+  return { root, items: hasList ? items : 0, overCap: Math.max(0, items - options.maxItems) };
+}
+
+/**
+ * Hands the list's items to `each` (at most `maxItems` of them) and returns the top-level value.
+ * Throws JsonWalkError. Items may have been handed out before a later part turns out not to be JSON.
+ */
+export function walkJson(bytes: Buffer, options: WalkOptions, each: (item: unknown) => void): Promise<Walked> {
+  return parsesWhole(bytes) ? walkParsed(bytes, options, each) : walkStreamed(bytes, options, each);
+}
+
+/** The streamed walk whatever the body's size, for tests that compare both ways. */
+export const walkJsonStreamed = walkStreamed;
+/** The whole-parse walk whatever the body's size, for tests that compare both ways. */
+export const walkJsonParsed = walkParsed;

@@ -1,0 +1,33 @@
+// A venue body's list walked within bounds (util/json-walk.ts), its failures as VenueErrors naming the path.
+
+import { JsonWalkError, type Walked, walkJson } from "../util/json-walk.js";
+import { VenueError } from "./errors.js";
+
+/** The reporter's name for items past the cap, with their count: they were not examined. */
+export const OVER_CAP_FIELD = "over_cap";
+
+/** Walks the body's list (`list` undefined: the top-level array), handing each item to `each`. */
+export type ListWalk = (list: string | undefined, each: (item: unknown) => void) => Promise<Walked>;
+
+export interface WalkLimits {
+  /** Items of a list handed out; the rest are counted. */
+  maxItems: number;
+  /** The scrape's deadline: a walk still going when it passes stops as a timeout. */
+  signal: AbortSignal;
+}
+
+/** A ListWalk over `bytes` (read when called, so a reused buffer is read before anything else runs). */
+export function bodyWalk(bytes: () => Buffer, url: URL, limits: WalkLimits, keepLongNumbers: boolean): ListWalk {
+  return async (list, each) => {
+    const body = bytes();
+    try {
+      return await walkJson(body, { ...(list === undefined ? {} : { list }), maxItems: limits.maxItems, signal: limits.signal, keepLongNumbers }, each);
+    } catch (error) {
+      if (!(error instanceof JsonWalkError)) throw error;
+      const where = `GET ${url.pathname}`;
+      if (error.reason === "aborted") throw new VenueError("timeout", `${where}: body not read before the scrape deadline`);
+      if (error.reason === "depth") throw new VenueError("invalid_schema", `${where}: body ${error.message}`);
+      throw new VenueError("invalid_json", `${where}: body is not valid JSON (${body.length} bytes)`);
+    }
+  };
+}

@@ -1,0 +1,133 @@
+// The bounded JSON walker: both of its ways (JSON.parse whole, and streamed) must agree with JSON.parse
+// on every input, stop keeping items at the cap, refuse deep nesting, and let the event loop run.
+
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { DOUBLE_DIGITS, significantDigits } from "../src/util/decimal.js";
+import { JsonWalkError, MAX_DEPTH, type WalkOptions, parsesWhole, walkJson, walkJsonParsed, walkJsonStreamed } from "../src/util/json-walk.js";
+
+type Walk = typeof walkJsonParsed;
+
+/** What a walk gave: the items handed out, their count and the root's kind, or why it failed. */
+async function outcome(walk: Walk, text: string, options: WalkOptions): Promise<unknown> {
+  const items: unknown[] = [];
+  try {
+    const walked = await walk(Buffer.from(text), options, (item) => items.push(item));
+    const kind = Array.isArray(walked.root) ? "array" : walked.root === null ? "null" : typeof walked.root;
+    return { items, count: walked.items, overCap: walked.overCap, kind };
+  } catch (error) {
+    return { error: error instanceof JsonWalkError ? error.reason : String(error) };
+  }
+}
+
+/** A long number as its text, as both ways keep it (the streamed way always). */
+const keepLong = (_key: string, value: unknown, context?: { source?: string }): unknown =>
+  typeof value === "number" && context?.source !== undefined && significantDigits(context.source) > DOUBLE_DIGITS ? context.source : value;
+
+/** The same, from JSON.parse. */
+function reference(text: string, options: WalkOptions): unknown {
+  let root: unknown;
+  try {
+    root = JSON.parse(text, keepLong as (key: string, value: unknown) => unknown);
+  } catch {
+    return { error: "syntax" };
+  }
+  const holder =
+    options.list === undefined
+      ? root
+      : typeof root === "object" && root !== null && !Array.isArray(root)
+        ? (root as Record<string, unknown>)[options.list]
+        : undefined;
+  const list = Array.isArray(holder) ? holder : [];
+  const kind = Array.isArray(root) ? "array" : root === null ? "null" : typeof root;
+  return { items: list.slice(0, options.maxItems), count: list.length, overCap: Math.max(0, list.length - options.maxItems), kind };
+}
+
+const WAYS: Array<[string, Walk]> = [
+  ["parsed whole", walkJsonParsed],
+  ["streamed", walkJsonStreamed],
+];
+
+describe.each(WAYS)("walkJson, %s", (_name, walk) => {
+  it("agrees with JSON.parse on top-level arrays, any JSON and text that is not JSON", async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.oneof(
+          fc.json(),
+          fc.string(),
+          fc.json().map((t) => `${t}]`),
+          fc.json().map((t) => ` [${t},`),
+          fc.array(fc.jsonValue()).map((v) => JSON.stringify(v, null, 1)),
+        ),
+        fc.integer({ min: 0, max: 6 }),
+        async (text, maxItems) => {
+          expect(await outcome(walk, text, { maxItems, keepLongNumbers: true })).toEqual(reference(text, { maxItems }));
+        },
+      ),
+      { numRuns: 300 },
+    );
+  });
+
+  it("agrees with JSON.parse on the list member of an object, whatever the other members hold", async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.dictionary(fc.constantFrom("a", "positions", "b", "__proto__"), fc.jsonValue()),
+        fc.integer({ min: 0, max: 6 }),
+        async (value, maxItems) => {
+          const text = JSON.stringify(value);
+          const options = { list: "positions", maxItems, keepLongNumbers: true };
+          expect(await outcome(walk, text, options)).toEqual(reference(text, options));
+        },
+      ),
+      { numRuns: 300 },
+    );
+  });
+
+  it("keeps top-level scalar members as sent, long numbers as their text", async () => {
+    const text = '{"a":"1.5","n":12,"long":12345678901234567890,"positions":[{"x":1}],"nested":{"y":2}}';
+    const walked = await walk(Buffer.from(text), { list: "positions", maxItems: 10, keepLongNumbers: true }, () => undefined);
+    const root = walked.root as Record<string, unknown>;
+    expect([root.a, root.n, root.long, Array.isArray(root.positions)]).toEqual(["1.5", 12, "12345678901234567890", true]);
+  });
+});
+
+describe("walkJson on hostile bodies", () => {
+  const empties = (n: number, wrap: (list: string) => string = (l) => l) => Buffer.from(wrap(`[${"{},".repeat(n - 1)}{}]`));
+
+  it("streams a large body of empty objects, keeping only the capped items", async () => {
+    const body = empties(1_500_000, (l) => `{"collateralBalance":"1","positions":${l}}`);
+    expect(parsesWhole(body)).toBe(false);
+    let handed = 0;
+    const walked = await walkJson(body, { list: "positions", maxItems: 1000 }, () => handed++);
+    expect([handed, walked.items, walked.overCap]).toEqual([1000, 1_500_000, 1_499_000]);
+    expect((walked.root as Record<string, unknown>).collateralBalance).toBe("1");
+  });
+
+  it("parses a large body of few objects whole", () => {
+    const body = Buffer.from(JSON.stringify(Array.from({ length: 2_000 }, (_, i) => ({ id: String(i), pad: "x".repeat(1_000) }))));
+    expect(body.length).toBeGreaterThan(1 << 20);
+    expect(parsesWhole(body)).toBe(true);
+  });
+
+  it("lets the event loop run while it streams", async () => {
+    let ticks = 0;
+    const timer = setInterval(() => ticks++, 1);
+    try {
+      await walkJson(empties(1_500_000), { maxItems: 10 }, () => undefined);
+    } finally {
+      clearInterval(timer);
+    }
+    expect(ticks).toBeGreaterThan(0);
+  });
+
+  it("refuses nesting deeper than its bound when streaming, in our words", async () => {
+    const deep = Buffer.from(`${"[".repeat(2_000_000)}${"]".repeat(2_000_000)}`);
+    await expect(walkJson(deep, { maxItems: 10 }, () => undefined)).rejects.toMatchObject({ reason: "depth", message: `nested deeper than ${MAX_DEPTH}` });
+  });
+
+  it("stops when its signal is aborted", async () => {
+    const controller = new AbortController();
+    controller.abort();
+    await expect(walkJson(empties(1_500_000), { maxItems: 10, signal: controller.signal }, () => undefined)).rejects.toMatchObject({ reason: "aborted" });
+  });
+});
