@@ -138,6 +138,17 @@ describe("fault kinds", () => {
     expect(typeof (parse(acc) as Json).collateralBalance).toBe("string");
   });
 
+  it("empty_objects streams the list as empty objects, 9.9 MB by default, keeping account-info's other members", async () => {
+    const res = await withFault({ endpoint: "orders_active", kind: "empty_objects" }, ACTIVE);
+    expect(res.body.length).toBe(9_900_000);
+    const list = parse(res) as Json[];
+    expect(list.length).toBeGreaterThan(3_000_000);
+    expect(list.every((item) => Object.keys(item).length === 0)).toBe(true);
+    const acc = parse(await withFault({ endpoint: "account_info", kind: "empty_objects", bytes: MiB }, ACCOUNT)) as Json;
+    expect(typeof acc.collateralBalance).toBe("string");
+    expect((acc.positions as Json[]).length).toBeGreaterThan(300_000);
+  });
+
   it("gzip_bomb sends a small gzip body that inflates beyond 10 MiB", async () => {
     const res = await withFault({ endpoint: "markets", kind: "gzip_bomb" }, "/v1/public/markets");
     expect(res.status).toBe(200);

@@ -1,4 +1,4 @@
-// Bodies too big to hold: a streamed oversized JSON document of exact size, and a cached gzip bomb.
+// Bodies too big to hold: a streamed oversized JSON document of exact size, one of empty objects, and a cached gzip bomb.
 import { once } from "node:events";
 import type { ServerResponse } from "node:http";
 import { createGzip } from "node:zlib";
@@ -23,6 +23,18 @@ export function repeatingShape(value: unknown, body: Buffer): Repeating {
   const text = body.toString("utf8").trimEnd();
   const open = text.endsWith("}") && text !== "{}" ? `${text.slice(0, -1)},` : "{";
   return { prefix: `${open}"padding":"`, unit: "x", sep: "", pad: "x", suffix: '"}' };
+}
+
+/**
+ * The answer's list made of empty objects: an array answer becomes `[{},{},...]`; an object answer
+ * (account-info) keeps its other members and gets a `positions` list of them. Valid JSON whose cost
+ * is all in the number of values: the hostile body a size cap alone does not stop.
+ */
+export function emptyObjectsShape(value: unknown): Repeating {
+  if (Array.isArray(value) || typeof value !== "object" || value === null) return { prefix: "[", unit: "{}", sep: ",", pad: " ", suffix: "]" };
+  const { positions: _positions, ...rest } = value as Record<string, unknown>;
+  const members = JSON.stringify(rest).slice(1, -1);
+  return { prefix: `{${members}${members === "" ? "" : ","}"positions":[`, unit: "{}", sep: ",", pad: " ", suffix: "]}" };
 }
 
 async function writeChunk(res: ServerResponse, chunk: Buffer): Promise<boolean> {

@@ -25,7 +25,7 @@ Options:
   --fault ENDPOINT:KIND[:ARG] inject a fault; repeatable. ENDPOINT: account_info, orders_history,
                               orders_active, markets or *. ARG: latencyMs (latency, trickle), status
                               (status, redirect; status:CODE:RETRY_AFTER adds Retry-After), bytes
-                              (oversized, gzip_bomb). Quirks compose with each other and with faults:
+                              (oversized, empty_objects, gzip_bomb). Quirks compose with each other and with faults:
                               orders_history:history_ignores_offset, history_ignores_limit,
                               history_overlaps, history_more_than_limit; ENDPOINT:odd_strings (lone
                               surrogates, a market twin, a label across the 128-unit cut);

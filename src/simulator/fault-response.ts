@@ -1,6 +1,6 @@
 // Answers a venue request according to an injected fault, from slow bodies to reset sockets.
 import { STATUS_CODES, type IncomingMessage, type ServerResponse } from "node:http";
-import { gzipBomb, repeatingShape, streamRepeating } from "./big-bodies.js";
+import { emptyObjectsShape, gzipBomb, repeatingShape, streamRepeating } from "./big-bodies.js";
 import { missingFields, wrongContainer, wrongTypes } from "./corrupt.js";
 import { JSON_TYPE, errorBody, sendBuffer, type Timers } from "./http-util.js";
 import type { FaultSpec } from "./types.js";
@@ -13,6 +13,8 @@ export const DEFAULTS = {
   redirectStatus: 302,
   location: "http://127.0.0.2:1/elsewhere",
   oversizedBytes: 12 * 1024 * 1024,
+  /** Just under the exporter's default 10 MiB cap, so the body is read, not refused. */
+  emptyObjectsBytes: 9_900_000,
   gzipBombBytes: 64 * 1024 * 1024,
 } as const;
 
@@ -86,6 +88,12 @@ export function respondWithFault(fault: FaultSpec, answer: () => VenueAnswer, re
       const a = answer();
       res.writeHead(a.status, { "Content-Type": JSON_TYPE });
       streamRepeating(res, repeatingShape(a.value(), a.body), fault.bytes ?? DEFAULTS.oversizedBytes).catch((err: unknown) => fail(res, err));
+      return;
+    }
+    case "empty_objects": {
+      const a = answer();
+      res.writeHead(a.status, { "Content-Type": JSON_TYPE });
+      streamRepeating(res, emptyObjectsShape(a.value()), fault.bytes ?? DEFAULTS.emptyObjectsBytes).catch((err: unknown) => fail(res, err));
       return;
     }
     case "gzip_bomb":

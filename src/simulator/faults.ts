@@ -72,6 +72,7 @@ const ARG_FIELD: Partial<Record<FaultKind, "latencyMs" | "status" | "bytes">> = 
   status: "status",
   redirect: "status",
   oversized: "bytes",
+  empty_objects: "bytes",
   gzip_bomb: "bytes",
 };
 

@@ -26,6 +26,7 @@ export const FAULT_KINDS = [
   "missing_fields",
   "wrong_container",
   "oversized",
+  "empty_objects",
   "gzip_bomb",
   "redirect",
   "reset",
@@ -42,7 +43,7 @@ export interface FaultSpec {
   status?: number;
   /** status: sent verbatim as the Retry-After header. */
   retryAfter?: string;
-  /** oversized / gzip_bomb: size of the (inflated) body. */
+  /** oversized / empty_objects / gzip_bomb: size of the (inflated) body. */
   bytes?: number;
   /** redirect: the Location header. */
   location?: string;
