@@ -1,7 +1,8 @@
 // Content negotiation for /metrics and /probe: Prometheus text or OpenMetrics, gzip when accepted.
 
 import type { Response } from "express";
-import { EOF, type Format } from "../metrics/body.js";
+import { type Body, EOF, type Format } from "../metrics/body.js";
+import { gzipMember } from "../metrics/gzip-member.js";
 import type { ScrapeOutput } from "../exporter.js";
 import { CONTENT_TYPE } from "../metrics/text-render.js";
 
@@ -22,16 +23,26 @@ export function acceptsGzip(header: string | undefined): boolean {
   });
 }
 
-/** Writes the scrape: its changing part, then its reused (shared, pre-encoded) part, as one body. */
+/**
+ * The answer's bytes, in the order sent: its changing part, then its reused (shared, pre-encoded)
+ * part. Compressed, the parts are pieces of ONE gzip member: browsers, curl and Python's zlib
+ * stop after the first member, so concatenated members would show them only the head.
+ */
+export function answerChunks(out: ScrapeOutput, format: Format, gzip: boolean): Buffer[] {
+  const bodies: Body[] = [out.head];
+  if (out.reused !== undefined) bodies.push(out.reused);
+  if (format === "openmetrics") bodies.push(EOF);
+  return gzip ? gzipMember(bodies.map((body) => body.deflated(format))) : bodies.map((body) => body.plain(format));
+}
+
+/** Writes the scrape as one body. */
 export function sendMetrics(res: Response, out: ScrapeOutput, format: Format, gzip: boolean): void {
-  const parts = [out.head.encoded(format, gzip)];
-  if (out.reused !== undefined) parts.push(out.reused.encoded(format, gzip));
-  if (format === "openmetrics") parts.push(EOF.encoded(format, gzip));
+  const chunks = answerChunks(out, format, gzip);
   res.status(200);
   res.set("content-type", format === "text" ? CONTENT_TYPE : OPENMETRICS_TYPE);
   res.set("vary", "accept, accept-encoding");
   if (gzip) res.set("content-encoding", "gzip");
-  res.set("content-length", String(parts.reduce((n, p) => n + p.length, 0)));
-  for (const part of parts.slice(0, -1)) res.write(part);
-  res.end(parts[parts.length - 1]);
+  res.set("content-length", String(chunks.reduce((n, c) => n + c.length, 0)));
+  for (const chunk of chunks.slice(0, -1)) res.write(chunk);
+  res.end(chunks[chunks.length - 1]);
 }

@@ -1,14 +1,12 @@
 // A rendered exposition as parts (one per collector), each encoded once and shared by every scrape
-// that serves it: as text or OpenMetrics, plain or as a gzip member. Gzip members may be
-// concatenated, so a scrape whose accounts moved re-encodes those parts and reuses the rest.
+// that serves it: as text or OpenMetrics, plain or compressed. A part is compressed as a piece of
+// one gzip member (gzip-member.ts), so a scrape whose accounts moved compresses those parts again
+// and reuses the rest, and still sends a single member that every gzip decoder reads whole.
 
-import { gunzipSync, gzipSync } from "node:zlib";
+import { type Deflated, deflatePiece, inflatePiece, joinPieces } from "./gzip-member.js";
 import { redactKnownBytes } from "../util/redact.js";
 
 export type Format = "text" | "openmetrics";
-
-/** Fast compression: the body is regenerated often and sent over a LAN. */
-const GZIP_LEVEL = 1;
 
 /** Prometheus text to OpenMetrics for gauge-only text: the same lines without the blank ones. */
 export function gaugesToOpenMetrics(text: string): string {
@@ -18,7 +16,8 @@ export function gaugesToOpenMetrics(text: string): string {
 /** One part's UTF-8 text, encoded once per format and compression. */
 export class Part {
   #bytes: Buffer | undefined;
-  readonly #encoded = new Map<string, Buffer>();
+  readonly #plain = new Map<Format, Buffer>();
+  readonly #deflated = new Map<Format, Deflated>();
   readonly #openMetrics: (text: string) => string;
 
   constructor(bytes: Buffer, openMetrics: (text: string) => string = gaugesToOpenMetrics) {
@@ -28,32 +27,40 @@ export class Part {
   }
 
   /**
-   * A part kept as its gzip member only, compressed at once from `text` (which the caller may
-   * reuse afterwards): Prometheus always asks for gzip, so the plain text is unpacked (and kept)
-   * only when some scraper asks for it.
+   * A part kept compressed only, compressed at once from `text` (which the caller may reuse
+   * afterwards): Prometheus always asks for gzip, so the plain text is unpacked (and kept) only
+   * when some scraper asks for it.
    */
   static gzipped(text: Buffer): Part {
     const part = new Part(Buffer.alloc(0));
     part.#bytes = undefined;
-    part.#encoded.set("t1", gzipSync(redactKnownBytes(text), { level: GZIP_LEVEL }));
+    part.#deflated.set("text", deflatePiece(redactKnownBytes(text)));
     return part;
   }
 
   /** The part's text as UTF-8. */
   get bytes(): Buffer {
-    this.#bytes ??= gunzipSync(this.#encoded.get("t1")!);
+    this.#bytes ??= inflatePiece(this.#deflated.get("text")!);
     return this.#bytes;
   }
 
-  encoded(format: Format, gzip: boolean): Buffer {
-    const key = format === "text" ? (gzip ? "t1" : "t0") : gzip ? "o1" : "o0";
-    let buffer = this.#encoded.get(key);
+  plain(format: Format): Buffer {
+    if (format === "text") return this.bytes;
+    let buffer = this.#plain.get(format);
     if (buffer === undefined) {
-      const plain = format === "text" ? this.bytes : Buffer.from(this.#openMetrics(this.bytes.toString("utf8")));
-      buffer = gzip ? gzipSync(plain, { level: GZIP_LEVEL }) : plain;
-      this.#encoded.set(key, buffer);
+      buffer = Buffer.from(this.#openMetrics(this.bytes.toString("utf8")));
+      this.#plain.set(format, buffer);
     }
     return buffer;
+  }
+
+  deflated(format: Format): Deflated {
+    let piece = this.#deflated.get(format);
+    if (piece === undefined) {
+      piece = deflatePiece(this.plain(format));
+      this.#deflated.set(format, piece);
+    }
+    return piece;
   }
 }
 
@@ -62,7 +69,8 @@ const SEPARATOR = new Part(Buffer.from("\n"), () => "");
 
 export class Body {
   readonly #parts: readonly Part[];
-  readonly #encoded = new Map<string, Buffer>();
+  readonly #plain = new Map<Format, Buffer>();
+  readonly #deflated = new Map<Format, Deflated>();
   #text: string | undefined;
 
   /**
@@ -79,19 +87,30 @@ export class Body {
   }
 
   get text(): string {
-    this.#text ??= this.encoded("text", false).toString("utf8");
+    this.#text ??= this.plain("text").toString("utf8");
     return this.#text;
   }
 
-  encoded(format: Format, gzip: boolean): Buffer {
-    if (this.#parts.length === 1) return this.#parts[0]!.encoded(format, gzip);
-    const key = `${format}|${gzip}`;
-    let buffer = this.#encoded.get(key);
+  /** The body uncompressed. */
+  plain(format: Format): Buffer {
+    if (this.#parts.length === 1) return this.#parts[0]!.plain(format);
+    let buffer = this.#plain.get(format);
     if (buffer === undefined) {
-      buffer = Buffer.concat(this.#parts.map((part) => part.encoded(format, gzip)));
-      this.#encoded.set(key, buffer);
+      buffer = Buffer.concat(this.#parts.map((part) => part.plain(format)));
+      this.#plain.set(format, buffer);
     }
     return buffer;
+  }
+
+  /** The body as a piece of a gzip member (gzip-member.ts `gzipMember` frames it). */
+  deflated(format: Format): Deflated {
+    if (this.#parts.length === 1) return this.#parts[0]!.deflated(format);
+    let piece = this.#deflated.get(format);
+    if (piece === undefined) {
+      piece = joinPieces(this.#parts.map((part) => part.deflated(format)));
+      this.#deflated.set(format, piece);
+    }
+    return piece;
   }
 }
 
