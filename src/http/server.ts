@@ -1,6 +1,6 @@
 // Starts the HTTP server with bounded inbound timeouts and a connection cap, and stops it gracefully.
 
-import { createServer, type IncomingMessage, type Server } from "node:http";
+import { createServer, type Server } from "node:http";
 import { createServer as createTlsServer } from "node:https";
 import type { AddressInfo, Socket } from "node:net";
 import type { TlsOptions as NodeTlsOptions } from "node:tls";
@@ -9,10 +9,10 @@ import type express from "express";
 export type TlsOptions = NodeTlsOptions;
 
 /**
- * A client must have finished its TLS handshake, and then sent its request's headers, within this long
- * (slowloris, and connections that never say anything). Go's net/http bounds the handshake by the
- * smallest of ReadHeaderTimeout, ReadTimeout and WriteTimeout (`Server.tlsHandshakeTimeout`), and counts
- * ReadHeaderTimeout from the start of the first request's read: one bound for both, as here.
+ * A client must have finished its TLS handshake within this long, and then sent its first request's
+ * headers within this long (Node counts them from the connection's start; slowloris and silent
+ * connections). Go's net/http bounds the handshake by the smallest of ReadHeaderTimeout, ReadTimeout
+ * and WriteTimeout (`Server.tlsHandshakeTimeout`): the header bound, as here.
  */
 export const HEADERS_TIMEOUT_MS = 10_000;
 /** An idle keep-alive connection is closed after this long: above Prometheus's usual 60 s interval, so scrapes reuse it. */
@@ -45,19 +45,6 @@ export interface RunningServer {
   close(graceMs?: number): Promise<void>;
 }
 
-/**
- * Node checks header expiry only on a connection whose first request has begun: one that sends nothing
- * (after its handshake, if TLS) would be held for ever. Idle that long before its first request, it is
- * closed (Node's own timeout handler destroys a socket whose 'timeout' nobody else handles).
- */
-function closeIfSilent(server: Server, tls: boolean, ms: number): void {
-  server.on(tls ? "secureConnection" : "connection", (socket: Socket) => socket.setTimeout(ms));
-  // Its first request has begun: from now on the header, request and keep-alive timeouts hold it.
-  server.on("request", (req: IncomingMessage) => {
-    if (req.socket.timeout === ms) req.socket.setTimeout(0);
-  });
-}
-
 /** Serves `app` on host:port, over TLS when `options.tls` is given. */
 export async function listen(app: express.Express, host: string, port: number, options: ListenOptions = {}): Promise<RunningServer> {
   const { tls, headersTimeoutMs = HEADERS_TIMEOUT_MS, idleTimeoutMs = IDLE_TIMEOUT_MS, maxConnections = MAX_CONNECTIONS, events } = options;
@@ -74,7 +61,6 @@ export async function listen(app: express.Express, host: string, port: number, o
   server.maxHeadersCount = 100;
   // Past the cap Node closes the new connection at once and emits 'drop'.
   server.maxConnections = maxConnections;
-  closeIfSilent(server, tls !== undefined, headersTimeoutMs);
   // Every accepted socket, the ones still in their TLS handshake included (Node's closeAllConnections knows only HTTP ones).
   const sockets = new Set<Socket>();
   server.on("connection", (socket: Socket) => {
