@@ -17,5 +17,10 @@ const server = await listen(app, "127.0.0.1", 0, {
 process.send?.({ url: server.url });
 process.on("message", (message: string) => {
   if (message === "stats") process.send?.({ rssMiB: process.memoryUsage.rss() / 2 ** 20, ...counts });
+  // What a collection gives back once the connections are gone (started with --expose-gc).
+  if (message === "gc") {
+    (globalThis as { gc?: () => void }).gc?.();
+    process.send?.({ rssMiB: process.memoryUsage.rss() / 2 ** 20, ...counts });
+  }
   if (message === "stop") void server.close(0).then(() => process.exit(0));
 });
