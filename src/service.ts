@@ -80,7 +80,12 @@ export async function startService(config: Config, logger: Logger, options: Serv
     ...(source === undefined ? {} : { reload }),
     ...(options.guards === undefined ? {} : { guards: options.guards }),
   });
-  const server = await listen(app, config.listenAddress.host, config.listenAddress.port, options.tls);
+  const server = await listen(app, config.listenAddress.host, config.listenAddress.port, {
+    tls: options.tls,
+    maxConnections: config.web.maxConnections,
+    idleTimeoutMs: config.web.idleTimeoutSeconds * 1000,
+    events: exporter.self.connections,
+  });
   return {
     exporter,
     server,

@@ -23,6 +23,8 @@ const ACCOUNTS = [{ name: "a", collateral_ids: ["X"], auth: { type: "none" } }];
 const SAMPLES: Record<string, [file: unknown, env: string, flag?: string]> = {
   "web.listen_address": ["127.0.0.2:1", "127.0.0.3:2", "127.0.0.1:3"],
   "web.config_file": ["/from/file.yml", "/from/env.yml", "/from/flag.yml"],
+  "web.max_connections": [100, "200", "300"],
+  "web.idle_timeout_seconds": [30, "45"],
   "log.level": ["warn", "error", "debug"],
   "log.format": ["logfmt", "json", "logfmt"],
   "venue.base_url": ["http://file.example/", "http://env.example/"],
@@ -44,6 +46,8 @@ const SAMPLES: Record<string, [file: unknown, env: string, flag?: string]> = {
 const READ: Record<string, (c: Config) => unknown> = {
   "web.listen_address": (c) => c.listenAddress,
   "web.config_file": (c) => c.webConfigFile,
+  "web.max_connections": (c) => c.web.maxConnections,
+  "web.idle_timeout_seconds": (c) => c.web.idleTimeoutSeconds,
   "log.level": (c) => c.logLevel,
   "log.format": (c) => c.logFormat,
   "venue.base_url": (c) => c.venue.baseUrl.href,

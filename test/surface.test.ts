@@ -1,13 +1,16 @@
 // The exporter's own HTTP surface: the whole exposition lint-clean (runtime metrics included), /probe a
-// pure target, nosniff on every answer, and the inbound header timeout held near its value.
+// pure target, nosniff on every answer, the inbound header timeout held near its value, and paths as
+// exact as Go's ServeMux makes them.
 
 import { connect } from "node:net";
 import express from "express";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { configFromEnv } from "../src/config/load.js";
+import { LOGGED_PATH_CHARS } from "../src/http/app.js";
 import { listen } from "../src/http/server.js";
 import { NONCONFORMING_DEFAULTS } from "../src/metrics/self.js";
 import { checkMetrics } from "./helpers/promtool.js";
-import { startStack, type Stack } from "./helpers/stack.js";
+import { SIM_KEY, startStack, type Stack } from "./helpers/stack.js";
 
 let stack: Stack;
 beforeAll(async () => {
@@ -80,7 +83,7 @@ describe("inbound header timeout", () => {
     // 1 s instead of 10 s so the test is short; Node's default check every 30 s would hold it ~30 s.
     const app = express();
     app.get("/", (_req, res) => void res.send("ok"));
-    const server = await listen(app, "127.0.0.1", 0, undefined, 1_000);
+    const server = await listen(app, "127.0.0.1", 0, { headersTimeoutMs: 1_000 });
     try {
       const { port } = new URL(server.url);
       const socket = connect(Number(port), "127.0.0.1");
@@ -95,4 +98,70 @@ describe("inbound header timeout", () => {
       await server.close(100);
     }
   }, 40_000);
+});
+
+describe("paths are exact, as in Go's ServeMux", () => {
+  let withReload: Stack;
+  beforeAll(async () => {
+    withReload = await startStack({
+      source: (url) =>
+        configFromEnv({
+          TRADING_BASE_URL: url,
+          TRADING_API_KEY: SIM_KEY,
+          TRADING_COLLATERAL_IDS: "USDC",
+          TRADING_ACCOUNT: "sim",
+          TRADING_LISTEN_ADDRESS: "127.0.0.1:0",
+        }),
+    });
+  });
+  afterAll(async () => {
+    await withReload.close();
+  });
+
+  it("serves every route at its own path", async () => {
+    const routes = ["/", "/metrics", "/probe?target=sim", "/probe?target=sim&debug=true", "/sd", "/runbooks/", "/runbooks/TradingEndpointFailing"];
+    for (const path of [...routes, "/-/healthy", "/-/ready"]) {
+      const res = await withReload.get(path);
+      await res.arrayBuffer();
+      expect(res.status, path).toBe(200);
+    }
+    const reload = await withReload.reload();
+    expect(await reload.text()).toBe("configuration reloaded\n");
+    expect(reload.status).toBe(200);
+    // /runbooks without its slash still leads to the list, as ServeMux redirects to a subtree's root.
+    const bare = await fetch(new URL("/runbooks", withReload.server.url), { redirect: "manual" });
+    expect([bare.status, bare.headers.get("location")]).toEqual([301, "/runbooks/"]);
+  });
+
+  it.each([
+    "/METRICS",
+    "/Metrics",
+    "/metrics/",
+    "/sd/",
+    "/-/healthy/",
+    "/-/Ready",
+    "/Runbooks/",
+    "/runbooks/TradingEndpointFailing/",
+    "/runbooks/tradingendpointfailing",
+  ])("answers 404 to %s", async (path) => {
+    const res = await withReload.get(path);
+    await res.arrayBuffer();
+    expect(res.status).toBe(404);
+  });
+
+  it("answers a malformed escape in the path with 400 and no error-level line, quoting a bounded part of the path", async () => {
+    const before = withReload.logs.length;
+    const long = `/runbooks/${"a".repeat(5_000)}%zz`;
+    for (const path of ["/runbooks/%zz", long]) {
+      const res = await withReload.get(path);
+      expect(await res.text()).toBe("bad request: malformed percent-escape in the path\n");
+      expect(res.status).toBe(400);
+    }
+    const lines = withReload.logs.slice(before).map((l) => JSON.parse(l) as { level: number; path?: string });
+    expect(lines.filter((l) => l.level >= 40)).toEqual([]);
+    const paths = lines.flatMap((l) => (l.path === undefined ? [] : [l.path]));
+    expect(paths).toHaveLength(2);
+    for (const path of paths) expect(path.length).toBeLessThanOrEqual(LOGGED_PATH_CHARS + 40);
+    expect(paths[1]).toContain("(5013 characters)");
+  });
 });

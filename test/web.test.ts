@@ -202,7 +202,7 @@ interface Reply {
 
 /** The exporter's own server (http/server.ts, with its timeouts) serving `app` with this web config. */
 async function serve(config: WebConfig) {
-  const running = await listen(appWith(config), "127.0.0.1", 0, tlsServerOptions(config));
+  const running = await listen(appWith(config), "127.0.0.1", 0, { tls: tlsServerOptions(config) });
   const port = Number(new URL(running.url).port);
   return { server: running.server, port, close: () => running.close(0) };
 }

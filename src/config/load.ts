@@ -103,6 +103,7 @@ export function buildConfig(sources: Sources, file: ConfigFile | undefined): Loa
       maxSeries: v["scrape.max_series"]!,
     },
     listenAddress: v["web.listen_address"]!,
+    web: { maxConnections: v["web.max_connections"]!, idleTimeoutSeconds: v["web.idle_timeout_seconds"]! },
     logLevel: v["log.level"]!,
     logFormat: v["log.format"]!,
     webConfigFile,

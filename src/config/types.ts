@@ -49,11 +49,20 @@ export interface ScrapeConfig {
   maxSeries: number;
 }
 
+/** The exporter's own HTTP server; read at start-up only. */
+export interface HttpServerConfig {
+  /** Connections open at once; one more is closed at once and counted. */
+  maxConnections: number;
+  /** An idle keep-alive connection is closed after this long. */
+  idleTimeoutSeconds: number;
+}
+
 export interface Config {
   venue: VenueConfig;
   accounts: AccountConfig[];
   scrape: ScrapeConfig;
   listenAddress: { host: string; port: number };
+  web: HttpServerConfig;
   logLevel: LogLevel;
   logFormat: LogFormat;
   /** --web.config.file: TLS and basic auth of the exporter itself; read at start-up only. */

@@ -27,6 +27,18 @@ export interface AppOptions {
 
 const PATHS = ["/metrics", "/probe?target=ACCOUNT", "/probe?target=ACCOUNT&debug=true", "/sd", "/runbooks/", "/-/healthy", "/-/ready"];
 
+/** Log lines quote at most this much of a request's path: a client chooses its length (up to Node's 16 KiB of headers). */
+export const LOGGED_PATH_CHARS = 100;
+
+function loggedPath(path: string): string {
+  return path.length > LOGGED_PATH_CHARS ? `${path.slice(0, LOGGED_PATH_CHARS)}... (${path.length} characters)` : path;
+}
+
+/** The router's URIError from a malformed percent-escape in a path parameter (`/runbooks/%zz`): the client's fault. */
+function isMalformedPath(error: unknown): boolean {
+  return error instanceof URIError || (error as { status?: unknown } | null)?.status === 400;
+}
+
 function landing(accounts: string[]): string {
   const links = PATHS.map((p) => `<li><a href="${p.replace("ACCOUNT", encodeURIComponent(accounts[0] ?? ""))}">${p}</a></li>`).join("");
   return `<!doctype html><html><head><title>trading-exporter</title></head><body><h1>trading-exporter</h1><p>Version ${VERSION}</p><ul>${links}</ul></body></html>\n`;
@@ -44,6 +56,10 @@ export function createApp(options: AppOptions): express.Express {
   const { exporter, logger, timeouts, maxInFlight } = options;
   let inFlight = 0;
   const app = express();
+  // Paths are exact, as in Go's ServeMux that Prometheus users know: /METRICS and /metrics/ are 404.
+  // Set before the first route: the router takes them when it is made.
+  app.set("case sensitive routing", true);
+  app.set("strict routing", true);
   app.disable("x-powered-by");
   app.set("etag", false);
   app.set("query parser", "simple");
@@ -133,7 +149,13 @@ export function createApp(options: AppOptions): express.Express {
 
   // Express 5 routes rejected promises here: one request fails, the process goes on.
   app.use((error: unknown, req: Request, res: Response, _next: NextFunction) => {
-    logger.error({ path: req.path, error: libraryErrorText(error, "unexpected failure") }, "request failed");
+    if (isMalformedPath(error)) {
+      // Anyone can send it, as often as they like: an answer, not an error-level line.
+      logger.debug({ path: loggedPath(req.path) }, "request refused: malformed escape in the path");
+      if (!res.headersSent) plain(res, 400, "bad request: malformed percent-escape in the path");
+      return;
+    }
+    logger.error({ path: loggedPath(req.path), error: libraryErrorText(error, "unexpected failure") }, "request failed");
     if (!res.headersSent) plain(res, 500, "internal error");
   });
   return app;

@@ -1,15 +1,41 @@
-// Starts the HTTP server with bounded inbound timeouts, and stops it gracefully.
+// Starts the HTTP server with bounded inbound timeouts and a connection cap, and stops it gracefully.
 
 import { createServer, type Server } from "node:http";
 import { createServer as createTlsServer } from "node:https";
-import type { AddressInfo } from "node:net";
+import type { AddressInfo, Socket } from "node:net";
 import type { TlsOptions as NodeTlsOptions } from "node:tls";
 import type express from "express";
 
 export type TlsOptions = NodeTlsOptions;
 
-/** A client must have sent its request's headers within this long (slowloris). */
+/**
+ * A client must have finished its TLS handshake within this long, and then sent its first request's
+ * headers within this long (Node counts them from the connection's start; slowloris and silent
+ * connections). Go's net/http bounds the handshake by the smallest of ReadHeaderTimeout, ReadTimeout
+ * and WriteTimeout (`Server.tlsHandshakeTimeout`): the header bound, as here.
+ */
 export const HEADERS_TIMEOUT_MS = 10_000;
+/** An idle keep-alive connection is closed after this long: above Prometheus's usual 60 s interval, so scrapes reuse it. */
+export const IDLE_TIMEOUT_MS = 65_000;
+/** Connections open at once; one more is closed at once. Prometheus's own `--web.max-connections` default. */
+export const MAX_CONNECTIONS = 512;
+
+/** What the server tells about its connections (the self-metrics implement it). */
+export interface ConnectionEvents {
+  opened(): void;
+  closed(): void;
+  /** A connection closed at once because `maxConnections` were already open. */
+  dropped(): void;
+}
+
+export interface ListenOptions {
+  /** Serve over TLS with these. */
+  tls?: TlsOptions | undefined;
+  headersTimeoutMs?: number;
+  idleTimeoutMs?: number;
+  maxConnections?: number;
+  events?: ConnectionEvents;
+}
 
 export interface RunningServer {
   server: Server;
@@ -19,24 +45,33 @@ export interface RunningServer {
   close(graceMs?: number): Promise<void>;
 }
 
-/** Serves `app` on host:port, over TLS when `tls` is given. */
-export async function listen(
-  app: express.Express,
-  host: string,
-  port: number,
-  tls?: TlsOptions,
-  headersTimeoutMs = HEADERS_TIMEOUT_MS,
-): Promise<RunningServer> {
+/** Serves `app` on host:port, over TLS when `options.tls` is given. */
+export async function listen(app: express.Express, host: string, port: number, options: ListenOptions = {}): Promise<RunningServer> {
+  const { tls, headersTimeoutMs = HEADERS_TIMEOUT_MS, idleTimeoutMs = IDLE_TIMEOUT_MS, maxConnections = MAX_CONNECTIONS, events } = options;
   const limits = {
     headersTimeout: headersTimeoutMs,
     requestTimeout: 120_000,
     // Node looks for expired headers and requests only this often (30 s by default), so the
     // 10 s header timeout held anywhere up to 40 s; checked every second it holds to within 1 s.
-    connectionsCheckingInterval: 1_000,
+    connectionsCheckingInterval: Math.min(1_000, headersTimeoutMs),
+    keepAliveTimeout: idleTimeoutMs,
   };
-  const server: Server = tls === undefined ? createServer(limits, app) : createTlsServer({ ...tls, ...limits }, app);
-  server.keepAliveTimeout = 65_000;
+  // Node's https default handshakeTimeout is 120 s: 20k silent connections exhausted the descriptors.
+  const server: Server = tls === undefined ? createServer(limits, app) : createTlsServer({ ...tls, ...limits, handshakeTimeout: headersTimeoutMs }, app);
   server.maxHeadersCount = 100;
+  // Past the cap Node closes the new connection at once and emits 'drop'.
+  server.maxConnections = maxConnections;
+  // Every accepted socket, the ones still in their TLS handshake included (Node's closeAllConnections knows only HTTP ones).
+  const sockets = new Set<Socket>();
+  server.on("connection", (socket: Socket) => {
+    sockets.add(socket);
+    events?.opened();
+    socket.once("close", () => {
+      sockets.delete(socket);
+      events?.closed();
+    });
+  });
+  if (events !== undefined) server.on("drop", () => events.dropped());
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
     server.listen(port, host, () => {
@@ -51,7 +86,10 @@ export async function listen(
     url: `${tls === undefined ? "http" : "https"}://${shownHost}:${address.port}/`,
     close: (graceMs = 10_000) =>
       new Promise<void>((resolve) => {
-        const force = setTimeout(() => server.closeAllConnections(), graceMs);
+        const force = setTimeout(() => {
+          server.closeAllConnections();
+          for (const socket of sockets) socket.destroy();
+        }, graceMs);
         // A keep-alive connection turns idle when its in-flight scrape is answered: close it then.
         const sweep = setInterval(() => server.closeIdleConnections(), 25);
         server.close(() => {

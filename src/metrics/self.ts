@@ -23,6 +23,8 @@ export class SelfMetrics {
   readonly #reloadOk: Gauge;
   readonly #reloadAt: Gauge;
   readonly #rejected: Counter;
+  readonly #connectionsOpen: Gauge;
+  readonly #connectionsDropped: Counter;
 
   constructor(options: { defaultMetrics?: boolean } = {}) {
     const registers = [this.registry];
@@ -85,6 +87,16 @@ export class SelfMetrics {
       help: "Scrapes answered 503 at once because too many were already in flight (a count).",
       registers,
     });
+    this.#connectionsOpen = new Gauge({
+      name: metricName("exporter", "http_connections_open"),
+      help: "Connections to the exporter's own HTTP server now open, TLS handshakes included (a count).",
+      registers,
+    });
+    this.#connectionsDropped = new Counter({
+      name: metricName("exporter", "http_connections_dropped_total"),
+      help: "Connections to the exporter's own HTTP server closed at once because the connection cap was reached (a count).",
+      registers,
+    });
     this.#reloadOk = new Gauge({
       name: metricName("exporter", "config_last_reload_successful"),
       help: "Whether the last configuration reload succeeded (1) or failed (0); 1 after start-up.",
@@ -129,6 +141,13 @@ export class SelfMetrics {
   scrapeRejected(): void {
     this.#rejected.inc();
   }
+
+  /** The HTTP server's connection events (http/server.ts `ConnectionEvents`). */
+  readonly connections = {
+    opened: (): void => this.#connectionsOpen.inc(),
+    closed: (): void => this.#connectionsOpen.dec(),
+    dropped: (): void => this.#connectionsDropped.inc(),
+  };
 
   invalidFields(endpoint: Endpoint, counts: Map<string, number>): void {
     for (const [field, n] of counts) {
