@@ -223,7 +223,7 @@ export const SETTINGS = {
   "venue.max_items": setting({
     file: true,
     env: "TRADING_MAX_ITEMS",
-    default: 100_000,
+    default: 10_000,
     help: "Most items of one list (positions, orders, markets) read from one venue answer, up to 1000000.",
     more: 'An order list reads at least the limit it asked for. Items past it are not examined and are counted in `trading_exporter_invalid_fields_total{field="over_cap"}`.',
     parse: positiveInt(1_000_000),

@@ -1,4 +1,6 @@
-// Label values as Prometheus can hold them: well-formed UTF-16, at most 128 code units, cut between code points.
+// Label values as Prometheus can hold them: well-formed UTF-16, secrets redacted, at most 128 code units, cut between code points.
+
+import { redactLabel } from "./redact.js";
 
 /** Label values longer than this are cut, so a hostile venue cannot blow up a scrape. */
 export const MAX_LABEL_VALUE_LENGTH = 128;
@@ -12,8 +14,10 @@ export function cutLabel(text: string, max = MAX_LABEL_VALUE_LENGTH): string {
 
 /**
  * A venue string as a label value: lone surrogates replaced by U+FFFD (they cannot be written as
- * UTF-8, and became one "?" for two distinct strings), then cut on a code-point boundary.
+ * UTF-8, and became one "?" for two distinct strings), any run of a configured secret redacted
+ * (before the cut, which could otherwise leave a part of it too short to recognise), then cut on a
+ * code-point boundary. Two values that become equal here make one series (dedupe-series.ts).
  */
 export function wellFormedLabel(text: string): string {
-  return cutLabel(text.isWellFormed() ? text : text.toWellFormed());
+  return cutLabel(redactLabel(text.isWellFormed() ? text : text.toWellFormed()));
 }

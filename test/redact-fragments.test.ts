@@ -1,0 +1,142 @@
+// No run of 12 or more characters of a configured secret survives, wherever the venue echoes it and
+// however a label cut would shorten it; values that become equal make one series.
+
+import fc from "fast-check";
+import { afterEach, describe, expect, it } from "vitest";
+import { configFromEnv } from "../src/config/load.js";
+import { createLogger } from "../src/log.js";
+import { SelfMetrics } from "../src/metrics/self.js";
+import { startService, type Service } from "../src/service.js";
+import { wellFormedLabel } from "../src/util/label-text.js";
+import { WINDOW, addSecrets, redact } from "../src/util/redact.js";
+import { parseExposition } from "./helpers/exposition.js";
+import { startTinyVenue, type TinyVenue } from "./helpers/tiny-venue.js";
+
+/** Every WINDOW-character run of `secret` that `text` still holds. */
+function leaks(text: string, secret: string): string[] {
+  const found: string[] = [];
+  for (let at = 0; at + WINDOW <= secret.length; at++) {
+    const run = secret.slice(at, at + WINDOW);
+    if (text.includes(run)) found.push(run);
+  }
+  return found;
+}
+
+const SECRET_CHARS = fc.constantFrom(..."ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_.~+/=é☃");
+const secretArb = fc.string({ unit: SECRET_CHARS, minLength: 16, maxLength: 512 });
+const noise = fc.string({ unit: fc.constantFrom(..." ,:{}[]\"'abcxyz0189\n"), maxLength: 60 });
+
+describe("redaction of any 12-character run of a secret", () => {
+  it("finds a run of any length at any offset, with anything around it", () => {
+    fc.assert(
+      fc.property(secretArb, fc.nat(), fc.nat(), noise, noise, (secret, a, b, before, after) => {
+        addSecrets([secret]);
+        const length = WINDOW + (b % (secret.length - WINDOW + 1));
+        const start = a % (secret.length - length + 1);
+        const text = `${before}${secret.slice(start, start + length)}${after}`;
+        expect(leaks(redact(text), secret)).toEqual([]);
+      }),
+      { numRuns: 400 },
+    );
+  });
+
+  it("finds several runs of several secrets in one text", () => {
+    fc.assert(
+      fc.property(
+        fc.array(secretArb, { minLength: 1, maxLength: 5 }),
+        fc.array(fc.tuple(fc.nat(), fc.nat()), { minLength: 1, maxLength: 8 }),
+        (secrets, cuts) => {
+          addSecrets(secrets);
+          const pieces = cuts.map(([i, at], n) => {
+            const secret = secrets[i % secrets.length]!;
+            const start = at % (secret.length - WINDOW + 1);
+            return `piece ${n}: ${secret.slice(start, start + WINDOW + (at % 40))};`;
+          });
+          const out = redact(pieces.join(" "));
+          for (const secret of secrets) expect(leaks(out, secret)).toEqual([]);
+        },
+      ),
+      { numRuns: 200 },
+    );
+  });
+
+  it("redacts before a label value is cut, so the cut leaves no part of the secret", () => {
+    const key = `K${"0123456789abcdefghij".repeat(9)}`;
+    addSecrets([key]);
+    const label = wellFormedLabel(`${"x".repeat(10)}${key}`);
+    expect(label.length).toBeLessThanOrEqual(128);
+    expect(leaks(label, key)).toEqual([]);
+    expect(label).toContain("<secret>");
+  });
+
+  it("leaves text without a secret as it was", () => {
+    addSecrets(["an-entirely-different-secret-value"]);
+    const text = 'trading_market_status{market_id="BTC-USD",status="TRADABLE"} 1';
+    expect(redact(text)).toBe(text);
+  });
+});
+
+describe("a venue that echoes the API key", () => {
+  // A 180-character key, echoed whole, cut and in parts as market ids and position markets.
+  const KEY = Array.from({ length: 180 }, (_, i) => "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"[(i * 7) % 62]).join("");
+  let venue: TinyVenue | undefined;
+  let service: Service | undefined;
+  afterEach(async () => {
+    await service?.close(0);
+    await venue?.close();
+    service = undefined;
+    venue = undefined;
+  });
+
+  const market = (id: string) => ({
+    id,
+    name: id,
+    assetId: "A",
+    collateralAssetId: "USDC",
+    status: "TRADABLE",
+    settings: { maxLeverage: 10, minLeverage: 1, initialMarginFraction: 0.1, maintenanceMarginFraction: 0.05 },
+  });
+
+  it("shows no 12-character run of it in /metrics, /probe or the debug page, and no series twice", async () => {
+    const echoes = [KEY, KEY.slice(0, 150), KEY.slice(20, 60), `prefix-${KEY.slice(100)}`, KEY.slice(7, 19)];
+    venue = await startTinyVenue({
+      markets: echoes.map(market),
+      account: {
+        collateralBalance: "100",
+        availableMargin: "50",
+        totalInvested: "10",
+        totalMargin: "100",
+        totalUnrealizedPnl: "0",
+        positions: echoes.map((id) => ({
+          marketId: id,
+          direction: "LONG",
+          size: "1",
+          avgExecutionPrice: "1",
+          marginAmount: "1",
+          borrowedAmount: "0",
+          leverage: "1",
+          realizedPnl: "0",
+          liquidationPrice: "0.5",
+          maintenanceMargin: "0.1",
+        })),
+      },
+    });
+    const config = configFromEnv({
+      TRADING_BASE_URL: venue.url,
+      TRADING_API_KEY: KEY,
+      TRADING_COLLATERAL_IDS: "USDC",
+      TRADING_ACCOUNT: "acct",
+      TRADING_LISTEN_ADDRESS: "127.0.0.1:0",
+    });
+    service = await startService(config, createLogger("error"), { self: new SelfMetrics({ defaultMetrics: false }) });
+    for (const path of ["/metrics", "/probe?target=acct", "/probe?target=acct&debug=true"]) {
+      const text = await (await fetch(new URL(path, service.server.url))).text();
+      expect(leaks(text, KEY), path).toEqual([]);
+      expect(text, path).toContain("<secret>");
+      if (!path.includes("debug")) {
+        const keys = parseExposition(text).map((s) => `${s.name}${JSON.stringify(s.labels)}`);
+        expect(keys.length - new Set(keys).size, path).toBe(0);
+      }
+    }
+  });
+});
