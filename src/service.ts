@@ -15,14 +15,16 @@ import { ConfigError } from "./config/errors.js";
 /** Every credential of `config` as the redactor must know it: values, header values, basic auth's `user:password`. */
 function redactSecretsOf(config: Config): void {
   const values: string[] = [];
+  const shownNames = new Set(config.accounts.flatMap((a) => [a.name, ...a.collateralIds]));
   for (const account of config.accounts) {
     const auth = account.auth;
     if (auth.type === "api_key") values.push(auth.key.reveal());
     if (auth.type === "bearer") values.push(auth.token.reveal());
     if (auth.type === "basic") values.push(auth.password.reveal(), `${auth.username}:${auth.password.reveal()}`);
     // Every extra header value: whether one is a credential cannot be told from its name (a venue
-    // may sign with X-Desk), so none may reach an answer or a log line.
-    for (const value of Object.values(account.headers)) values.push(value);
+    // may sign with X-Desk), so none may reach an answer or a log line. One that is also a name the
+    // configuration shows anyway (an account name, a collateral id: X-Desk: beta) stays readable.
+    for (const value of Object.values(account.headers)) if (!shownNames.has(value)) values.push(value);
   }
   addSecrets(values);
 }
