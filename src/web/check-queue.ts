@@ -8,10 +8,11 @@ import type { AddressStandings, Standing } from "./address-standing.js";
  */
 export const MAX_WAITING_CHECKS = 128;
 /**
- * How long a check waits for its turn before a 429: long enough for a correct login caught in a burst of
- * new addresses (about 30 checks at bcrypt cost 10), well inside Prometheus's default 10 s scrape timeout.
+ * How long a check waits for its turn before a 429. Prometheus does not retry a 429 before its next
+ * interval, so waiting beats refusing: 5 s outlasts a burst of about 50 new addresses at bcrypt cost 10
+ * and leaves half of Prometheus's default 10 s scrape timeout for the scrape.
  */
-export const MAX_WAIT_MS = 3_000;
+export const MAX_WAIT_MS = 5_000;
 /** New credentials checked or waiting at once from one address group; more are answered 429 at once. */
 export const MAX_CHECKS_PER_ADDRESS = 1;
 
