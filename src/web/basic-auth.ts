@@ -137,20 +137,19 @@ export function basicAuth(users: Record<string, string>, options: BasicAuthOptio
   const inFlight = new Map<string, Promise<boolean>>();
 
   const check = (credentials: Credentials, digest: string, group: string): Promise<boolean> => {
-    let pending = inFlight.get(digest);
-    if (pending === undefined) {
-      const hash = hashes.get(credentials.user);
-      pending = queue.submit(group, () => {
+    const shared = inFlight.get(digest);
+    if (shared !== undefined) return shared;
+    const hash = hashes.get(credentials.user);
+    const outcome = queue
+      .submit(group, () => {
         options.onCheck?.();
         return compare(credentials.password, hash ?? dummy);
-      });
-      const outcome = pending.then((matches) => matches && hash !== undefined);
-      inFlight.set(digest, outcome);
-      const done = (): void => void inFlight.delete(digest);
-      outcome.then(done, done);
-      return outcome;
-    }
-    return pending;
+      })
+      .then((matches) => matches && hash !== undefined);
+    inFlight.set(digest, outcome);
+    const done = (): void => void inFlight.delete(digest);
+    outcome.then(done, done);
+    return outcome;
   };
 
   return (req, res, next) => {
