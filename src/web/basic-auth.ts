@@ -1,26 +1,20 @@
 // HTTP basic auth against bcrypt hashes, as exporter-toolkit does it: unknown users timed like known ones,
-// good checks cached, and failed checks bounded so a flood of wrong passwords cannot starve real scrapes.
+// good checks cached, and the rest checked in a fair order so a flood of wrong passwords cannot starve real scrapes.
 
 import { createHmac, randomBytes } from "node:crypto";
 import bcrypt from "bcryptjs";
 import type express from "express";
-import { BcryptPool, QueueFullError } from "./bcrypt-worker.js";
+import { AddressStandings, addressGroup } from "./address-standing.js";
+import { BcryptPool } from "./bcrypt-worker.js";
+import { CheckQueue, CheckRefusedError } from "./check-queue.js";
+
+export { MAX_CHECKS_PER_ADDRESS } from "./check-queue.js";
 
 const CHALLENGE = 'Basic realm="trading-exporter", charset="UTF-8"';
 const CACHE_ENTRIES = 256;
 /** Recent wrong credentials remembered, and for how long: a repeated wrong password costs no bcrypt. */
 const FAILED_ENTRIES = 4096;
 const FAILED_TTL_MS = 5 * 60_000;
-/**
- * bcrypt checks running or waiting at once (they run one at a time on one worker thread); more
- * are answered 429 at once. At cost 10 (~100 ms) a new credential waits at most about 0.4 s.
- */
-export const MAX_QUEUED_CHECKS = 4;
-/**
- * New credentials checked at once from one client address: a flood from one host holds one of the
- * MAX_QUEUED_CHECKS places, so Prometheus's first login after a restart still finds one free.
- */
-export const MAX_CHECKS_PER_ADDRESS = 1;
 const BCRYPT_BASE64 = "./ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
 
 interface Credentials {
@@ -112,13 +106,22 @@ function deny(res: express.Response): void {
   res.send("401 Unauthorized: valid basic auth credentials required\n");
 }
 
+export interface BasicAuthOptions {
+  now?: () => number;
+  /** Called as each bcrypt check starts. */
+  onCheck?: () => void;
+  /** The bcrypt comparison; the worker thread unless a test takes control of when each check ends. */
+  compare?: (password: string, hash: string) => Promise<boolean>;
+}
+
 /**
  * Requires basic auth for every request when `users` (name -> bcrypt hash) is not empty; else passes
  * through. Credentials that passed before are let in without bcrypt and without waiting; ones that
- * failed lately are refused without bcrypt; the rest are checked on a worker thread, MAX_QUEUED_CHECKS
- * at most, and the same credentials arriving together share one check.
+ * failed lately are refused without bcrypt; the rest wait their turn for the one bcrypt thread in the
+ * order of CheckQueue (an address with no failures first), and the same credentials arriving together
+ * share one check. Everything lives in this closure, so a guard built from another web config starts empty.
  */
-export function basicAuth(users: Record<string, string>, options: { now?: () => number; onCheck?: () => void } = {}): express.RequestHandler {
+export function basicAuth(users: Record<string, string>, options: BasicAuthOptions = {}): express.RequestHandler {
   // A Map, so names such as "constructor" or "__proto__" find nothing inherited.
   const hashes = new Map(Object.entries(users));
   if (hashes.size === 0) return (_req, _res, next) => next();
@@ -126,29 +129,27 @@ export function basicAuth(users: Record<string, string>, options: { now?: () => 
   const dummy = dummyHash(highestCost(hashes.values()));
   const good = new GoodCredentials();
   const failed = new FailedCredentials();
-  const pool = new BcryptPool(MAX_QUEUED_CHECKS);
+  const standings = new AddressStandings(now);
+  const queue = new CheckQueue<boolean>(standings);
+  // The queue runs one check at a time, so the pool never holds more than one.
+  const pool = new BcryptPool(1);
+  const compare = options.compare ?? ((password: string, hash: string) => pool.compare(password, hash));
   const inFlight = new Map<string, Promise<boolean>>();
-  const checksBy = new Map<string, number>();
 
-  const check = (credentials: Credentials, digest: string, address: string): Promise<boolean> => {
-    let pending = inFlight.get(digest);
-    if (pending === undefined) {
-      const running = checksBy.get(address) ?? 0;
-      if (running >= MAX_CHECKS_PER_ADDRESS) return Promise.reject(new QueueFullError("too many password checks from this address"));
-      const hash = hashes.get(credentials.user);
-      if (pool.size < MAX_QUEUED_CHECKS) options.onCheck?.();
-      pending = pool.compare(credentials.password, hash ?? dummy).then((matches) => matches && hash !== undefined);
-      inFlight.set(digest, pending);
-      checksBy.set(address, running + 1);
-      const done = (): void => {
-        inFlight.delete(digest);
-        const left = (checksBy.get(address) ?? 1) - 1;
-        if (left > 0) checksBy.set(address, left);
-        else checksBy.delete(address);
-      };
-      pending.then(done, done);
-    }
-    return pending;
+  const check = (credentials: Credentials, digest: string, group: string): Promise<boolean> => {
+    const shared = inFlight.get(digest);
+    if (shared !== undefined) return shared;
+    const hash = hashes.get(credentials.user);
+    const outcome = queue
+      .submit(group, () => {
+        options.onCheck?.();
+        return compare(credentials.password, hash ?? dummy);
+      })
+      .then((matches) => matches && hash !== undefined);
+    inFlight.set(digest, outcome);
+    const done = (): void => void inFlight.delete(digest);
+    outcome.then(done, done);
+    return outcome;
   };
 
   return (req, res, next) => {
@@ -157,16 +158,19 @@ export function basicAuth(users: Record<string, string>, options: { now?: () => 
     const digest = good.digest(credentials);
     if (good.has(digest)) return next();
     if (failed.has(digest, now())) return deny(res);
-    check(credentials, digest, req.socket.remoteAddress ?? "").then(
+    const group = addressGroup(req.socket.remoteAddress);
+    check(credentials, digest, group).then(
       (ok) => {
         if (!ok) {
           failed.add(digest, now());
+          standings.failed(group);
           return deny(res);
         }
         good.add(digest);
+        standings.succeeded(group);
         next();
       },
-      (error: unknown) => (error instanceof QueueFullError ? busy(res) : deny(res)),
+      (error: unknown) => (error instanceof CheckRefusedError ? busy(res) : deny(res)),
     );
   };
 }

@@ -1,0 +1,146 @@
+// Password checks one at a time, the next from the address with the fewest recent failures and attempts, newest first.
+
+import type { AddressStandings, Standing } from "./address-standing.js";
+
+/**
+ * Checks waiting at most (one per address group): a waiting request holds a socket. Past it the
+ * waiting check that ranks last is answered 429, or the new one if that ranks last itself.
+ */
+export const MAX_WAITING_CHECKS = 128;
+/**
+ * How long a check waits for its turn before a 429. Prometheus does not retry a 429 before its next
+ * interval, so waiting beats refusing: 5 s outlasts a burst of about 50 new addresses at bcrypt cost 10
+ * and leaves half of Prometheus's default 10 s scrape timeout for the scrape.
+ */
+export const MAX_WAIT_MS = 5_000;
+/** New credentials checked or waiting at once from one address group; more are answered 429 at once. */
+export const MAX_CHECKS_PER_ADDRESS = 1;
+
+export type RefusalReason = "address_busy" | "queue_full" | "wait_expired";
+
+/** A check not run: the client is told to retry (429), not that its password is wrong. */
+export class CheckRefusedError extends Error {
+  override readonly name = "CheckRefusedError";
+  readonly reason: RefusalReason;
+
+  constructor(reason: RefusalReason) {
+    super(`password check refused: ${reason}`);
+    this.reason = reason;
+  }
+}
+
+interface Waiting<T> {
+  group: string;
+  arrival: number;
+  run(): Promise<T>;
+  resolve(value: T): void;
+  reject(error: Error): void;
+  timer?: ReturnType<typeof setTimeout>;
+}
+
+/**
+ * Negative when `a` goes before `b`. Fewest failures first: an address whose checks failed lately
+ * waits behind any that has not failed. Then fewest attempts: one that timed out or was refused waits
+ * behind one asking for the first time. Then the newest: right after a restart a flood's first wave
+ * is already waiting, and the scraper arriving among or after it must not queue behind all of it.
+ */
+function rank(a: Standing & { arrival: number }, b: Standing & { arrival: number }): number {
+  return a.failures - b.failures || a.attempts - b.attempts || b.arrival - a.arrival;
+}
+
+/** Runs submitted checks one at a time in the order of `rank`, at most MAX_WAITING_CHECKS waiting, each MAX_WAIT_MS at most. */
+export class CheckQueue<T> {
+  readonly #standings: AddressStandings;
+  readonly #maxWaiting: number;
+  readonly #maxWaitMs: number;
+  readonly #waiting = new Set<Waiting<T>>();
+  readonly #held = new Map<string, number>();
+  #running = false;
+  #arrivals = 0;
+
+  constructor(standings: AddressStandings, options: { maxWaiting?: number; maxWaitMs?: number } = {}) {
+    this.#standings = standings;
+    this.#maxWaiting = options.maxWaiting ?? MAX_WAITING_CHECKS;
+    this.#maxWaitMs = options.maxWaitMs ?? MAX_WAIT_MS;
+  }
+
+  /** Checks waiting for their turn (the running one not counted). */
+  get waiting(): number {
+    return this.#waiting.size;
+  }
+
+  /** Runs `run` when its turn comes; rejects with CheckRefusedError if it never comes. */
+  submit(group: string, run: () => Promise<T>): Promise<T> {
+    this.#standings.attempted(group);
+    const held = this.#held.get(group) ?? 0;
+    if (held >= MAX_CHECKS_PER_ADDRESS) return Promise.reject(new CheckRefusedError("address_busy"));
+    return new Promise<T>((resolve, reject) => {
+      const entry: Waiting<T> = { group, arrival: this.#arrivals++, run, resolve, reject };
+      if (this.#waiting.size >= this.#maxWaiting) {
+        const last = this.#last();
+        if (last === undefined || rank(this.#keyOf(entry), this.#keyOf(last)) >= 0) return reject(new CheckRefusedError("queue_full"));
+        this.#drop(last, new CheckRefusedError("queue_full"));
+      }
+      entry.timer = setTimeout(() => this.#drop(entry, new CheckRefusedError("wait_expired")), this.#maxWaitMs);
+      entry.timer.unref();
+      this.#waiting.add(entry);
+      this.#held.set(group, held + 1);
+      this.#next();
+    });
+  }
+
+  #keyOf(entry: Waiting<T>): Standing & { arrival: number } {
+    return { ...this.#standings.of(entry.group), arrival: entry.arrival };
+  }
+
+  #pick(worst: boolean): Waiting<T> | undefined {
+    let chosen: Waiting<T> | undefined;
+    let chosenKey: (Standing & { arrival: number }) | undefined;
+    for (const entry of this.#waiting) {
+      const key = this.#keyOf(entry);
+      if (chosenKey === undefined || (worst ? rank(key, chosenKey) > 0 : rank(key, chosenKey) < 0)) [chosen, chosenKey] = [entry, key];
+    }
+    return chosen;
+  }
+
+  #last(): Waiting<T> | undefined {
+    return this.#pick(true);
+  }
+
+  #drop(entry: Waiting<T>, error: CheckRefusedError): void {
+    if (!this.#waiting.delete(entry)) return;
+    clearTimeout(entry.timer);
+    this.#release(entry.group);
+    entry.reject(error);
+  }
+
+  #release(group: string): void {
+    const left = (this.#held.get(group) ?? 1) - 1;
+    if (left > 0) this.#held.set(group, left);
+    else this.#held.delete(group);
+  }
+
+  #next(): void {
+    if (this.#running) return;
+    const entry = this.#pick(false);
+    if (entry === undefined) return;
+    this.#waiting.delete(entry);
+    clearTimeout(entry.timer);
+    this.#running = true;
+    const done = (): void => {
+      this.#running = false;
+      this.#release(entry.group);
+      this.#next();
+    };
+    entry.run().then(
+      (value) => {
+        done();
+        entry.resolve(value);
+      },
+      (error: unknown) => {
+        done();
+        entry.reject(error instanceof Error ? error : new Error("password check failed"));
+      },
+    );
+  }
+}
