@@ -2,7 +2,7 @@
 
 import { afterEach, describe, expect, it } from "vitest";
 import { configFromEnv } from "../src/config/load.js";
-import { SIM_KEY, startStack, type Stack } from "./helpers/stack.js";
+import { simEnv, startStack, type Stack } from "./helpers/stack.js";
 
 let stack: Stack | undefined;
 afterEach(async () => {
@@ -14,15 +14,7 @@ describe("reload", () => {
   it("warns of start-up-only settings that changed, and keeps serving with the old limits", async () => {
     let maxInFlight = "40";
     stack = await startStack({
-      source: (url) =>
-        configFromEnv({
-          TRADING_BASE_URL: url,
-          TRADING_API_KEY: SIM_KEY,
-          TRADING_COLLATERAL_IDS: "USDC",
-          TRADING_ACCOUNT: "sim",
-          TRADING_LISTEN_ADDRESS: "127.0.0.1:0",
-          TRADING_MAX_IN_FLIGHT_SCRAPES: maxInFlight,
-        }),
+      source: (url) => configFromEnv(simEnv(url, { TRADING_COLLATERAL_IDS: "USDC", TRADING_MAX_IN_FLIGHT_SCRAPES: maxInFlight })),
     });
     expect((await stack.reload()).status).toBe(200);
     expect(stack.logs.filter((l) => l.includes("read at start-up only"))).toEqual([]);

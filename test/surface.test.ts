@@ -10,7 +10,7 @@ import { LOGGED_PATH_CHARS } from "../src/http/app.js";
 import { listen } from "../src/http/server.js";
 import { NONCONFORMING_DEFAULTS } from "../src/metrics/self.js";
 import { checkMetrics } from "./helpers/promtool.js";
-import { SIM_KEY, startStack, type Stack } from "./helpers/stack.js";
+import { simEnv, startStack, type Stack } from "./helpers/stack.js";
 
 let stack: Stack;
 beforeAll(async () => {
@@ -104,14 +104,7 @@ describe("paths are exact, as in Go's ServeMux", () => {
   let withReload: Stack;
   beforeAll(async () => {
     withReload = await startStack({
-      source: (url) =>
-        configFromEnv({
-          TRADING_BASE_URL: url,
-          TRADING_API_KEY: SIM_KEY,
-          TRADING_COLLATERAL_IDS: "USDC",
-          TRADING_ACCOUNT: "sim",
-          TRADING_LISTEN_ADDRESS: "127.0.0.1:0",
-        }),
+      source: (url) => configFromEnv(simEnv(url, { TRADING_COLLATERAL_IDS: "USDC" })),
     });
   });
   afterAll(async () => {

@@ -14,6 +14,18 @@ import { startSimulator, type RunningSimulator, type SimulatorOptions } from "..
 
 export const SIM_KEY = "sim-test-key";
 
+/** The environment of the default stack's exporter: account "sim" on the simulator at `venueUrl`, port 0. */
+export function simEnv(venueUrl: string, extra: Record<string, string> = {}): Record<string, string> {
+  return {
+    TRADING_BASE_URL: venueUrl,
+    TRADING_API_KEY: SIM_KEY,
+    TRADING_COLLATERAL_IDS: "USDC,USDT",
+    TRADING_ACCOUNT: "sim",
+    TRADING_LISTEN_ADDRESS: "127.0.0.1:0",
+    ...extra,
+  };
+}
+
 export interface Stack {
   /** POST /-/reload (when a source was given). */
   reload(): Promise<Response>;
@@ -54,14 +66,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
       ? options.source(venue.url)
       : options.file !== undefined
         ? configFromObject(options.file(venue.url), { TRADING_LISTEN_ADDRESS: "127.0.0.1:0", ...options.env }, process.cwd())
-        : configFromEnv({
-            TRADING_BASE_URL: venue.url,
-            TRADING_API_KEY: SIM_KEY,
-            TRADING_COLLATERAL_IDS: "USDC,USDT",
-            TRADING_ACCOUNT: "sim",
-            TRADING_LISTEN_ADDRESS: "127.0.0.1:0",
-            ...options.env,
-          });
+        : configFromEnv(simEnv(venue.url, options.env));
   // Tests never take a fixed port: a config that would (the file's default 0.0.0.0:9842) is a test bug.
   if (config.listenAddress.port !== 0) throw new Error(`a test stack must listen on port 0, not ${config.listenAddress.port}`);
   const logs: string[] = [];
