@@ -4,7 +4,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { DOUBLE_DIGITS, significantDigits } from "../src/util/decimal.js";
-import { JsonWalkError, MAX_DEPTH, type WalkOptions, parsesWhole, walkJson, walkJsonParsed, walkJsonStreamed } from "../src/util/json-walk.js";
+import { JsonWalkError, MAX_DEPTH, MAX_HELD_VALUES, type WalkOptions, parsesWhole, walkJson, walkJsonParsed, walkJsonStreamed } from "../src/util/json-walk.js";
 
 type Walk = typeof walkJsonParsed;
 
@@ -123,6 +123,17 @@ describe("walkJson on hostile bodies", () => {
   it("refuses nesting deeper than its bound when streaming, in our words", async () => {
     const deep = Buffer.from(`${"[".repeat(2_000_000)}${"]".repeat(2_000_000)}`);
     await expect(walkJson(deep, { maxItems: 10 }, () => undefined)).rejects.toMatchObject({ reason: "depth", message: `nested deeper than ${MAX_DEPTH}` });
+  });
+
+  it("refuses, when streaming, to hold more values than its bound outside the list's finished items", async () => {
+    const members = Buffer.from(`{${Array.from({ length: MAX_HELD_VALUES }, (_, i) => `"k${i}":1`).join(",")},"positions":[]}`);
+    await expect(walkJsonStreamed(members, { list: "positions", maxItems: 10 }, () => undefined)).rejects.toMatchObject({ reason: "size" });
+    const bigItem = Buffer.from(`[[${"1,".repeat(MAX_HELD_VALUES)}1]]`);
+    await expect(walkJsonStreamed(bigItem, { maxItems: 10 }, () => undefined)).rejects.toMatchObject({ reason: "size" });
+    // Items handed out are let go: far more values than the bound, in small items, pass.
+    const many = Buffer.from(`[${'{"a":[1,2,3]},'.repeat(3 * MAX_HELD_VALUES)}{}]`);
+    const walked = await walkJsonStreamed(many, { maxItems: 10 }, () => undefined);
+    expect(walked.items).toBe(3 * MAX_HELD_VALUES + 1);
   });
 
   it("stops when its signal is aborted", async () => {

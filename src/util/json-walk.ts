@@ -11,12 +11,18 @@ import { DOUBLE_DIGITS, significantDigits } from "./decimal.js";
  */
 export const STREAM_FROM = 1 << 20;
 /**
- * Past STREAM_FROM, a body with more `{` and `[` bytes than this (counted up to here, so the count
- * costs little) is streamed: JSON.parse's memory and time grow with the values it makes, and an
- * answer of millions of `{}` would take seconds and gigabytes. A venue's real answers stay far below
- * it (5,000 orders are about 15,000 containers).
+ * Past STREAM_FROM, a body with more values than this (counted as its `,`, `{` and `[` bytes, up to
+ * here, so the count costs little) is streamed: JSON.parse's memory and time grow with the values it
+ * makes, and an answer of millions of `{}` would take seconds and gigabytes. A venue's real answers
+ * stay below it (5,000 orders are about 140,000).
  */
-export const PARSE_MAX_CONTAINERS = 200_000;
+export const PARSE_MAX_VALUES = 500_000;
+/**
+ * Values the streaming parser may hold outside the list's finished items: the top-level members and
+ * the item being read. A body past it (an object of a million members, one item of a million values)
+ * is refused: the parser would hold it whole.
+ */
+export const MAX_HELD_VALUES = 100_000;
 /** Streamed bodies are written to the parser this much at a time. */
 const CHUNK_BYTES = 64 * 1024;
 /** Work between turns of the event loop, in milliseconds. */
@@ -24,9 +30,9 @@ const SLICE_MS = 8;
 /** Nesting deeper than this is refused while streaming: the parser's stack grows with it. */
 export const MAX_DEPTH = 64;
 
-export type WalkFailure = "syntax" | "depth" | "aborted";
+export type WalkFailure = "syntax" | "depth" | "size" | "aborted";
 
-/** Why a body could not be walked: not JSON, nested too deep, or the caller gave up (its signal). */
+/** Why a body could not be walked: not JSON, nested too deep, too many values held at once, or the caller gave up (its signal). */
 export class JsonWalkError extends Error {
   override readonly name = "JsonWalkError";
   readonly reason: WalkFailure;
@@ -86,18 +92,21 @@ type Reviver = (this: unknown, key: string, value: unknown, context?: { source?:
 const keepLongNumber: Reviver = (_key, value, context) =>
   typeof value === "number" && context?.source !== undefined && typeof longNumberText(context.source) === "string" ? context.source : value;
 
-/** Counts bytes `a` and `b` in `bytes`, stopping once past `limit`. */
-function countPast(bytes: Buffer, a: number, b: number, limit: number): number {
+/** Counts the bytes of `marks` in `bytes`, stopping once past `limit`. */
+function countPast(bytes: Buffer, marks: readonly number[], limit: number): number {
   let count = 0;
-  for (const byte of [a, b]) {
+  for (const byte of marks) {
     for (let at = bytes.indexOf(byte); at >= 0 && count <= limit; at = bytes.indexOf(byte, at + 1)) count++;
   }
   return count;
 }
 
+/** `,` `{` `[`: about one a value. */
+const VALUE_MARKS = [0x2c, 0x7b, 0x5b] as const;
+
 /** Whether JSON.parse can take `bytes` whole within its time and memory bounds. */
 export function parsesWhole(bytes: Buffer): boolean {
-  return bytes.length < STREAM_FROM || countPast(bytes, 0x7b, 0x5b, PARSE_MAX_CONTAINERS) <= PARSE_MAX_CONTAINERS;
+  return bytes.length < STREAM_FROM || countPast(bytes, VALUE_MARKS, PARSE_MAX_VALUES) <= PARSE_MAX_VALUES;
 }
 
 function listOf(root: unknown, list: string | undefined): unknown[] | undefined {
@@ -154,12 +163,21 @@ async function walkStreamed(bytes: Buffer, options: WalkOptions, each: (item: un
   let depth = 0;
   let key: string | undefined;
   let expectKey = false;
+  // The list's items stand at depth 1 in a top-level array, at depth 2 in the object's list member.
+  const itemDepth = options.list === undefined ? 1 : 2;
+  let inList = false;
+  // Values (keys included) the parser holds; an item's are let go once it is handed out.
+  let held = 0;
+  let heldBeforeItem = 0;
   tokenizer.onToken = (info) => {
     if (failure !== undefined) return;
     const { token, value } = info;
     const opens = token === TokenType.LEFT_BRACE || token === TokenType.LEFT_BRACKET;
     const closes = token === TokenType.RIGHT_BRACE || token === TokenType.RIGHT_BRACKET;
-    if (depth === 0 && root === undefined) root = token === TokenType.LEFT_BRACE ? members : token === TokenType.LEFT_BRACKET ? [] : value;
+    if (depth === 0 && root === undefined) {
+      root = token === TokenType.LEFT_BRACE ? members : token === TokenType.LEFT_BRACKET ? [] : value;
+      inList = options.list === undefined && token === TokenType.LEFT_BRACKET;
+    }
     if (depth === 1 && root === members) {
       if (expectKey && token === TokenType.STRING) {
         key = String(value);
@@ -173,8 +191,13 @@ async function walkStreamed(bytes: Buffer, options: WalkOptions, each: (item: un
           writable: true,
           configurable: true,
         });
+        inList = key === options.list && token === TokenType.LEFT_BRACKET;
         key = undefined;
       }
+    }
+    if (token !== TokenType.COMMA && token !== TokenType.COLON && !closes) {
+      if (inList && depth === itemDepth) heldBeforeItem = held;
+      if (++held > MAX_HELD_VALUES) return fail(new JsonWalkError("size", `holds more than ${MAX_HELD_VALUES} values outside its list's items`));
     }
     if (opens) {
       if (depth === 0 && token === TokenType.LEFT_BRACE) expectKey = true;
@@ -189,6 +212,7 @@ async function walkStreamed(bytes: Buffer, options: WalkOptions, each: (item: un
   parser.onValue = ({ value, parent }) => {
     // `*` matches an object's members too: only the elements of an array are items.
     if (!Array.isArray(parent)) return;
+    held = heldBeforeItem;
     items++;
     if (items <= options.maxItems) each(value);
   };

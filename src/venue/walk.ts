@@ -26,7 +26,7 @@ export function bodyWalk(bytes: () => Buffer, url: URL, limits: WalkLimits, keep
       if (!(error instanceof JsonWalkError)) throw error;
       const where = `GET ${url.pathname}`;
       if (error.reason === "aborted") throw new VenueError("timeout", `${where}: body not read before the scrape deadline`);
-      if (error.reason === "depth") throw new VenueError("invalid_schema", `${where}: body ${error.message}`);
+      if (error.reason === "depth" || error.reason === "size") throw new VenueError("invalid_schema", `${where}: body ${error.message}`);
       throw new VenueError("invalid_json", `${where}: body is not valid JSON (${body.length} bytes)`);
     }
   };
