@@ -207,6 +207,7 @@ describe("alerting end to end: Prometheus and Alertmanager with the shipped file
       // The group's title says RESOLVED once every alert in it has; a near-liquidation alert of the same
       // account may resolve one evaluation later on a loaded machine, and then the title still counts it.
       expect(text).toMatch(/^\[(RESOLVED|FIRING:\d+)\] account sim \(USDC\): .*TradingMarginRatioCritical/);
+      expect(text).toContain("\nRESOLVED TradingMarginRatioCritical (critical");
       expect(text).toMatch(/No longer firing for account sim \(USDC\): resolved at \d\d:\d\d:\d\d UTC after \d/);
       expect(text).not.toContain("liquidation is imminent");
     },
