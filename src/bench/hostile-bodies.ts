@@ -10,7 +10,8 @@ import { rssMB } from "./measure.js";
 import { KEY, round1, table } from "./shared.js";
 import { startSimulatorProcess } from "./simulator-process.js";
 
-const SCRAPES = 5;
+/** Scrapes per row: `npm run bench:hostile -- 20` for a longer look at memory. */
+const SCRAPES = Number(process.argv[2] ?? 5);
 const SCRAPE_TIMEOUT_S = 10;
 const ENDPOINTS = ["account_info", "orders_active", "orders_history", "markets"];
 
