@@ -68,6 +68,20 @@ describe.each(WAYS)("walkJson, %s", (_name, walk) => {
     );
   });
 
+  it.each([
+    "[1,[2 3]]",
+    '[1,{"a" 1}]',
+    '[1,{"a":1,}]',
+    "[1,[1,]]",
+    "[1,{,}]",
+    '[1,{"a":1}}]',
+    "[1,[}]",
+    '[1,{"a":[1,{"b":2}]},[],{}]',
+    '[1,"x",[[[]]],{"a":{"b":[null,true,false]}}]',
+  ])("checks the grammar of items past the cap too: %s", async (text) => {
+    expect(await outcome(walk, text, { maxItems: 1, keepLongNumbers: true })).toEqual(reference(text, { maxItems: 1 }));
+  });
+
   it("agrees with JSON.parse on the list member of an object, whatever the other members hold", async () => {
     await fc.assert(
       fc.asyncProperty(

@@ -4,6 +4,7 @@
 
 import { Tokenizer, TokenParser, TokenType } from "@streamparser/json";
 import { DOUBLE_DIGITS, significantDigits } from "./decimal.js";
+import { SkippedItems } from "./json-skip.js";
 
 /**
  * Bodies below this go to JSON.parse whatever their shape: at worst (330 k empty objects a MiB)
@@ -169,11 +170,34 @@ async function walkStreamed(bytes: Buffer, options: WalkOptions, each: (item: un
   // Values (keys included) the parser holds; an item's are let go once it is handed out.
   let held = 0;
   let heldBeforeItem = 0;
+  let items = 0;
+  // The items past the cap: followed token by token for their grammar, counted, never built.
+  let skipped: SkippedItems | undefined;
+  let overCap = 0;
   tokenizer.onToken = (info) => {
     if (failure !== undefined) return;
-    const { token, value } = info;
+    const token = info.token;
+    if (skipped !== undefined) {
+      // The hot path past the cap: millions of tokens, nothing built.
+      const step = skipped.feed(token);
+      if (step === "more") {
+        if (token <= TokenType.LEFT_BRACKET && itemDepth + skipped.depth > MAX_DEPTH) fail(new JsonWalkError("depth", `nested deeper than ${MAX_DEPTH}`));
+        return;
+      }
+      if (step === "error") return fail(new JsonWalkError("syntax", "not valid JSON"));
+      // The list's `]`: the parser, which saw the list up to the cap, sees it end there.
+      overCap = skipped.count;
+      skipped = undefined;
+    }
+    const value = info.value;
     const opens = token === TokenType.LEFT_BRACE || token === TokenType.LEFT_BRACKET;
     const closes = token === TokenType.RIGHT_BRACE || token === TokenType.RIGHT_BRACKET;
+    if (inList && depth === itemDepth && !closes && token !== TokenType.COLON && items >= options.maxItems) {
+      // The cap is reached: what follows in the list is never handed to the parser.
+      skipped = new SkippedItems(items > 0);
+      if (skipped.feed(token) === "error") return fail(new JsonWalkError("syntax", "not valid JSON"));
+      return;
+    }
     if (depth === 0 && root === undefined) {
       root = token === TokenType.LEFT_BRACE ? members : token === TokenType.LEFT_BRACKET ? [] : value;
       inList = options.list === undefined && token === TokenType.LEFT_BRACKET;
@@ -208,13 +232,12 @@ async function walkStreamed(bytes: Buffer, options: WalkOptions, each: (item: un
     parser.write(info);
   };
 
-  let items = 0;
   parser.onValue = ({ value, parent }) => {
     // `*` matches an object's members too: only the elements of an array are items.
     if (!Array.isArray(parent)) return;
     held = heldBeforeItem;
     items++;
-    if (items <= options.maxItems) each(value);
+    each(value);
   };
 
   const pacer = new Pacer(options.signal);
@@ -226,7 +249,7 @@ async function walkStreamed(bytes: Buffer, options: WalkOptions, each: (item: un
   if (failure === undefined && !parser.isEnded) fail(new JsonWalkError("syntax", "not valid JSON"));
   if (failure !== undefined) throw failure;
   const hasList = listOf(root, options.list) !== undefined;
-  return { root, items: hasList ? items : 0, overCap: Math.max(0, items - options.maxItems) };
+  return { root, items: hasList ? items + overCap : 0, overCap };
 }
 
 /**
