@@ -40,8 +40,9 @@ async function main(argv: string[]): Promise<number> {
   const tls = web === undefined ? undefined : (await import("./web/tls-options.js")).tlsServerOptions(web);
   if (flags.configCheck) {
     for (const warning of warnings) process.stderr.write(`trading-exporter: warning: ${warning}\n`);
-    process.stdout.write(`configuration OK: ${config.accounts.length} account(s): ${config.accounts.map((a) => a.name).join(", ")}\n`);
-    for (const line of shardLines(config)) process.stdout.write(`${line}\n`);
+    const lines = [`configuration OK: ${config.accounts.length} account(s): ${config.accounts.map((a) => a.name).join(", ")}`, ...shardLines(config)];
+    // Written before exit: process.exit drops what a pipe has not taken yet (a long list of shards).
+    await new Promise((resolve) => process.stdout.write(lines.map((line) => `${line}\n`).join(""), resolve));
     return 0;
   }
   // A sink that never blocks: a closed or stalled stderr drops log lines, never a scrape or the stop.

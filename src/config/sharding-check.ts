@@ -24,6 +24,6 @@ export function checkSharding(v: Values, flags: Readonly<Record<string, string |
   const totalGiven = givenAs(SETTINGS["sharding.total_shards"], flags, env);
   if (shardGiven === undefined) return; // the default shard, 0, is below every total
   const index = SETTING_LIST.findIndex(([id]) => id === "sharding.shard");
-  const limit = totalGiven === undefined ? "the total number of shards (1: TRADING_TOTAL_SHARDS and --total-shards are not set)" : totalGiven.name;
+  const limit = totalGiven === undefined ? "the number of shards, 1 when neither TRADING_TOTAL_SHARDS nor --total-shards is set" : totalGiven.name;
   problems.add(shardGiven.name, `must be below ${limit}; shards are numbered from 0`, [shardGiven.from, index]);
 }
