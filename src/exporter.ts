@@ -74,8 +74,9 @@ export class Exporter {
     return this.#scraper.accountNames();
   }
 
+  /** A served account by name: another shard's answers like an unknown one. */
   account(name: string): AccountConfig | undefined {
-    return this.#config.accounts.find((a) => a.name === name);
+    return this.#scraper.account(name);
   }
 
   async collect(deadline: Deadline, options: ScrapeOptions = {}): Promise<ScrapeResult> {

@@ -254,3 +254,30 @@ describe("--config.check", () => {
     ]);
   });
 });
+
+describe("sharding", () => {
+  const BASE = { TRADING_BASE_URL: "http://x", TRADING_COLLATERAL_IDS: "X", TRADING_AUTH_TYPE: "none" };
+  const load = (env: Record<string, string>, flags: Record<string, string> = {}) => buildConfig({ env: { ...BASE, ...env }, flags }, undefined).config;
+
+  it("takes the shard as a number or as a StatefulSet pod name, the flag before the variable", () => {
+    expect(load({}).sharding).toEqual({ shard: 0, totalShards: 1 });
+    expect(load({ TRADING_SHARD: "trading-exporter-1", TRADING_TOTAL_SHARDS: "2" }).sharding).toEqual({ shard: 1, totalShards: 2 });
+    expect(load({ TRADING_SHARD: "1", TRADING_TOTAL_SHARDS: "3" }, { shard: "2", "total-shards": "4" }).sharding).toEqual({ shard: 2, totalShards: 4 });
+  });
+
+  it.each([
+    [{ TRADING_SHARD: "2", TRADING_TOTAL_SHARDS: "2" }, {}, "TRADING_SHARD: must be below TRADING_TOTAL_SHARDS; shards are numbered from 0"],
+    [
+      { TRADING_SHARD: "trading-exporter-1" },
+      {},
+      "TRADING_SHARD: must be below the number of shards, 1 when neither TRADING_TOTAL_SHARDS nor --total-shards is set; shards are numbered from 0",
+    ],
+    [{ TRADING_TOTAL_SHARDS: "2" }, { shard: "trading-exporter-2" }, "--shard: must be below TRADING_TOTAL_SHARDS; shards are numbered from 0"],
+    [{ TRADING_TOTAL_SHARDS: "9" }, { shard: "3", "total-shards": "3" }, "--shard: must be below --total-shards; shards are numbered from 0"],
+    [{ TRADING_TOTAL_SHARDS: "0" }, {}, "TRADING_TOTAL_SHARDS: expected a whole number from 1 to 10000"],
+    [{ TRADING_SHARD: "exporter" }, {}, "TRADING_SHARD: expected a shard number from 0, or a StatefulSet pod name ending in -NUMBER"],
+    [{}, { shard: "-1" }, "--shard: expected a shard number from 0, or a StatefulSet pod name ending in -NUMBER"],
+  ])("refuses %j %j in one line naming the setting", (env, flags, line) => {
+    expect(problemsOf(() => load(env, flags))).toEqual([line]);
+  });
+});

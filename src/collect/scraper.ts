@@ -1,6 +1,7 @@
 // Collects one scrape: every configured account's endpoints and the markets, in parallel, shared
 // between concurrent scrapes, with the market list cached and rate-limited endpoints left alone.
 
+import { shardAccounts } from "../config/sharding.js";
 import type { AccountConfig, Config } from "../config/types.js";
 import type { Deadline } from "../util/deadline.js";
 import { VenueClient, type CallContext, type ClientHooks, type RequestTrace } from "../venue/client.js";
@@ -58,11 +59,17 @@ export class Scraper {
     this.#rateLimits = new RateLimits(now);
     this.#marketsTtlMs = config.venue.marketsCacheSeconds * 1000;
     this.#publicClient = new VenueClient(config.venue, undefined, hooks);
-    this.#accounts = new Map(config.accounts.map((a) => [a.name, { config: a, client: new VenueClient(config.venue, a, hooks) }]));
+    // Only this shard's accounts: another replica's are never called, and need no client here.
+    this.#accounts = new Map(shardAccounts(config).map((a) => [a.name, { config: a, client: new VenueClient(config.venue, a, hooks) }]));
   }
 
   accountNames(): string[] {
     return [...this.#accounts.keys()];
+  }
+
+  /** A served account by name; undefined for a name not configured or another shard's. */
+  account(name: string): AccountConfig | undefined {
+    return this.#accounts.get(name)?.config;
   }
 
   /** Every account (or the named ones) and, unless left out, the markets. */

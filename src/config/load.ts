@@ -6,6 +6,7 @@ import { envValue, readSecret, unknownVariables, type Env } from "./env.js";
 import type { ConfigFile } from "./file.js";
 import { FROM_ENV, FROM_FILE, FROM_FLAG, Problems } from "./problems.js";
 import { SETTING_LIST, type SettingId, type Values } from "./settings.js";
+import { checkSharding } from "./sharding-check.js";
 import type { AccountConfig, AuthConfig, Config } from "./types.js";
 
 /** Flag values as given on the command line, by flag name without dashes ("web.listen-address"). */
@@ -75,6 +76,7 @@ export function buildConfig(sources: Sources, file: ConfigFile | undefined): Loa
   }
   // A misspelt variable explains the "required" of the one it was meant to be, and takes its place.
   for (const u of unknown) if (u.meant !== undefined) problems.misspelt(u.name, u.text, u.meant);
+  checkSharding(v, flags, env, problems);
   problems.throwIfAny();
 
   // A web config path in the file is relative to the file's folder, as the secret files are.
@@ -107,6 +109,7 @@ export function buildConfig(sources: Sources, file: ConfigFile | undefined): Loa
     logLevel: v["log.level"]!,
     logFormat: v["log.format"]!,
     webConfigFile,
+    sharding: { shard: v["sharding.shard"]!, totalShards: v["sharding.total_shards"]! },
   };
   return { config, warnings };
 }

@@ -2,6 +2,7 @@
 // help. The file loader, the environment loader, the flags, --help and the README's tables all read it.
 
 import { type Setting, setting } from "./setting.js";
+import { MAX_TOTAL_SHARDS, parseShard } from "./sharding.js";
 import type { Config } from "./types.js";
 import {
   AUTH_TYPES,
@@ -98,6 +99,26 @@ export const SETTINGS = {
     default: "json",
     help: "json (one object per line, on stderr) or logfmt (key=value, for people).",
     parse: oneOf(LOG_FORMATS),
+  }),
+  "sharding.shard": setting({
+    file: false,
+    flag: "shard",
+    arg: "I",
+    env: "TRADING_SHARD",
+    default: 0,
+    help: "This replica's shard, from 0: it serves only the accounts whose name hashes to it.",
+    more: "A StatefulSet pod name ending in `-I` is taken as shard I (`trading-exporter-2` is 2), so the downward API's `metadata.name` can be passed. See [Sharding](#sharding-accounts-over-replicas).",
+    parse: parseShard,
+  }),
+  "sharding.total_shards": setting({
+    file: false,
+    flag: "total-shards",
+    arg: "N",
+    env: "TRADING_TOTAL_SHARDS",
+    default: 1,
+    help: `Number of replicas the accounts are split over, up to ${MAX_TOTAL_SHARDS}; 1 serves every account.`,
+    more: "An account belongs to shard (first 8 bytes of SHA-256(name), big-endian) mod N; `--config.check` prints each account's shard.",
+    parse: positiveInt(MAX_TOTAL_SHARDS),
   }),
   "venue.base_url": setting({
     file: true,

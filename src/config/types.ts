@@ -57,6 +57,13 @@ export interface HttpServerConfig {
   idleTimeoutSeconds: number;
 }
 
+/** This process's place among the replicas that split the accounts (kube-state-metrics' --shard/--total-shards). */
+export interface Sharding {
+  /** Numbered from 0; always below totalShards. */
+  shard: number;
+  totalShards: number;
+}
+
 export interface Config {
   venue: VenueConfig;
   accounts: AccountConfig[];
@@ -67,4 +74,6 @@ export interface Config {
   logFormat: LogFormat;
   /** --web.config.file: TLS and basic auth of the exporter itself; read at start-up only. */
   webConfigFile: string | undefined;
+  /** Which accounts this process serves: the others belong to other replicas. */
+  sharding: Sharding;
 }

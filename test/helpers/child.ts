@@ -46,6 +46,7 @@ export async function runExporter(env: Record<string, string>, args: string[] = 
   let stdout = "";
   child.stderr.on("data", (d: Buffer) => (stderr += d.toString()));
   child.stdout.on("data", (d: Buffer) => (stdout += d.toString()));
-  const [code] = (await once(child, "exit")) as [number | null];
+  // "close", not "exit": the process can exit before its last output has been read from the pipes.
+  const [code] = (await once(child, "close")) as [number | null];
   return { code, stderr, stdout };
 }

@@ -1,0 +1,43 @@
+// Which shard owns a name: the first 8 bytes of the SHA-256 of the name's UTF-8 bytes, as a big-endian
+// unsigned integer, modulo the number of shards.
+
+import { createHash } from "node:crypto";
+import { ConfigError } from "./errors.js";
+import type { AccountConfig, Config, Sharding } from "./types.js";
+
+/** Most shards accepted: far above any sensible split, low enough that a typo is caught. */
+export const MAX_TOTAL_SHARDS = 10_000;
+
+/**
+ * The shard that owns `name` among `totalShards`. Any name (an account's today; the venue's public
+ * market list as a target of its own later) is placed by this one rule, so every replica agrees.
+ * SHA-256 rather than kube-state-metrics' FNV-1a: FNV-1a's low bits depend only on the bytes' low
+ * bits (modulo 2 it is the parity of the odd bytes, so `desk-A` and `desk-a` always share a shard),
+ * and `sha256sum` lets anyone compute the shard by hand. Stable across versions, processes and machines.
+ */
+export function shardOf(name: string, totalShards: number): number {
+  const digest = createHash("sha256").update(name, "utf8").digest();
+  return Number(digest.readBigUInt64BE(0) % BigInt(totalShards));
+}
+
+export function ownsName(sharding: Sharding, name: string): boolean {
+  return sharding.totalShards === 1 || shardOf(name, sharding.totalShards) === sharding.shard;
+}
+
+/** The accounts this process serves; the others belong to another replica and are never called. */
+export function shardAccounts(config: Config): AccountConfig[] {
+  return config.accounts.filter((a) => ownsName(config.sharding, a.name));
+}
+
+/**
+ * The shard number, as a number or as a StatefulSet pod name whose ordinal ends it
+ * (`trading-exporter-2` is shard 2), so the downward API's metadata.name can be passed as it is.
+ */
+export function parseShard(value: unknown, key: string): number {
+  const expected = "a shard number from 0, or a StatefulSet pod name ending in -NUMBER";
+  const text = typeof value === "string" || typeof value === "number" ? String(value).trim() : "";
+  const match = /^(?:[A-Za-z0-9][A-Za-z0-9.-]*-)?(\d{1,9})$/.exec(text);
+  const shard = match === null ? Number.NaN : Number(match[1]);
+  if (!Number.isSafeInteger(shard)) throw new ConfigError(`${key}: expected ${expected}`);
+  return shard;
+}

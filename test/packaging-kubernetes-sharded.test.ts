@@ -1,0 +1,118 @@
+// The sharded Kubernetes variant: a StatefulSet whose pod names are the shards, a headless Service
+// naming each replica, a ScrapeConfig asking each replica's /sd, all agreeing on the number of shards.
+
+import { execFile } from "node:child_process";
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import { promisify } from "node:util";
+import { afterAll, describe, expect, it } from "vitest";
+import { parseShard } from "../src/config/sharding.js";
+import { MAIN } from "./helpers/child.js";
+import { dig, readRepoFile, readYaml, readYamlDocuments, repoPath } from "./helpers/yaml-files.js";
+
+const run = promisify(execFile);
+const DIR = "deploy/kubernetes/statefulset-sharded";
+
+type Obj = Record<string, unknown>;
+
+const manifestFiles = readdirSync(repoPath(DIR)).filter((f) => f.endsWith(".yaml") && f !== "kustomization.yaml");
+const objects = manifestFiles.flatMap((file) => readYamlDocuments(`${DIR}/${file}`) as Obj[]);
+const kustomization = readYaml(`${DIR}/kustomization.yaml`) as Obj;
+
+function one(kind: string, from: Obj[] = objects): Obj {
+  const found = from.filter((o) => o.kind === kind);
+  if (found.length !== 1) throw new Error(`expected one ${kind}, found ${found.length}`);
+  return found[0]!;
+}
+
+const statefulSet = one("StatefulSet");
+const service = one("Service");
+const scrapeConfig = one("ScrapeConfig");
+const configMap = one("ConfigMap");
+const podSpec = dig(statefulSet, "spec", "template", "spec") as Obj;
+const container = ((podSpec.containers ?? []) as Obj[])[0]!;
+const env = (container.env ?? []) as Obj[];
+const replicas = Number(dig(statefulSet, "spec", "replicas"));
+const name = String(dig(statefulSet, "metadata", "name"));
+const namespace = String(kustomization.namespace);
+const podNames = Array.from({ length: replicas }, (_, i) => `${name}-${i}`);
+
+const envValue = (variable: string) => env.find((e) => e.name === variable);
+
+describe("the StatefulSet", () => {
+  it("passes its pod's name as TRADING_SHARD and its replicas as TRADING_TOTAL_SHARDS", () => {
+    expect(replicas).toBeGreaterThan(1);
+    expect(dig(envValue("TRADING_SHARD"), "valueFrom", "fieldRef", "fieldPath")).toBe("metadata.name");
+    expect(Number(dig(envValue("TRADING_TOTAL_SHARDS"), "value"))).toBe(replicas);
+    // The names the StatefulSet gives its pods are the shards 0 .. replicas-1, as the exporter reads them.
+    expect(podNames.map((pod) => parseShard(pod, "TRADING_SHARD"))).toEqual(podNames.map((_, i) => i));
+    expect(dig(statefulSet, "spec", "podManagementPolicy")).toBe("Parallel");
+  });
+
+  it("is hardened, probed and mounted exactly as the Deployment is", () => {
+    const deployment = one("Deployment", readYamlDocuments("deploy/kubernetes/deployment.yaml") as Obj[]);
+    const base = dig(deployment, "spec", "template", "spec") as Obj;
+    const baseContainer = ((base.containers ?? []) as Obj[])[0]!;
+    for (const key of ["securityContext", "automountServiceAccountToken", "enableServiceLinks", "terminationGracePeriodSeconds"]) {
+      expect(podSpec[key], key).toEqual(base[key]);
+    }
+    for (const key of ["image", "args", "ports", "securityContext", "livenessProbe", "readinessProbe", "volumeMounts"]) {
+      expect(container[key], key).toEqual(baseContainer[key]);
+    }
+    expect(env.some((e) => dig(e, "valueFrom", "secretKeyRef") !== undefined)).toBe(false);
+    expect(dig(podSpec, "volumes", 0, "projected", "defaultMode")).toBe(0o440);
+  });
+});
+
+describe("the headless Service and the ScrapeConfig", () => {
+  it("give each replica a DNS name, and the ScrapeConfig asks exactly those for /sd", () => {
+    expect(dig(service, "spec", "clusterIP")).toBe("None");
+    expect(dig(statefulSet, "spec", "serviceName")).toBe(dig(service, "metadata", "name"));
+    const podLabels = dig(statefulSet, "spec", "template", "metadata", "labels") as Record<string, string>;
+    for (const [k, v] of Object.entries(dig(service, "spec", "selector") as Record<string, string>)) expect(podLabels[k], k).toBe(v);
+    expect(dig(service, "spec", "ports", 0)).toMatchObject({ name: "metrics", port: 9842, targetPort: "metrics" });
+    const urls = ((dig(scrapeConfig, "spec", "httpSDConfigs") ?? []) as Obj[]).map((c) => c.url);
+    expect(urls).toEqual(podNames.map((pod) => `http://${pod}.${String(dig(service, "metadata", "name"))}.${namespace}.svc:9842/sd`));
+  });
+
+  it("name the job so the shipped rules' TradingExporterDown selects it", () => {
+    const job = ((dig(scrapeConfig, "spec", "relabelings") ?? []) as Obj[]).find((r) => r.targetLabel === "job")?.replacement;
+    const selector = /up\{job=~"([^"]+)"\}/.exec(readRepoFile("prometheus/rules/trading.rules.yml"))?.[1];
+    expect(String(job)).toMatch(new RegExp(`^(?:${selector})$`));
+  });
+});
+
+describe("the config file, from the ConfigMap", () => {
+  const root = mkdtempSync(join(tmpdir(), "te-k8s-shards-"));
+  afterAll(() => rmSync(root, { recursive: true, force: true }));
+
+  it("passes --config.check as every replica, and splits its accounts over all of them; a replica past the last is refused", async () => {
+    const configArg = ((container.args ?? []) as string[]).find((a) => a.startsWith("--config.file="))!.slice("--config.file=".length);
+    const configPath = join(root, configArg);
+    mkdirSync(join(dirname(configPath), "secrets"), { recursive: true });
+    writeFileSync(configPath, String(dig(configMap, "data", "trading-exporter.yml")));
+    writeFileSync(join(dirname(configPath), "secrets", "api-key"), "test-venue-key\n");
+    const check = (pod: string) =>
+      run(process.execPath, [MAIN, `--config.file=${configPath}`, "--config.check"], {
+        env: { PATH: process.env.PATH ?? "", TRADING_SHARD: pod, TRADING_TOTAL_SHARDS: String(dig(envValue("TRADING_TOTAL_SHARDS"), "value")) },
+        timeout: 20_000,
+      });
+    const served: number[] = [];
+    for (const pod of podNames) {
+      const { stdout } = await check(pod);
+      served.push(Number(/serves (\d+) of/.exec(stdout)?.[1]));
+    }
+    expect(
+      served.every((n) => n > 0),
+      `accounts per shard: ${served.join(", ")}`,
+    ).toBe(true);
+    await expect(check(`${name}-${replicas}`)).rejects.toMatchObject({ stderr: expect.stringContaining("TRADING_SHARD: must be below TRADING_TOTAL_SHARDS") });
+  });
+});
+
+describe("kustomization.yaml", () => {
+  it("lists every manifest of the folder, and only those", () => {
+    expect([...(kustomization.resources as string[])].sort()).toEqual([...manifestFiles].sort());
+  });
+});
