@@ -251,6 +251,14 @@ export const SETTINGS = {
     more: "`false` trades that memory (about the size of the answers) for CPU.",
     parse: parseBoolean,
   }),
+  "scrape.min_collection_interval_seconds": setting({
+    file: true,
+    env: "TRADING_MIN_COLLECTION_INTERVAL_SECONDS",
+    default: 12,
+    help: "A scrape less than this after the start of an account's last collection is answered from it (0: collect every scrape).",
+    more: "Any number of scrapers, at any interval and phase, then cost the venue about one collection per account per this long. See [Several Prometheus servers](#several-prometheus-servers-ha-pairs).",
+    parse: seconds({ zero: true, max: SECONDS_MAX }),
+  }),
   "scrape.default_timeout_seconds": setting({
     startupOnly: (c) => c.scrape.defaultTimeoutSeconds,
     file: true,
@@ -288,7 +296,7 @@ export const SETTINGS = {
     env: "TRADING_MAX_SERIES",
     default: 200_000,
     help: "Venue series per scrape, up to 100000000; the rest are dropped and counted.",
-    more: "Neither the exporter's own series nor the scrape's health (`trading_up`, `trading_scrape_*`, `trading_market_list_age_seconds`) are counted or dropped: the up/down alerts read them. Drops are counted in `trading_exporter_series_dropped_total`.",
+    more: "Neither the exporter's own series nor the scrape's health (`trading_up`, `trading_scrape_*`, `trading_collection_timestamp_seconds`, `trading_market_list_age_seconds`) are counted or dropped: the up/down alerts read them. Drops are counted in `trading_exporter_series_dropped_total`.",
     parse: positiveInt(100_000_000),
   }),
 };

@@ -47,19 +47,26 @@ export interface StackOptions {
   defaultMetrics?: boolean;
 }
 
+/**
+ * The stack's tests change the venue and expect the next scrape to see it, so each scrape collects
+ * (the minimum collection interval has tests of its own); `env` can set the interval back.
+ */
+const EVERY_SCRAPE_COLLECTS = { TRADING_MIN_COLLECTION_INTERVAL_SECONDS: "0" };
+
 export async function startStack(options: StackOptions = {}): Promise<Stack> {
   const venue = await startSimulator({ seed: 7, tickMs: 0, apiKey: SIM_KEY, ...options.venue });
   const config =
     options.source !== undefined
       ? options.source(venue.url)
       : options.file !== undefined
-        ? configFromObject(options.file(venue.url), { TRADING_LISTEN_ADDRESS: "127.0.0.1:0", ...options.env }, process.cwd())
+        ? configFromObject(options.file(venue.url), { TRADING_LISTEN_ADDRESS: "127.0.0.1:0", ...EVERY_SCRAPE_COLLECTS, ...options.env }, process.cwd())
         : configFromEnv({
             TRADING_BASE_URL: venue.url,
             TRADING_API_KEY: SIM_KEY,
             TRADING_COLLATERAL_IDS: "USDC,USDT",
             TRADING_ACCOUNT: "sim",
             TRADING_LISTEN_ADDRESS: "127.0.0.1:0",
+            ...EVERY_SCRAPE_COLLECTS,
             ...options.env,
           });
   // Tests never take a fixed port: a config that would (the file's default 0.0.0.0:9842) is a test bug.
