@@ -240,7 +240,7 @@ export const SETTINGS = {
     env: "TRADING_MARKETS_CACHE_SECONDS",
     default: 60,
     help: "How long the public market list is reused after a successful read (0: read every scrape).",
-    more: "A failed read is never cached.",
+    more: "A failed read is kept no longer than `scrape.min_collection_interval_seconds`.",
     parse: seconds({ zero: true, max: SECONDS_MAX }),
   }),
   "venue.reuse_unchanged_bodies": setting({
