@@ -31,6 +31,9 @@ function outputText(out: ScrapeOutput): string {
   return out.head.text + (out.reused?.text ?? "");
 }
 
+/** An output with the venue families of its head kept apart, so the exporter's own can be read again. */
+type Rendered = ScrapeOutput & { fresh: string; dropped: number };
+
 function sameList(a: readonly unknown[], b: readonly unknown[]): boolean {
   return a.length === b.length && a.every((x, i) => x === b[i]);
 }
@@ -46,22 +49,29 @@ export class Exporter {
   readonly #paging = new Map<string, string>();
   readonly #transport = new Transport();
   readonly #exposition = new Exposition(COLLECTORS);
-  /** The last output per view, with the collection results it was rendered from. */
-  readonly #outputs = new Map<string, { results: unknown[]; output: Promise<ScrapeOutput> }>();
+  /** The last output per view, with the collection results it was rendered from and when. */
+  readonly #outputs = new Map<string, { results: unknown[]; renderedAt: number; output: Promise<Rendered> }>();
+  /** The clock of the minimum collection interval and the caches (a test's fake one moves it by hand). */
+  readonly #now: () => number;
 
-  constructor(config: Config, logger: Logger, self: SelfMetrics = new SelfMetrics()) {
+  constructor(config: Config, logger: Logger, self: SelfMetrics = new SelfMetrics(), now: () => number = Date.now) {
     this.self = self;
     this.#logger = logger;
+    this.#now = now;
     this.#config = config;
     this.#scraper = this.#scraperFor(config);
   }
 
   #scraperFor(config: Config): Scraper {
-    return new Scraper(config, {
-      transport: this.#transport,
-      onAnswer: (endpoint, code) => this.self.upstreamAnswer(endpoint, code),
-      onInvalidFields: (endpoint, counts) => this.self.invalidFields(endpoint, counts),
-    });
+    return new Scraper(
+      config,
+      {
+        transport: this.#transport,
+        onAnswer: (endpoint, code) => this.self.upstreamAnswer(endpoint, code),
+        onInvalidFields: (endpoint, counts) => this.self.invalidFields(endpoint, counts),
+      },
+      this.#now,
+    );
   }
 
   /** Serves a new configuration from the next scrape on; scrapes in flight finish with the old one. */
@@ -112,7 +122,8 @@ export class Exporter {
 
   /**
    * A scrape: the exporter's own metrics, then this collection's families. Scrapes that joined the same collection (same result objects) get the same output,
-   * rendered, encoded and counted once: a burst of 50 costs one render, not 50.
+   * rendered, encoded and counted once: a burst of 50 costs one render, not 50. A scrape that arrives after the render and is
+   * served the same collection (inside the minimum interval) gets its venue part as rendered and the exporter's own metrics as they are now.
    */
   async metrics(deadline: Deadline, options: ScrapeOptions = {}): Promise<ScrapeOutput> {
     const result = await this.#scraper.scrape(deadline, options);
@@ -121,11 +132,16 @@ export class Exporter {
     const view = `${own ? "all" : "probe"}|${result.accounts.map((a) => a.account).join("\u0000")}|${result.markets === undefined ? "" : "m"}`;
     const results = [...result.accounts, result.markets];
     const last = this.#outputs.get(view);
-    if (last !== undefined && sameList(last.results, results)) return last.output;
+    if (last !== undefined && sameList(last.results, results)) {
+      if (!own || result.collectedAt <= last.renderedAt) return last.output;
+      // A reload's outcome or a rejected scrape must not wait for the next collection to show.
+      const { fresh, reused } = await last.output;
+      return { head: await this.#head(fresh, true), reused };
+    }
     this.#recordAll(result);
     // Stored before it resolves, so the scrapes resuming right after this one find it.
     const output = this.#render(result, own);
-    this.#outputs.set(view, { results, output });
+    this.#outputs.set(view, { results, renderedAt: this.#now(), output });
     return output;
   }
 
@@ -146,7 +162,7 @@ export class Exporter {
    * `withOwn`: the exporter's own metrics (process, runtime, counters) head the exposition.
    * Also says how many series were dropped over the cap (the debug report shows it).
    */
-  async #render(result: ScrapeResult, withOwn: boolean): Promise<ScrapeOutput & { dropped: number }> {
+  async #render(result: ScrapeResult, withOwn: boolean): Promise<Rendered> {
     const max = this.#config.scrape.maxSeries;
     const { fresh, reused, dropped, duplicates, series } = this.#exposition.render(result, max);
     this.self.seriesDuplicated(duplicates);
@@ -157,11 +173,16 @@ export class Exporter {
     if (this.#logger.isLevelEnabled("debug")) {
       const failed = result.accounts.flatMap((a) => a.outcomes).filter((o) => !o.ok).length + (result.markets?.outcome.ok === false ? 1 : 0);
       const accounts = result.accounts.map((a) => a.account);
-      this.#logger.debug({ accounts, series, dropped, failed, ms: Date.now() - result.collectedAt }, "collection rendered");
+      this.#logger.debug({ accounts, series, dropped, failed, ms: this.#now() - result.collectedAt }, "collection rendered");
     }
+    return { head: await this.#head(fresh, withOwn), reused, fresh, dropped };
+  }
+
+  /** The head of an exposition: the exporter's own metrics if asked, then the venue families that change every collection. */
+  async #head(fresh: string, withOwn: boolean): Promise<Body> {
     // prom-client renders the exporter's own (few) metrics; the scrape's are already text.
     const own = withOwn ? await this.self.registry.metrics() : "";
-    return { head: new Body(own + fresh, () => selfToOpenMetrics(own) + gaugesToOpenMetrics(fresh)), reused, dropped };
+    return new Body(own + fresh, () => selfToOpenMetrics(own) + gaugesToOpenMetrics(fresh));
   }
 
   /** Closes the connections to the venue. */

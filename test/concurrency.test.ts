@@ -80,7 +80,7 @@ describe("concurrent scrapes", () => {
     stack = await startStack({ env: { TRADING_MAX_SERIES: "20" } });
     const samples = parseExposition(await stack.scrape());
     // The scrape's own health is kept whole and not counted: the up/down alerts read it.
-    const health = /^trading_(up|scrape_success|scrape_duration_seconds|market_list_age_seconds)$/;
+    const health = /^trading_(up|scrape_success|scrape_duration_seconds|collection_timestamp_seconds|market_list_age_seconds)$/;
     const venue = samples.filter((s) => s.name.startsWith("trading_") && !s.name.startsWith("trading_exporter_") && !health.test(s.name));
     expect(venue).toHaveLength(20);
     expect(valueOf(samples, "trading_up")).toBe(1);

@@ -37,7 +37,14 @@ describe("the example config file", () => {
       ["sandbox", "none"],
     ]);
     expect(config.venue).toMatchObject({ historyMaxOrders: 1000, historyPageSize: 100, marketsCacheSeconds: 60 });
-    expect(config.scrape).toEqual({ defaultTimeoutSeconds: 10, timeoutOffsetSeconds: 0.5, maxTimeoutSeconds: 60, maxInFlight: 40, maxSeries: 200000 });
+    expect(config.scrape).toEqual({
+      minCollectionIntervalSeconds: 12,
+      defaultTimeoutSeconds: 10,
+      timeoutOffsetSeconds: 0.5,
+      maxTimeoutSeconds: 60,
+      maxInFlight: 40,
+      maxSeries: 200000,
+    });
     const main = config.accounts[0]!;
     expect(main.auth.type === "api_key" && main.auth.key.reveal()).toBe("example-main-key");
     expect(main.headers).toEqual({ "X-Desk": "alpha" });

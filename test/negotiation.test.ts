@@ -35,7 +35,11 @@ const stable = (text: string) =>
     .split("\n")
     .filter(
       (l) =>
-        l.startsWith("trading_") && !l.startsWith("trading_exporter_") && !l.startsWith("trading_scrape_duration") && !l.startsWith("trading_market_list_age"),
+        l.startsWith("trading_") &&
+        !l.startsWith("trading_exporter_") &&
+        !l.startsWith("trading_scrape_duration") &&
+        !l.startsWith("trading_collection_timestamp") &&
+        !l.startsWith("trading_market_list_age"),
     )
     .join("\n");
 

@@ -101,6 +101,7 @@ function scrapeOf(b: { account: unknown; active: unknown; history: unknown; mark
     accounts: [
       {
         account: "prop",
+        startedAt: 0,
         outcomes: [ok("account_info", !!info), ok("orders_active", !!active), ok("orders_history", !!history)],
         accountInfos: info ? [info] : [],
         activeOrders: active ? { orders: active, limit: 5 } : undefined,

@@ -41,6 +41,8 @@ async function start(options: TinyVenueOptions, env: Record<string, string> = {}
     TRADING_LISTEN_ADDRESS: "127.0.0.1:0",
     TRADING_HISTORY_MAX_ORDERS: String(MAX_ORDERS),
     TRADING_HISTORY_PAGE_SIZE: String(PAGE_SIZE),
+    // Each test changes the venue's answers between scrapes: every scrape collects.
+    TRADING_MIN_COLLECTION_INTERVAL_SECONDS: "0",
     ...env,
   });
   const logs: string[] = [];

@@ -5,6 +5,8 @@ import type { EndpointOutcome } from "./outcome.js";
 
 export interface AccountResult {
   account: string;
+  /** When this collection of the account started (epoch ms); undefined for a scrape that gave up waiting for one. */
+  startedAt: number | undefined;
   outcomes: EndpointOutcome[];
   /** One per collateral id that answered; a collateral that failed is absent. */
   accountInfos: AccountInfo[];

@@ -1,5 +1,5 @@
 // Collects one scrape: every configured account's endpoints and the markets, in parallel, shared
-// between concurrent scrapes, with the market list cached and rate-limited endpoints left alone.
+// between concurrent scrapes and reused inside the minimum interval, rate-limited endpoints left alone.
 
 import { shardAccounts } from "../config/sharding.js";
 import type { AccountConfig, Config } from "../config/types.js";
@@ -51,6 +51,11 @@ export class Scraper {
   readonly #marketsFlight = new SingleFlight<MarketsResult>();
   /** The last good market list; its readAt says when it expires. */
   #marketsCache: MarketsResult | undefined;
+  readonly #minIntervalMs: number;
+  /** Each account's last completed collection, served again to scrapes inside the minimum interval. */
+  readonly #recentAccounts = new Map<string, AccountResult>();
+  /** The last completed market read (good or not) and when it started, for the same reuse. */
+  #recentMarkets: { startedAt: number; result: MarketsResult } | undefined;
   readonly #now: () => number;
 
   constructor(config: Config, hooks: ScraperHooks, now: () => number = Date.now) {
@@ -58,6 +63,7 @@ export class Scraper {
     this.#now = now;
     this.#rateLimits = new RateLimits(now);
     this.#marketsTtlMs = config.venue.marketsCacheSeconds * 1000;
+    this.#minIntervalMs = config.scrape.minCollectionIntervalSeconds * 1000;
     this.#publicClient = new VenueClient(config.venue, undefined, hooks);
     // Only this shard's accounts: another replica's are never called, and need no client here.
     this.#accounts = new Map(shardAccounts(config).map((a) => [a.name, { config: a, client: new VenueClient(config.venue, a, hooks) }]));
@@ -84,14 +90,25 @@ export class Scraper {
     return { collectedAt, accounts, markets };
   }
 
-  /** One collection per account at a time: a concurrent scrape waits for it, up to its own deadline. */
+  /**
+   * One collection per account at a time: a concurrent scrape waits for it, up to its own deadline.
+   * A scrape inside the minimum interval gets the last one itself (the same object, so the exporter
+   * serves its already rendered text), whatever the number and phase of the scrapers.
+   */
   #account(name: string, deadline: Deadline): Promise<AccountResult> {
+    const recent = this.#recentAccounts.get(name);
+    if (recent?.startedAt !== undefined && this.#isRecent(recent.startedAt)) return Promise.resolve(recent);
     return this.#accountFlights.run(
       name,
       deadline,
-      () => this.#scrapeAccount(name, deadline),
+      async () => {
+        const result = await this.#scrapeAccount(name, deadline);
+        if (this.#minIntervalMs > 0) this.#recentAccounts.set(name, result);
+        return result;
+      },
       () => ({
         account: name,
+        startedAt: undefined,
         outcomes: (["account_info", "orders_active", "orders_history"] as const).map((e) => timedOut(e, name)),
         accountInfos: [],
         activeOrders: undefined,
@@ -100,17 +117,30 @@ export class Scraper {
     );
   }
 
-  /** The public market list, reused for the configured time after a successful read. */
+  /** A collection that started this recently is served again; a clock stepped back never makes one recent. */
+  #isRecent(startedAt: number): boolean {
+    const elapsed = this.#now() - startedAt;
+    return elapsed >= 0 && elapsed < this.#minIntervalMs;
+  }
+
+  /** The public market list, reused for the configured time after a successful read, and any read inside the minimum interval. */
   #markets(deadline: Deadline): Promise<MarketsResult> {
     const cached = this.#marketsCache;
     if (cached !== undefined && this.#now() - cached.readAt < this.#marketsTtlMs) {
       // The same object every time: scrapes that share a collection can then share its output.
       return Promise.resolve(cached);
     }
+    const recent = this.#recentMarkets;
+    if (recent !== undefined && this.#isRecent(recent.startedAt)) return Promise.resolve(recent.result);
     return this.#marketsFlight.run(
       "markets",
       deadline,
-      () => this.#fetchMarkets(deadline),
+      async () => {
+        const startedAt = this.#now();
+        const result = await this.#fetchMarkets(deadline);
+        if (this.#minIntervalMs > 0) this.#recentMarkets = { startedAt, result };
+        return result;
+      },
       () => ({
         outcome: timedOut("markets", undefined),
         markets: undefined,
@@ -160,6 +190,7 @@ export class Scraper {
     const entry = this.#accounts.get(name);
     if (entry === undefined) throw new Error(`no account named ${JSON.stringify(name)}`);
     const { config, client } = entry;
+    const startedAt = this.#now();
     const [infos, active, history] = await Promise.all([
       Promise.all(config.collateralIds.map((id) => this.#call("account_info", name, deadline, (ctx) => client.accountInfo(id, ctx), debug))),
       this.#call("orders_active", name, deadline, (ctx) => client.activeOrders(ctx), debug),
@@ -167,6 +198,7 @@ export class Scraper {
     ]);
     return {
       account: name,
+      startedAt,
       outcomes: [
         mergeOutcomes(
           "account_info",

@@ -1,4 +1,4 @@
-// Per-endpoint success and duration, and trading_up per account.
+// Per-endpoint success and duration, and per account trading_up and when its served collection started.
 
 import type { ScrapeResult } from "../collect/result.js";
 import { addSample, gauge, metricName, type Family } from "../metrics/family.js";
@@ -24,8 +24,14 @@ function collect(scrape: ScrapeResult): Family[] {
     addSample(success, labels, o.ok ? 1 : 0);
     addSample(duration, labels, o.durationSeconds);
   }
+  const collectedAt = gauge(
+    metricName("collection_timestamp_seconds"),
+    "Unix time in seconds when the collection this scrape serves for the account started; scrapes inside the minimum collection interval share one.",
+    ["account"],
+  );
   for (const a of scrape.accounts) {
     addSample(up, [a.account], a.outcomes.every((o) => o.ok) ? 1 : 0);
+    if (a.startedAt !== undefined) addSample(collectedAt, [a.account], a.startedAt / 1000);
   }
   const age = gauge(
     metricName("market", "list_age_seconds"),
@@ -33,7 +39,7 @@ function collect(scrape: ScrapeResult): Family[] {
     [],
   );
   if (scrape.markets?.markets !== undefined) addSample(age, [], Math.max(0, scrape.collectedAt - scrape.markets.readAt) / 1000);
-  return [success, duration, up, age];
+  return [success, duration, up, collectedAt, age];
 }
 
 /** Durations and ages change every scrape: never reused. */

@@ -98,6 +98,7 @@ export function buildConfig(sources: Sources, file: ConfigFile | undefined): Loa
     },
     accounts,
     scrape: {
+      minCollectionIntervalSeconds: v["scrape.min_collection_interval_seconds"]!,
       defaultTimeoutSeconds: v["scrape.default_timeout_seconds"]!,
       timeoutOffsetSeconds: v["scrape.timeout_offset_seconds"]!,
       maxTimeoutSeconds: v["scrape.max_timeout_seconds"]!,

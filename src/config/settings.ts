@@ -261,7 +261,7 @@ export const SETTINGS = {
     env: "TRADING_MARKETS_CACHE_SECONDS",
     default: 60,
     help: "How long the public market list is reused after a successful read (0: read every scrape).",
-    more: "A failed read is never cached.",
+    more: "A failed read is kept no longer than `scrape.min_collection_interval_seconds`.",
     parse: seconds({ zero: true, max: SECONDS_MAX }),
   }),
   "venue.reuse_unchanged_bodies": setting({
@@ -271,6 +271,14 @@ export const SETTINGS = {
     help: "Keep each request's last answer, so an unchanged one is not parsed or rendered again.",
     more: "`false` trades that memory (about the size of the answers) for CPU.",
     parse: parseBoolean,
+  }),
+  "scrape.min_collection_interval_seconds": setting({
+    file: true,
+    env: "TRADING_MIN_COLLECTION_INTERVAL_SECONDS",
+    default: 12,
+    help: "A scrape less than this after the start of an account's last collection is answered from it (0: collect every scrape).",
+    more: "Any number of scrapers, at any interval and phase, then cost the venue about one collection per account per this long. See [Several Prometheus servers](#several-prometheus-servers-ha-pairs).",
+    parse: seconds({ zero: true, max: SECONDS_MAX }),
   }),
   "scrape.default_timeout_seconds": setting({
     startupOnly: (c) => c.scrape.defaultTimeoutSeconds,
@@ -309,7 +317,7 @@ export const SETTINGS = {
     env: "TRADING_MAX_SERIES",
     default: 200_000,
     help: "Venue series per scrape, up to 100000000; the rest are dropped and counted.",
-    more: "Neither the exporter's own series nor the scrape's health (`trading_up`, `trading_scrape_*`, `trading_market_list_age_seconds`) are counted or dropped: the up/down alerts read them. Drops are counted in `trading_exporter_series_dropped_total`.",
+    more: "Neither the exporter's own series nor the scrape's health (`trading_up`, `trading_scrape_*`, `trading_collection_timestamp_seconds`, `trading_market_list_age_seconds`) are counted or dropped: the up/down alerts read them. Drops are counted in `trading_exporter_series_dropped_total`.",
     parse: positiveInt(100_000_000),
   }),
 };

@@ -37,6 +37,8 @@ export interface VenueConfig {
 }
 
 export interface ScrapeConfig {
+  /** A scrape this soon after the start of an account's last collection is answered from it; 0: every scrape collects. */
+  minCollectionIntervalSeconds: number;
   /** Deadline of a scrape when Prometheus sends no timeout header. */
   defaultTimeoutSeconds: number;
   /** Subtracted from Prometheus's timeout header, so the answer arrives in time. */

@@ -4,7 +4,7 @@
 import { TokenType } from "@streamparser/json";
 
 /** What the next token may be. */
-const enum Expect {
+enum Expect {
   Value,
   ValueOrEnd,
   Key,

@@ -25,6 +25,9 @@ export interface FixtureCase {
   markets: Source;
 }
 
+/** When every fixture collection "started": 2023-11-14T22:13:20Z. */
+export const FIXTURE_STARTED_AT_MS = 1_700_000_000_000;
+
 export type InvalidCounts = Record<string, number>;
 
 function outcome(endpoint: Endpoint, account: string | undefined, failure?: FailureReason): EndpointOutcome {
@@ -57,6 +60,8 @@ export function scrapeFromFixtures(c: FixtureCase): { scrape: ScrapeResult; inva
   const infoFailure = infos.find(([o]) => !o.ok)?.[0].reason;
   const account: AccountResult = {
     account: c.account,
+    // A fixed instant, so the golden files do not change with the clock.
+    startedAt: FIXTURE_STARTED_AT_MS,
     outcomes: [outcome("account_info", c.account, infoFailure), activeOutcome, historyOutcome],
     accountInfos: infos.flatMap(([, info]) => (info === undefined ? [] : [info])),
     activeOrders: active === undefined ? undefined : { orders: active, limit: c.activeLimit ?? 1000 },

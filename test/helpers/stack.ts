@@ -14,7 +14,16 @@ import { startSimulator, type RunningSimulator, type SimulatorOptions } from "..
 
 export const SIM_KEY = "sim-test-key";
 
-/** The environment of the default stack's exporter: account "sim" on the simulator at `venueUrl`, port 0. */
+/**
+ * The stack's tests change the venue and expect the next scrape to see it, so each scrape collects
+ * (the minimum collection interval has tests of its own); `env` can set the interval back.
+ */
+const EVERY_SCRAPE_COLLECTS = { TRADING_MIN_COLLECTION_INTERVAL_SECONDS: "0" };
+
+/**
+ * The environment of the default stack's exporter: account "sim" on the simulator at `venueUrl`,
+ * port 0, and every scrape collecting (see EVERY_SCRAPE_COLLECTS).
+ */
 export function simEnv(venueUrl: string, extra: Record<string, string> = {}): Record<string, string> {
   return {
     TRADING_BASE_URL: venueUrl,
@@ -22,6 +31,7 @@ export function simEnv(venueUrl: string, extra: Record<string, string> = {}): Re
     TRADING_COLLATERAL_IDS: "USDC,USDT",
     TRADING_ACCOUNT: "sim",
     TRADING_LISTEN_ADDRESS: "127.0.0.1:0",
+    ...EVERY_SCRAPE_COLLECTS,
     ...extra,
   };
 }
@@ -65,7 +75,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
     options.source !== undefined
       ? options.source(venue.url)
       : options.file !== undefined
-        ? configFromObject(options.file(venue.url), { TRADING_LISTEN_ADDRESS: "127.0.0.1:0", ...options.env }, process.cwd())
+        ? configFromObject(options.file(venue.url), { TRADING_LISTEN_ADDRESS: "127.0.0.1:0", ...EVERY_SCRAPE_COLLECTS, ...options.env }, process.cwd())
         : configFromEnv(simEnv(venue.url, options.env));
   // Tests never take a fixed port: a config that would (the file's default 0.0.0.0:9842) is a test bug.
   if (config.listenAddress.port !== 0) throw new Error(`a test stack must listen on port 0, not ${config.listenAddress.port}`);
