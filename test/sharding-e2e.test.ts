@@ -41,7 +41,13 @@ describe("two shards of one 200-account config", () => {
     writeFileSync(join(dir, "venue.key"), SIM_KEY);
     const accounts = ACCOUNTS.map((name) => ({ name, collateral_ids: ["USDC"], auth: { type: "api_key", key_file: "venue.key" } }));
     writeFileSync(configPath, stringify({ venue: { base_url: venue.url }, accounts }));
-    const env = { TRADING_CONFIG_FILE: configPath, TRADING_LISTEN_ADDRESS: "127.0.0.1:0", TRADING_TOTAL_SHARDS: "2" };
+    // Every scrape collects, so the request counts below are this scrape's alone.
+    const env = {
+      TRADING_CONFIG_FILE: configPath,
+      TRADING_LISTEN_ADDRESS: "127.0.0.1:0",
+      TRADING_TOTAL_SHARDS: "2",
+      TRADING_MIN_COLLECTION_INTERVAL_SECONDS: "0",
+    };
     // Shard 0 by number; shard 1 by the StatefulSet pod name the downward API would pass.
     shards.push(await startExporterChild({ ...env, TRADING_SHARD: "0" }));
     shards.push(await startExporterChild({ ...env, TRADING_SHARD: "trading-exporter-1" }));
