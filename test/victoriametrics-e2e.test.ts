@@ -32,7 +32,8 @@ const VMAGENT_EXAMPLE = fileURLToPath(new URL("../examples/victoriametrics/vmage
 /** The example's exporter addresses, replaced by the test's. */
 const EXAMPLE_SD_URLS = ["http://trading-exporter-0:9842/sd", "http://trading-exporter-1:9842/sd"];
 const EXAMPLE_EXPORTERS = ["trading-exporter-0:9842", "trading-exporter-1:9842"];
-const ACCOUNTS = Array.from({ length: 12 }, (_, i) => `desk-${String(i + 1).padStart(2, "0")}`);
+/** Enough that both members get a share whatever the ports (vmagent hashes the target address too): all on one is 2 in 65,536. */
+const ACCOUNTS = Array.from({ length: 16 }, (_, i) => `desk-${String(i + 1).padStart(2, "0")}`);
 const MEMBERS = 2;
 /** Scrape, discovery and evaluation every second (15 s shipped), as the alerting test does. */
 const INTERVAL_SECONDS = 1;
