@@ -13,7 +13,7 @@ import { SelfMetrics } from "../src/metrics/self.js";
 import { startService } from "../src/service.js";
 import { startSimulator, type RunningSimulator } from "../src/simulator/server.js";
 import { startReceiver, type RunningReceiver, type WebhookAlert } from "../src/webhook/receiver.js";
-import { normalized, testAlertmanagerConfig, testRules } from "./helpers/alerting-files.js";
+import { normalized, SCRAPE_SCALE, testAlertmanagerConfig, testRules } from "./helpers/alerting-files.js";
 import { startAlertmanager, type RunningAlertmanager } from "./helpers/alertmanager.js";
 import { ALERTMANAGER_CONFIG, ALERTMANAGER_DIR } from "./helpers/amtool.js";
 import { configFromObject } from "./helpers/config-files.js";
@@ -38,6 +38,8 @@ const MEMBERS = 2;
 /** Scrape, discovery and evaluation every second (15 s shipped), as the alerting test does. */
 const INTERVAL_SECONDS = 1;
 const TIMEOUT_MS = 40_000;
+/** The rules' gap window, `last_over_time(...[1m])` shipped, four scrapes: 4 s in the test copy. */
+const GAP_WINDOW_MS = 60_000 / SCRAPE_SCALE;
 /** Which vmagent member sent a sample: a label the test adds (-remoteWrite.label) so a series stored twice shows as two. */
 const MEMBER_LABEL = "vmagent_member";
 
@@ -265,5 +267,68 @@ describe("VictoriaMetrics end to end: vmagent cluster, VictoriaMetrics, vmalert 
       console.log(`liquidation -> TradingMarginRatioCritical of all ${ACCOUNTS.length} accounts at the webhook: ${(deliveredAfter / 1000).toFixed(1)} s`);
     },
     TIMEOUT_MS + 5_000,
+  );
+
+  it(
+    "one failed account_info collection of every account during the breach: vmalert keeps the alerts firing through the gap, and no resolved reaches the webhook",
+    async () => {
+      const v = must(vm, "VictoriaMetrics");
+      const va = must(vmalert, "vmalert");
+      const sim = must(venue, "the simulator");
+      const r = must(receiver, "the webhook receiver");
+      const firing = async () => (await va.alerts()).filter((al) => al.name === "TradingMarginRatioCritical" && al.state === "firing");
+      const before = new Map((await firing()).map((al) => [al.labels.account, al.activeAt]));
+      expect(before.size).toBe(ACCOUNTS.length);
+
+      // The next account_info read of each account answers invalid JSON (never retried): one failed collection each.
+      const t0 = Date.now();
+      sim.setFaults([{ endpoint: "account_info", kind: "malformed_json", times: ACCOUNTS.length }]);
+      await waitFor("the failed collections were served", async () => (sim.faults().length === 0 ? true : undefined), TIMEOUT_MS);
+      const failedAt = Date.now() - t0;
+      const since = () => `${Math.ceil((Date.now() - t0) / 1000) + INTERVAL_SECONDS}s`;
+      await waitFor(
+        "VictoriaMetrics stored the failed collections, then every margin series again",
+        async () =>
+          (await v.series(`min_over_time(trading_scrape_success{endpoint="account_info",job="trading_probe"}[${since()}]) == 0`)).length > 0 &&
+          (await v.series('trading_account_margin_ratio{job="trading_probe"} > 0.9')).length === ACCOUNTS.length
+            ? true
+            : undefined,
+        TIMEOUT_MS,
+        logs,
+      );
+      const backAt = Date.now() - t0;
+      // The gap is real: margin series missed scrapes that trading_up of the same account did not.
+      const window = since();
+      const gaps = await v.series(
+        `count_over_time(trading_account_margin_ratio{job="trading_probe"}[${window}]) < on (account) count_over_time(trading_up{job="trading_probe"}[${window}])`,
+      );
+      expect(gaps.length).toBeGreaterThan(0);
+
+      // Watch until vmalert has evaluated past the time the alerts would have resolved had the data not come back, plus
+      // three intervals for Alertmanager to flush.
+      const watchUntil = t0 + Math.max(failedAt, backAt) + GAP_WINDOW_MS + 3 * INTERVAL_SECONDS * 1000;
+      await waitFor(
+        "vmalert evaluated TradingMarginRatioCritical past the gap window after the gap",
+        async () => {
+          const rule = (await va.rules()).find((ru) => ru.name === "TradingMarginRatioCritical");
+          return rule !== undefined && Date.parse(rule.lastEvaluation) >= watchUntil ? true : undefined;
+        },
+        TIMEOUT_MS,
+        logs,
+      );
+      // The same firing alerts: a resolve would have restarted them as pending, with a new activeAt.
+      const after = new Map((await firing()).map((al) => [al.labels.account, al.activeAt]));
+      expect(after).toEqual(before);
+      const resolved = r
+        .notifications()
+        .filter((n) => n.receivedAt >= t0)
+        .flatMap((n) => n.alerts)
+        .filter((al) => al.labels.alertname === "TradingMarginRatioCritical" && al.status === "resolved");
+      expect(resolved).toEqual([]);
+      console.log(
+        `one failed account_info read per account: ${gaps.length} margin series with a gap, data back at ${(backAt / 1000).toFixed(1)} s, all ${ACCOUNTS.length} alerts still firing through ${((Date.now() - t0) / 1000).toFixed(1)} s`,
+      );
+    },
+    TIMEOUT_MS * 2,
   );
 });

@@ -36,10 +36,19 @@ export interface VmAlert {
   labels: Record<string, string>;
   annotations: Record<string, string>;
   state: "pending" | "firing" | "inactive";
+  /** When it went pending: a resolve and a new breach would change it. */
+  activeAt: string;
+}
+
+export interface VmRule {
+  name: string;
+  lastEvaluation: string;
 }
 
 export interface RunningVmalert extends RunningVm {
   alerts(): Promise<VmAlert[]>;
+  /** Every rule of every group, with the time of its last evaluation. */
+  rules(): Promise<VmRule[]>;
 }
 
 export class VmApiError extends Error {
@@ -164,6 +173,7 @@ export async function startVmalert(options: VmalertOptions): Promise<RunningVmal
   ]);
   return {
     ...server,
-    alerts: async () => (await getData<{ alerts: VmAlert[] }>(`${server.url}/api/v1/alerts`)).alerts,
+    alerts: async () => (await getData<{ alerts: VmAlert[] | null }>(`${server.url}/api/v1/alerts`)).alerts ?? [],
+    rules: async () => (await getData<{ groups: { rules: VmRule[] }[] }>(`${server.url}/api/v1/rules`)).groups.flatMap((g) => g.rules),
   };
 }
