@@ -5,26 +5,30 @@ import { parse } from "yaml";
 export const SHIPPED_RUNBOOK_BASE = "http://localhost:9842/runbooks/";
 export const SHIPPED_WEBHOOK = "http://webhook:5001";
 
+/** A gap window of the rules, `last_over_time(selector[Nm]`: the selector, then N. */
+const GAP_WINDOW = /(last_over_time\([^[\]()]*)\[(\d+)m\]/g;
+const GAP_WINDOW_ANY = /(last_over_time\([^[\]()]*)\[\w+\]/g;
+
 function check(ok: boolean, message: string): void {
   if (!ok) throw new Error(`test copy of a shipped file: ${message}`);
 }
 
-/** The shipped scrape interval (15 s) over the tests' (1 s): keep_firing_for is scaled by it, so it stays four scrapes. */
+/** The shipped scrape interval (15 s) over the tests' (1 s): the rules' gap windows are scaled by it, so they stay four scrapes. */
 export const SCRAPE_SCALE = 15;
 
 /**
- * The shipped rules with every `for: Nm` made N*2 seconds (their order kept) and every `keep_firing_for: Nm`
- * N*60/SCRAPE_SCALE seconds (as many scrape intervals of the tests' 1 s as the shipped value has of 15 s),
+ * The shipped rules with every `for: Nm` made N*2 seconds (their order kept) and every gap window
+ * `last_over_time(series[Nm])` N*60/SCRAPE_SCALE seconds (as many scrape intervals of the tests' 1 s as the shipped value has of 15 s),
  * unless `shorten` is false, and the runbook base replaced by `base`.
  */
 export function testRules(shipped: string, base = SHIPPED_RUNBOOK_BASE, shorten = true): string {
   check((shipped.match(/^\s+for: \d+m$/gm) ?? []).length > 5, "the rule file has no `for: Nm` to shorten");
-  check((shipped.match(/^\s+keep_firing_for: \d+m$/gm) ?? []).length > 3, "the rule file has no `keep_firing_for: Nm` to shorten");
+  check((shipped.match(GAP_WINDOW) ?? []).length > 5, "the rule file has no `last_over_time(series[Nm])` to shorten");
   check(shipped.split(SHIPPED_RUNBOOK_BASE).length === 2, `the rule file names ${SHIPPED_RUNBOOK_BASE} other than once`);
   const timed = shorten
     ? shipped
         .replace(/^(\s+for: )(\d+)m$/gm, (_l, head: string, n: string) => `${head}${Number(n) * 2}s`)
-        .replace(/^(\s+keep_firing_for: )(\d+)m$/gm, (_l, head: string, n: string) => `${head}${(Number(n) * 60) / SCRAPE_SCALE}s`)
+        .replace(GAP_WINDOW, (_l, head: string, n: string) => `${head}[${(Number(n) * 60) / SCRAPE_SCALE}s]`)
     : shipped;
   return timed.replace(SHIPPED_RUNBOOK_BASE, base);
 }
@@ -41,7 +45,7 @@ export function normalized(text: string): unknown {
   return parse(
     text
       .replace(/^(\s+for: )\S+$/gm, "$1X")
-      .replace(/^(\s+keep_firing_for: )\S+$/gm, "$1X")
+      .replace(GAP_WINDOW_ANY, "$1[X]")
       .replace(/^(\s+group_(?:wait|interval): )\S+$/gm, "$1X")
       .replace(/url: http:\/\/\S+?\/runbooks\/$/m, "url: BASE")
       .replace(/url: http:\/\/[^/\s]+\/(critical|warning)$/gm, "url: WEBHOOK/$1"),
