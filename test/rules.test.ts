@@ -60,8 +60,10 @@ describe("prometheus rules and config", () => {
     expect(scrape).toBe("15");
     const window = `[${(4 * Number(scrape)) / 60}m]`;
     const alerts = rules.filter((r) => typeof r.alert === "string");
-    // `up` never vanishes, a 10m window outlasts a gap, and TradingDataMissing must end when the data returns.
-    const bare = ["TradingExporterDown", "TradingVenueRateLimited", "TradingDataMissing"];
+    // `up` never vanishes, a 10m window outlasts a gap, TradingDataMissing must end when the data returns,
+    // and TradingCollectionStale reads its sample's own timestamp, which no range function keeps (a gap
+    // in scrapes is TradingExporterDown's).
+    const bare = ["TradingExporterDown", "TradingVenueRateLimited", "TradingDataMissing", "TradingCollectionStale"];
     expect(alerts.length).toBeGreaterThan(bare.length + 5);
     for (const rule of alerts) {
       const name = String(rule.alert);
