@@ -97,8 +97,11 @@ describe("the exporter with --web.config.file", () => {
     copyFileSync(join(dir, "renewed.key"), join(dir, "server.key"));
     copyFileSync(join(dir, "renewed.crt"), join(dir, "server.crt"));
     const deadline = Date.now() + 15_000;
-    let now = "";
-    while ((now = await served()) !== fingerprint("renewed.crt") && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
+    let now = await served();
+    while (now !== fingerprint("renewed.crt") && Date.now() < deadline) {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      now = await served();
+    }
     expect(now).toBe(fingerprint("renewed.crt"));
     ca = readFileSync(join(dir, "renewed.crt"), "utf8");
   });
