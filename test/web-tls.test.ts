@@ -359,7 +359,7 @@ describe("cert, key and client_ca inline", () => {
     expect(configError(`${TLS_OK}  cert: "${read("server.crt").replaceAll("\n", "\\n")}"\n`)).toBe(
       "web config: tls_server_config.cert: give cert or cert_file, not both",
     );
-    expect(configError("tls_server_config:\n  cert_file: server.crt\n")).toBe("web config: tls_server_config: missing one of key or key_file");
+    expect(configError("tls_server_config:\n  cert_file: server.crt\n")).toBe("web config: tls_server_config.key_file: required (or key with the PEM inline)");
   });
 });
 

@@ -78,7 +78,7 @@ describe("web config file", () => {
   const bad: Array<[string, string, string]> = [
     ["unknown top-level key", "tls_config: {}\n", "web config: tls_config: unknown key"],
     ["unknown key inside tls_server_config", `${TLS_OK}  verify_depth: 2\n`, "web config: tls_server_config.verify_depth: unknown key"],
-    ["cert_file missing", "tls_server_config:\n  key_file: server.key\n", "web config: tls_server_config: missing one of cert or cert_file"],
+    ["cert_file missing", "tls_server_config:\n  key_file: server.key\n", "web config: tls_server_config.cert_file: required (or cert with the PEM inline)"],
     ["cert_file not a string", "tls_server_config:\n  cert_file: 12\n  key_file: server.key\n", "web config: tls_server_config.cert_file: expected string"],
     ["cert_file empty", "tls_server_config:\n  cert_file: ''\n  key_file: server.key\n", "web config: tls_server_config.cert_file: must not be empty"],
     ["tls_server_config empty", "tls_server_config:\n", "web config: tls_server_config: expected object"],

@@ -28,7 +28,8 @@ const ASKS_NO_CERTIFICATE = "NoClientCert";
 
 function onePem(inline: string | undefined, file: string | undefined, key: string, report: ReportProblem, required: boolean): void {
   if (inline !== undefined && file !== undefined) report([key], `give ${key} or ${key}_file, not both`);
-  else if (required && inline === undefined && file === undefined) report([], `missing one of ${key} or ${key}_file`);
+  // "required" on the file key, so a misspelt cert_fle is reported in its place (config/problems.ts).
+  else if (required && inline === undefined && file === undefined) report([`${key}_file`], `required (or ${key} with the PEM inline)`);
 }
 
 export function tlsConfigProblems(tls: TlsKeys, report: ReportProblem): void {
