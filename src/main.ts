@@ -37,7 +37,8 @@ async function main(argv: string[]): Promise<number> {
   const webConfigFile = config.webConfigFile;
   const webModule = webConfigFile === undefined ? undefined : await import("./web/web-config.js");
   const web: WebConfig | undefined = webConfigFile === undefined ? undefined : webModule?.loadWebConfig(webConfigFile);
-  const tls = web === undefined ? undefined : (await import("./web/tls-options.js")).tlsServerOptions(web);
+  // Read again here: the certificate files may have changed since the web config was checked.
+  const tlsModule = web?.tls === undefined ? undefined : await import("./web/tls-serving.js");
   if (flags.configCheck) {
     for (const warning of warnings) process.stderr.write(`trading-exporter: warning: ${warning}\n`);
     const lines = [`configuration OK: ${config.accounts.length} account(s): ${config.accounts.map((a) => a.name).join(", ")}`, ...shardLines(config)];
@@ -62,7 +63,8 @@ async function main(argv: string[]): Promise<number> {
     logger.error({ error: libraryErrorText(error, "unexpected failure") }, "uncaught exception");
   });
   const guards = web === undefined ? [] : (await import("./web/guards.js")).webGuards(web);
-  const service = await startService(config, logger, { source, guards, tls });
+  const tls = web?.tls === undefined ? undefined : tlsModule?.tlsServing(web.tls, logger);
+  const service = await startService(config, logger, { source, guards, tls: tls?.options, onTlsServer: tls?.attach });
   const { shard, totalShards } = config.sharding;
   logger.info({ url: service.server.url, accounts: service.exporter.accountNames(), shard, totalShards, version: VERSION }, "listening");
   process.on("SIGHUP", () => {

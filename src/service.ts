@@ -6,7 +6,7 @@ import { startupOnlyChanges } from "./config/settings.js";
 import type { Config } from "./config/types.js";
 import { Exporter } from "./exporter.js";
 import { createApp } from "./http/app.js";
-import { listen, type RunningServer, type TlsOptions } from "./http/server.js";
+import { listen, type ListenOptions, type RunningServer, type TlsOptions } from "./http/server.js";
 import type { SelfMetrics } from "./metrics/self.js";
 import { addSecrets } from "./util/redact.js";
 import { libraryErrorText } from "./util/error-text.js";
@@ -45,6 +45,8 @@ export interface ServiceOptions {
   /** Middleware run before every route (basic auth, response headers from the web config). */
   guards?: express.RequestHandler[];
   tls?: TlsOptions | undefined;
+  /** See `ListenOptions.onTlsServer`. */
+  onTlsServer?: ListenOptions["onTlsServer"];
 }
 
 export async function startService(config: Config, logger: Logger, options: ServiceOptions = {}): Promise<Service> {
@@ -82,6 +84,7 @@ export async function startService(config: Config, logger: Logger, options: Serv
   });
   const server = await listen(app, config.listenAddress.host, config.listenAddress.port, {
     tls: options.tls,
+    onTlsServer: options.onTlsServer,
     maxConnections: config.web.maxConnections,
     idleTimeoutMs: config.web.idleTimeoutSeconds * 1000,
     events: exporter.self.connections,

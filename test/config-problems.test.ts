@@ -159,7 +159,7 @@ describe("web config problems", () => {
       "tls_server_config:",
       "  cert_fle: server.crt",
       "  key_file: server.key",
-      "  min_version: TLS11",
+      "  min_version: SSL30",
       "basic_auth_users:",
       "  alice: not-a-hash",
       "http_server_confg: {}",
@@ -167,7 +167,7 @@ describe("web config problems", () => {
     ].join("\n");
     expect(problemsOf(() => parseWebConfig(text, "/tmp/web.yml"))).toEqual([
       "web config: tls_server_config.cert_fle: unknown key (did you mean cert_file?)",
-      'web config: tls_server_config.min_version: expected one of "TLS12", "TLS13"',
+      'web config: tls_server_config.min_version: expected one of "TLS10", "TLS11", "TLS12", "TLS13"',
       "web config: basic_auth_users.alice: not a bcrypt hash ($2a$, $2b$ or $2y$ with cost 04-31)",
       "web config: http_server_confg: unknown key (did you mean http_server_config?)",
     ]);

@@ -2,10 +2,12 @@
 // real HTTPS client against the built command (dist/main.js) and the simulated venue.
 
 import { execFileSync } from "node:child_process";
-import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { X509Certificate } from "node:crypto";
+import { copyFileSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { request } from "node:https";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import type { TLSSocket } from "node:tls";
 import bcrypt from "bcryptjs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startSimulator, type RunningSimulator } from "../src/simulator/server.js";
@@ -15,33 +17,22 @@ let venue: RunningSimulator;
 let exporter: ExporterChild;
 let ca: string;
 
-beforeAll(async () => {
-  const dir = mkdtempSync(join(tmpdir(), "te-web-"));
+let dir = "";
+
+/** A self-signed certificate for 127.0.0.1 in `dir`, as <name>.crt and <name>.key. */
+function certificate(name: string): void {
+  const subject = ["-subj", "/CN=127.0.0.1", "-addext", "subjectAltName=IP:127.0.0.1"];
+  const out = ["-keyout", join(dir, `${name}.key`), "-out", join(dir, `${name}.crt`)];
   try {
-    execFileSync(
-      "openssl",
-      [
-        "req",
-        "-x509",
-        "-newkey",
-        "rsa:2048",
-        "-nodes",
-        "-subj",
-        "/CN=127.0.0.1",
-        "-addext",
-        "subjectAltName=IP:127.0.0.1",
-        "-days",
-        "1",
-        "-keyout",
-        join(dir, "server.key"),
-        "-out",
-        join(dir, "server.crt"),
-      ],
-      { stdio: "pipe" },
-    );
+    execFileSync("openssl", ["req", "-x509", "-newkey", "rsa:2048", "-nodes", ...subject, "-days", "1", ...out], { stdio: "pipe" });
   } catch (error) {
     throw new Error(`openssl is needed to make the test certificate: ${(error as Error).message}`);
   }
+}
+
+beforeAll(async () => {
+  dir = mkdtempSync(join(tmpdir(), "te-web-"));
+  certificate("server");
   ca = readFileSync(join(dir, "server.crt"), "utf8");
   writeFileSync(
     join(dir, "web.yml"),
@@ -87,6 +78,32 @@ describe("the exporter with --web.config.file", () => {
     expect((await get(path)).status).toBe(401);
     expect((await get(path, basic("prom", "wrong"))).status).toBe(401);
     expect((await get(path, basic("nobody", "scrape-pw"))).status).toBe(401);
+  });
+
+  it("serves a renewed certificate file without a restart", async () => {
+    const served = () =>
+      new Promise<string>((resolve, reject) => {
+        request(new URL("/-/healthy", exporter.url), { rejectUnauthorized: false, agent: false }, (res) => {
+          res.resume();
+          resolve((res.socket as TLSSocket).getPeerCertificate().fingerprint256);
+        })
+          .on("error", reject)
+          .end();
+      });
+    const fingerprint = (file: string) => new X509Certificate(readFileSync(join(dir, file))).fingerprint256;
+    expect(await served()).toBe(fingerprint("server.crt"));
+    certificate("renewed");
+    // The key first: until the certificate matches it, the old pair keeps serving.
+    copyFileSync(join(dir, "renewed.key"), join(dir, "server.key"));
+    copyFileSync(join(dir, "renewed.crt"), join(dir, "server.crt"));
+    const deadline = Date.now() + 15_000;
+    let now = await served();
+    while (now !== fingerprint("renewed.crt") && Date.now() < deadline) {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      now = await served();
+    }
+    expect(now).toBe(fingerprint("renewed.crt"));
+    ca = readFileSync(join(dir, "renewed.crt"), "utf8");
   });
 
   it("serves the scrape to the right user", async () => {

@@ -77,16 +77,12 @@ const TLS_OK = "tls_server_config:\n  cert_file: server.crt\n  key_file: server.
 describe("web config file", () => {
   const bad: Array<[string, string, string]> = [
     ["unknown top-level key", "tls_config: {}\n", "web config: tls_config: unknown key"],
-    [
-      "unknown key inside tls_server_config",
-      `${TLS_OK}  client_auth_type: RequireAndVerifyClientCert\n`,
-      "web config: tls_server_config.client_auth_type: unknown key",
-    ],
-    ["cert_file missing", "tls_server_config:\n  key_file: server.key\n", "web config: tls_server_config.cert_file: required"],
+    ["unknown key inside tls_server_config", `${TLS_OK}  verify_depth: 2\n`, "web config: tls_server_config.verify_depth: unknown key"],
+    ["cert_file missing", "tls_server_config:\n  key_file: server.key\n", "web config: tls_server_config.cert_file: required (or cert with the PEM inline)"],
     ["cert_file not a string", "tls_server_config:\n  cert_file: 12\n  key_file: server.key\n", "web config: tls_server_config.cert_file: expected string"],
     ["cert_file empty", "tls_server_config:\n  cert_file: ''\n  key_file: server.key\n", "web config: tls_server_config.cert_file: must not be empty"],
     ["tls_server_config empty", "tls_server_config:\n", "web config: tls_server_config: expected object"],
-    ["min_version bad", `${TLS_OK}  min_version: TLS11\n`, 'web config: tls_server_config.min_version: expected one of "TLS12", "TLS13"'],
+    ["min_version bad", `${TLS_OK}  min_version: SSL30\n`, 'web config: tls_server_config.min_version: expected one of "TLS10", "TLS11", "TLS12", "TLS13"'],
     [
       "hash not bcrypt",
       "basic_auth_users:\n  alice: $1$saltsalt$qjXMvbEw8oaL.CzflDugX/\n",
@@ -122,7 +118,7 @@ describe("web config file", () => {
     ],
     [
       "client CA without a certificate",
-      `${TLS_OK}  client_ca_file: garbage.crt\n`,
+      `${TLS_OK}  client_auth_type: RequireAndVerifyClientCert\n  client_ca_file: garbage.crt\n`,
       "web config: tls_server_config.client_ca_file: not a PEM certificate (ERR_OSSL_PEM_NO_START_LINE)",
     ],
     ["http_server_config.http2", "http_server_config:\n  http2: false\n", "web config: http_server_config.http2: unknown key"],
@@ -171,6 +167,7 @@ describe("web config file", () => {
       `  key_file: ${pem("server.key")}`,
       "  min_version: TLS13",
       "  client_ca_file: ../client.crt",
+      "  client_auth_type: RequireAndVerifyClientCert",
       "http_server_config:",
       "  headers:",
       "    X-Frame-Options: deny",
@@ -181,7 +178,15 @@ describe("web config file", () => {
     ].join("\n");
     const config = loadWebConfig(writeConfig("conf/web.yml", text));
     expect(config).toEqual({
-      tls: { certFile: pem("server.crt"), keyFile: pem("server.key"), minVersion: "TLS13", clientCaFile: pem("client.crt") },
+      tls: {
+        cert: { file: pem("server.crt") },
+        key: { file: pem("server.key") },
+        clientCa: { file: pem("client.crt") },
+        clientAuthType: "RequireAndVerifyClientCert",
+        minVersion: "TLS13",
+        maxVersion: "TLS13",
+        preferServerCipherSuites: true,
+      },
       basicAuthUsers: { alice: HASH, bob: HASH.replace(/^\$2b\$/, "$2y$") },
       headers: { "X-Frame-Options": "deny" },
     } satisfies WebConfig);
@@ -446,8 +451,8 @@ describe("TLS", () => {
     }
   });
 
-  it("with client_ca_file admits only clients holding a certificate it signed", async () => {
-    const config = tlsConfig("  client_ca_file: client.crt\n");
+  it("with client_ca_file and RequireAndVerifyClientCert admits only clients holding a certificate it signed", async () => {
+    const config = tlsConfig("  client_ca_file: client.crt\n  client_auth_type: RequireAndVerifyClientCert\n");
     const { port, close } = await serve(config);
     const ca = read("server.crt");
     try {

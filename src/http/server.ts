@@ -3,7 +3,7 @@
 import { createServer, type Server } from "node:http";
 import { createServer as createTlsServer } from "node:https";
 import type { AddressInfo, Socket } from "node:net";
-import type { TlsOptions as NodeTlsOptions } from "node:tls";
+import type { TlsOptions as NodeTlsOptions, Server as TlsServer } from "node:tls";
 import type express from "express";
 
 export type TlsOptions = NodeTlsOptions;
@@ -31,6 +31,8 @@ export interface ConnectionEvents {
 export interface ListenOptions {
   /** Serve over TLS with these. */
   tls?: TlsOptions | undefined;
+  /** Called with the TLS server once created (the web config's certificate reload and client checks hook in). */
+  onTlsServer?: ((server: TlsServer) => void) | undefined;
   headersTimeoutMs?: number;
   idleTimeoutMs?: number;
   maxConnections?: number;
@@ -47,7 +49,7 @@ export interface RunningServer {
 
 /** Serves `app` on host:port, over TLS when `options.tls` is given. */
 export async function listen(app: express.Express, host: string, port: number, options: ListenOptions = {}): Promise<RunningServer> {
-  const { tls, headersTimeoutMs = HEADERS_TIMEOUT_MS, idleTimeoutMs = IDLE_TIMEOUT_MS, maxConnections = MAX_CONNECTIONS, events } = options;
+  const { tls, onTlsServer, headersTimeoutMs = HEADERS_TIMEOUT_MS, idleTimeoutMs = IDLE_TIMEOUT_MS, maxConnections = MAX_CONNECTIONS, events } = options;
   const limits = {
     headersTimeout: headersTimeoutMs,
     requestTimeout: 120_000,
@@ -58,6 +60,7 @@ export async function listen(app: express.Express, host: string, port: number, o
   };
   // Node's https default handshakeTimeout is 120 s: 20k silent connections exhausted the descriptors.
   const server: Server = tls === undefined ? createServer(limits, app) : createTlsServer({ ...tls, ...limits, handshakeTimeout: headersTimeoutMs }, app);
+  if (tls !== undefined) onTlsServer?.(server as unknown as TlsServer);
   server.maxHeadersCount = 100;
   // Past the cap Node closes the new connection at once and emits 'drop'.
   server.maxConnections = maxConnections;

@@ -1,25 +1,42 @@
-// Reads the TLS files a web config names and checks they make a usable server context, naming the bad key.
+// Reads the PEMs a tls_server_config names and turns the config into Node TLS options, naming the bad key.
 
 import { X509Certificate } from "node:crypto";
 import { readFileSync } from "node:fs";
-import { createSecureContext, type TlsOptions } from "node:tls";
+import { createSecureContext, DEFAULT_CIPHERS, type TlsOptions } from "node:tls";
 import { ConfigError } from "../config/errors.js";
 import { libraryErrorText } from "../util/error-text.js";
+import type { ClientAuthType, PemSource, TlsServerConfig } from "./tls-config.js";
+import { ecdhCurveOption, NODE_TLS_VERSION, openSslCipherList } from "./tls-names.js";
 import type { WebConfig } from "./types.js";
 
-const NODE_VERSION = { TLS12: "TLSv1.2", TLS13: "TLSv1.3" } as const;
+/** The PEM bytes a config names: its files as read now, or its inline text. */
+export interface TlsPems {
+  cert: Buffer;
+  key: Buffer;
+  clientCa?: Buffer;
+}
 
 function problem(key: string, text: string): ConfigError {
   return new ConfigError(`web config: tls_server_config.${key}: ${text}`);
 }
 
-function readPem(key: string, path: string): Buffer {
+/** The key the user wrote for this PEM: `cert` for inline text, `cert_file` for a file. */
+const keyOf = (name: string, source: PemSource): string => ("file" in source ? `${name}_file` : name);
+
+function readPem(name: string, source: PemSource): Buffer {
+  if ("inline" in source) return Buffer.from(source.inline);
   try {
-    return readFileSync(path);
+    return readFileSync(source.file);
   } catch (error) {
     // The code only (libraryErrorText): a failed parse's message could quote the file's content.
-    throw problem(key, libraryErrorText(error, "cannot read the file"));
+    throw problem(keyOf(name, source), libraryErrorText(error, "cannot read the file"));
   }
+}
+
+/** Reads every file the config names (inline PEMs as they are). Throws a ConfigError naming the key. */
+export function readTlsPems(tls: TlsServerConfig): TlsPems {
+  const pems: TlsPems = { cert: readPem("cert", tls.cert), key: readPem("key", tls.key) };
+  return tls.clientCa === undefined ? pems : { ...pems, clientCa: readPem("client_ca", tls.clientCa) };
 }
 
 function check(key: string, what: string, build: () => unknown): void {
@@ -30,20 +47,55 @@ function check(key: string, what: string, build: () => unknown): void {
   }
 }
 
+/**
+ * Go's client auth policies in Node's two switches. Node can only reject an unverified certificate; the
+ * policies it has no switch for are finished after the handshake by `clientCertProblem` (client-cert-check.ts).
+ */
+function clientAuthOptions(type: ClientAuthType): Pick<TlsOptions, "requestCert" | "rejectUnauthorized"> {
+  if (type === "NoClientCert") return { requestCert: false };
+  return { requestCert: true, rejectUnauthorized: type === "RequireAndVerifyClientCert" };
+}
+
+/** OpenSSL's cipher list, or undefined for Node's default. */
+function ciphersOption(tls: TlsServerConfig): string | undefined {
+  const list = tls.cipherSuites === undefined ? undefined : openSslCipherList(tls.cipherSuites).join(":");
+  const legacy = tls.minVersion === "TLS10" || tls.minVersion === "TLS11";
+  // OpenSSL 3's default security level refuses TLS 1.0/1.1 (their handshake signs with SHA-1): level 0
+  // is what Go's acceptance of them amounts to, so it is lowered only when the config asks for them.
+  return legacy ? `${list ?? DEFAULT_CIPHERS}:@SECLEVEL=0` : list;
+}
+
+/** Node TLS options for these PEMs. Throws a ConfigError naming the key if OpenSSL refuses one. */
+export function tlsOptionsFrom(tls: TlsServerConfig, pems: TlsPems): TlsOptions {
+  const { cert, key, clientCa } = pems;
+  const [certKey, keyKey] = [keyOf("cert", tls.cert), keyOf("key", tls.key)];
+  // One piece at a time, so the message names the key that is wrong.
+  check(certKey, "not a PEM certificate", () => createSecureContext({ cert }));
+  check(keyKey, "not a PEM private key without a passphrase", () => createSecureContext({ key }));
+  check(keyKey, `does not match ${certKey}`, () => createSecureContext({ cert, key }));
+  // Node takes a CA file without any certificate silently and would then refuse every client.
+  if (clientCa !== undefined && tls.clientCa !== undefined) {
+    check(keyOf("client_ca", tls.clientCa), "not a PEM certificate", () => new X509Certificate(clientCa));
+  }
+  const ciphers = ciphersOption(tls);
+  if (ciphers !== undefined) check("cipher_suites", "refused by OpenSSL", () => createSecureContext({ ciphers }));
+  const ecdhCurve = tls.curvePreferences === undefined ? undefined : ecdhCurveOption(tls.curvePreferences);
+  if (ecdhCurve !== undefined) check("curve_preferences", "refused by OpenSSL", () => createSecureContext({ ecdhCurve }));
+  return {
+    cert,
+    key,
+    minVersion: NODE_TLS_VERSION[tls.minVersion],
+    maxVersion: NODE_TLS_VERSION[tls.maxVersion],
+    // Go's PreferServerCipherSuites (the toolkit's default true); false lets the client's order win.
+    honorCipherOrder: tls.preferServerCipherSuites,
+    ...clientAuthOptions(tls.clientAuthType),
+    ...(clientCa === undefined ? {} : { ca: clientCa }),
+    ...(ciphers === undefined ? {} : { ciphers }),
+    ...(ecdhCurve === undefined ? {} : { ecdhCurve }),
+  };
+}
+
 /** Node TLS options for the web config, or undefined for plain HTTP. Reads the files on every call. */
 export function tlsServerOptions(config: WebConfig): TlsOptions | undefined {
-  const tls = config.tls;
-  if (tls === undefined) return undefined;
-  const cert = readPem("cert_file", tls.certFile);
-  const key = readPem("key_file", tls.keyFile);
-  // One piece at a time, so the message names the file that is wrong.
-  check("cert_file", "not a PEM certificate", () => createSecureContext({ cert }));
-  check("key_file", "not a PEM private key without a passphrase", () => createSecureContext({ key }));
-  check("key_file", "does not match cert_file", () => createSecureContext({ cert, key }));
-  const options: TlsOptions = { cert, key, minVersion: NODE_VERSION[tls.minVersion] };
-  if (tls.clientCaFile === undefined) return options;
-  const ca = readPem("client_ca_file", tls.clientCaFile);
-  // Node takes a CA file without any certificate silently and would then refuse every client.
-  check("client_ca_file", "not a PEM certificate", () => new X509Certificate(ca));
-  return { ...options, ca, requestCert: true, rejectUnauthorized: true };
+  return config.tls === undefined ? undefined : tlsOptionsFrom(config.tls, readTlsPems(config.tls));
 }

@@ -1,7 +1,9 @@
 // The validated web config (exporter-toolkit's format), shared by its reader, the TLS options and the guards.
 
+import type { TlsServerConfig } from "./tls-config.js";
+
 export interface WebConfig {
-  tls: { certFile: string; keyFile: string; minVersion: "TLS12" | "TLS13"; clientCaFile?: string } | undefined;
+  tls: TlsServerConfig | undefined;
   /** user name -> bcrypt hash */
   basicAuthUsers: Record<string, string>;
   /** Added to every response (http_server_config.headers). */

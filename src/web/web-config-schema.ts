@@ -2,6 +2,8 @@
 
 import { z } from "zod";
 import { headerValueProblem } from "../config/secret.js";
+import { CLIENT_AUTH_TYPES, TLS_VERSIONS } from "./tls-config.js";
+import { tlsConfigProblems } from "./tls-config-problems.js";
 
 // $2a$/$2b$/$2y$, two-digit cost 04-31, 22 salt and 31 digest characters of bcrypt's base64.
 const BCRYPT_HASH = /^\$2[aby]\$(0[4-9]|[12][0-9]|3[01])\$[./A-Za-z0-9]{53}$/;
@@ -18,12 +20,28 @@ const ALLOWED_HEADERS: Readonly<Record<string, readonly string[] | undefined>> =
 // An empty path would resolve to the config file's own directory; say so instead.
 const filePath = z.string().refine((path) => path !== "", "must not be empty");
 
-const tlsServerConfig = z.strictObject({
-  cert_file: filePath,
-  key_file: filePath,
-  min_version: z.enum(["TLS12", "TLS13"]).default("TLS12"),
-  client_ca_file: filePath.optional(),
-});
+const tlsVersion = z.enum(TLS_VERSIONS);
+// Go reads an inline PEM given as "" as not given.
+const inlinePem = z.string().transform((text) => (text === "" ? undefined : text));
+
+const tlsServerConfig = z
+  .strictObject({
+    cert: inlinePem.optional(),
+    key: inlinePem.optional(),
+    client_ca: inlinePem.optional(),
+    cert_file: filePath.optional(),
+    key_file: filePath.optional(),
+    // RequireClientCert: the toolkit's older name for RequireAnyClientCert, still taken.
+    client_auth_type: z.enum([...CLIENT_AUTH_TYPES, "RequireClientCert"]).default("NoClientCert"),
+    client_ca_file: filePath.optional(),
+    client_allowed_sans: z.array(z.string()).optional(),
+    min_version: tlsVersion.default("TLS12"),
+    max_version: tlsVersion.default("TLS13"),
+    cipher_suites: z.array(z.string()).optional(),
+    prefer_server_cipher_suites: z.boolean().default(true),
+    curve_preferences: z.array(z.string()).optional(),
+  })
+  .superRefine((tls, ctx) => tlsConfigProblems(tls, (path, message) => ctx.addIssue({ code: "custom", path, message })));
 
 // The message never quotes the value: it is a password hash.
 const bcryptHash = z.string().regex(BCRYPT_HASH, "not a bcrypt hash ($2a$, $2b$ or $2y$ with cost 04-31)");

@@ -7,6 +7,7 @@ import { ConfigError } from "../config/errors.js";
 import { FROM_FILE, Problems } from "../config/problems.js";
 import { addZodIssues, documentOrder } from "../config/zod-issues.js";
 import { tlsServerOptions } from "./tls-options.js";
+import type { PemSource, TlsServerConfig } from "./tls-config.js";
 import type { WebConfig } from "./types.js";
 import { webConfigSchema, type WebConfigFile } from "./web-config-schema.js";
 import { libraryErrorText } from "../util/error-text.js";
@@ -25,17 +26,34 @@ function parseYaml(text: string): unknown {
   return doc.toJS() ?? {};
 }
 
+/** Inline text or a file path resolved against the web config's folder, as the toolkit's SetDirectory does. */
+function pemSource(inline: string | undefined, file: string | undefined, baseDir: string): PemSource | undefined {
+  if (file !== undefined) return { file: resolve(baseDir, file) };
+  return inline === undefined ? undefined : { inline };
+}
+
+function toTlsConfig(file: NonNullable<WebConfigFile["tls_server_config"]>, baseDir: string): TlsServerConfig {
+  const cert = pemSource(file.cert, file.cert_file, baseDir);
+  const key = pemSource(file.key, file.key_file, baseDir);
+  const clientCa = pemSource(file.client_ca, file.client_ca_file, baseDir);
+  // The schema refused a config without either; this only tells the compiler.
+  if (cert === undefined || key === undefined) throw new ConfigError("web config: tls_server_config: missing cert or key");
+  return {
+    cert,
+    key,
+    ...(clientCa === undefined ? {} : { clientCa }),
+    clientAuthType: file.client_auth_type === "RequireClientCert" ? "RequireAnyClientCert" : file.client_auth_type,
+    ...(file.client_allowed_sans === undefined ? {} : { clientAllowedSans: file.client_allowed_sans }),
+    minVersion: file.min_version,
+    maxVersion: file.max_version,
+    ...(file.cipher_suites === undefined || file.cipher_suites.length === 0 ? {} : { cipherSuites: file.cipher_suites }),
+    preferServerCipherSuites: file.prefer_server_cipher_suites,
+    ...(file.curve_preferences === undefined || file.curve_preferences.length === 0 ? {} : { curvePreferences: file.curve_preferences }),
+  };
+}
+
 function toWebConfig(file: WebConfigFile, baseDir: string): WebConfig {
-  const tlsFile = file.tls_server_config;
-  const tls: WebConfig["tls"] =
-    tlsFile === undefined
-      ? undefined
-      : {
-          certFile: resolve(baseDir, tlsFile.cert_file),
-          keyFile: resolve(baseDir, tlsFile.key_file),
-          minVersion: tlsFile.min_version,
-          ...(tlsFile.client_ca_file === undefined ? {} : { clientCaFile: resolve(baseDir, tlsFile.client_ca_file) }),
-        };
+  const tls = file.tls_server_config === undefined ? undefined : toTlsConfig(file.tls_server_config, baseDir);
   return {
     tls,
     basicAuthUsers: { ...file.basic_auth_users },
@@ -58,6 +76,7 @@ export function parseWebConfig(text: string, source: string): WebConfig {
   }
   if (!parsed.success) throw new ConfigError("web config: invalid");
   const config = toWebConfig(parsed.data, dirname(resolve(source)));
+  // The TLS files are read and checked now, so a bad one stops start-up (or --config.check) with its key named.
   tlsServerOptions(config);
   return config;
 }
