@@ -8,9 +8,10 @@ import { parseCommandLine, usage } from "./cli/flags.js";
 import { ConfigError } from "./config/errors.js";
 import { loadConfig, type Sources } from "./config/load.js";
 import { createLogger, stderrSink, type LogSink } from "./log.js";
+import { SystemdSocketError } from "./http/systemd-socket.js";
 import { startService } from "./service.js";
 import { secretHeaderNames } from "./venue/auth.js";
-import { VERSION } from "./version.js";
+import { VERSION, versionText } from "./version.js";
 import { libraryErrorText } from "./util/error-text.js";
 import type { WebConfig } from "./web/types.js";
 
@@ -24,7 +25,7 @@ async function main(argv: string[]): Promise<number> {
     return 0;
   }
   if (flags.version) {
-    process.stdout.write(`trading-exporter ${VERSION} (node ${process.version})\n`);
+    process.stdout.write(`${versionText()}\n`);
     return 0;
   }
   const sources: Sources = { flags: flags.flags, env: process.env };
@@ -60,7 +61,7 @@ async function main(argv: string[]): Promise<number> {
   });
   const guards = web === undefined ? [] : (await import("./web/guards.js")).webGuards(web);
   const service = await startService(config, logger, { source, guards, tls });
-  logger.info({ url: service.server.url, accounts: service.exporter.accountNames(), version: VERSION }, "listening");
+  logger.info({ url: service.server.url, urls: service.server.urls, accounts: service.exporter.accountNames(), version: VERSION }, "listening");
   process.on("SIGHUP", () => {
     service.reload().catch(() => undefined); // logged and counted by reload itself
   });
@@ -94,7 +95,9 @@ main(process.argv.slice(2)).then(
     const lines =
       error instanceof ConfigError
         ? error.problems.map((problem) => `configuration error: ${problem}`)
-        : [`fatal: ${libraryErrorText(error, "could not start")}`];
+        : error instanceof SystemdSocketError
+          ? [`fatal: ${error.message}`]
+          : [`fatal: ${libraryErrorText(error, "could not start")}`];
     process.stderr.write(lines.map((line) => `trading-exporter: ${line}\n`).join(""));
     process.exit(1);
   },
