@@ -8,7 +8,7 @@ import { Exporter } from "./exporter.js";
 import { createApp } from "./http/app.js";
 import { listenAll, type RunningServers } from "./http/listeners.js";
 import type { ListenTarget, TlsOptions } from "./http/server.js";
-import { takeSystemdSockets } from "./http/systemd-socket.js";
+import { SystemdSocketError, takeSystemdSockets } from "./http/systemd-socket.js";
 import { SelfMetrics } from "./metrics/self.js";
 import { addSecrets } from "./util/redact.js";
 import { libraryErrorText } from "./util/error-text.js";
@@ -92,6 +92,10 @@ export async function startService(config: Config, logger: Logger, options: Serv
     maxConnections: config.web.maxConnections,
     idleTimeoutMs: config.web.idleTimeoutSeconds * 1000,
     events: exporter.self.connections,
+  }).catch((error: unknown) => {
+    // Node says only EINVAL for a descriptor that is a file or a closed one: name what it was meant to be.
+    if (config.web.systemdSocket) throw new SystemdSocketError(libraryErrorText(error, "a descriptor systemd passed is not a socket to serve on"));
+    throw error;
   });
   return {
     exporter,

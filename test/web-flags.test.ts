@@ -157,6 +157,18 @@ describe("--web.systemd-socket", () => {
     expect(run.stderr).toBe("trading-exporter: fatal: --web.systemd-socket: no socket passed by systemd (LISTEN_PID and LISTEN_FDS are not set)\n");
   });
 
+  it("stops at start-up with one line when the descriptor passed is not a socket", async () => {
+    const child = spawn("sh", ["-c", 'LISTEN_PID=$$; export LISTEN_PID; exec "$0" "$@" 3</dev/null', process.execPath, MAIN, "--web.systemd-socket"], {
+      env: { ...simEnv(venue.url), PATH: process.env.PATH ?? "", LISTEN_FDS: "1" },
+      stdio: ["ignore", "ignore", "pipe"],
+    });
+    let stderr = "";
+    child.stderr.on("data", (d: Buffer) => (stderr += d.toString()));
+    const [code] = (await once(child, "exit")) as [number | null];
+    expect(code).toBe(1);
+    expect(stderr).toMatch(/^trading-exporter: fatal: --web\.systemd-socket: a descriptor systemd passed is not a socket to serve on \([A-Z_]+\)\n$/);
+  });
+
   it("takes the sockets only when LISTEN_PID names this process, and clears the variables", () => {
     const env: Record<string, string | undefined> = { LISTEN_PID: "42", LISTEN_FDS: "2", LISTEN_FDNAMES: "a:b" };
     expect(takeSystemdSockets(env, 42)).toEqual([3, 4]);
