@@ -27,7 +27,8 @@ export interface AppOptions {
   guards?: express.RequestHandler[];
 }
 
-const PATHS = ["TELEMETRY", "/probe?target=ACCOUNT", "/probe?target=ACCOUNT&debug=true", "/sd", "/runbooks/", "/-/healthy", "/-/ready"];
+/** The landing page's links after the telemetry path. */
+const OTHER_PATHS = ["/probe?target=ACCOUNT", "/probe?target=ACCOUNT&debug=true", "/sd", "/runbooks/", "/-/healthy", "/-/ready"];
 
 /** Log lines quote at most this much of a request's path: a client chooses its length (up to Node's 16 KiB of headers). */
 export const LOGGED_PATH_CHARS = 100;
@@ -43,8 +44,9 @@ function isMalformedPath(error: unknown): boolean {
 
 /** The landing page; `telemetryPath` is plain segments (config/values.ts), safe in HTML as it is. */
 function landing(accounts: string[], telemetryPath: string): string {
-  const links = PATHS.map((p) => (p === "TELEMETRY" ? telemetryPath : p))
-    .map((p) => `<li><a href="${p.replace("ACCOUNT", encodeURIComponent(accounts[0] ?? ""))}">${p}</a></li>`)
+  // Only the other paths hold the ACCOUNT placeholder: a telemetry path may spell the word itself.
+  const links = [[telemetryPath, telemetryPath], ...OTHER_PATHS.map((p) => [p.replace("ACCOUNT", encodeURIComponent(accounts[0] ?? "")), p])]
+    .map(([href, text]) => `<li><a href="${href}">${text}</a></li>`)
     .join("");
   return `<!doctype html><html><head><title>trading-exporter</title></head><body><h1>trading-exporter</h1><p>Version ${VERSION}</p><ul>${links}</ul></body></html>\n`;
 }
