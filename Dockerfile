@@ -27,10 +27,14 @@ COPY src ./src
 RUN npm run build && rm -rf dist/bench
 
 FROM node:24.21.0-bookworm-slim AS runtime
-# REVISION: the git commit, shown in trading_exporter_build_info{revision}. VERSION must equal
+# REVISION: the git commit, shown in trading_exporter_build_info{revision}; it, BRANCH, BUILD_USER
+# and BUILD_DATE are printed by --version in Prometheus's form. VERSION must equal
 # package.json's version (a test checks the default). SOURCE: the repository URL; set it in CI
 # until package.json names a repository.
 ARG REVISION=unknown
+ARG BRANCH=unknown
+ARG BUILD_USER=unknown
+ARG BUILD_DATE=unknown
 ARG VERSION=0.1.0
 ARG SOURCE=https://example.invalid/trading-exporter
 LABEL org.opencontainers.image.title="trading-exporter" \
@@ -40,7 +44,10 @@ LABEL org.opencontainers.image.title="trading-exporter" \
       org.opencontainers.image.version="${VERSION}" \
       org.opencontainers.image.revision="${REVISION}"
 ENV NODE_ENV=production \
-    TRADING_EXPORTER_REVISION=${REVISION}
+    TRADING_EXPORTER_REVISION=${REVISION} \
+    TRADING_EXPORTER_BRANCH=${BRANCH} \
+    TRADING_EXPORTER_BUILD_USER=${BUILD_USER} \
+    TRADING_EXPORTER_BUILD_DATE=${BUILD_DATE}
 WORKDIR /app
 # package.json is also read at run time: it is where --version and build_info get the version.
 COPY package.json package-lock.json ./

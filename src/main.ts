@@ -9,9 +9,10 @@ import { shardLines } from "./cli/shard-lines.js";
 import { ConfigError } from "./config/errors.js";
 import { loadConfig, type Sources } from "./config/load.js";
 import { createLogger, stderrSink, type LogSink } from "./log.js";
+import { SystemdSocketError } from "./http/systemd-socket.js";
 import { startService } from "./service.js";
 import { secretHeaderNames } from "./venue/auth.js";
-import { VERSION } from "./version.js";
+import { VERSION, versionText } from "./version.js";
 import { libraryErrorText } from "./util/error-text.js";
 import type { WebConfig } from "./web/types.js";
 
@@ -25,7 +26,7 @@ async function main(argv: string[]): Promise<number> {
     return 0;
   }
   if (flags.version) {
-    process.stdout.write(`trading-exporter ${VERSION} (node ${process.version})\n`);
+    process.stdout.write(`${versionText()}\n`);
     return 0;
   }
   const sources: Sources = { flags: flags.flags, env: process.env };
@@ -66,7 +67,10 @@ async function main(argv: string[]): Promise<number> {
   const tls = web?.tls === undefined ? undefined : tlsModule?.tlsServing(web.tls, logger);
   const service = await startService(config, logger, { source, guards, tls: tls?.options, onTlsServer: tls?.attach });
   const { shard, totalShards } = config.sharding;
-  logger.info({ url: service.server.url, accounts: service.exporter.accountNames(), shard, totalShards, version: VERSION }, "listening");
+  logger.info(
+    { url: service.server.url, urls: service.server.urls, accounts: service.exporter.accountNames(), shard, totalShards, version: VERSION },
+    "listening",
+  );
   process.on("SIGHUP", () => {
     service.reload().catch(() => undefined); // logged and counted by reload itself
   });
@@ -100,7 +104,9 @@ main(process.argv.slice(2)).then(
     const lines =
       error instanceof ConfigError
         ? error.problems.map((problem) => `configuration error: ${problem}`)
-        : [`fatal: ${libraryErrorText(error, "could not start")}`];
+        : error instanceof SystemdSocketError
+          ? [`fatal: ${error.message}`]
+          : [`fatal: ${libraryErrorText(error, "could not start")}`];
     process.stderr.write(lines.map((line) => `trading-exporter: ${line}\n`).join(""));
     process.exit(1);
   },

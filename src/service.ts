@@ -6,8 +6,10 @@ import { startupOnlyChanges } from "./config/settings.js";
 import type { Config } from "./config/types.js";
 import { Exporter } from "./exporter.js";
 import { createApp } from "./http/app.js";
-import { listen, type ListenOptions, type RunningServer, type TlsOptions } from "./http/server.js";
-import type { SelfMetrics } from "./metrics/self.js";
+import { listenAll, type RunningServers } from "./http/listeners.js";
+import type { ListenOptions, ListenTarget, TlsOptions } from "./http/server.js";
+import { SystemdSocketError, takeSystemdSockets } from "./http/systemd-socket.js";
+import { SelfMetrics } from "./metrics/self.js";
 import { addSecrets } from "./util/redact.js";
 import { libraryErrorText } from "./util/error-text.js";
 import { ConfigError } from "./config/errors.js";
@@ -31,7 +33,8 @@ function redactSecretsOf(config: Config): void {
 
 export interface Service {
   exporter: Exporter;
-  server: RunningServer;
+  /** Every listener; `server.url` is the first one's. */
+  server: RunningServers;
   /** Re-reads the configuration and secret files; a bad one is rejected and the old one keeps serving. */
   reload(): Promise<void>;
   /** Stops accepting, lets in-flight scrapes finish within `graceMs`, closes the venue connections. */
@@ -51,7 +54,8 @@ export interface ServiceOptions {
 
 export async function startService(config: Config, logger: Logger, options: ServiceOptions = {}): Promise<Service> {
   redactSecretsOf(config);
-  const exporter = new Exporter(config, logger, options.self);
+  const self = options.self ?? new SelfMetrics({ defaultMetrics: !config.web.disableExporterMetrics });
+  const exporter = new Exporter(config, logger, self);
   const source = options.source;
   const reload = async (): Promise<void> => {
     if (source === undefined) throw new Error("this exporter was not started from a configuration source");
@@ -79,15 +83,22 @@ export async function startService(config: Config, logger: Logger, options: Serv
       maxSeconds: config.scrape.maxTimeoutSeconds,
     },
     maxInFlight: config.scrape.maxInFlight,
+    telemetryPath: config.web.telemetryPath,
     ...(source === undefined ? {} : { reload }),
     ...(options.guards === undefined ? {} : { guards: options.guards }),
   });
-  const server = await listen(app, config.listenAddress.host, config.listenAddress.port, {
+  // With socket activation the listen addresses are not used, as in the exporter-toolkit.
+  const targets: ListenTarget[] = config.web.systemdSocket ? takeSystemdSockets(process.env, process.pid).map((fd) => ({ fd })) : config.listenAddresses;
+  const server = await listenAll(app, targets, {
     tls: options.tls,
     onTlsServer: options.onTlsServer,
     maxConnections: config.web.maxConnections,
     idleTimeoutMs: config.web.idleTimeoutSeconds * 1000,
     events: exporter.self.connections,
+  }).catch((error: unknown) => {
+    // Node says only EINVAL for a descriptor that is a file or a closed one: name what it was meant to be.
+    if (config.web.systemdSocket) throw new SystemdSocketError(libraryErrorText(error, "a descriptor systemd passed is not a socket to serve on"));
+    throw error;
   });
   return {
     exporter,

@@ -16,11 +16,13 @@ describe("--help", () => {
       ),
     );
     expect(read.size).toBeGreaterThan(15);
-    expect([...read].filter((v) => v !== "TRADING_EXPORTER_REVISION" && !help.includes(v))).toEqual([]);
-    expect(knownVariables().filter((v) => v !== "TRADING_EXPORTER_REVISION" && !help.includes(v))).toEqual([]);
+    // The build's own (revision, branch, user, date) are set by the image, not by people.
+    const build = (v: string) => v.startsWith("TRADING_EXPORTER_");
+    expect([...read].filter((v) => !build(v) && !help.includes(v))).toEqual([]);
+    expect(knownVariables().filter((v) => !build(v) && !help.includes(v))).toEqual([]);
     for (const [id, setting] of SETTING_LIST) {
       if (setting.file) expect(help, id).toContain(`file ${id}`);
-      if (setting.flag !== undefined) expect(help, id).toContain(`--${setting.flag}=`);
+      if (setting.flag !== undefined) expect(help, id).toContain(setting.switch ? `--${setting.flag} ` : `--${setting.flag}=`);
     }
   });
 
@@ -29,9 +31,27 @@ describe("--help", () => {
     expect(help.code).toBe(0);
     expect(help.stdout).toContain("--web.config.file=PATH");
     expect(help.stdout).toBe(`${usage()}\n`);
-    const version = await runExporter({}, ["--version"]);
+  });
+
+  it("--version is printed in Prometheus's form, which version scrapers parse", async () => {
+    const version = await runExporter(
+      {
+        TRADING_EXPORTER_REVISION: "abc123",
+        TRADING_EXPORTER_BRANCH: "main",
+        TRADING_EXPORTER_BUILD_USER: "ci@builder",
+        TRADING_EXPORTER_BUILD_DATE: "20260101-10:00:00",
+      },
+      ["--version"],
+    );
     const pkg = JSON.parse(readFileSync("package.json", "utf8")) as { version: string };
-    expect(version.stdout).toBe(`trading-exporter ${pkg.version} (node ${process.version})\n`);
+    expect(version.code).toBe(0);
+    const lines = version.stdout.split("\n");
+    expect(lines[0]).toMatch(/^trading-exporter, version \S+ \(branch: \S+, revision: \S+\)$/);
+    expect(lines[0]).toBe(`trading-exporter, version ${pkg.version} (branch: main, revision: abc123)`);
+    expect(lines.slice(1)).toEqual(["  build user:       ci@builder", "  build date:       20260101-10:00:00", `  node version:     ${process.version}`, ""]);
+    // Built without the image's arguments: each is one word still, so the first line parses.
+    const bare = await runExporter({ TRADING_EXPORTER_BRANCH: "my branch" }, ["--version"]);
+    expect(bare.stdout.split("\n")[0]).toMatch(/^trading-exporter, version \S+ \(branch: my_branch, revision: unknown\)$/);
   });
 });
 
@@ -41,6 +61,20 @@ describe("the command line", () => {
     const line = parseCommandLine(argv);
     expect(Object.keys(line.flags).sort()).toEqual(SETTING_LIST.flatMap(([, s]) => (s.flag === undefined ? [] : [s.flag])).sort());
     expect(line).toMatchObject({ configCheck: true, help: true, version: true });
+  });
+
+  it("collects a repeated --web.listen-address, and takes switches on and off as kingpin does", () => {
+    const line = parseCommandLine([
+      "--web.listen-address=127.0.0.1:1",
+      "--web.listen-address=[::1]:2",
+      "--web.systemd-socket",
+      "--no-web.disable-exporter-metrics",
+    ]);
+    expect(line.flags).toEqual({ "web.listen-address": ["127.0.0.1:1", "[::1]:2"], "web.systemd-socket": "true", "web.disable-exporter-metrics": "false" });
+    expect(() => parseCommandLine(["--web.systemd-socket=yes"])).toThrowError(new ConfigError("command line: --web.systemd-socket takes no value"));
+    expect(() => parseCommandLine(["--no-web.telemetry-path"])).toThrowError(
+      new ConfigError("command line: unknown flag --no-web.telemetry-path (did you mean --web.telemetry-path?)"),
+    );
   });
 
   it.each([

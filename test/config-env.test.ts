@@ -12,7 +12,7 @@ const BASE = { TRADING_BASE_URL: "http://127.0.0.1:8080", TRADING_API_KEY: "k-12
 describe("configFromEnv", () => {
   it("fills in the documented defaults", () => {
     const config = configFromEnv(BASE);
-    expect(config.listenAddress).toEqual({ host: "0.0.0.0", port: 9842 });
+    expect(config.listenAddresses).toEqual([{ host: "0.0.0.0", port: 9842 }]);
     expect(config.accounts).toHaveLength(1);
     const [account] = config.accounts;
     expect(account?.name).toBe("default");
@@ -80,7 +80,7 @@ describe("configFromEnv", () => {
   });
 
   it("parses IPv6 and wildcard listen addresses", () => {
-    expect(configFromEnv({ ...BASE, TRADING_LISTEN_ADDRESS: "[::1]:9000" }).listenAddress).toEqual({ host: "::1", port: 9000 });
-    expect(configFromEnv({ ...BASE, TRADING_LISTEN_ADDRESS: ":9000" }).listenAddress).toEqual({ host: "0.0.0.0", port: 9000 });
+    expect(configFromEnv({ ...BASE, TRADING_LISTEN_ADDRESS: "[::1]:9000" }).listenAddresses).toEqual([{ host: "::1", port: 9000 }]);
+    expect(configFromEnv({ ...BASE, TRADING_LISTEN_ADDRESS: ":9000" }).listenAddresses).toEqual([{ host: "0.0.0.0", port: 9000 }]);
   });
 });

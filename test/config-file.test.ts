@@ -67,7 +67,7 @@ describe("the example's keys", () => {
 describe("a minimal config file", () => {
   it("gets the defaults and reads the key file relative to the config", () => {
     const config = loadConfigFile(file(GOOD), {});
-    expect(config.listenAddress).toEqual({ host: "0.0.0.0", port: 9842 });
+    expect(config.listenAddresses).toEqual([{ host: "0.0.0.0", port: 9842 }]);
     const auth = config.accounts[0]!.auth;
     expect(auth.type === "api_key" && auth.header).toBe("X-Api-Key");
     expect(auth.type === "api_key" && auth.key.reveal()).toBe("from-file-key");
@@ -123,7 +123,7 @@ describe("bad config files", () => {
       "accounts[1].name: another account has this name",
     ],
     ["duplicate collateral", account("{ type: none }").replace("[USDC]", "[USDC, USDC]"), "accounts[0].collateral_ids: lists an id twice"],
-    ["string for a number", `${GOOD}scrape: { max_in_flight: many }\n`, "scrape.max_in_flight: expected a whole number from 1 to 100000"],
+    ["string for a number", `${GOOD}scrape: { max_in_flight: many }\n`, "scrape.max_in_flight: expected a whole number from 0 (no limit) to 100000"],
     [
       "zero page size",
       GOOD.replace("base_url: http://127.0.0.1:8080", "base_url: http://127.0.0.1:8080\n  history_page_size: 0"),

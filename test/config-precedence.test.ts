@@ -22,6 +22,9 @@ const ACCOUNTS = [{ name: "a", collateral_ids: ["X"], auth: { type: "none" } }];
 /** A value for the file, another for the variable and (where there is a flag) a third for the flag. */
 const SAMPLES: Record<string, [file: unknown, env: string, flag?: string]> = {
   "web.listen_address": ["127.0.0.2:1", "127.0.0.3:2", "127.0.0.1:3"],
+  "web.systemd_socket": [true, "false", "true"],
+  "web.telemetry_path": ["/from-file", "/from-env", "/from-flag"],
+  "web.disable_exporter_metrics": [true, "false", "true"],
   "web.config_file": ["/from/file.yml", "/from/env.yml", "/from/flag.yml"],
   "web.max_connections": [100, "200", "300"],
   "web.idle_timeout_seconds": [30, "45"],
@@ -41,12 +44,15 @@ const SAMPLES: Record<string, [file: unknown, env: string, flag?: string]> = {
   "scrape.default_timeout_seconds": [3, "4"],
   "scrape.timeout_offset_seconds": [0, "1.5"],
   "scrape.max_timeout_seconds": [20, "30"],
-  "scrape.max_in_flight": [2, "3"],
+  "scrape.max_in_flight": [2, "3", "0"],
   "scrape.max_series": [500, "600"],
 };
 
 const READ: Record<string, (c: Config) => unknown> = {
-  "web.listen_address": (c) => c.listenAddress,
+  "web.listen_address": (c) => c.listenAddresses,
+  "web.systemd_socket": (c) => c.web.systemdSocket,
+  "web.telemetry_path": (c) => c.web.telemetryPath,
+  "web.disable_exporter_metrics": (c) => c.web.disableExporterMetrics,
   "web.config_file": (c) => c.webConfigFile,
   "web.max_connections": (c) => c.web.maxConnections,
   "web.idle_timeout_seconds": (c) => c.web.idleTimeoutSeconds,

@@ -60,7 +60,7 @@ describe("config file problems", () => {
       "  - name: ok",
       "    collateral_ids: [USDC, USDC]",
       "    auth: { type: bearer }",
-      "scrape: { max_in_flight: 0, max_sries: 3 }",
+      "scrape: { max_in_flight: 100001, max_sries: 3 }",
       "log: { level: loud, format: logfmt }",
       "",
     ].join("\n");
@@ -73,7 +73,7 @@ describe("config file problems", () => {
       "accounts[0].auth.header_nme: unknown key (did you mean header_name?)",
       "accounts[1].collateral_ids: lists an id twice",
       "accounts[1].auth.token: required (give one of accounts[1].auth.token, accounts[1].auth.token_file or accounts[1].auth.token_env)",
-      "scrape.max_in_flight: expected a whole number from 1 to 100000",
+      "scrape.max_in_flight: expected a whole number from 0 (no limit) to 100000",
       "scrape.max_sries: unknown key (did you mean max_series?)",
       "log.level: expected one of debug, info, warn, error",
     ]);
@@ -190,10 +190,10 @@ describe("environment problems", () => {
 
   it("lists the flags' problems first, then the variables', then the file's in file order", () => {
     const data = { scrape: { max_series: 0 }, venue: { base_url: "ftp://x" }, accounts: [{ name: "a", collateral_ids: ["X"], auth: { type: "none" } }] };
-    const env = { TRADING_MAX_IN_FLIGHT_SCRAPES: "0" };
+    const env = { TRADING_MAX_IN_FLIGHT_SCRAPES: "-1" };
     expect(problemsOf(() => buildConfig({ env, flags: { "log.level": "loud" } }, new ConfigFile(data, "/")))).toEqual([
       "--log.level: expected one of debug, info, warn, error",
-      "TRADING_MAX_IN_FLIGHT_SCRAPES: expected a whole number from 1 to 100000",
+      "TRADING_MAX_IN_FLIGHT_SCRAPES: expected a whole number from 0 (no limit) to 100000",
       "scrape.max_series: expected a whole number from 1 to 100000000",
       "venue.base_url: must be an http:// or https:// URL",
     ]);
@@ -217,7 +217,7 @@ describe("environment problems", () => {
 
   it("warns of a TRADING_* name nobody reads, with the name meant, and still loads", () => {
     const { config, warnings } = buildConfig({ env: { ...BASE, TRADING_LISTEN_ADRESS: "127.0.0.1:1", TRADING_WHATEVER: "x" } }, undefined);
-    expect(config.listenAddress.port).toBe(9842);
+    expect(config.listenAddresses.map((a) => a.port)).toEqual([9842]);
     expect(warnings).toEqual([
       "TRADING_LISTEN_ADRESS: unknown variable, ignored (did you mean TRADING_LISTEN_ADDRESS?)",
       "TRADING_WHATEVER: unknown variable, ignored",

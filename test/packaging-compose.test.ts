@@ -128,7 +128,7 @@ describe("compose.yaml", () => {
     const config = configFromEnv({ ...env, TRADING_API_KEY_FILE: secretFile });
     expect(config.venue.baseUrl.href).toBe("http://simulator:8080/");
     expect(config.accounts[0]!.auth).toMatchObject({ type: "api_key" });
-    expect(config.listenAddress).toMatchObject({ port: 9842 });
+    expect(config.listenAddresses).toMatchObject([{ port: 9842 }]);
     expect(containerPorts("exporter")).toContain(9842);
   });
 

@@ -31,22 +31,28 @@ function moreOf(s: Setting<unknown>): string | undefined {
 
 const SETTING_FLAGS = SETTING_LIST.flatMap(([, s]) => (s.flag === undefined ? [] : [s]));
 
+type Option = { type: "string" | "boolean"; short?: string; multiple?: boolean };
+
 export function parseCommandLine(argv: string[]): CommandLine {
-  const options: Record<string, { type: "string" | "boolean"; short?: string }> = {};
-  for (const s of SETTING_FLAGS) options[s.flag!] = { type: "string" };
+  const options: Record<string, Option> = {};
+  for (const s of SETTING_FLAGS) options[s.flag!] = s.switch ? { type: "boolean" } : { type: "string", multiple: s.repeatable === true };
   for (const [flag] of COMMANDS) options[flag] = { type: "boolean" };
   options.help = { type: "boolean", short: "h" };
-  let values: Record<string, string | boolean | undefined>;
+  let values: Record<string, string | boolean | Array<string | boolean> | undefined>;
   try {
-    ({ values } = parseArgs({ args: argv, strict: true, allowPositionals: false, options }));
+    // allowNegative: a switch is also turned off as kingpin's are, --no-web.systemd-socket.
+    ({ values } = parseArgs({ args: argv, strict: true, allowPositionals: false, allowNegative: true, options }));
   } catch {
     // parseArgs's own message may quote an argument, which can be a pasted secret: say it in our words.
     throw new ConfigError(`command line: ${refusal(argv, options)}`);
   }
-  const flags: Record<string, string> = {};
+  const flags: Record<string, string | string[]> = {};
   for (const s of SETTING_FLAGS) {
     const value = values[s.flag!];
+    // A switch reaches its parser as the text a variable would carry.
+    if (typeof value === "boolean") flags[s.flag!] = String(value);
     if (typeof value === "string") flags[s.flag!] = value;
+    if (Array.isArray(value)) flags[s.flag!] = value.map(String);
   }
   return { flags, configCheck: values["config.check"] === true, help: values.help === true, version: values.version === true };
 }
@@ -57,14 +63,16 @@ function shown(name: string): string {
 }
 
 /** Why parseArgs refused the command line, found by walking it the way parseArgs does. */
-export function refusal(argv: string[], options: Record<string, { type: "string" | "boolean"; short?: string }>): string {
+export function refusal(argv: string[], options: Record<string, Option>): string {
   const shorts = new Map(Object.entries(options).flatMap(([name, o]) => (o.short === undefined ? [] : [[o.short, name] as const])));
   for (let i = 0; i < argv.length; i++) {
     const token = argv[i]!;
     if (token === "--") return "unexpected argument after -- (not shown): every flag is written --name=value";
     if (!token.startsWith("-") || token === "-") return "unexpected argument (not shown): every flag is written --name=value";
     const [raw = "", ...rest] = token.replace(/^--?/, "").split("=");
-    const name = token.startsWith("--") ? raw : (shorts.get(raw) ?? raw);
+    const given = token.startsWith("--") ? raw : (shorts.get(raw) ?? raw);
+    // --no-NAME is NAME turned off, for a switch.
+    const name = given.startsWith("no-") && options[given.slice(3)]?.type === "boolean" ? given.slice(3) : given;
     const option = options[name];
     if (option === undefined) {
       const guess = nearest(name, Object.keys(options));
@@ -87,7 +95,8 @@ export function flagRows(): Row[] {
   return [
     ...SETTING_FLAGS.map((s): Row => {
       const id = SETTING_LIST.find(([, t]) => t === s)![0];
-      return [`--${s.flag}=${s.arg ?? "VALUE"}`, s.env ?? "", s.file ? id : "", shownDefault(s), s.help, moreOf(s)];
+      const flag = s.switch ? `--${s.flag}` : `--${s.flag}=${s.arg ?? "VALUE"}`;
+      return [flag, s.env ?? "", s.file ? id : "", shownDefault(s), s.help, moreOf(s)];
     }),
     ...COMMANDS.map(([flag, meaning]): Row => [`--${flag}`, "", "", "", meaning, undefined]),
   ];

@@ -9,8 +9,8 @@ import { SETTING_LIST, type SettingId, type Values } from "./settings.js";
 import { checkSharding } from "./sharding-check.js";
 import type { AccountConfig, AuthConfig, Config } from "./types.js";
 
-/** Flag values as given on the command line, by flag name without dashes ("web.listen-address"). */
-export type FlagValues = Readonly<Record<string, string | undefined>>;
+/** Flag values as given on the command line, by flag name without dashes ("web.listen-address"); a repeatable flag's as a list. */
+export type FlagValues = Readonly<Record<string, string | readonly string[] | undefined>>;
 
 export interface Sources {
   flags?: FlagValues;
@@ -25,7 +25,8 @@ export interface Loaded {
 
 /** The config file named by --config.file or TRADING_CONFIG_FILE, if any. */
 function configFilePath(sources: Sources): string | undefined {
-  return sources.flags?.["config.file"] ?? envValue(sources.env, "TRADING_CONFIG_FILE");
+  const flag = sources.flags?.["config.file"];
+  return typeof flag === "string" ? flag : envValue(sources.env, "TRADING_CONFIG_FILE");
 }
 
 /** Resolves every setting of the table, then the accounts; throws one ConfigError listing every problem. */
@@ -105,8 +106,14 @@ export function buildConfig(sources: Sources, file: ConfigFile | undefined): Loa
       maxInFlight: v["scrape.max_in_flight"]!,
       maxSeries: v["scrape.max_series"]!,
     },
-    listenAddress: v["web.listen_address"]!,
-    web: { maxConnections: v["web.max_connections"]!, idleTimeoutSeconds: v["web.idle_timeout_seconds"]! },
+    listenAddresses: v["web.listen_address"]!,
+    web: {
+      maxConnections: v["web.max_connections"]!,
+      idleTimeoutSeconds: v["web.idle_timeout_seconds"]!,
+      systemdSocket: v["web.systemd_socket"]!,
+      telemetryPath: v["web.telemetry_path"]!,
+      disableExporterMetrics: v["web.disable_exporter_metrics"]!,
+    },
     logLevel: v["log.level"]!,
     logFormat: v["log.format"]!,
     webConfigFile,

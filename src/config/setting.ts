@@ -9,6 +9,10 @@ export interface Setting<T> {
   /** The flag without its dashes ("web.listen-address"); `arg` names its value in --help. */
   flag?: string;
   arg?: string;
+  /** The flag is a switch (`--name`, `--no-name`, as kingpin's Bool), not `--name=VALUE`. */
+  switch?: true;
+  /** The flag may be repeated (kingpin's Strings): the parser gets the list. */
+  repeatable?: true;
   /** Only without a config file: the one account the environment describes. */
   envAccount?: true;
   /** A secret: the variable, or `<variable>_FILE` naming a file that holds it. */

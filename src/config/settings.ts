@@ -7,6 +7,7 @@ import type { Config } from "./types.js";
 import {
   AUTH_TYPES,
   type AuthType,
+  countOrZero,
   LOG_FORMATS,
   type LogFormat,
   type LogLevel,
@@ -16,9 +17,10 @@ import {
   parseBoolean,
   parseHeaderName,
   parseIdList,
-  parseListenAddress,
+  parseListenAddresses,
   parseLogLevel,
   parseHeaderValue,
+  parseTelemetryPath,
   parseText,
   positiveInt,
   seconds,
@@ -37,16 +39,50 @@ export const SETTINGS = {
     parse: parseText,
   }),
   "web.listen_address": setting({
-    startupOnly: (c) => `${c.listenAddress.host}:${c.listenAddress.port}`,
+    startupOnly: (c) => c.listenAddresses.map((a) => `${a.host}:${a.port}`).join(","),
     file: true,
     flag: "web.listen-address",
+    repeatable: true,
     arg: "HOST:PORT",
     env: "TRADING_LISTEN_ADDRESS",
-    default: parseListenAddress("0.0.0.0:9842", "default"),
+    default: parseListenAddresses("0.0.0.0:9842", "default"),
     shown: "0.0.0.0:9842",
-    help: "Address to serve on.",
-    more: "`[::1]:9842` for IPv6, `:9842` for all interfaces.",
-    parse: parseListenAddress,
+    help: "Address to serve on; repeat the flag to serve on several.",
+    more: "`[::1]:9842` for IPv6, `:9842` for all interfaces. The variable takes a comma-separated list, the file key one address or a list.",
+    parse: parseListenAddresses,
+  }),
+  "web.systemd_socket": setting({
+    startupOnly: (c) => c.web.systemdSocket,
+    file: true,
+    flag: "web.systemd-socket",
+    switch: true,
+    env: "TRADING_WEB_SYSTEMD_SOCKET",
+    default: false,
+    help: "Serve on the sockets systemd passes (socket activation) instead of the listen addresses.",
+    more: "Read from `LISTEN_FDS` and `LISTEN_PID`, as the exporter-toolkit does; the exporter stops at start-up if there are none.",
+    parse: parseBoolean,
+  }),
+  "web.telemetry_path": setting({
+    startupOnly: (c) => c.web.telemetryPath,
+    file: true,
+    flag: "web.telemetry-path",
+    arg: "PATH",
+    env: "TRADING_WEB_TELEMETRY_PATH",
+    default: "/metrics",
+    help: "Path under which the metrics are served.",
+    more: "The landing page links to it; the old `/metrics` answers 404 once it moved.",
+    parse: parseTelemetryPath,
+  }),
+  "web.disable_exporter_metrics": setting({
+    startupOnly: (c) => c.web.disableExporterMetrics,
+    file: true,
+    flag: "web.disable-exporter-metrics",
+    switch: true,
+    env: "TRADING_WEB_DISABLE_EXPORTER_METRICS",
+    default: false,
+    help: "Leave the process and Node.js runtime metrics out of the telemetry path.",
+    more: "No `process_*` or `nodejs_*` series; the `trading_exporter_*` ones stay, as the alerts read them.",
+    parse: parseBoolean,
   }),
   "web.config_file": setting({
     startupOnly: (c) => c.webConfigFile,
@@ -66,7 +102,7 @@ export const SETTINGS = {
     arg: "N",
     env: "TRADING_WEB_MAX_CONNECTIONS",
     default: 512,
-    help: "Connections to the exporter open at once, up to 1000000; one more is closed at once.",
+    help: "Connections to the exporter open at once on each listener, up to 1000000; one more is closed at once.",
     more: "Prometheus's own `--web.max-connections` default. Closes are counted in `trading_exporter_http_connections_dropped_total`; keep it under the open-files limit.",
     parse: positiveInt(1_000_000),
   }),
@@ -307,10 +343,13 @@ export const SETTINGS = {
   "scrape.max_in_flight": setting({
     startupOnly: (c) => c.scrape.maxInFlight,
     file: true,
+    flag: "web.max-requests",
+    arg: "N",
     env: "TRADING_MAX_IN_FLIGHT_SCRAPES",
     default: 40,
-    help: "Scrapes served at once, up to 100000; one more is answered 503 at once.",
-    parse: positiveInt(100_000),
+    help: "Scrapes served at once, up to 100000 (0: no limit); one more is answered 503 at once.",
+    more: "The flag is node_exporter's name for it.",
+    parse: countOrZero(100_000),
   }),
   "scrape.max_series": setting({
     file: true,
@@ -335,8 +374,8 @@ export function startupOnlyChanges(before: Config, after: Config): SettingId[] {
   return SETTING_LIST.flatMap(([id, s]) => (s.startupOnly !== undefined && s.startupOnly(before) !== s.startupOnly(after) ? [id] : []));
 }
 
-/** Variables read elsewhere (the build's revision label): known, so never warned about. */
-const OTHER_VARIABLES = ["TRADING_EXPORTER_REVISION"];
+/** Variables read elsewhere (the build's revision, branch, user and date; src/version.ts): known, so never warned about. */
+const OTHER_VARIABLES = ["TRADING_EXPORTER_REVISION", "TRADING_EXPORTER_BRANCH", "TRADING_EXPORTER_BUILD_USER", "TRADING_EXPORTER_BUILD_DATE"];
 
 /** Every TRADING_* name the exporter reads. */
 export function knownVariables(): string[] {

@@ -6,7 +6,11 @@ import { SETTING_LIST, SETTINGS, type Values } from "./settings.js";
 import type { Setting } from "./setting.js";
 
 /** How a setting was given, as its line should start: the flag if given, else the variable; undefined for its default. */
-function givenAs(setting: Setting<unknown>, flags: Readonly<Record<string, string | undefined>>, env: Env): { name: string; from: number } | undefined {
+function givenAs(
+  setting: Setting<unknown>,
+  flags: Readonly<Record<string, string | readonly string[] | undefined>>,
+  env: Env,
+): { name: string; from: number } | undefined {
   if (setting.flag !== undefined && flags[setting.flag] !== undefined) return { name: `--${setting.flag}`, from: FROM_FLAG };
   if (setting.env !== undefined && envValue(env, setting.env) !== undefined) return { name: setting.env, from: FROM_ENV };
   return undefined;
@@ -16,7 +20,7 @@ function givenAs(setting: Setting<unknown>, flags: Readonly<Record<string, strin
  * A shard at or past the total would serve no account at all, silently: refused, naming the shard as
  * given and the total it must stay under. Values that failed their own parser were named already.
  */
-export function checkSharding(v: Values, flags: Readonly<Record<string, string | undefined>>, env: Env, problems: Problems): void {
+export function checkSharding(v: Values, flags: Readonly<Record<string, string | readonly string[] | undefined>>, env: Env, problems: Problems): void {
   const shard = v["sharding.shard"];
   const total = v["sharding.total_shards"];
   if (shard === undefined || total === undefined || shard < total) return;

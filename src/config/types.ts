@@ -45,7 +45,7 @@ export interface ScrapeConfig {
   timeoutOffsetSeconds: number;
   /** Upper bound of a scrape's deadline, whatever the header says. */
   maxTimeoutSeconds: number;
-  /** Scrapes served at once; more answer 503 at once. */
+  /** Scrapes served at once; more answer 503 at once. 0: no limit. */
   maxInFlight: number;
   /** Series per scrape; the rest are dropped and counted. */
   maxSeries: number;
@@ -57,6 +57,12 @@ export interface HttpServerConfig {
   maxConnections: number;
   /** An idle keep-alive connection is closed after this long. */
   idleTimeoutSeconds: number;
+  /** Serve on the sockets systemd passes (LISTEN_FDS), not on the listen addresses. */
+  systemdSocket: boolean;
+  /** Where the metrics are served ("/metrics" unless moved). */
+  telemetryPath: string;
+  /** No process_* or nodejs_* series on the telemetry path. */
+  disableExporterMetrics: boolean;
 }
 
 /** This process's place among the replicas that split the accounts (kube-state-metrics' --shard/--total-shards). */
@@ -70,7 +76,8 @@ export interface Config {
   venue: VenueConfig;
   accounts: AccountConfig[];
   scrape: ScrapeConfig;
-  listenAddress: { host: string; port: number };
+  /** Each address is served (one server each); none is used with `web.systemdSocket`. */
+  listenAddresses: Array<{ host: string; port: number }>;
   web: HttpServerConfig;
   logLevel: LogLevel;
   logFormat: LogFormat;

@@ -33,6 +33,44 @@ export function parseListenAddress(value: unknown, key: string): { host: string;
   return { host: host === "" ? "0.0.0.0" : host, port };
 }
 
+/**
+ * Every address to serve on: a list in the file, a repeated flag, or comma-separated text (a variable).
+ * An address given twice is refused, unless its port is 0 (each of those binds a port of its own).
+ */
+export function parseListenAddresses(value: unknown, key: string): Array<{ host: string; port: number }> {
+  const items = Array.isArray(value) ? value : typeof value === "string" ? value.split(",") : [value];
+  if (items.length === 0) throw new ConfigError(`${key}: expected at least one host:port`);
+  const addresses = items.map((item, i) => parseListenAddress(item, items.length === 1 ? key : `${key}[${i}]`));
+  const shown = addresses.filter((a) => a.port !== 0).map((a) => `${a.host}:${a.port}`);
+  if (new Set(shown).size !== shown.length) throw new ConfigError(`${key}: lists an address twice`);
+  return addresses;
+}
+
+/** A whole number from 0 to `max`; 0 means no limit. */
+export function countOrZero(max: number): (value: unknown, key: string) => number {
+  return (value, key) => {
+    const expected = `a whole number from 0 (no limit) to ${max}`;
+    const text = textOf(value, key, expected).trim();
+    const n = /^\d+$/.test(text) ? Number(text) : Number.NaN;
+    if (!Number.isSafeInteger(n) || n > max) throw new ConfigError(`${key}: expected ${expected}`);
+    return n;
+  };
+}
+
+/** The exporter's other paths (http/app.ts; "/" is the landing page): the telemetry path may not take one of them. */
+const RESERVED_PATHS = ["/probe", "/sd", "/-/healthy", "/-/ready", "/-/reload", "/runbooks"];
+
+/** Where the metrics are served: an absolute path of plain segments, none of the exporter's other paths. */
+export function parseTelemetryPath(value: unknown, key: string): string {
+  const text = textOf(value, key, "a path").trim();
+  // No "." or ".." segment either: clients resolve them away before sending the path.
+  if (!/^(\/[A-Za-z0-9._~-]+)+$/.test(text) || /\/\.{1,2}(\/|$)/.test(text))
+    throw new ConfigError(`${key}: expected a path such as /metrics (segments of A-Z a-z 0-9 . _ ~ -, no trailing /)`);
+  const taken = RESERVED_PATHS.find((p) => text === p || (p === "/runbooks" && text.startsWith("/runbooks/")));
+  if (taken !== undefined) throw new ConfigError(`${key}: ${taken} is another of the exporter's paths`);
+  return text;
+}
+
 /** An http(s) URL with no credentials in it, ending in "/" so the venue's paths resolve under it. */
 export function parseBaseUrl(value: unknown, key: string): URL {
   let url: URL;

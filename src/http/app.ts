@@ -17,15 +17,18 @@ export interface AppOptions {
   exporter: Exporter;
   logger: Logger;
   timeouts: TimeoutPolicy;
-  /** Scrapes served at once; one more answers 503 at once. */
+  /** Scrapes served at once; one more answers 503 at once. 0: no limit. */
   maxInFlight: number;
+  /** Where the exporter's metrics are served; "/metrics" when not given. */
+  telemetryPath?: string;
   /** Re-reads the configuration; rejects with a one-line reason. Absent: reload is not offered. */
   reload?: () => Promise<void>;
   /** Run before every route (basic auth, response headers). */
   guards?: express.RequestHandler[];
 }
 
-const PATHS = ["/metrics", "/probe?target=ACCOUNT", "/probe?target=ACCOUNT&debug=true", "/sd", "/runbooks/", "/-/healthy", "/-/ready"];
+/** The landing page's links after the telemetry path. */
+const OTHER_PATHS = ["/probe?target=ACCOUNT", "/probe?target=ACCOUNT&debug=true", "/sd", "/runbooks/", "/-/healthy", "/-/ready"];
 
 /** Log lines quote at most this much of a request's path: a client chooses its length (up to Node's 16 KiB of headers). */
 export const LOGGED_PATH_CHARS = 100;
@@ -39,8 +42,12 @@ function isMalformedPath(error: unknown): boolean {
   return error instanceof URIError || (error as { status?: unknown } | null)?.status === 400;
 }
 
-function landing(accounts: string[]): string {
-  const links = PATHS.map((p) => `<li><a href="${p.replace("ACCOUNT", encodeURIComponent(accounts[0] ?? ""))}">${p}</a></li>`).join("");
+/** The landing page; `telemetryPath` is plain segments (config/values.ts), safe in HTML as it is. */
+function landing(accounts: string[], telemetryPath: string): string {
+  // Only the other paths hold the ACCOUNT placeholder: a telemetry path may spell the word itself.
+  const links = [[telemetryPath, telemetryPath], ...OTHER_PATHS.map((p) => [p.replace("ACCOUNT", encodeURIComponent(accounts[0] ?? "")), p])]
+    .map(([href, text]) => `<li><a href="${href}">${text}</a></li>`)
+    .join("");
   return `<!doctype html><html><head><title>trading-exporter</title></head><body><h1>trading-exporter</h1><p>Version ${VERSION}</p><ul>${links}</ul></body></html>\n`;
 }
 
@@ -53,7 +60,7 @@ function plain(res: Response, status: number, text: string): void {
 }
 
 export function createApp(options: AppOptions): express.Express {
-  const { exporter, logger, timeouts, maxInFlight } = options;
+  const { exporter, logger, timeouts, maxInFlight, telemetryPath = "/metrics" } = options;
   let inFlight = 0;
   const app = express();
   // Paths are exact, as in Go's ServeMux that Prometheus users know: /METRICS and /metrics/ are 404.
@@ -87,7 +94,7 @@ export function createApp(options: AppOptions): express.Express {
       if (!(error instanceof ScrapeTimeoutError)) throw error;
       return plain(res, 400, error.message);
     }
-    if (inFlight >= maxInFlight) {
+    if (maxInFlight > 0 && inFlight >= maxInFlight) {
       exporter.self.scrapeRejected();
       res.set("retry-after", "1");
       return plain(res, 503, "too many scrapes in flight");
@@ -102,13 +109,13 @@ export function createApp(options: AppOptions): express.Express {
   }
 
   app.get("/", (_req, res) => {
-    res.type("html").send(landing(exporter.accountNames()));
+    res.type("html").send(landing(exporter.accountNames(), telemetryPath));
   });
   app.get("/-/healthy", (_req, res) => plain(res, 200, "Healthy"));
   app.get("/-/ready", (_req, res) => plain(res, 200, "Ready"));
   app.use("/runbooks", runbooks());
 
-  app.get("/metrics", (req, res) => serveScrape(req, res, (deadline) => exporter.metrics(deadline)));
+  app.get(telemetryPath, (req, res) => serveScrape(req, res, (deadline) => exporter.metrics(deadline)));
 
   // Prometheus http_sd_configs: every account as a /probe target, current after a reload.
   app.get("/sd", (req, res) => {

@@ -47,8 +47,24 @@ export interface RunningServer {
   close(graceMs?: number): Promise<void>;
 }
 
+/** Where one server listens: an address to bind, or a listening socket already open (systemd's). */
+export type ListenTarget = { host: string; port: number } | { fd: number };
+
 /** Serves `app` on host:port, over TLS when `options.tls` is given. */
-export async function listen(app: express.Express, host: string, port: number, options: ListenOptions = {}): Promise<RunningServer> {
+export function listen(app: express.Express, host: string, port: number, options: ListenOptions = {}): Promise<RunningServer> {
+  return listenOn(app, { host, port }, options);
+}
+
+/** The URL a bound server answers on: a TCP address, or the path of a Unix socket handed to it. */
+function boundUrl(address: AddressInfo | string | null, scheme: string): string {
+  if (address === null) return `${scheme}://unknown/`;
+  if (typeof address === "string") return `${scheme}+unix://${encodeURIComponent(address)}/`;
+  const shownHost = address.family === "IPv6" ? `[${address.address}]` : address.address;
+  return `${scheme}://${shownHost}:${address.port}/`;
+}
+
+/** Serves `app` on `target`, over TLS when `options.tls` is given. */
+export async function listenOn(app: express.Express, target: ListenTarget, options: ListenOptions = {}): Promise<RunningServer> {
   const { tls, onTlsServer, headersTimeoutMs = HEADERS_TIMEOUT_MS, idleTimeoutMs = IDLE_TIMEOUT_MS, maxConnections = MAX_CONNECTIONS, events } = options;
   const limits = {
     headersTimeout: headersTimeoutMs,
@@ -77,16 +93,16 @@ export async function listen(app: express.Express, host: string, port: number, o
   if (events !== undefined) server.on("drop", () => events.dropped());
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
-    server.listen(port, host, () => {
+    const listening = () => {
       server.off("error", reject);
       resolve();
-    });
+    };
+    if ("fd" in target) server.listen({ fd: target.fd }, listening);
+    else server.listen(target.port, target.host, listening);
   });
-  const address = server.address() as AddressInfo;
-  const shownHost = address.family === "IPv6" ? `[${address.address}]` : address.address;
   return {
     server,
-    url: `${tls === undefined ? "http" : "https"}://${shownHost}:${address.port}/`,
+    url: boundUrl(server.address(), tls === undefined ? "http" : "https"),
     close: (graceMs = 10_000) =>
       new Promise<void>((resolve) => {
         const force = setTimeout(() => {

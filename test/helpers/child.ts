@@ -15,8 +15,12 @@ export interface ExporterChild {
   exited: Promise<number | null>;
 }
 
-export async function startExporterChild(env: Record<string, string>): Promise<ExporterChild> {
-  const child = spawn(process.execPath, [MAIN], { env: { PATH: process.env.PATH ?? "", ...env }, stdio: ["ignore", "pipe", "pipe"] });
+export function startExporterChild(env: Record<string, string>, args: string[] = []): Promise<ExporterChild> {
+  return watchExporterChild(spawn(process.execPath, [MAIN, ...args], { env: { PATH: process.env.PATH ?? "", ...env }, stdio: ["ignore", "pipe", "pipe"] }));
+}
+
+/** Waits for the "listening" line of an exporter the caller spawned (stderr piped), and stops it when the test ends. */
+export async function watchExporterChild(child: ChildProcess): Promise<ExporterChild> {
   // Started inside a test: stopped when it ends, even when an assertion failed half-way.
   // (Started in beforeAll, the file's afterAll stops it.)
   try {

@@ -78,7 +78,8 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
         ? configFromObject(options.file(venue.url), { TRADING_LISTEN_ADDRESS: "127.0.0.1:0", ...EVERY_SCRAPE_COLLECTS, ...options.env }, process.cwd())
         : configFromEnv(simEnv(venue.url, options.env));
   // Tests never take a fixed port: a config that would (the file's default 0.0.0.0:9842) is a test bug.
-  if (config.listenAddress.port !== 0) throw new Error(`a test stack must listen on port 0, not ${config.listenAddress.port}`);
+  const fixed = config.listenAddresses.find((a) => a.port !== 0);
+  if (fixed !== undefined) throw new Error(`a test stack must listen on port 0, not ${fixed.port}`);
   const logs: string[] = [];
   const sink = new Writable({
     write(chunk: Buffer, _enc, done) {
