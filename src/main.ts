@@ -13,6 +13,7 @@ import { secretHeaderNames } from "./venue/auth.js";
 import { VERSION } from "./version.js";
 import { libraryErrorText } from "./util/error-text.js";
 import type { WebConfig } from "./web/types.js";
+import type { SelfMetrics } from "./metrics/self.js";
 
 /** The log sink, once there is one: flushed (briefly) before exit. */
 let sink: LogSink | undefined;
@@ -58,8 +59,9 @@ async function main(argv: string[]): Promise<number> {
   process.on("uncaughtException", (error) => {
     logger.error({ error: libraryErrorText(error, "unexpected failure") }, "uncaught exception");
   });
-  const guards = web === undefined ? [] : (await import("./web/guards.js")).webGuards(web);
-  const service = await startService(config, logger, { source, guards, tls });
+  const webGuards = web === undefined ? undefined : (await import("./web/guards.js")).webGuards;
+  const guards = (self: SelfMetrics) => (web === undefined || webGuards === undefined ? [] : webGuards(web, self.guards));
+  const service = await startService(config, logger, { source, guards, tls, http2: web?.http2 ?? true });
   logger.info({ url: service.server.url, accounts: service.exporter.accountNames(), version: VERSION }, "listening");
   process.on("SIGHUP", () => {
     service.reload().catch(() => undefined); // logged and counted by reload itself

@@ -42,9 +42,11 @@ export interface ServiceOptions {
   self?: SelfMetrics;
   /** Where a reload reads the configuration from; without it there is no reload. */
   source?: () => Config | Promise<Config>;
-  /** Middleware run before every route (basic auth, response headers from the web config). */
-  guards?: express.RequestHandler[];
+  /** Middleware run before every route (basic auth, response headers from the web config); a function is given the self-metrics to count in. */
+  guards?: express.RequestHandler[] | ((self: SelfMetrics) => express.RequestHandler[]);
   tls?: TlsOptions | undefined;
+  /** Offer HTTP/2 beside HTTP/1.1 over TLS (the web config's http_server_config.http2); default true. */
+  http2?: boolean;
 }
 
 export async function startService(config: Config, logger: Logger, options: ServiceOptions = {}): Promise<Service> {
@@ -68,6 +70,7 @@ export async function startService(config: Config, logger: Logger, options: Serv
       throw error;
     }
   };
+  const guards = typeof options.guards === "function" ? options.guards(exporter.self) : options.guards;
   const app = createApp({
     exporter,
     logger,
@@ -78,10 +81,11 @@ export async function startService(config: Config, logger: Logger, options: Serv
     },
     maxInFlight: config.scrape.maxInFlight,
     ...(source === undefined ? {} : { reload }),
-    ...(options.guards === undefined ? {} : { guards: options.guards }),
+    ...(guards === undefined ? {} : { guards }),
   });
   const server = await listen(app, config.listenAddress.host, config.listenAddress.port, {
     tls: options.tls,
+    ...(options.http2 === undefined ? {} : { http2: options.http2 }),
     maxConnections: config.web.maxConnections,
     idleTimeoutMs: config.web.idleTimeoutSeconds * 1000,
     events: exporter.self.connections,

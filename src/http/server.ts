@@ -1,10 +1,12 @@
 // Starts the HTTP server with bounded inbound timeouts and a connection cap, and stops it gracefully.
 
-import { createServer, type Server } from "node:http";
+import { createServer, Server } from "node:http";
+import type { Http2SecureServer } from "node:http2";
 import { createServer as createTlsServer } from "node:https";
 import type { AddressInfo, Socket } from "node:net";
 import type { TlsOptions as NodeTlsOptions } from "node:tls";
 import type express from "express";
+import { closeIdleHttp1, createHttp2Server } from "./http2-server.js";
 
 export type TlsOptions = NodeTlsOptions;
 
@@ -31,6 +33,8 @@ export interface ConnectionEvents {
 export interface ListenOptions {
   /** Serve over TLS with these. */
   tls?: TlsOptions | undefined;
+  /** Over TLS, offer HTTP/2 beside HTTP/1.1 by ALPN (default true, as exporter-toolkit); false: HTTP/1.1 only. */
+  http2?: boolean;
   headersTimeoutMs?: number;
   idleTimeoutMs?: number;
   maxConnections?: number;
@@ -38,7 +42,8 @@ export interface ListenOptions {
 }
 
 export interface RunningServer {
-  server: Server;
+  /** An HTTP/2 server (answering HTTP/1.1 too) when serving TLS with http2. */
+  server: Server | Http2SecureServer;
   /** http(s)://host:port/ as bound (port 0 resolved). */
   url: string;
   /** Stops accepting, lets in-flight requests finish within `graceMs`, then closes the rest. */
@@ -47,7 +52,7 @@ export interface RunningServer {
 
 /** Serves `app` on host:port, over TLS when `options.tls` is given. */
 export async function listen(app: express.Express, host: string, port: number, options: ListenOptions = {}): Promise<RunningServer> {
-  const { tls, headersTimeoutMs = HEADERS_TIMEOUT_MS, idleTimeoutMs = IDLE_TIMEOUT_MS, maxConnections = MAX_CONNECTIONS, events } = options;
+  const { tls, http2 = true, headersTimeoutMs = HEADERS_TIMEOUT_MS, idleTimeoutMs = IDLE_TIMEOUT_MS, maxConnections = MAX_CONNECTIONS, events } = options;
   const limits = {
     headersTimeout: headersTimeoutMs,
     requestTimeout: 120_000,
@@ -57,8 +62,14 @@ export async function listen(app: express.Express, host: string, port: number, o
     keepAliveTimeout: idleTimeoutMs,
   };
   // Node's https default handshakeTimeout is 120 s: 20k silent connections exhausted the descriptors.
-  const server: Server = tls === undefined ? createServer(limits, app) : createTlsServer({ ...tls, ...limits, handshakeTimeout: headersTimeoutMs }, app);
-  server.maxHeadersCount = 100;
+  const server: Server | Http2SecureServer =
+    tls === undefined
+      ? createServer(limits, app)
+      : http2
+        ? createHttp2Server(app, { ...tls, handshakeTimeout: headersTimeoutMs }, limits, { headersTimeoutMs, idleTimeoutMs })
+        : // ALPN names http/1.1, so a client offering h2 as well knows it gets HTTP/1.1, as from Go without HTTP/2.
+          createTlsServer({ ...tls, ...limits, handshakeTimeout: headersTimeoutMs, ALPNProtocols: ["http/1.1"] }, app);
+  if (server instanceof Server) server.maxHeadersCount = 100;
   // Past the cap Node closes the new connection at once and emits 'drop'.
   server.maxConnections = maxConnections;
   // Every accepted socket, the ones still in their TLS handshake included (Node's closeAllConnections knows only HTTP ones).
@@ -86,18 +97,19 @@ export async function listen(app: express.Express, host: string, port: number, o
     url: `${tls === undefined ? "http" : "https"}://${shownHost}:${address.port}/`,
     close: (graceMs = 10_000) =>
       new Promise<void>((resolve) => {
+        const closeIdle = (): void => (server instanceof Server ? server.closeIdleConnections() : closeIdleHttp1(server));
         const force = setTimeout(() => {
-          server.closeAllConnections();
+          if (server instanceof Server) server.closeAllConnections();
           for (const socket of sockets) socket.destroy();
         }, graceMs);
         // A keep-alive connection turns idle when its in-flight scrape is answered: close it then.
-        const sweep = setInterval(() => server.closeIdleConnections(), 25);
+        const sweep = setInterval(closeIdle, 25);
         server.close(() => {
           clearTimeout(force);
           clearInterval(sweep);
           resolve();
         });
-        server.closeIdleConnections();
+        closeIdle();
       }),
   };
 }

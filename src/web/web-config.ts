@@ -25,6 +25,16 @@ function parseYaml(text: string): unknown {
   return doc.toJS() ?? {};
 }
 
+/**
+ * The toolkit turns the limiter off with a zero interval; a zero burst there would refuse every
+ * request, which no one means, so it turns the limiter off here too.
+ */
+function rateLimitOf(file: WebConfigFile["rate_limit"]): Pick<WebConfig, "rateLimit"> {
+  const intervalMs = file?.interval ?? 0;
+  const burst = file?.burst ?? 0;
+  return intervalMs > 0 && burst > 0 ? { rateLimit: { intervalMs, burst } } : {};
+}
+
 function toWebConfig(file: WebConfigFile, baseDir: string): WebConfig {
   const tlsFile = file.tls_server_config;
   const tls: WebConfig["tls"] =
@@ -40,6 +50,8 @@ function toWebConfig(file: WebConfigFile, baseDir: string): WebConfig {
     tls,
     basicAuthUsers: { ...file.basic_auth_users },
     headers: { ...file.http_server_config?.headers },
+    http2: file.http_server_config?.http2 ?? true,
+    ...rateLimitOf(file.rate_limit),
   };
 }
 
