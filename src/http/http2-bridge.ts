@@ -77,9 +77,11 @@ export function bridgeHttp2(http1: Server, req: Http2ServerRequest, res: Http2Se
     closeBoth();
     fail(res, 500, "Internal Server Error");
   });
-  // The client reset the stream or went away: the app's request ends too.
+  // Answered, or the client reset the stream or went away: either way the in-process connection is
+  // done, and the app sees its request end (writableFinished cannot tell: a reset stream counts as finished).
   res.on("close", () => {
-    if (!res.writableFinished) forward.destroy();
+    forward.destroy();
+    closeBoth();
   });
   // pipe, not pipeline: a failed replay is answered above, not by resetting the client's stream.
   req.pipe(forward);
