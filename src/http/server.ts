@@ -67,8 +67,8 @@ export async function listen(app: express.Express, host: string, port: number, o
       ? createServer(limits, app)
       : http2
         ? createHttp2Server(app, { ...tls, handshakeTimeout: headersTimeoutMs }, limits, { headersTimeoutMs, idleTimeoutMs })
-        : // ALPN names http/1.1, so a client offering h2 as well knows it gets HTTP/1.1, as from Go without HTTP/2.
-          createTlsServer({ ...tls, ...limits, handshakeTimeout: headersTimeoutMs, ALPNProtocols: ["http/1.1"] }, app);
+        : // Node's https server names http/1.1 by ALPN, so a client offering h2 as well gets HTTP/1.1, as from Go without HTTP/2.
+          createTlsServer({ ...tls, ...limits, handshakeTimeout: headersTimeoutMs }, app);
   if (server instanceof Server) server.maxHeadersCount = 100;
   // Past the cap Node closes the new connection at once and emits 'drop'.
   server.maxConnections = maxConnections;
