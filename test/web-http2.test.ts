@@ -331,6 +331,31 @@ describe("the HTTP/2 bridge", () => {
     }
   });
 
+  it("answers a body the app never reads (a 4 MB POST) and serves on, whatever the client does with its stream", async () => {
+    const running = await serve({ tls: { cert: read("server.crt"), key: read("server.key") } });
+    const session = await h2Session(running.url);
+    try {
+      const body = Buffer.alloc(4 * 2 ** 20, 120);
+      const answered = new Promise<number>((resolve, reject) => {
+        const stream = session.request({ ":method": "POST", ":path": "/whoami" });
+        stream.on("response", (h) => resolve(Number(h[":status"])));
+        stream.on("error", reject);
+        stream.end(body);
+      });
+      expect(await answered).toBe(404);
+      // A POST cut off half-way by a reset.
+      const cut = session.request({ ":method": "POST", ":path": "/whoami" });
+      cut.on("error", () => undefined);
+      cut.write(body.subarray(0, 2 ** 20));
+      cut.close(constants.NGHTTP2_CANCEL);
+      await once(cut, "close");
+      expect((await h2Request(session, "/whoami")).status).toBe(200);
+    } finally {
+      session.close();
+      await running.close(0);
+    }
+  });
+
   it("closes a connection that opens no stream within the header timeout, as an HTTP/1.1 one without headers", async () => {
     const running = await serve({ tls: { cert: read("server.crt"), key: read("server.key") }, headersTimeoutMs: 200 });
     try {
