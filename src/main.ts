@@ -15,6 +15,7 @@ import { secretHeaderNames } from "./venue/auth.js";
 import { VERSION, versionText } from "./version.js";
 import { libraryErrorText } from "./util/error-text.js";
 import type { WebConfig } from "./web/types.js";
+import type { SelfMetrics } from "./metrics/self.js";
 
 /** The log sink, once there is one: flushed (briefly) before exit. */
 let sink: LogSink | undefined;
@@ -63,9 +64,10 @@ async function main(argv: string[]): Promise<number> {
   process.on("uncaughtException", (error) => {
     logger.error({ error: libraryErrorText(error, "unexpected failure") }, "uncaught exception");
   });
-  const guards = web === undefined ? [] : (await import("./web/guards.js")).webGuards(web);
+  const webGuards = web === undefined ? undefined : (await import("./web/guards.js")).webGuards;
+  const guards = (self: SelfMetrics) => (web === undefined || webGuards === undefined ? [] : webGuards(web, self.guards));
   const tls = web?.tls === undefined ? undefined : tlsModule?.tlsServing(web.tls, logger);
-  const service = await startService(config, logger, { source, guards, tls: tls?.options, onTlsServer: tls?.attach });
+  const service = await startService(config, logger, { source, guards, tls: tls?.options, onTlsServer: tls?.attach, http2: web?.http2 ?? true });
   const { shard, totalShards } = config.sharding;
   logger.info(
     { url: service.server.url, urls: service.server.urls, accounts: service.exporter.accountNames(), shard, totalShards, version: VERSION },

@@ -45,11 +45,13 @@ export interface ServiceOptions {
   self?: SelfMetrics;
   /** Where a reload reads the configuration from; without it there is no reload. */
   source?: () => Config | Promise<Config>;
-  /** Middleware run before every route (basic auth, response headers from the web config). */
-  guards?: express.RequestHandler[];
+  /** Middleware run before every route (basic auth, response headers from the web config); a function is given the self-metrics to count in. */
+  guards?: express.RequestHandler[] | ((self: SelfMetrics) => express.RequestHandler[]);
   tls?: TlsOptions | undefined;
   /** See `ListenOptions.onTlsServer`. */
   onTlsServer?: ListenOptions["onTlsServer"];
+  /** Offer HTTP/2 beside HTTP/1.1 over TLS (the web config's http_server_config.http2); default true. */
+  http2?: boolean;
 }
 
 export async function startService(config: Config, logger: Logger, options: ServiceOptions = {}): Promise<Service> {
@@ -74,6 +76,7 @@ export async function startService(config: Config, logger: Logger, options: Serv
       throw error;
     }
   };
+  const guards = typeof options.guards === "function" ? options.guards(exporter.self) : options.guards;
   const app = createApp({
     exporter,
     logger,
@@ -85,13 +88,14 @@ export async function startService(config: Config, logger: Logger, options: Serv
     maxInFlight: config.scrape.maxInFlight,
     telemetryPath: config.web.telemetryPath,
     ...(source === undefined ? {} : { reload }),
-    ...(options.guards === undefined ? {} : { guards: options.guards }),
+    ...(guards === undefined ? {} : { guards }),
   });
   // With socket activation the listen addresses are not used, as in the exporter-toolkit.
   const targets: ListenTarget[] = config.web.systemdSocket ? takeSystemdSockets(process.env, process.pid).map((fd) => ({ fd })) : config.listenAddresses;
   const server = await listenAll(app, targets, {
     tls: options.tls,
     onTlsServer: options.onTlsServer,
+    ...(options.http2 === undefined ? {} : { http2: options.http2 }),
     maxConnections: config.web.maxConnections,
     idleTimeoutMs: config.web.idleTimeoutSeconds * 1000,
     events: exporter.self.connections,

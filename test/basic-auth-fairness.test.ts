@@ -193,9 +193,9 @@ describe("client address groups and their records", () => {
 
 describe("the good-credential cache", () => {
   it("belongs to the guard: a guard built from a new web config checks again", async () => {
-    const before = webGuards({ tls: undefined, basicAuthUsers: { alice: HASH }, headers: {} })[1]!;
+    const before = webGuards({ tls: undefined, basicAuthUsers: { alice: HASH }, headers: {} }).at(-1)!;
     expect(await send(before, "10.0.0.1", basic("alice", PASSWORD))).toBe(200);
-    const after = webGuards({ tls: undefined, basicAuthUsers: { alice: bcrypt.hashSync("a new password", 4) }, headers: {} })[1]!;
+    const after = webGuards({ tls: undefined, basicAuthUsers: { alice: bcrypt.hashSync("a new password", 4) }, headers: {} }).at(-1)!;
     expect(await send(after, "10.0.0.1", basic("alice", PASSWORD))).toBe(401);
     expect(await send(before, "10.0.0.1", basic("alice", PASSWORD))).toBe(200);
   });

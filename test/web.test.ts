@@ -6,7 +6,7 @@ import { Agent, request as httpRequest } from "node:http";
 import { request as httpsRequest, Server as HttpsServer, type RequestOptions } from "node:https";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import type { TLSSocket } from "node:tls";
+import { Server as TlsServer, type TLSSocket } from "node:tls";
 import bcrypt from "bcryptjs";
 import express from "express";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -121,7 +121,7 @@ describe("web config file", () => {
       `${TLS_OK}  client_auth_type: RequireAndVerifyClientCert\n  client_ca_file: garbage.crt\n`,
       "web config: tls_server_config.client_ca_file: not a PEM certificate (ERR_OSSL_PEM_NO_START_LINE)",
     ],
-    ["http_server_config.http2", "http_server_config:\n  http2: false\n", "web config: http_server_config.http2: unknown key"],
+    ["http_server_config.http2 not a boolean", "http_server_config:\n  http2: sometimes\n", "web config: http_server_config.http2: expected boolean"],
     [
       "header not allowed",
       "http_server_config:\n  headers:\n    Set-Cookie: a=b\n",
@@ -189,12 +189,13 @@ describe("web config file", () => {
       },
       basicAuthUsers: { alice: HASH, bob: HASH.replace(/^\$2b\$/, "$2y$") },
       headers: { "X-Frame-Options": "deny" },
+      http2: true,
     } satisfies WebConfig);
   });
 
   it("defaults min_version to TLS12 and treats an empty file as nothing turned on", () => {
     expect(parseWebConfig(TLS_OK, pem("web.yml")).tls?.minVersion).toBe("TLS12");
-    expect(parseWebConfig("# nothing yet\n", pem("web.yml"))).toEqual({ tls: undefined, basicAuthUsers: {}, headers: {} });
+    expect(parseWebConfig("# nothing yet\n", pem("web.yml"))).toEqual({ tls: undefined, basicAuthUsers: {}, headers: {}, http2: true });
   });
 });
 
@@ -423,7 +424,7 @@ describe("TLS", () => {
   it("serves HTTPS to a client trusting the certificate, and nothing over plain HTTP", async () => {
     const config = tlsConfig();
     const { server, port, close } = await serve(config);
-    expect(server).toBeInstanceOf(HttpsServer);
+    expect(server).toBeInstanceOf(TlsServer);
     try {
       const reply = await get(port, { tls: true, ca: read("server.crt") });
       expect(reply).toMatchObject({ status: 200, body: "up 1\n" });

@@ -25,6 +25,7 @@ export class SelfMetrics {
   readonly #rejected: Counter;
   readonly #connectionsOpen: Gauge;
   readonly #connectionsDropped: Counter;
+  readonly #rateLimited: Counter;
 
   constructor(options: { defaultMetrics?: boolean } = {}) {
     const registers = [this.registry];
@@ -97,6 +98,11 @@ export class SelfMetrics {
       help: "Connections to the exporter's own HTTP server closed at once because the connection cap was reached (a count).",
       registers,
     });
+    this.#rateLimited = new Counter({
+      name: metricName("exporter", "http_requests_rate_limited_total"),
+      help: "Requests to the exporter's own HTTP server answered 429 because the web config's rate_limit was exceeded (a count).",
+      registers,
+    });
     this.#reloadOk = new Gauge({
       name: metricName("exporter", "config_last_reload_successful"),
       help: "Whether the last configuration reload succeeded (1) or failed (0); 1 after start-up.",
@@ -147,6 +153,11 @@ export class SelfMetrics {
     opened: (): void => this.#connectionsOpen.inc(),
     closed: (): void => this.#connectionsOpen.dec(),
     dropped: (): void => this.#connectionsDropped.inc(),
+  };
+
+  /** The web config guards' events (web/guards.ts `GuardEvents`). */
+  readonly guards = {
+    rateLimited: (): void => this.#rateLimited.inc(),
   };
 
   invalidFields(endpoint: Endpoint, counts: Map<string, number>): void {

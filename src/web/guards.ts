@@ -1,8 +1,15 @@
-// The middleware a web config puts before every route: its response headers, then basic auth.
+// The middleware a web config puts before every route: its response headers, its rate limit, then basic auth.
 
 import type express from "express";
 import { basicAuth } from "./basic-auth.js";
+import { rateLimit } from "./rate-limit.js";
 import type { WebConfig } from "./types.js";
+
+/** What the guards tell about the requests they refuse (the self-metrics implement it). */
+export interface GuardEvents {
+  /** A request answered 429 by rate_limit. */
+  rateLimited(): void;
+}
 
 /** Sets http_server_config.headers on every response, the 401s of basic auth included when mounted before it. */
 export function responseHeaders(headers: Record<string, string>): express.RequestHandler {
@@ -13,7 +20,14 @@ export function responseHeaders(headers: Record<string, string>): express.Reques
   };
 }
 
-/** What the exporter mounts for a web config, in order. */
-export function webGuards(config: WebConfig): express.RequestHandler[] {
-  return [responseHeaders(config.headers), basicAuth(config.basicAuthUsers)];
+/**
+ * What the exporter mounts for a web config, in order: the headers go on the 429s and 401s too, and
+ * the rate limit comes before basic auth so a flood past it costs no bcrypt.
+ */
+export function webGuards(config: WebConfig, events?: GuardEvents): express.RequestHandler[] {
+  return [
+    responseHeaders(config.headers),
+    rateLimit(config.rateLimit, events === undefined ? {} : { onLimited: () => events.rateLimited() }),
+    basicAuth(config.basicAuthUsers),
+  ];
 }

@@ -2,10 +2,20 @@
 
 import type { TlsServerConfig } from "./tls-config.js";
 
+/** rate_limit: one token every `intervalMs`, at most `burst` saved up. */
+export interface RateLimit {
+  intervalMs: number;
+  burst: number;
+}
+
 export interface WebConfig {
   tls: TlsServerConfig | undefined;
   /** user name -> bcrypt hash */
   basicAuthUsers: Record<string, string>;
   /** Added to every response (http_server_config.headers). */
   headers: Record<string, string>;
+  /** http_server_config.http2: HTTP/2 offered by ALPN beside HTTP/1.1 when TLS is on; absent: true. */
+  http2?: boolean;
+  /** rate_limit; absent when it is off (interval or burst absent or 0). */
+  rateLimit?: RateLimit;
 }

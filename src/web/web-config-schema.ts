@@ -4,6 +4,7 @@ import { z } from "zod";
 import { headerValueProblem } from "../config/secret.js";
 import { CLIENT_AUTH_TYPES, TLS_VERSIONS } from "./tls-config.js";
 import { tlsConfigProblems } from "./tls-config-problems.js";
+import { goDurationMs } from "./go-duration.js";
 
 // $2a$/$2b$/$2y$, two-digit cost 04-31, 22 salt and 31 digest characters of bcrypt's base64.
 const BCRYPT_HASH = /^\$2[aby]\$(0[4-9]|[12][0-9]|3[01])\$[./A-Za-z0-9]{53}$/;
@@ -55,7 +56,10 @@ const basicAuthUsers = z.record(z.string(), bcryptHash).superRefine((users, ctx)
   }
 });
 
-const headers = z.record(z.string(), z.string()).superRefine((entries, ctx) => {
+// Go's YAML reads a bare number or boolean into a string field as written (X-XSS-Protection: 1): so do we.
+const headerValue = z.union([z.string(), z.number(), z.boolean()]).transform(String);
+
+const headers = z.record(z.string(), headerValue).superRefine((entries, ctx) => {
   for (const [name, value] of Object.entries(entries)) {
     if (!Object.hasOwn(ALLOWED_HEADERS, name)) {
       ctx.addIssue({
@@ -76,11 +80,30 @@ const headers = z.record(z.string(), z.string()).superRefine((entries, ctx) => {
   }
 });
 
+// A Go time.Duration as the toolkit's YAML reads it: a string such as "1s", or a bare integer of nanoseconds.
+const goDuration = z.union([z.string(), z.number().int()]).transform((value, ctx) => {
+  const ms = typeof value === "number" ? value / 1e6 : goDurationMs(value);
+  if (ms !== undefined && ms >= 0) return ms;
+  ctx.addIssue({ code: "custom", message: 'expected a duration such as "1s", "250ms" or "1m30s" (0 turns the limit off)' });
+  return z.NEVER;
+});
+
+const httpServerConfig = z.strictObject({
+  // HTTP/2 is offered (by ALPN) only over TLS, as in the toolkit.
+  http2: z.boolean().default(true),
+  headers: headers.optional(),
+});
+
+const rateLimit = z.strictObject({
+  interval: goDuration.optional(),
+  burst: z.number().int().min(0).optional(),
+});
+
 export const webConfigSchema = z.strictObject({
   tls_server_config: tlsServerConfig.optional(),
   basic_auth_users: basicAuthUsers.optional(),
-  // Only `headers` of exporter-toolkit's http_server_config; http2 is not offered here.
-  http_server_config: z.strictObject({ headers: headers.optional() }).optional(),
+  http_server_config: httpServerConfig.optional(),
+  rate_limit: rateLimit.optional(),
 });
 
 export type WebConfigFile = z.infer<typeof webConfigSchema>;

@@ -52,12 +52,24 @@ function toTlsConfig(file: NonNullable<WebConfigFile["tls_server_config"]>, base
   };
 }
 
+/**
+ * The toolkit turns the limiter off with a zero interval; a zero burst there would refuse every
+ * request, which no one means, so it turns the limiter off here too.
+ */
+function rateLimitOf(file: WebConfigFile["rate_limit"]): Pick<WebConfig, "rateLimit"> {
+  const intervalMs = file?.interval ?? 0;
+  const burst = file?.burst ?? 0;
+  return intervalMs > 0 && burst > 0 ? { rateLimit: { intervalMs, burst } } : {};
+}
+
 function toWebConfig(file: WebConfigFile, baseDir: string): WebConfig {
   const tls = file.tls_server_config === undefined ? undefined : toTlsConfig(file.tls_server_config, baseDir);
   return {
     tls,
     basicAuthUsers: { ...file.basic_auth_users },
     headers: { ...file.http_server_config?.headers },
+    http2: file.http_server_config?.http2 ?? true,
+    ...rateLimitOf(file.rate_limit),
   };
 }
 

@@ -1,0 +1,66 @@
+// The web config's rate_limit: one token bucket over every request, as exporter-toolkit's, answering 429 past it.
+
+import type express from "express";
+import type { RateLimit } from "./types.js";
+
+/**
+ * Go's rate.Limiter as exporter-toolkit uses it: full at the start with `burst` tokens, one more every
+ * `intervalMs` up to `burst`; a request takes one or is refused. Time is monotonic and passed in, so a
+ * test can move it.
+ */
+export class TokenBucket {
+  readonly #intervalMs: number;
+  readonly #burst: number;
+  readonly #now: () => number;
+  #tokens: number;
+  #at: number;
+
+  constructor({ intervalMs, burst }: RateLimit, now: () => number = () => performance.now()) {
+    this.#intervalMs = intervalMs;
+    this.#burst = burst;
+    this.#now = now;
+    this.#tokens = burst;
+    this.#at = now();
+  }
+
+  /** Takes a token if there is one. */
+  take(): boolean {
+    this.#refill();
+    if (this.#tokens < 1) return false;
+    this.#tokens -= 1;
+    return true;
+  }
+
+  /** Milliseconds until the next token. */
+  waitMs(): number {
+    this.#refill();
+    return Math.max(0, (1 - this.#tokens) * this.#intervalMs);
+  }
+
+  #refill(): void {
+    const now = this.#now();
+    this.#tokens = Math.min(this.#burst, this.#tokens + (now - this.#at) / this.#intervalMs);
+    this.#at = now;
+  }
+}
+
+export interface RateLimitOptions {
+  /** Called for each request refused. */
+  onLimited?: () => void;
+  now?: () => number;
+}
+
+/** Refuses requests past the bucket with 429 and a Retry-After; passes everything when `limit` is undefined (off). */
+export function rateLimit(limit: RateLimit | undefined, options: RateLimitOptions = {}): express.RequestHandler {
+  if (limit === undefined) return (_req, _res, next) => next();
+  const bucket = new TokenBucket(limit, options.now);
+  return (_req, res, next) => {
+    if (bucket.take()) return next();
+    options.onLimited?.();
+    res
+      .status(429)
+      .set("retry-after", String(Math.max(1, Math.ceil(bucket.waitMs() / 1000))))
+      .type("text/plain")
+      .send("429 Too Many Requests: over the web config's rate_limit, retry shortly\n");
+  };
+}
