@@ -52,9 +52,8 @@ interface RunningExporter {
 }
 
 /**
- * The two exporters: the equivalent of `--shard=0` and `--shard=1` with `--total-shards=2` over one config,
- * each given the accounts at its own positions of the list. Once sharding exists, give both the whole list
- * and the shard settings instead; nothing else in this file depends on how the accounts were split.
+ * The two exporters: `--shard=0` and `--shard=1` with `--total-shards=2` over one config, as the
+ * sharded StatefulSet runs them. Every scrape collects, so one failed collection is one scrape's gap.
  */
 async function startTwoShards(venueUrl: string, accounts: string[]): Promise<RunningExporter[]> {
   const config = {
@@ -64,7 +63,6 @@ async function startTwoShards(venueUrl: string, accounts: string[]): Promise<Run
   const shards: RunningExporter[] = [];
   try {
     for (const shard of [0, 1]) {
-      const own = { ...config, accounts: config.accounts.filter((_, i) => i % 2 === shard) };
       const logs: string[] = [];
       const sink = new Writable({
         write(chunk: Buffer, _enc, done) {
@@ -72,10 +70,16 @@ async function startTwoShards(venueUrl: string, accounts: string[]): Promise<Run
           done();
         },
       });
-      const service = await startService(configFromObject(own, { TRADING_LISTEN_ADDRESS: "127.0.0.1:0" }, process.cwd()), createLogger("warn", sink), {
+      const env = {
+        TRADING_LISTEN_ADDRESS: "127.0.0.1:0",
+        TRADING_SHARD: String(shard),
+        TRADING_TOTAL_SHARDS: "2",
+        TRADING_MIN_COLLECTION_INTERVAL_SECONDS: "0",
+      };
+      const service = await startService(configFromObject(config, env, process.cwd()), createLogger("warn", sink), {
         self: new SelfMetrics({ defaultMetrics: false }),
       });
-      shards.push({ url: service.server.url, accounts: own.accounts.map((a) => a.name), logs, close: () => service.close(1000) });
+      shards.push({ url: service.server.url, accounts: service.exporter.accountNames(), logs, close: () => service.close(1000) });
     }
     return shards;
   } catch (err) {
