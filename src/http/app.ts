@@ -12,12 +12,13 @@ import { libraryErrorText } from "../util/error-text.js";
 import { ConfigError } from "../config/errors.js";
 import { ScrapeTimeoutError, scrapeBudgetSeconds, type TimeoutPolicy } from "./scrape-timeout.js";
 import { runbooks } from "./runbooks.js";
+import { ScrapeSlots } from "./scrape-slots.js";
 
 export interface AppOptions {
   exporter: Exporter;
   logger: Logger;
   timeouts: TimeoutPolicy;
-  /** Scrapes served at once; one more answers 503 at once. */
+  /** Scrapes served at once; as many more wait up to half their budget for a slot, then answer 503. */
   maxInFlight: number;
   /** Re-reads the configuration; rejects with a one-line reason. Absent: reload is not offered. */
   reload?: () => Promise<void>;
@@ -54,7 +55,7 @@ function plain(res: Response, status: number, text: string): void {
 
 export function createApp(options: AppOptions): express.Express {
   const { exporter, logger, timeouts, maxInFlight } = options;
-  let inFlight = 0;
+  const slots = new ScrapeSlots(maxInFlight);
   const app = express();
   // Paths are exact, as in Go's ServeMux that Prometheus users know: /METRICS and /metrics/ are 404.
   // Set before the first route: the router takes them when it is made.
@@ -87,17 +88,18 @@ export function createApp(options: AppOptions): express.Express {
       if (!(error instanceof ScrapeTimeoutError)) throw error;
       return plain(res, 400, error.message);
     }
-    if (inFlight >= maxInFlight) {
+    // Half the budget at most in the line, so a scrape let in still has half to collect in.
+    const waitStarted = Date.now();
+    if (!(await slots.acquire((budget * 1000) / 2))) {
       exporter.self.scrapeRejected();
       res.set("retry-after", "1");
       return plain(res, 503, "too many scrapes in flight");
     }
-    inFlight++;
     try {
-      const out = await scrape(new Deadline(budget));
+      const out = await scrape(new Deadline(budget - (Date.now() - waitStarted) / 1000));
       sendMetrics(res, out, negotiateFormat(req.get("accept")), acceptsGzip(req.get("accept-encoding")));
     } finally {
-      inFlight--;
+      slots.release();
     }
   }
 
