@@ -41,12 +41,12 @@ interface Answer {
 const agent = new Agent({ keepAlive: true, maxSockets: 256 });
 
 /** One scrape as Prometheus makes it: its Accept, gzip, its timeout header, abandoned at the timeout. */
-function scrape(url: URL): Promise<Answer> {
+function scrape(url: URL, giveUpSeconds = SCRAPE_TIMEOUT_SECONDS): Promise<Answer> {
   const started = performance.now();
   return new Promise((resolve) => {
     const done = (status: Answer["status"], body = Buffer.alloc(0)) => resolve({ status, ms: performance.now() - started, body });
     const headers = { accept: PROMETHEUS_ACCEPT, "accept-encoding": "gzip", "x-prometheus-scrape-timeout-seconds": String(SCRAPE_TIMEOUT_SECONDS) };
-    request(url, { agent, headers, signal: AbortSignal.timeout(SCRAPE_TIMEOUT_SECONDS * 1000) }, (res) => {
+    request(url, { agent, headers, signal: AbortSignal.timeout(giveUpSeconds * 1000) }, (res) => {
       const chunks: Buffer[] = [];
       res.on("data", (c: Buffer) => chunks.push(c));
       res.on("end", () => done(res.statusCode ?? 0, Buffer.concat(chunks)));
@@ -180,9 +180,10 @@ async function main(): Promise<void> {
     const rss = rssMB(exporter.pid);
     const loop = await exporter.loopDelay();
 
-    // /metrics of the same config, as a Prometheus with a 10 s timeout scrapes it.
+    // /metrics of the same config, as a Prometheus with a 10 s timeout scrapes it; waited for up to 60 s
+    // so that a late answer says how late it is.
     const metricsUrl = new URL("/metrics", exporter.url);
-    const metrics = await scrape(metricsUrl);
+    const metrics = await scrape(metricsUrl, 60);
     const metricsText = metrics.status === 200 ? gunzipSync(metrics.body).toString("utf8") : "";
     const dropped = /^trading_exporter_series_dropped_total (\S+)$/m.exec(metricsText)?.[1] ?? "n/a";
     const rssAfterMetrics = rssMB(exporter.pid);

@@ -280,7 +280,7 @@ export const SETTINGS = {
     file: true,
     env: "TRADING_MAX_IN_FLIGHT_SCRAPES",
     default: 40,
-    help: "Scrapes served at once, up to 100000; as many more wait up to half their budget for a slot, then are answered 503.",
+    help: "Scrapes served at once, up to 100000; four times as many more wait up to half their budget for a slot, then are answered 503.",
     parse: positiveInt(100_000),
   }),
   "scrape.max_series": setting({

@@ -18,7 +18,7 @@ export interface AppOptions {
   exporter: Exporter;
   logger: Logger;
   timeouts: TimeoutPolicy;
-  /** Scrapes served at once; as many more wait up to half their budget for a slot, then answer 503. */
+  /** Scrapes served at once; four times as many more wait up to half their budget for a slot, then answer 503. */
   maxInFlight: number;
   /** Re-reads the configuration; rejects with a one-line reason. Absent: reload is not offered. */
   reload?: () => Promise<void>;
@@ -55,7 +55,8 @@ function plain(res: Response, status: number, text: string): void {
 
 export function createApp(options: AppOptions): express.Express {
   const { exporter, logger, timeouts, maxInFlight } = options;
-  const slots = new ScrapeSlots(maxInFlight);
+  // The line is longer than the limit: at 1,000 probe targets a busy host slows every probe at once.
+  const slots = new ScrapeSlots(maxInFlight, 4 * maxInFlight);
   const app = express();
   // Paths are exact, as in Go's ServeMux that Prometheus users know: /METRICS and /metrics/ are 404.
   // Set before the first route: the router takes them when it is made.
