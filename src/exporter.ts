@@ -12,6 +12,7 @@ import { Exposition } from "./metrics/exposition.js";
 import { selfToOpenMetrics } from "./metrics/openmetrics.js";
 import { SelfMetrics } from "./metrics/self.js";
 import type { Deadline } from "./util/deadline.js";
+import { LineRateLimit } from "./util/line-rate-limit.js";
 import type { RequestTrace } from "./venue/client.js";
 import type { OrderHistory, PagingAnomaly } from "./venue/snapshot.js";
 import { Transport } from "./venue/transport.js";
@@ -47,6 +48,8 @@ export class Exporter {
   readonly #healthy = new Map<string, boolean>();
   /** Last paging anomalies seen per account ("" for none), so a change is logged once. */
   readonly #paging = new Map<string, string>();
+  /** Paging lines repeat for every account of a venue that pages wrongly: one a minute per kind, the rest counted in the next. */
+  readonly #pagingLines = new LineRateLimit();
   readonly #transport = new Transport();
   readonly #exposition = new Exposition(COLLECTORS);
   /** The last output per view, with the collection results it was rendered from and when. */
@@ -113,10 +116,14 @@ export class Exporter {
     const before = this.#paging.get(account) ?? "";
     this.#paging.set(account, now);
     if (now === before) return;
+    // The anomalies are all in the counter above; only the lines are rate-limited.
+    const held = this.#pagingLines.take(now !== "" ? "misbehaves" : "behaves");
+    if (held === undefined) return;
+    const suppressed = held > 0 ? { suppressed: held } : {};
     if (now !== "") {
-      this.#logger.warn({ account, anomalies: kinds, truncated: history.truncated }, "venue history paging misbehaves");
+      this.#logger.warn({ account, anomalies: kinds, truncated: history.truncated, ...suppressed }, "venue history paging misbehaves");
     } else {
-      this.#logger.info({ account }, "venue history paging behaves again");
+      this.#logger.info({ account, ...suppressed }, "venue history paging behaves again");
     }
   }
 

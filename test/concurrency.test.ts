@@ -1,5 +1,5 @@
 // Many scrapers, one collection: a burst costs the venue one request per endpoint, and past the
-// in-flight limit the exporter answers 503 at once.
+// in-flight limit a scrape waits briefly for a slot, then the exporter answers 503.
 
 import { afterEach, describe, expect, it } from "vitest";
 import { parseExposition, valueOf } from "./helpers/exposition.js";
@@ -60,18 +60,31 @@ describe("concurrent scrapes", () => {
     expect(valueOf(recovered, "trading_scrape_success", { endpoint: "markets" })).toBe(1);
   });
 
-  it("answers 503 at once above the in-flight limit", async () => {
+  it("lets a scrape over the in-flight limit wait for a slot instead of answering 503", async () => {
     stack = await startStack({ env: { TRADING_MAX_IN_FLIGHT_SCRAPES: "2", TRADING_MARKETS_CACHE_SECONDS: "0" } });
-    stack.venue.setFaults([{ endpoint: "*", kind: "latency", latencyMs: 500 }]);
+    stack.venue.setFaults([{ endpoint: "*", kind: "latency", latencyMs: 300 }]);
     const s = stack;
-    const started = performance.now();
     const slow = [s.get("/metrics"), s.get("/metrics")];
     // Both are in flight once the venue has seen their first requests.
     await expect.poll(() => s.venue.stats().requests.markets, { timeout: 2000, interval: 10 }).toBeGreaterThan(0);
-    const rejected = await s.get("/metrics");
-    expect(rejected.status).toBe(503);
-    expect(performance.now() - started).toBeLessThan(500);
+    const waited = await s.get("/metrics");
+    expect(waited.status).toBe(200);
     expect((await Promise.all(slow)).map((r) => r.status)).toEqual([200, 200]);
+    const after = parseExposition(await s.scrape());
+    expect(valueOf(after, "trading_exporter_scrapes_rejected_total")).toBe(0);
+  });
+
+  it("answers 503 when no slot frees within half the scrape's budget", async () => {
+    stack = await startStack({ env: { TRADING_MAX_IN_FLIGHT_SCRAPES: "1", TRADING_MARKETS_CACHE_SECONDS: "0" } });
+    stack.venue.setFaults([{ endpoint: "*", kind: "latency", latencyMs: 3000 }]);
+    const s = stack;
+    const slow = s.get("/metrics");
+    await expect.poll(() => s.venue.stats().requests.markets, { timeout: 2000, interval: 10 }).toBeGreaterThan(0);
+    // A 1 s timeout: 0.5 s of budget, 0.25 s of it in the line, while the first takes 3 s.
+    const rejected = await s.get("/metrics", { "X-Prometheus-Scrape-Timeout-Seconds": "1" });
+    expect(rejected.status).toBe(503);
+    expect(rejected.headers.get("retry-after")).toBe("1");
+    expect((await slow).status).toBe(200);
     const after = parseExposition(await s.scrape());
     expect(valueOf(after, "trading_exporter_scrapes_rejected_total")).toBe(1);
   });

@@ -50,6 +50,27 @@ describe("Exposition", () => {
     expect(reused.plain("openmetrics").toString()).toBe(gaugesToOpenMetrics(reused.text));
   });
 
+  it("renders the market list once for every account's probe, not once per account", () => {
+    const exposition = new Exposition(COLLECTORS);
+    const { scrape } = scrapeFromFixtures(CASE);
+    const [markets] = COLLECTORS.filter((c) => c.inputs(scrape)?.includes(scrape.markets?.markets));
+    let renders = 0;
+    const counted = {
+      ...markets!,
+      collect: (s: typeof scrape) => {
+        renders++;
+        return markets!.collect(s);
+      },
+    };
+    const spied = new Exposition(COLLECTORS.map((c) => (c === markets ? counted : c)));
+    const probe = (name: string) => ({ ...scrape, accounts: scrape.accounts.map((a) => ({ ...a, account: name })) });
+    const texts = ["a", "b", "c"].map((name) => spied.render(probe(name), 1_000_000).reused?.text ?? "");
+    expect(renders).toBe(1);
+    expect(texts.map((t) => t.replaceAll(/account="[abc]"/g, ""))).toEqual(
+      ["a", "b", "c"].map((name) => (exposition.render(probe(name), 1_000_000).reused?.text ?? "").replaceAll(/account="[abc]"/g, "")),
+    );
+  });
+
   it("reuses the body while the inputs are the same objects, and re-renders only what changed", () => {
     const exposition = new Exposition(COLLECTORS);
     const { scrape } = scrapeFromFixtures(CASE);

@@ -34,8 +34,9 @@ export function imageEnvironment(): Record<string, string> {
 }
 const PROBE = new URL("./loop-probe.js", import.meta.url).href;
 
-export async function startExporterProcess(env: Record<string, string>): Promise<ExporterProcess> {
-  const child = spawn(process.execPath, [...shippedNodeFlags(), "--import", PROBE, MAIN], {
+/** `nodeArgs`: more node flags after the shipped ones, e.g. `--cpu-prof` to profile a benchmark run. */
+export async function startExporterProcess(env: Record<string, string>, nodeArgs: readonly string[] = []): Promise<ExporterProcess> {
+  const child = spawn(process.execPath, [...shippedNodeFlags(), ...nodeArgs, "--import", PROBE, MAIN], {
     env: { PATH: process.env.PATH ?? "", TRADING_LISTEN_ADDRESS: "127.0.0.1:0", ...imageEnvironment(), ...env },
     stdio: ["ignore", "ignore", "pipe"],
   });

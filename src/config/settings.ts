@@ -347,7 +347,7 @@ export const SETTINGS = {
     arg: "N",
     env: "TRADING_MAX_IN_FLIGHT_SCRAPES",
     default: 40,
-    help: "Scrapes served at once, up to 100000 (0: no limit); one more is answered 503 at once.",
+    help: "Scrapes served at once, up to 100000 (0: no limit); four times as many more wait up to half their budget for a slot, then are answered 503.",
     more: "The flag is node_exporter's name for it.",
     parse: countOrZero(100_000),
   }),

@@ -12,12 +12,13 @@ import { libraryErrorText } from "../util/error-text.js";
 import { ConfigError } from "../config/errors.js";
 import { ScrapeTimeoutError, scrapeBudgetSeconds, type TimeoutPolicy } from "./scrape-timeout.js";
 import { runbooks } from "./runbooks.js";
+import { ScrapeSlots } from "./scrape-slots.js";
 
 export interface AppOptions {
   exporter: Exporter;
   logger: Logger;
   timeouts: TimeoutPolicy;
-  /** Scrapes served at once; one more answers 503 at once. 0: no limit. */
+  /** Scrapes served at once (0: no limit); four times as many more wait up to half their budget for a slot, then answer 503. */
   maxInFlight: number;
   /** Where the exporter's metrics are served; "/metrics" when not given. */
   telemetryPath?: string;
@@ -61,7 +62,8 @@ function plain(res: Response, status: number, text: string): void {
 
 export function createApp(options: AppOptions): express.Express {
   const { exporter, logger, timeouts, maxInFlight, telemetryPath = "/metrics" } = options;
-  let inFlight = 0;
+  // The line is longer than the limit: at 1,000 probe targets a busy host slows every probe at once.
+  const slots = maxInFlight === 0 ? new ScrapeSlots(Number.POSITIVE_INFINITY, 0) : new ScrapeSlots(maxInFlight, 4 * maxInFlight);
   const app = express();
   // Paths are exact, as in Go's ServeMux that Prometheus users know: /METRICS and /metrics/ are 404.
   // Set before the first route: the router takes them when it is made.
@@ -94,17 +96,18 @@ export function createApp(options: AppOptions): express.Express {
       if (!(error instanceof ScrapeTimeoutError)) throw error;
       return plain(res, 400, error.message);
     }
-    if (maxInFlight > 0 && inFlight >= maxInFlight) {
+    // Half the budget at most in the line, so a scrape let in still has half to collect in.
+    const waitStarted = Date.now();
+    if (!(await slots.acquire((budget * 1000) / 2))) {
       exporter.self.scrapeRejected();
       res.set("retry-after", "1");
       return plain(res, 503, "too many scrapes in flight");
     }
-    inFlight++;
     try {
-      const out = await scrape(new Deadline(budget));
+      const out = await scrape(new Deadline(budget - (Date.now() - waitStarted) / 1000));
       sendMetrics(res, out, negotiateFormat(req.get("accept")), acceptsGzip(req.get("accept-encoding")));
     } finally {
-      inFlight--;
+      slots.release();
     }
   }
 

@@ -57,10 +57,18 @@ export class Part {
   deflated(format: Format): Deflated {
     let piece = this.#deflated.get(format);
     if (piece === undefined) {
-      piece = deflatePiece(this.plain(format));
+      // Prometheus asks for OpenMetrics, gzipped: the texts made on the way there are not kept, or a
+      // thousand accounts' parts would each hold three copies of their text besides the one sent.
+      piece = deflatePiece(this.#plain.get(format) ?? this.#transientPlain(format));
       this.#deflated.set(format, piece);
     }
     return piece;
+  }
+
+  /** The part uncompressed in `format`, without keeping it or the inflated text it is made from. */
+  #transientPlain(format: Format): Buffer {
+    const text = this.#bytes ?? inflatePiece(this.#deflated.get("text")!);
+    return format === "text" ? text : Buffer.from(this.#openMetrics(text.toString("utf8")));
   }
 }
 

@@ -38,6 +38,8 @@ export class Exposition {
   /** One entry per collector and view (which accounts, markets or not): /metrics and /probe don't evict each other. */
   readonly #chunks = new Map<string, Chunk>();
   readonly #bodies = new Map<string, { chunks: Chunk[]; body: Body }>();
+  /** Each collector's last rendered chunk, whatever its view. */
+  readonly #latest = new Map<Collector, Chunk>();
   readonly #collectors: readonly Collector[];
 
   /** `collectors` is the list the exposition is made of, in order (collectors/index.ts's COLLECTORS). */
@@ -77,6 +79,13 @@ export class Exposition {
   #chunk(collector: Collector, inputs: readonly unknown[] | undefined, key: string, scrape: ScrapeResult): Chunk {
     const cached = this.#chunks.get(key);
     if (inputs !== undefined && cached !== undefined && sameList(inputs, cached.inputs)) return cached;
+    // Another view may have rendered the same inputs (the market list, the same for every account's
+    // probe): by the inputs contract the text is the same, so a thousand probes render it once.
+    const latest = this.#latest.get(collector);
+    if (inputs !== undefined && latest !== undefined && sameList(inputs, latest.inputs)) {
+      this.#chunks.set(key, latest);
+      return latest;
+    }
     const { families, duplicates } = dedupeSeries(collector.collect(scrape).filter((f) => f.samples.length > 0));
     // What changes every scrape is sent as text after the exporter's own metrics; the rest is
     // compressed straight from the render buffer, with no copy of its text.
@@ -87,7 +96,10 @@ export class Exposition {
       series: families.reduce((n, f) => n + f.samples.length, 0),
       duplicates,
     };
-    if (inputs !== undefined) this.#chunks.set(key, chunk);
+    if (inputs !== undefined) {
+      this.#chunks.set(key, chunk);
+      this.#latest.set(collector, chunk);
+    }
     return chunk;
   }
 

@@ -18,12 +18,23 @@ export interface Deflated {
 }
 
 export function deflatePiece(text: Buffer): Deflated {
-  return { raw: deflateRawSync(text, { level: GZIP_LEVEL, finishFlush: constants.Z_SYNC_FLUSH }), crc: crc32(text), length: text.length };
+  return { raw: ownMemory(deflateRawSync(text, { level: GZIP_LEVEL, finishFlush: constants.Z_SYNC_FLUSH })), crc: crc32(text), length: text.length };
+}
+
+/**
+ * `buffer` in memory of its own size. zlib answers with a view of its 64 KiB output chunk, so a kept
+ * piece of 5 KiB held 64: 120 MB of the 180 MB heap at 300 accounts probed.
+ */
+function ownMemory(buffer: Buffer): Buffer {
+  if (buffer.byteLength * 2 > buffer.buffer.byteLength) return buffer;
+  const own = Buffer.allocUnsafeSlow(buffer.byteLength);
+  buffer.copy(own);
+  return own;
 }
 
 /** The text back: the stream has no final block, so inflate stops at the flush instead of failing. */
 export function inflatePiece(piece: Deflated): Buffer {
-  return inflateRawSync(piece.raw, { finishFlush: constants.Z_SYNC_FLUSH });
+  return ownMemory(inflateRawSync(piece.raw, { finishFlush: constants.Z_SYNC_FLUSH }));
 }
 
 /** The CRC-32 and length of the pieces' texts one after the other, without reading them again. */

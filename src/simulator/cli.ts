@@ -1,5 +1,6 @@
 // Command-line parsing for the simulator and the start-up routine main.ts runs (testable without a process).
-import { SimulatorConfigError, type SimulatorOptions } from "./config.js";
+import { SimulatorConfigError, resolveConfig, type SimulatorOptions } from "./config.js";
+import { exporterConfigYaml } from "./exporter-config.js";
 import { FaultSpecError, parseFaultFlag } from "./faults.js";
 import { startSimulator, type RunningSimulator } from "./server.js";
 import type { CollateralSpec, FaultSpec, ProfileName, TimeUnit } from "./types.js";
@@ -31,6 +32,9 @@ Options:
                               surrogates, a market twin, a label across the 128-unit cut);
                               ENDPOINT:unset_times (createdAt 0, -1 or absent, updatedAt 0)
   --moving                    bench mode: every private answer differs from the last in one number
+  --accounts N                accounts served, each its own state and key KEY-1..KEY-N (default 1: the key
+                              KEY itself); the scenarios and /_sim/state act on the first
+  --print-exporter-config     print the exporter's YAML config for these accounts at http://HOST:PORT, and exit
   -h, --help                  print this help
 
 Control API (no key): POST /_sim/tick?n=1, GET /_sim/state, GET /_sim/stats, POST /_sim/stats/reset,
@@ -41,7 +45,7 @@ export class CliError extends Error {
   override name = "CliError";
 }
 
-export type CliCommand = { kind: "help" } | { kind: "run"; options: SimulatorOptions };
+export type CliCommand = { kind: "help" } | { kind: "run"; options: SimulatorOptions } | { kind: "print-config"; options: SimulatorOptions };
 
 function integer(flag: string, value: string): number {
   if (!/^-?\d+$/.test(value)) throw new CliError(`${flag} must be an integer, got "${value}"`);
@@ -64,11 +68,16 @@ export function parseCliArgs(argv: readonly string[]): CliCommand {
   const options: SimulatorOptions = { port: 8080 };
   const faults: FaultSpec[] = [];
   const collaterals: CollateralSpec[] = [];
+  let printConfig = false;
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i] ?? "";
     if (arg === "-h" || arg === "--help") return { kind: "help" };
     if (arg === "--moving") {
       options.moving = true;
+      continue;
+    }
+    if (arg === "--print-exporter-config") {
+      printConfig = true;
       continue;
     }
     const eq = arg.indexOf("=");
@@ -112,6 +121,9 @@ export function parseCliArgs(argv: readonly string[]): CliCommand {
       case "--collateral":
         collaterals.push(collateral(value()));
         break;
+      case "--accounts":
+        options.accounts = integer(flag, value());
+        break;
       case "--api-key":
         options.apiKey = value();
         break;
@@ -140,7 +152,7 @@ export function parseCliArgs(argv: readonly string[]): CliCommand {
   }
   if (faults.length > 0) options.faults = faults;
   if (collaterals.length > 0) options.collaterals = collaterals;
-  return { kind: "run", options };
+  return { kind: printConfig ? "print-config" : "run", options };
 }
 
 export interface CliIo {
@@ -162,10 +174,23 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<Runnin
     io.out(USAGE.trimEnd());
     return 0;
   }
+  if (command.kind === "print-config") {
+    try {
+      const config = resolveConfig(command.options);
+      const host = config.host.includes(":") ? `[${config.host}]` : config.host;
+      io.out(exporterConfigYaml(config, `http://${host}:${config.port}`).trimEnd());
+      return 0;
+    } catch (err) {
+      if (!(err instanceof SimulatorConfigError)) throw err;
+      io.err(`simulator: ${err.message}`);
+      return 1;
+    }
+  }
   try {
     const sim = await startSimulator(command.options);
     const o = command.options;
-    io.out(`venue simulator listening on ${sim.url} (seed ${o.seed ?? 1}, profile ${o.profile ?? "small"}, tick ${o.tickMs ?? 1000} ms)`);
+    const desk = (o.accounts ?? 1) > 1 ? `, ${o.accounts} accounts` : "";
+    io.out(`venue simulator listening on ${sim.url} (seed ${o.seed ?? 1}, profile ${o.profile ?? "small"}, tick ${o.tickMs ?? 1000} ms${desk})`);
     return sim;
   } catch (err) {
     const message = err instanceof SimulatorConfigError ? err.message : err instanceof Error ? err.message : String(err);

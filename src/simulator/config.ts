@@ -31,6 +31,8 @@ export interface SimulatorOptions {
   faults?: FaultSpec[];
   /** Bench mode: every private answer differs from the last in one number (see moving.ts). Default false. */
   moving?: boolean;
+  /** Accounts served, each with its own key and state (see desk.ts). Default 1: the one key `apiKey`. */
+  accounts?: number;
 }
 
 export interface SimConfig {
@@ -50,6 +52,7 @@ export interface SimConfig {
   epochMs: number;
   faults: FaultSpec[];
   moving: boolean;
+  accounts: number;
 }
 
 interface ProfileSizes {
@@ -71,6 +74,9 @@ export const PROFILES: Readonly<Record<ProfileName, ProfileSizes>> = {
   large: { markets: 500, positions: 200, activeOrders: 5_000, historyOrders: 1_000, collaterals: THREE_COLLATERALS },
   huge: { markets: 2_000, positions: 200, activeOrders: 50_000, historyOrders: 1_000, collaterals: THREE_COLLATERALS },
 };
+
+/** Enough for the capacity benchmark (1,000) and its headroom; each account is a whole small venue in memory. */
+export const MAX_ACCOUNTS = 10_000;
 
 export const DEFAULT_EPOCH_MS = Date.UTC(2024, 0, 1);
 
@@ -139,5 +145,6 @@ export function resolveConfig(opts: SimulatorOptions = {}): SimConfig {
     epochMs: integerIn("epochMs", opts.epochMs, DEFAULT_EPOCH_MS, 0, 8_640_000_000_000),
     faults: opts.faults === undefined ? [] : validateFaultList(opts.faults),
     moving: opts.moving === true,
+    accounts: integerIn("accounts", opts.accounts, 1, 1, MAX_ACCOUNTS),
   };
 }

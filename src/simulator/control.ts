@@ -7,7 +7,10 @@ import type { RequestStats } from "./stats.js";
 import { SCENARIO_NAMES, type ScenarioName } from "./types.js";
 
 export interface ControlContext {
+  /** The first account's state: the one the scenarios and the state summary show. */
   state: SimState;
+  /** Advances every account's state. */
+  tick(n: number): void;
   faults: FaultSet;
   stats: RequestStats;
 }
@@ -59,8 +62,8 @@ type Route = (ctx: ControlContext, req: IncomingMessage, url: URL) => Promise<un
 
 const ROUTES: Record<string, Partial<Record<string, Route>>> = {
   "/_sim/tick": {
-    POST: async ({ state }, _req, url) => {
-      state.tick(parseTickCount(url.searchParams.get("n")));
+    POST: async ({ state, tick }, _req, url) => {
+      tick(parseTickCount(url.searchParams.get("n")));
       return stateInfo(state);
     },
   },

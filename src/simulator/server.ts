@@ -6,10 +6,10 @@ import { MAX_TICKS_PER_CALL, handleControl, stateInfo } from "./control.js";
 import { respondWithFault } from "./fault-response.js";
 import { FaultSet, validateFaultList } from "./faults.js";
 import { Timers, errorBody, sendBuffer, sendJson, requestUrl } from "./http-util.js";
-import { SimState } from "./state.js";
 import { RequestStats } from "./stats.js";
 import type { FaultSpec, ScenarioName, SimStats } from "./types.js";
-import { VENUE_ROUTES, VenueResponder } from "./venue.js";
+import { VENUE_ROUTES } from "./venue.js";
+import { Desk } from "./desk.js";
 import { historyTarget, quirkyAnswer } from "./venue-quirks.js";
 
 export type { SimulatorOptions } from "./config.js";
@@ -65,21 +65,22 @@ function listen(server: ReturnType<typeof createServer>, port: number, host: str
 
 export async function startSimulator(opts: SimulatorOptions = {}): Promise<RunningSimulator> {
   const config = resolveConfig(opts);
-  const state = new SimState(config);
+  const desk = new Desk(config);
+  const state = desk.firstState;
   const faults = new FaultSet(config.faults);
   const stats = new RequestStats();
   const timers = new Timers();
-  const responder = new VenueResponder(state, config);
 
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     const url = requestUrl(req);
     if (url === undefined) return sendJson(res, 400, { error: "bad request target" });
-    if (url.pathname.startsWith("/_sim/")) return handleControl({ state, faults, stats }, req, res, url);
+    if (url.pathname.startsWith("/_sim/")) return handleControl({ state, tick: (n) => desk.tick(n), faults, stats }, req, res, url);
     const endpoint = VENUE_ROUTES.get(url.pathname);
     if (endpoint === undefined) return sendJson(res, 404, { error: "not found" });
     stats.count(endpoint);
     if (req.method !== "GET") return sendJson(res, 405, { error: "method not allowed" }, { Allow: "GET" });
     const quirks = faults.quirks(endpoint);
+    const responder = desk.responderFor(req);
     const answer = () => quirkyAnswer(responder.answer(endpoint, req, historyTarget(url, quirks)), quirks);
     const fault = faults.take(endpoint);
     if (fault !== undefined) return respondWithFault(fault, answer, req, res, timers);
@@ -94,9 +95,9 @@ export async function startSimulator(opts: SimulatorOptions = {}): Promise<Runni
     });
   });
   const address = await listen(server, config.port, config.host);
-  const ticker = config.tickMs > 0 ? setInterval(() => state.tick(1), config.tickMs) : undefined;
+  const ticker = config.tickMs > 0 ? setInterval(() => desk.tick(1), config.tickMs) : undefined;
   ticker?.unref();
-  const stopWarming = state.book.warmInBackground();
+  const stopWarming = desk.warmInBackground();
 
   let closing: Promise<void> | undefined;
   const host = config.host.includes(":") ? `[${config.host}]` : config.host;
@@ -115,7 +116,7 @@ export async function startSimulator(opts: SimulatorOptions = {}): Promise<Runni
     },
     tick(n = 1) {
       if (!Number.isInteger(n) || n < 1 || n > MAX_TICKS_PER_CALL) throw new RangeError(`tick(n): n must be an integer from 1 to ${MAX_TICKS_PER_CALL}`);
-      state.tick(n);
+      desk.tick(n);
     },
     setFaults: (list) => faults.replace(validateFaultList(list)),
     clearFaults: () => faults.clear(),

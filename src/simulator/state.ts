@@ -28,20 +28,21 @@ export class SimState {
   wipedOut = false;
   halted: MarketState | undefined;
 
-  constructor(config: SimConfig) {
+  /** `accountSeed` moves this account's own state (positions, orders, walk); the market list follows `config.seed`, shared by all. */
+  constructor(config: SimConfig, accountSeed: number = config.seed) {
     const collaterals = config.collaterals.map(collateralInfo);
     this.nowMs = config.epochMs;
     this.simTickMs = config.tickMs > 0 ? config.tickMs : 1000;
     this.markets = generateMarkets(config.markets, collaterals, Rng.stream(config.seed, "markets"));
-    this.accounts = generateAccounts(collaterals, this.markets, config.positions, Rng.stream(config.seed, "accounts"));
+    this.accounts = generateAccounts(collaterals, this.markets, config.positions, Rng.stream(accountSeed, "accounts"));
     for (const account of this.accounts) {
       for (const position of account.positions) this.positionsByMarket.set(position.market.index, { account, position });
     }
-    const orderRng = Rng.stream(config.seed, "orders");
+    const orderRng = Rng.stream(accountSeed, "orders");
     this.accountId = String(orderRng.int(100_000, 999_999));
     const factory = new OrderFactory(orderRng, this.markets, this.accountId, config.timeUnit);
     this.book = new OrderBook(factory, orderRng, config.activeOrders, config.historyOrders, this.nowMs);
-    this.walkRng = Rng.stream(config.seed, "walk");
+    this.walkRng = Rng.stream(accountSeed, "walk");
   }
 
   account(collateralId: string): AccountState | undefined {

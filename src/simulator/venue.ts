@@ -54,6 +54,8 @@ export class VenueResponder {
   constructor(
     private readonly state: SimState,
     private readonly config: SimConfig,
+    /** The key of the account this responder answers for. */
+    private readonly apiKey: string = config.apiKey,
   ) {}
 
   /** Serialise once per state version and request shape: a 50,000-order list is encoded once per tick. */
@@ -72,7 +74,7 @@ export class VenueResponder {
   }
 
   private authorized(req: IncomingMessage): boolean {
-    return req.headers[this.config.apiKeyHeader.toLowerCase()] === this.config.apiKey;
+    return req.headers[this.config.apiKeyHeader.toLowerCase()] === this.apiKey;
   }
 
   answer(endpoint: SimEndpoint, req: IncomingMessage, url: URL): VenueAnswer {

@@ -1,35 +1,28 @@
-// Remembers, per request, the last body's bytes and what they were read into: an unchanged body is
+// Remembers, per request, the last body's digest and what it was read into: an unchanged body is
 // not decoded, parsed or validated again, and keeps its object identity so its metrics text is reused.
 
+import { createHash } from "node:crypto";
 import type { RawBody } from "./http.js";
 import { STREAM_FROM } from "../util/json-walk.js";
 
 interface Entry {
-  /** The body's chunks as they arrived (kept as they are: joining them would copy every answer). */
-  body: RawBody;
+  /**
+   * The body's length and SHA-256, not its bytes: with a thousand accounts on a moving venue the bytes
+   * kept were most of the process (and their chunks could pin larger socket buffers), for bodies that
+   * are rarely the same twice.
+   */
+  length: number;
+  digest: Buffer;
   value: unknown;
   /** Invalid fields the body had, replayed on every reuse so the counters stay per scrape. */
   invalid: Array<[field: string, count: number]>;
 }
 
-/** Compares two bodies byte for byte across their (differently cut) chunks, without joining them. */
-function sameBytes(a: RawBody, b: RawBody): boolean {
-  if (a.length !== b.length) return false;
-  let i = 0;
-  let j = 0;
-  let atA = 0;
-  let atB = 0;
-  while (i < a.chunks.length && j < b.chunks.length) {
-    const x = a.chunks[i]!;
-    const y = b.chunks[j]!;
-    const n = Math.min(x.byteLength - atA, y.byteLength - atB);
-    if (Buffer.compare(x.subarray(atA, atA + n), y.subarray(atB, atB + n)) !== 0) return false;
-    atA += n;
-    atB += n;
-    if (atA === x.byteLength) [i, atA] = [i + 1, 0];
-    if (atB === y.byteLength) [j, atB] = [j + 1, 0];
-  }
-  return true;
+/** The body's SHA-256 across its chunks as they arrived, without joining them. */
+function digestOf(body: RawBody): Buffer {
+  const hash = createHash("sha256");
+  for (const chunk of body.chunks) hash.update(chunk);
+  return hash.digest();
 }
 
 /**
@@ -84,7 +77,8 @@ export class BodyCache {
     read: (body: BodySource, report: (field: string, count?: number) => void) => Promise<T>,
   ): Promise<T> {
     const entry = this.#entries.get(key);
-    if (entry !== undefined && sameBytes(entry.body, body)) {
+    const digest = this.#enabled ? digestOf(body) : undefined;
+    if (entry !== undefined && digest !== undefined && entry.length === body.length && entry.digest.equals(digest)) {
       for (const [field, count] of entry.invalid) invalid(field, count);
       return entry.value as T;
     }
@@ -93,7 +87,7 @@ export class BodyCache {
       counts.set(field, (counts.get(field) ?? 0) + count);
       invalid(field, count);
     });
-    if (this.#enabled) this.#entries.set(key, { body, value, invalid: [...counts] });
+    if (digest !== undefined) this.#entries.set(key, { length: body.length, digest, value, invalid: [...counts] });
     return value;
   }
 

@@ -1,0 +1,29 @@
+// The in-flight limit's slots: a bounded line of waiting scrapes, served in order, refused after their wait.
+
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { ScrapeSlots } from "../src/http/scrape-slots.js";
+
+beforeEach(() => {
+  vi.useFakeTimers();
+});
+afterEach(() => {
+  vi.useRealTimers();
+});
+
+describe("ScrapeSlots", () => {
+  it("gives a freed slot to the first scrape waiting, refuses one whose wait ran out and one past the line", async () => {
+    const slots = new ScrapeSlots(1, 2);
+    expect(await slots.acquire(1000)).toBe(true);
+    const first = slots.acquire(1000);
+    const second = slots.acquire(100);
+    expect(await slots.acquire(1000)).toBe(false); // the line is full
+    await vi.advanceTimersByTimeAsync(100);
+    expect(await second).toBe(false);
+    slots.release();
+    expect(await first).toBe(true);
+    slots.release();
+    // Free again: taken at once, even with no time to wait.
+    expect(await slots.acquire(0)).toBe(true);
+    expect(await slots.acquire(0)).toBe(false);
+  });
+});
