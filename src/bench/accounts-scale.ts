@@ -12,7 +12,7 @@ import { gunzipSync } from "node:zlib";
 import { exporterConfigYaml } from "../simulator/exporter-config.js";
 import { startExporterProcess, type ExporterProcess } from "./exporter-process.js";
 import { cpuMs, percentile, rssMB } from "./measure.js";
-import { round1, round2, table } from "./shared.js";
+import { positiveInteger, round1, round2, table } from "./shared.js";
 import { startSimulatorProcess } from "./simulator-process.js";
 
 const KEY = "scale-key";
@@ -22,14 +22,6 @@ const PROMETHEUS_ACCEPT =
 const SCRAPE_TIMEOUT_SECONDS = 10;
 /** Goals of issue 22. */
 const GOALS = { rssMB: 400, rssPerAccountMB: 0.3, cpuMsPerProbe: 5, metricsSeconds: 10 };
-
-function positiveInteger(name: string, fallback: number): number {
-  const text = process.env[name];
-  if (text === undefined || text === "") return fallback;
-  const value = Number(text);
-  if (!Number.isInteger(value) || value < 1) throw new Error(`${name}: expected a whole number of at least 1, got ${JSON.stringify(text)}`);
-  return value;
-}
 
 interface Answer {
   status: number | "timeout" | "error";

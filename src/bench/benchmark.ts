@@ -11,7 +11,7 @@ import { growth, type Growth } from "./growth.js";
 import { cpuMs, percentile, rssMB } from "./measure.js";
 import { paced } from "./paced.js";
 import { startLargeVenue } from "./large-venue.js";
-import { agent, fetchRaw, round1, round2, seriesOf, table } from "./shared.js";
+import { agent, fetchRaw, positiveInteger, round1, round2, seriesOf, table } from "./shared.js";
 
 const RUNS = 3;
 const PER_RUN = 150;
@@ -21,14 +21,6 @@ const STEADY_SCRAPES = 150;
 /** The paced part: this many scrapes, one a second (BENCH_PACED_SCRAPES and BENCH_PACED_INTERVAL_MS override them). */
 const PACED_SCRAPES = 120;
 const PACED_INTERVAL_MS = 1000;
-
-function positiveInteger(name: string, fallback: number): number {
-  const text = process.env[name];
-  if (text === undefined || text === "") return fallback;
-  const value = Number(text);
-  if (!Number.isInteger(value) || value < 1) throw new Error(`${name}: expected a whole number of at least 1, got ${JSON.stringify(text)}`);
-  return value;
-}
 
 const median = (values: number[]) => percentile(values, 50);
 

@@ -15,6 +15,15 @@ export const BASE_ENV = {
   TRADING_SCRAPE_TIMEOUT_SECONDS: "30",
   TRADING_LOG_LEVEL: "info",
 };
+/** A whole number of at least 1 from the environment variable `name`, or `fallback` when it is unset. */
+export function positiveInteger(name: string, fallback: number): number {
+  const text = process.env[name];
+  if (text === undefined || text === "") return fallback;
+  const value = Number(text);
+  if (!Number.isInteger(value) || value < 1) throw new Error(`${name}: expected a whole number of at least 1, got ${JSON.stringify(text)}`);
+  return value;
+}
+
 export const round1 = (n: number) => Math.round(n * 10) / 10;
 export const round2 = (n: number) => Math.round(n * 100) / 100;
 
