@@ -2,7 +2,7 @@
 // The trading-exporter command: flags, configuration, serving, reload on SIGHUP, clean stop on signals.
 // The V8 flag above (also in `npm start` and the image's NODE_OPTIONS) keeps the young generation at
 // 2 MiB instead of 16: a scrape's garbage is mostly venue bodies and text, and the large profile's
-// RSS drops from ~200 MB to ~110 MB for about 5-10 ms more CPU per scrape (see the README).
+// RSS drops from ~200 MB to ~110 MB for about 5-10 ms more CPU per scrape (see docs/performance.md).
 
 import { parseCommandLine, usage } from "./cli/flags.js";
 import { shardLines } from "./cli/shard-lines.js";

@@ -6,7 +6,7 @@ import { readmeMetrics } from "./helpers/readme-metrics.js";
 
 const RULES_PATH = new URL("../prometheus/rules/trading.rules.yml", import.meta.url);
 
-/** The exporter's families as the README's metrics table documents them. */
+/** The exporter's families as the metrics table of docs/metrics.md documents them. */
 const EXPORTER_METRICS = new Set(readmeMetrics().map((f) => f.name));
 const PROMETHEUS_METRICS = new Set(["up"]);
 
@@ -160,7 +160,7 @@ describe("promqlNames", () => {
 });
 
 describe("unknownNames", () => {
-  it("knows the README's families, recorded series and up, and nothing else", () => {
+  it("knows the documented families, recorded series and up, and nothing else", () => {
     expect(unknownNames('sum by (account) (trading_up{account=~"$account"}) + trading_market_max_position_size')).toEqual([]);
     expect(unknownNames("account:trading_margin_ratio:max > 0 and up")).toEqual([]);
     expect(unknownNames('max(trading_account_margin_ratios{account=~"$account"}) or trading_up')).toEqual(["trading_account_margin_ratios"]);

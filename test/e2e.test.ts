@@ -1,4 +1,4 @@
-// The exporter against the simulated venue over real HTTP: every family the README documents and no other,
+// The exporter against the simulated venue over real HTTP: every family docs/metrics.md documents and no other,
 // the venue's own numbers, values that move, one failing endpoint that hides nothing else, and promtool's verdict.
 
 import { afterEach, describe, expect, it } from "vitest";
@@ -14,7 +14,7 @@ const ONLY_SOMETIMES: Record<string, string> = {
   trading_exporter_invalid_fields_total: "no series until the venue sends a missing or malformed field (the wrong_types test below)",
 };
 
-/** prom-client's process and Node.js metrics: on /metrics, not in the README's table. */
+/** prom-client's process and Node.js metrics: on /metrics, not in the metrics table. */
 const RUNTIME_FAMILY = /^(?:process|nodejs)_/;
 
 type Json = Record<string, unknown>;
@@ -44,7 +44,7 @@ describe("exporter against the simulated venue", () => {
     expect(checkMetrics(text)).toBe("");
   });
 
-  it("exports only families the README documents, each with exactly its documented labels", async () => {
+  it("exports only families docs/metrics.md documents, each with exactly its documented labels", async () => {
     stack = await startStack({ defaultMetrics: true });
     const text = await stack.scrape();
     const families = [...text.matchAll(/^# TYPE (\S+) /gm)].map((m) => m[1]!);

@@ -1,4 +1,4 @@
-// The README metrics-table reader the e2e and dashboard tests rely on: it resolves `same` and refuses what it cannot read.
+// The metrics-table reader (docs/metrics.md) the e2e and dashboard tests rely on: it resolves `same` and refuses what it cannot read.
 import { describe, expect, it } from "vitest";
 import { parseMetricsTable, readmeMetrics } from "./helpers/readme-metrics.js";
 
@@ -36,7 +36,7 @@ describe("parseMetricsTable", () => {
 });
 
 describe("readmeMetrics", () => {
-  it("reads the repository README's table", () => {
+  it("reads the repository's table in docs/metrics.md", () => {
     const families = new Map(readmeMetrics().map((f) => [f.name, f.labels]));
     expect(families.size).toBeGreaterThan(50);
     expect(families.get("trading_up")).toEqual(["account"]);

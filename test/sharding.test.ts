@@ -1,5 +1,5 @@
 // Which shard owns an account: the documented rule (first 8 bytes of SHA-256, big-endian, mod N),
-// stable for fixed names, computed independently by the README's python3 one-liner, and balanced.
+// stable for fixed names, computed independently by the python3 one-liner of docs/deployment.md, and balanced.
 
 import { execFileSync } from "node:child_process";
 import { readFileSync } from "node:fs";
@@ -17,13 +17,13 @@ const FIXED: Array<[name: string, shards: [number, number, number]]> = [
   ["trading:eu.1", [1, 2, 3]],
 ];
 
-/** The README's command that computes a name's shard without the exporter. */
+/** The command in docs/deployment.md that computes a name's shard without the exporter. */
 function readmeOneLiner(): string {
-  const readme = readFileSync(new URL("../README.md", import.meta.url), "utf8");
+  const readme = readFileSync(new URL("../docs/deployment.md", import.meta.url), "utf8");
   const line = readme.split("\n").find((l) => l.startsWith("python3 -c ") && l.includes("sha256"));
-  if (line === undefined) throw new Error("README.md lacks the python3 one-liner that computes a shard");
+  if (line === undefined) throw new Error("docs/deployment.md lacks the python3 one-liner that computes a shard");
   const program = /^python3 -c '([^']+)' NAME N$/.exec(line)?.[1];
-  if (program === undefined) throw new Error(`README.md's one-liner is not of the form python3 -c '...' NAME N: ${line}`);
+  if (program === undefined) throw new Error(`docs/deployment.md's one-liner is not of the form python3 -c '...' NAME N: ${line}`);
   return program;
 }
 
@@ -32,7 +32,7 @@ describe("shardOf", () => {
     expect([2, 3, 7].map((n) => shardOf(name, n))).toEqual(shards);
   });
 
-  it("agrees with the README's python3 one-liner, an implementation of its own", () => {
+  it("agrees with the documented python3 one-liner, an implementation of its own", () => {
     const program = readmeOneLiner();
     // Seven shards only: each run starts a Python, and 7 already tells every fixed name apart from a wrong rule.
     for (const [name, shards] of FIXED) expect(Number(execFileSync("python3", ["-c", program, name, "7"], { encoding: "utf8" }).trim()), name).toBe(shards[2]);

@@ -90,7 +90,7 @@ export function refusal(argv: string[], options: Record<string, Option>): string
 
 type Row = [flag: string, variable: string, key: string, fallback: string, meaning: string, more: string | undefined];
 
-/** The rows of the flag table; --help and the README print them. */
+/** The rows of the flag table; --help and docs/configuration.md print them. */
 export function flagRows(): Row[] {
   return [
     ...SETTING_FLAGS.map((s): Row => {
@@ -130,7 +130,7 @@ export function usage(): string {
     "usage: trading-exporter [flags]",
     "",
     "Prometheus exporter for a leveraged trading venue, configured from the TRADING_* environment",
-    "variables below, or from a YAML file (--config.file, see the README) whose settings they override.",
+    "variables below, or from a YAML file (--config.file, see docs/configuration.md) whose settings they override.",
     "Precedence: flag > environment variable > config file > default.",
     "",
     "Flags:",

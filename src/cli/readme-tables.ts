@@ -1,4 +1,4 @@
-// The README's two configuration tables, made from the settings table (test/readme-settings.test.ts keeps them in step).
+// The two configuration tables of docs/configuration.md, made from the settings table (test/readme-settings.test.ts keeps them in step).
 
 import { flagRows, settingRows } from "./flags.js";
 

@@ -24,9 +24,9 @@ export interface Setting<T> {
    */
   startupOnly?: (config: Config) => unknown;
   default?: T;
-  /** The default as --help and the README show it, when not the default's own text. */
+  /** The default as --help and docs/configuration.md show it, when not the default's own text. */
   shown?: string;
-  /** One sentence for --help; `more` is added in the README. */
+  /** One sentence for --help; `more` is added in docs/configuration.md. */
   help: string;
   more?: string;
   /** One parser whatever the source: text from a flag or variable, a YAML value from the file. */
@@ -36,7 +36,7 @@ export interface Setting<T> {
 /** Declares a setting; the value type comes from its parser. */
 export const setting = <T>(s: Setting<T>): Setting<T> => s;
 
-/** The default as --help and the README show it: "required", a word for none, or the value. */
+/** The default as --help and docs/configuration.md show it: "required", a word for none, or the value. */
 export function shownDefault(setting: Setting<unknown>): string {
   if (setting.shown !== undefined) return setting.shown;
   if (setting.default === undefined) return "required";

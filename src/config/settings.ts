@@ -1,5 +1,5 @@
 // The one table of settings: each setting's file key, environment variable, flag, parser, default and
-// help. The file loader, the environment loader, the flags, --help and the README's tables all read it.
+// help. The file loader, the environment loader, the flags, --help and the tables of docs/configuration.md all read it.
 
 import { type Setting, setting } from "./setting.js";
 import { MAX_TOTAL_SHARDS, parseShard } from "./sharding.js";
@@ -92,7 +92,7 @@ export const SETTINGS = {
     env: "TRADING_WEB_CONFIG_FILE",
     shown: "none: plain HTTP, no auth",
     help: "Exporter-toolkit style file for TLS and basic auth of the exporter itself.",
-    more: "In the config file, relative to the file's folder. See [Securing the exporter](#securing-the-exporter).",
+    more: "In the config file, relative to the file's folder. See [Securing the exporter](security.md#securing-the-exporter).",
     parse: parseText,
   }),
   "web.max_connections": setting({
@@ -143,7 +143,7 @@ export const SETTINGS = {
     env: "TRADING_SHARD",
     default: 0,
     help: "This replica's shard, from 0: it serves only the accounts whose name hashes to it.",
-    more: "A StatefulSet pod name ending in `-I` is taken as shard I (`trading-exporter-2` is 2), so the downward API's `metadata.name` can be passed. See [Sharding](#sharding-accounts-over-replicas).",
+    more: "A StatefulSet pod name ending in `-I` is taken as shard I (`trading-exporter-2` is 2), so the downward API's `metadata.name` can be passed. See [Sharding](deployment.md#sharding-accounts-over-replicas).",
     parse: parseShard,
   }),
   "sharding.total_shards": setting({
@@ -313,7 +313,7 @@ export const SETTINGS = {
     env: "TRADING_MIN_COLLECTION_INTERVAL_SECONDS",
     default: 12,
     help: "A scrape less than this after the start of an account's last collection is answered from it (0: collect every scrape).",
-    more: "Any number of scrapers, at any interval and phase, then cost the venue about one collection per account per this long. See [Several Prometheus servers](#several-prometheus-servers-ha-pairs).",
+    more: "Any number of scrapers, at any interval and phase, then cost the venue about one collection per account per this long. See [Several Prometheus servers](deployment.md#several-prometheus-servers-ha-pairs).",
     parse: seconds({ zero: true, max: SECONDS_MAX }),
   }),
   "scrape.default_timeout_seconds": setting({

@@ -1,0 +1,72 @@
+// What docs/configuration.md says `--help` prints is what the built command prints: every row of the two
+// settings tables, with its config file key and default, and the first sentence of its meaning.
+
+import { describe, expect, it } from "vitest";
+import { runExporter } from "./helpers/child.js";
+import { readDoc } from "./helpers/markdown-docs.js";
+
+const DOC = "docs/configuration.md";
+const STATEMENT =
+  "`npx trading-exporter --help` prints every row of the two tables below, each flag and variable with its\nconfig file key (where it has one) and default, and the first sentence of its meaning";
+
+interface Row {
+  /** `--web.listen-address=HOST:PORT`, `TRADING_API_KEY / TRADING_API_KEY_FILE`: the name as --help writes it. */
+  name: string;
+  fileKey: string | undefined;
+  default: string | undefined;
+  meaning: string;
+}
+
+const plain = (cell: string): string => cell.replace(/`/g, "").trim();
+
+/** The rows of the generated table `name` (flags or variables) of docs/configuration.md. */
+function tableRows(doc: string, name: "flags" | "variables"): Row[] {
+  const start = doc.indexOf(`<!-- settings:${name} `);
+  const end = doc.indexOf(`<!-- /settings:${name} -->`);
+  if (start < 0 || end < start) throw new Error(`${DOC} lacks the settings:${name} table`);
+  return doc
+    .slice(start, end)
+    .split("\n")
+    .filter((l) => l.startsWith("| `"))
+    .map((l) => {
+      const cells = l.slice(1, -1).split(" | ").map(plain);
+      const [first = "", ...rest] = cells;
+      const [file, def, meaning] = name === "flags" ? [rest[1], rest[2], rest[3]] : [rest[0], rest[1], rest[2]];
+      return {
+        name: first.replace(" or ", " / "),
+        fileKey: file === "" || file?.startsWith("(") ? undefined : file,
+        default: def === "" ? undefined : def,
+        meaning: meaning ?? "",
+      };
+    });
+}
+
+/** --help's line for `name`: its text after the name column. */
+function helpLine(help: string, name: string): string | undefined {
+  const line = help.split("\n").find((l) => l.trimStart().startsWith(`${name} `));
+  return line?.trimStart().slice(name.length).trim();
+}
+
+describe("docs/configuration.md on --help", () => {
+  it("says what --help prints", () => {
+    expect(readDoc(DOC)).toContain(STATEMENT);
+  });
+
+  it("is what the built command prints, row by row", async () => {
+    const run = await runExporter({}, ["--help"]);
+    expect(run.code).toBe(0);
+    const doc = readDoc(DOC);
+    const rows = [...tableRows(doc, "flags"), ...tableRows(doc, "variables")];
+    expect(rows.length).toBeGreaterThan(30);
+    for (const row of rows) {
+      const line = helpLine(run.stdout, row.name);
+      expect(line, `--help has no line for ${row.name}`).toBeDefined();
+      // Its text is the meaning's first sentence (the table adds the rest), then where the setting comes from.
+      const sentence = line!.replace(/ \((?:env|file|without a config file only|default|required)[^()]*\)$/, "");
+      expect(sentence.length, row.name).toBeGreaterThan(10);
+      expect(row.meaning.startsWith(sentence), `${row.name}: "${sentence}" does not begin "${row.meaning}"`).toBe(true);
+      if (row.fileKey !== undefined) expect(line, row.name).toContain(`file ${row.fileKey}`);
+      if (row.default !== undefined) expect(line, row.name).toContain(row.default.startsWith("required") ? row.default : `default ${row.default}`);
+    }
+  });
+});
