@@ -5,7 +5,7 @@ import { readdirSync } from "node:fs";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { RUNBOOK_MARKDOWN } from "../src/http/runbook-texts.js";
-import { renderRunbook } from "../src/http/runbooks.js";
+import { renderRunbook } from "../src/http/runbook-pages.js";
 import { dig, readRepoFile, readYaml, repoPath } from "./helpers/yaml-files.js";
 import { startStack, type Stack } from "./helpers/stack.js";
 

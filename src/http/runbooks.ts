@@ -1,58 +1,25 @@
 // Serves each alert's runbook as an HTML page at /runbooks/<alertname>, so an alert's runbook_url opens wherever the exporter runs.
 
 import express, { type Request, type Response } from "express";
-import MarkdownIt from "markdown-it";
-import { VERSION } from "../version.js";
-import { RUNBOOK_MARKDOWN } from "./runbook-texts.js";
-
-/**
- * CommonMark with GitHub's tables, as GitHub shows runbooks/*.md. Raw HTML is off so a `<tag>` in a
- * runbook is shown as text: the pages are safe by construction, not by trusting our own Markdown.
- * markdown-it's link check refuses javascript:, vbscript:, file: and data: URLs.
- */
-const markdown = new MarkdownIt("default", { html: false, linkify: false, typographer: false });
-const escapeHtml = markdown.utils.escapeHtml;
-
-const STYLE =
-  "body{font-family:system-ui,sans-serif;max-width:52rem;margin:2rem auto;padding:0 1rem;line-height:1.5;color:#1b1b1b}" +
-  "pre{background:#f4f4f4;padding:.75rem;overflow-x:auto;border-radius:4px}code{font-size:.95em}" +
-  ":not(pre)>code{background:#f4f4f4;padding:0 .2em;border-radius:3px}" +
-  "table{border-collapse:collapse;display:block;overflow-x:auto}td,th{border:1px solid #ccc;padding:.25rem .5rem;text-align:left}" +
-  "th{background:#f4f4f4}";
-
-function page(title: string, body: string): string {
-  return (
-    `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">` +
-    `<title>${escapeHtml(title)}</title><style>${STYLE}</style></head><body>\n${body}\n` +
-    `<hr><p><a href="./">All runbooks</a> · trading-exporter ${escapeHtml(VERSION)}</p></body></html>\n`
-  );
-}
-
-/** One runbook's Markdown as HTML (exported for its tests). */
-export function renderRunbook(text: string): string {
-  return markdown.render(text);
-}
-
-/** Rendered once: the pages are fixed for the life of the process. */
-function renderAll(): { pages: Map<string, string>; index: string } {
-  const names = Object.keys(RUNBOOK_MARKDOWN).sort();
-  const pages = new Map(names.map((name) => [name, page(`${name}: trading-exporter runbook`, renderRunbook(RUNBOOK_MARKDOWN[name] ?? ""))]));
-  // The generator admits only plain alert names, so each is its own link text and relative URL.
-  const list = names.map((n) => `- [${n}](${n})`).join("\n");
-  return { pages, index: page("trading-exporter runbooks", renderRunbook(`# Runbooks\n\n${list}\n`)) };
-}
+import type { RunbookPages } from "./runbook-pages.js";
 
 /** The router to mount at /runbooks: the index at /runbooks/, one page per alert, 404 for any other name. */
 export function runbooks(): express.Router {
-  const { pages, index } = renderAll();
+  // Rendered at the first visit and kept: the pages are fixed for the life of the process, and loading
+  // the Markdown library and rendering them (about 35 ms) would otherwise delay every start.
+  let rendered: Promise<RunbookPages> | undefined;
+  const pages = (): Promise<RunbookPages> => {
+    rendered ??= import("./runbook-pages.js").then((m) => m.renderRunbookPages());
+    return rendered;
+  };
   const router = express.Router({ strict: true, caseSensitive: true });
-  router.get("/", (req: Request, res: Response) => {
+  router.get("/", async (req: Request, res: Response) => {
     // A relative link from /runbooks (no slash) would leave the folder: send it to /runbooks/.
     if (!req.originalUrl.split("?")[0]?.endsWith("/")) return res.redirect(301, `${req.baseUrl}/`);
-    res.type("html").send(index);
+    res.type("html").send((await pages()).index);
   });
-  router.get("/:name", (req: Request, res: Response) => {
-    const html = pages.get(String(req.params.name));
+  router.get("/:name", async (req: Request, res: Response) => {
+    const html = (await pages()).pages.get(String(req.params.name));
     if (html === undefined) return res.status(404).type("text/plain").send("no runbook for that alert\n");
     res.type("html").send(html);
   });
