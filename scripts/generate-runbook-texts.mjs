@@ -6,7 +6,7 @@
 //
 // The Markdown files stay the one source (GitHub shows them as they are); compiling them into a module
 // puts them in dist/, so the image and the npm package serve the runbooks of their own version with no
-// file to mount. test/runbooks.test.ts runs --check.
+// file to mount; src/http/runbook-pages.ts renders them with markdown-it. test/runbooks.test.ts runs --check.
 
 import { readdirSync, readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";

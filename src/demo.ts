@@ -3,6 +3,7 @@
 import { ConfigError } from "./config/errors.js";
 import { configFromEnv } from "./config/load.js";
 import { libraryErrorText } from "./util/error-text.js";
+import { ListenError } from "./http/listen-error.js";
 import { createLogger } from "./log.js";
 import { startService } from "./service.js";
 import { startSimulator } from "./simulator/server.js";
@@ -29,8 +30,13 @@ async function demo(): Promise<void> {
 }
 
 demo().catch((error: unknown) => {
-  // Our own words only: a listen error's message (EADDRINUSE...) is Node's, not ours.
-  const lines = error instanceof ConfigError ? error.problems : [libraryErrorText(error, "could not start")];
+  // Our own words only: a listen error's message (EADDRINUSE...) is Node's, not ours. The demo reads its address from the variable alone.
+  const lines =
+    error instanceof ConfigError
+      ? error.problems
+      : error instanceof ListenError
+        ? [error.line("TRADING_LISTEN_ADDRESS")]
+        : [`${libraryErrorText(error, "could not start: unexpected error")}; please report it with the output of npm run demo`];
   process.stderr.write(lines.map((line) => `demo: ${line}\n`).join(""));
   process.exit(1);
 });

@@ -9,6 +9,7 @@ import { shardLines } from "./cli/shard-lines.js";
 import { ConfigError } from "./config/errors.js";
 import { loadConfig, type Sources } from "./config/load.js";
 import { createLogger, stderrSink, type LogSink } from "./log.js";
+import { ListenError } from "./http/listen-error.js";
 import { SystemdSocketError } from "./http/systemd-socket.js";
 import { startService } from "./service.js";
 import { secretHeaderNames } from "./venue/auth.js";
@@ -16,6 +17,9 @@ import { VERSION, versionText } from "./version.js";
 import { libraryErrorText } from "./util/error-text.js";
 import type { WebConfig } from "./web/types.js";
 import type { SelfMetrics } from "./metrics/self.js";
+
+/** What to do about a start-up failure we have no words for: it is ours to fix. */
+const REPORT_IT = "please report it with the output of --version and the command line";
 
 /** The log sink, once there is one: flushed (briefly) before exit. */
 let sink: LogSink | undefined;
@@ -102,13 +106,15 @@ async function exit(code: number): Promise<never> {
 main(process.argv.slice(2)).then(
   (code) => exit(code),
   (error: unknown) => {
-    // Every configuration problem on its own line; anything else in one.
+    // Every configuration problem on its own line; anything else in one that says where and what to do.
     const lines =
       error instanceof ConfigError
         ? error.problems.map((problem) => `configuration error: ${problem}`)
-        : error instanceof SystemdSocketError
-          ? [`fatal: ${error.message}`]
-          : [`fatal: ${libraryErrorText(error, "could not start")}`];
+        : error instanceof ListenError
+          ? [error.line("--web.listen-address")]
+          : error instanceof SystemdSocketError
+            ? [error.message]
+            : [`${libraryErrorText(error, "could not start: unexpected error")}; ${REPORT_IT}`];
     process.stderr.write(lines.map((line) => `trading-exporter: ${line}\n`).join(""));
     process.exit(1);
   },

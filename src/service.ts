@@ -8,7 +8,7 @@ import { Exporter } from "./exporter.js";
 import { createApp } from "./http/app.js";
 import { listenAll, type RunningServers } from "./http/listeners.js";
 import type { ListenOptions, ListenTarget, TlsOptions } from "./http/server.js";
-import { SystemdSocketError, takeSystemdSockets } from "./http/systemd-socket.js";
+import { CHECK_SOCKET_UNIT, SystemdSocketError, takeSystemdSockets } from "./http/systemd-socket.js";
 import { SelfMetrics } from "./metrics/self.js";
 import { addSecrets } from "./util/redact.js";
 import { libraryErrorText } from "./util/error-text.js";
@@ -101,7 +101,8 @@ export async function startService(config: Config, logger: Logger, options: Serv
     events: exporter.self.connections,
   }).catch((error: unknown) => {
     // Node says only EINVAL for a descriptor that is a file or a closed one: name what it was meant to be.
-    if (config.web.systemdSocket) throw new SystemdSocketError(libraryErrorText(error, "a descriptor systemd passed is not a socket to serve on"));
+    if (config.web.systemdSocket)
+      throw new SystemdSocketError(libraryErrorText(error, "a descriptor systemd passed is not a socket to serve on"), CHECK_SOCKET_UNIT);
     throw error;
   });
   return {

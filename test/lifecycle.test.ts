@@ -3,12 +3,14 @@
 
 import { spawn } from "node:child_process";
 import { once } from "node:events";
-import { createServer } from "node:net";
+import { type AddressInfo, createServer } from "node:net";
 import { Writable } from "node:stream";
 import { afterEach, describe, expect, it } from "vitest";
 import { configFromEnv } from "../src/config/load.js";
 import { Exporter } from "../src/exporter.js";
 import { createApp } from "../src/http/app.js";
+import { addressText, ListenError } from "../src/http/listen-error.js";
+import { listenAll } from "../src/http/listeners.js";
 import { listen } from "../src/http/server.js";
 import { createLogger } from "../src/log.js";
 import { Body } from "../src/metrics/body.js";
@@ -40,29 +42,102 @@ describe("start-up", () => {
   });
 });
 
-describe("an address already in use", () => {
-  it.each(["main.js", "demo.js"])("stops dist/%s with our own one line, not Node's message", async (program) => {
-    const taken = createServer();
-    taken.listen(0, "127.0.0.1");
-    await once(taken, "listening");
-    try {
-      const port = (taken.address() as { port: number }).port;
-      const env = {
-        PATH: process.env.PATH ?? "",
-        TRADING_LISTEN_ADDRESS: `127.0.0.1:${port}`,
-        TRADING_BASE_URL: "http://127.0.0.1:1",
-        TRADING_API_KEY: "k",
-        TRADING_COLLATERAL_IDS: "USDC",
-      };
-      const child = spawn(process.execPath, [new URL(`../dist/${program}`, import.meta.url).pathname], { env, stdio: ["ignore", "pipe", "pipe"] });
-      let stderr = "";
-      child.stderr.on("data", (d: Buffer) => (stderr += d.toString()));
-      const [code] = (await once(child, "exit")) as [number | null];
+/** Runs dist/`program` to its exit with the exporter's listen address set, and returns its code and stderr. */
+async function startUpFailure(program: string, listenAddress: string, args: string[] = []): Promise<{ code: number | null; stderr: string }> {
+  const env = {
+    PATH: process.env.PATH ?? "",
+    TRADING_LISTEN_ADDRESS: listenAddress,
+    TRADING_BASE_URL: "http://127.0.0.1:1",
+    TRADING_API_KEY: "k",
+    TRADING_COLLATERAL_IDS: "USDC",
+  };
+  const child = spawn(process.execPath, [new URL(`../dist/${program}`, import.meta.url).pathname, ...args], { env, stdio: ["ignore", "ignore", "pipe"] });
+  let stderr = "";
+  child.stderr.on("data", (d: Buffer) => (stderr += d.toString()));
+  const [code] = (await once(child, "close")) as [number | null];
+  return { code, stderr };
+}
+
+/** A port held by this test for as long as `use` runs: taken, not fixed. */
+async function withTakenPort<T>(use: (port: number) => Promise<T>): Promise<T> {
+  const taken = createServer();
+  taken.listen(0, "127.0.0.1");
+  await once(taken, "listening");
+  try {
+    return await use((taken.address() as AddressInfo).port);
+  } finally {
+    await new Promise((resolve) => taken.close(resolve));
+  }
+}
+
+const PROGRAMS = [
+  { program: "main.js", prefix: "trading-exporter", setting: "--web.listen-address" },
+  { program: "demo.js", prefix: "demo", setting: "TRADING_LISTEN_ADDRESS" },
+];
+
+describe("a listen address that cannot be used", () => {
+  it.each(PROGRAMS)("stops dist/$program with one line naming a taken address and what to do", async ({ program, prefix, setting }) => {
+    await withTakenPort(async (port) => {
+      const { code, stderr } = await startUpFailure(program, `127.0.0.1:${port}`);
       expect(code).toBe(1);
-      expect(stderr).toMatch(/^(trading-exporter: fatal|demo): could not start \(EADDRINUSE\)\n$/);
+      expect(stderr).toBe(`${prefix}: cannot listen on 127.0.0.1:${port}: the address is in use; stop what holds it or set ${setting}\n`);
+    });
+  });
+
+  it.each(PROGRAMS)(
+    "stops dist/$program with one line naming an address that is not an IP address or not this host's",
+    async ({ program, prefix, setting }) => {
+      const remedy = `set ${setting} to an address of this host, or 0.0.0.0 for all of them`;
+      // 999.1.1.1 is no IPv4 address, so Node looks it up as a name; 192.0.2.1 (TEST-NET-1) is on no interface.
+      const bad = await startUpFailure(program, "999.1.1.1:80");
+      expect(bad).toEqual({ code: 1, stderr: `${prefix}: cannot listen on 999.1.1.1:80: no such host name or IP address; ${remedy}\n` });
+      const foreign = await startUpFailure(program, "192.0.2.1:9842");
+      expect(foreign).toEqual({ code: 1, stderr: `${prefix}: cannot listen on 192.0.2.1:9842: no interface of this host has that address; ${remedy}\n` });
+    },
+  );
+
+  it("names the one of several listen addresses that failed", async () => {
+    await withTakenPort(async (port) => {
+      const { code, stderr } = await startUpFailure("main.js", `127.0.0.1:0,[::1]:0,127.0.0.1:${port}`);
+      expect(code).toBe(1);
+      expect(stderr).toBe(`trading-exporter: cannot listen on 127.0.0.1:${port}: the address is in use; stop what holds it or set --web.listen-address\n`);
+    });
+  });
+
+  it("closes the listeners already open when a later one fails, and throws a ListenError naming the failed address", async () => {
+    const config = configFromEnv({ TRADING_BASE_URL: "http://127.0.0.1:1", TRADING_API_KEY: "k", TRADING_COLLATERAL_IDS: "X" });
+    const exporter = new Exporter(config, createLogger("silent"), new SelfMetrics({ defaultMetrics: false }));
+    const app = createApp({ exporter, logger: createLogger("silent"), timeouts: { defaultSeconds: 5, offsetSeconds: 0.5, maxSeconds: 10 }, maxInFlight: 5 });
+    // A port just let go by this test, so free: the exporter binds it first, then fails on a taken one.
+    const probe = createServer().listen(0, "127.0.0.1");
+    await once(probe, "listening");
+    const first = (probe.address() as AddressInfo).port;
+    await new Promise((resolve) => probe.close(resolve));
+    try {
+      await withTakenPort(async (port) => {
+        const error = await listenAll(app, [
+          { host: "127.0.0.1", port: first },
+          { host: "127.0.0.1", port },
+        ]).catch((e: unknown) => e);
+        expect(error).toBeInstanceOf(ListenError);
+        expect((error as ListenError).address).toBe(`127.0.0.1:${port}`);
+        expect((error as ListenError).reason).toBe("the address is in use");
+      });
+      // The first address was bound, then let go: it can be bound again.
+      const again = createServer().listen(first, "127.0.0.1");
+      await once(again, "listening");
+      await new Promise((resolve) => again.close(resolve));
     } finally {
-      taken.close();
+      await exporter.close();
     }
+  });
+
+  it("says what an unknown failure was by its code alone, never by the library's message, and brackets IPv6", () => {
+    const cause = Object.assign(new Error("listen EWEIRD /home/alice/.secret-path"), { code: "EWEIRD" });
+    const error = new ListenError(addressText("::1", 9842), cause);
+    expect(error.line("--web.listen-address")).toBe("cannot listen on [::1]:9842: the address cannot be used (EWEIRD); check --web.listen-address");
+    expect(error.message).not.toContain("secret-path");
+    expect(new ListenError("h:1", "not an error").line("X")).toBe("cannot listen on h:1: the address cannot be used (unknown error); check X");
   });
 });
 

@@ -4,8 +4,8 @@ import { execFile } from "node:child_process";
 import { readdirSync } from "node:fs";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { escapeHtml, renderMarkdown } from "../src/http/markdown.js";
 import { RUNBOOK_MARKDOWN } from "../src/http/runbook-texts.js";
+import { renderRunbook } from "../src/http/runbook-pages.js";
 import { dig, readRepoFile, readYaml, repoPath } from "./helpers/yaml-files.js";
 import { startStack, type Stack } from "./helpers/stack.js";
 
@@ -52,25 +52,31 @@ describe("the runbook files and the rules", () => {
   });
 });
 
-describe("renderMarkdown", () => {
-  it("escapes HTML everywhere, in text, code and links, and links only safe URLs", () => {
-    const html = renderMarkdown(
-      "# A <b>\n\nText <script>alert(1)</script> **bold** `<i>` [ok](https://example.com/x?a=1&b=2) [no](javascript:alert(1))\n\n```\n<tag>\n```\n",
+describe("renderRunbook (markdown-it)", () => {
+  it("shows raw HTML as text, escapes code and links, and refuses script URLs", () => {
+    const html = renderRunbook(
+      "# A <b>\n\nText <script>alert(1)</script> **bold** `<i>` [ok](https://example.com/x?a=1&b=2) [no](javascript:alert(1))\n\n" +
+        '<div onclick="x()">raw</div>\n\n```\n<tag>\n```\n',
     );
     expect(html).toContain("<h1>A &lt;b&gt;</h1>");
     expect(html).toContain("Text &lt;script&gt;alert(1)&lt;/script&gt; <strong>bold</strong> <code>&lt;i&gt;</code>");
     expect(html).toContain('<a href="https://example.com/x?a=1&amp;b=2">ok</a>');
     expect(html).toContain("[no](javascript:alert(1))");
     expect(html).not.toContain('href="javascript');
-    expect(html).toContain("<pre><code>&lt;tag&gt;</code></pre>");
-    expect(escapeHtml(`"'&`)).toBe("&quot;&#39;&amp;");
+    // A block of raw HTML is a paragraph of text, not an element.
+    expect(html).toContain("<p>&lt;div onclick=&quot;x()&quot;&gt;raw&lt;/div&gt;</p>");
+    expect(html).not.toMatch(/<(div|script|b|i|tag)[\s>]/);
+    expect(html).toContain("<pre><code>&lt;tag&gt;\n</code></pre>");
   });
 
-  it("renders tables, lists and paragraphs", () => {
-    const html = renderMarkdown("| a | b |\n|---|---|\n| `x` | y |\n\n- one\n  more\n- two\n\nline one\nline two\n");
-    expect(html).toContain("<table><tr><th>a</th><th>b</th></tr><tr><td><code>x</code></td><td>y</td></tr></table>");
-    expect(html).toContain("<ul><li>one more</li><li>two</li></ul>");
-    expect(html).toContain("<p>line one line two</p>");
+  it("renders tables with a header, lists, paragraphs and fenced code with its language", () => {
+    const html = renderRunbook("| a | b |\n|---|---|\n| `x` | y |\n\n- one\n  more\n- two\n\nline one\nline two\n\n```promql\nup\n```\n");
+    expect(html.replaceAll("\n", "")).toContain(
+      "<table><thead><tr><th>a</th><th>b</th></tr></thead><tbody><tr><td><code>x</code></td><td>y</td></tr></tbody></table>",
+    );
+    expect(html.replaceAll("\n", "")).toContain("<ul><li>onemore</li><li>two</li></ul>");
+    expect(html).toContain("<p>line one\nline two</p>");
+    expect(html).toContain('<pre><code class="language-promql">up\n</code></pre>');
   });
 });
 
@@ -96,7 +102,14 @@ describe("/runbooks on the exporter", () => {
       expect(html).toContain(`<title>${name}: trading-exporter runbook</title>`);
       expect(html).toContain(`<h1>${name}</h1>`);
       expect(html).toContain("<strong>What to do.</strong>");
+      expect(html, name).not.toMatch(/<script|<iframe|href="(javascript|data):/i);
     }
+    // The Markdown's table and fenced PromQL come out as a table with a header and a code block.
+    const missing = (await (await s().get("/runbooks/TradingDataMissing")).text()).replaceAll("\n", "");
+    expect(missing).toContain("<thead><tr><th>source</th><th>mutes, for the same <code>instance</code> and <code>job</code></th></tr></thead>");
+    expect(missing).toContain("<td><code>endpoint=&quot;markets&quot;</code></td>");
+    const stuck = await (await s().get("/runbooks/TradingActiveOrderStuck")).text();
+    expect(stuck).toContain('<pre><code class="language-promql">account:trading_active_orders_oldest_age_seconds:max\n');
   });
 
   it("lists every runbook at /runbooks/, and sends /runbooks there", async () => {

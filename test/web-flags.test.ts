@@ -154,7 +154,10 @@ describe("--web.systemd-socket", () => {
   it("stops at start-up with one line when systemd passed nothing", async () => {
     const run = await runExporter(simEnv(venue.url), ["--web.systemd-socket"]);
     expect(run.code).toBe(1);
-    expect(run.stderr).toBe("trading-exporter: fatal: --web.systemd-socket: no socket passed by systemd (LISTEN_PID and LISTEN_FDS are not set)\n");
+    expect(run.stderr).toBe(
+      "trading-exporter: --web.systemd-socket: no socket passed by systemd (LISTEN_PID and LISTEN_FDS are not set); " +
+        "start the exporter from a systemd .socket unit, or leave out --web.systemd-socket\n",
+    );
   });
 
   it("stops at start-up with one line when the descriptor passed is not a socket", async () => {
@@ -166,7 +169,9 @@ describe("--web.systemd-socket", () => {
     child.stderr.on("data", (d: Buffer) => (stderr += d.toString()));
     const [code] = (await once(child, "exit")) as [number | null];
     expect(code).toBe(1);
-    expect(stderr).toMatch(/^trading-exporter: fatal: --web\.systemd-socket: a descriptor systemd passed is not a socket to serve on \([A-Z_]+\)\n$/);
+    expect(stderr).toMatch(
+      /^trading-exporter: --web\.systemd-socket: a descriptor systemd passed is not a socket to serve on \([A-Z_]+\); check the ListenStream= lines of the service's \.socket unit\n$/,
+    );
   });
 
   it("takes the sockets only when LISTEN_PID names this process, and clears the variables", () => {
@@ -174,10 +179,10 @@ describe("--web.systemd-socket", () => {
     expect(takeSystemdSockets(env, 42)).toEqual([3, 4]);
     expect(env).toEqual({});
     expect(() => takeSystemdSockets({ LISTEN_PID: "41", LISTEN_FDS: "1" }, 42)).toThrowError(
-      "--web.systemd-socket: LISTEN_PID names another process: the sockets were passed to it, not to this one",
+      "--web.systemd-socket: LISTEN_PID names another process: the sockets were passed to it, not to this one; let systemd start the exporter itself (a wrapper script must exec it)",
     );
     expect(() => takeSystemdSockets({ LISTEN_PID: "42", LISTEN_FDS: "0" }, 42)).toThrowError(
-      "--web.systemd-socket: LISTEN_FDS: expected a number of sockets from 1 to 64",
+      "--web.systemd-socket: LISTEN_FDS: expected a number of sockets from 1 to 64; check the ListenStream= lines of the service's .socket unit",
     );
   });
 });

@@ -7,6 +7,7 @@ import type { AddressInfo, Socket } from "node:net";
 import type { TlsOptions as NodeTlsOptions, Server as TlsServer } from "node:tls";
 import type express from "express";
 import { closeIdleHttp1, createHttp2Server } from "./http2-server.js";
+import { addressText, ListenError } from "./listen-error.js";
 
 export type TlsOptions = NodeTlsOptions;
 
@@ -119,6 +120,9 @@ export async function listenOn(app: express.Express, target: ListenTarget, optio
     };
     if ("fd" in target) server.listen({ fd: target.fd }, listening);
     else server.listen(target.port, target.host, listening);
+  }).catch((error: unknown) => {
+    // Node's message names the address in its own words (and not at all for a name that does not resolve).
+    throw "fd" in target ? error : new ListenError(addressText(target.host, target.port), error);
   });
   return {
     server,

@@ -7,12 +7,19 @@ const MAX_FDS = 64;
 /** What systemd sets for the service; taken once, so no child process believes the sockets are its own. */
 const VARIABLES = ["LISTEN_PID", "LISTEN_FDS", "LISTEN_FDNAMES"];
 
+/** What to do when the descriptors are there but unusable: the unit's sockets are the ones to look at. */
+export const CHECK_SOCKET_UNIT = "check the ListenStream= lines of the service's .socket unit";
+
 /** --web.systemd-socket without usable sockets: the exporter stops at start-up, as the exporter-toolkit does. */
 export class SystemdSocketError extends Error {
   override readonly name = "SystemdSocketError";
 
-  constructor(readonly reason: string) {
-    super(`--web.systemd-socket: ${reason}`);
+  /** `remedy` says what to do, so the one line the exporter stops with is enough to act on. */
+  constructor(
+    readonly reason: string,
+    readonly remedy: string,
+  ) {
+    super(`--web.systemd-socket: ${reason}; ${remedy}`);
   }
 }
 
@@ -24,11 +31,18 @@ export function takeSystemdSockets(env: Record<string, string | undefined>, pid:
   const owner = env.LISTEN_PID;
   const count = env.LISTEN_FDS;
   for (const name of VARIABLES) delete env[name];
-  if (owner === undefined || count === undefined) throw new SystemdSocketError("no socket passed by systemd (LISTEN_PID and LISTEN_FDS are not set)");
+  if (owner === undefined || count === undefined)
+    throw new SystemdSocketError(
+      "no socket passed by systemd (LISTEN_PID and LISTEN_FDS are not set)",
+      "start the exporter from a systemd .socket unit, or leave out --web.systemd-socket",
+    );
   // systemd sets LISTEN_PID to the process it started: one inherited from a parent is not ours.
   if (!/^\d{1,10}$/.test(owner) || Number(owner) !== pid)
-    throw new SystemdSocketError("LISTEN_PID names another process: the sockets were passed to it, not to this one");
+    throw new SystemdSocketError(
+      "LISTEN_PID names another process: the sockets were passed to it, not to this one",
+      "let systemd start the exporter itself (a wrapper script must exec it)",
+    );
   const n = /^\d{1,3}$/.test(count) ? Number(count) : Number.NaN;
-  if (!(n >= 1 && n <= MAX_FDS)) throw new SystemdSocketError(`LISTEN_FDS: expected a number of sockets from 1 to ${MAX_FDS}`);
+  if (!(n >= 1 && n <= MAX_FDS)) throw new SystemdSocketError(`LISTEN_FDS: expected a number of sockets from 1 to ${MAX_FDS}`, CHECK_SOCKET_UNIT);
   return Array.from({ length: n }, (_, i) => FIRST_FD + i);
 }
