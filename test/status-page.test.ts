@@ -124,7 +124,9 @@ describe("GET / on a running exporter", () => {
     const before = requests();
     const page = await (await stack.get("/")).text();
     expect(page).not.toContain("No collection yet.");
-    expect(page).toMatch(/orders_active<\/th><td [^>]*data-value="1"><span class="badge up">ok<\/span><\/td><td><code>invalid_json<\/code> <time datetime="[^"]+"/);
+    expect(page).toMatch(
+      /orders_active<\/th><td [^>]*data-value="1"><span class="badge up">ok<\/span><\/td><td><code>invalid_json<\/code> <time datetime="[^"]+"/,
+    );
     expect(requests()).toBe(before);
   });
 
