@@ -138,3 +138,50 @@ describe("GET / on a running exporter", () => {
     expect(await res.text()).toContain("@media (max-width: 480px)");
   });
 });
+
+describe("a desk of several accounts", () => {
+  const account = (name: string, up: number | undefined, ratio: number | undefined): StatusData["accounts"][number] => ({
+    name,
+    up,
+    collectedAtSeconds: up === undefined ? undefined : 1_700_000_000,
+    collaterals: [
+      {
+        collateralId: "USDC",
+        answered: up !== undefined,
+        positions: 1,
+        marginRatio: ratio,
+        marginState: ratio === undefined ? undefined : marginState(ratio),
+        nearest: undefined,
+      },
+    ],
+    endpoints: [],
+  });
+
+  it("comes worst first (critical, down, warning, not collected, ok), in configured order otherwise, under a count of each", () => {
+    const accounts = [
+      account("a-ok", 1, 0.1),
+      account("b-warn", 1, 0.85),
+      account("c-new", undefined, undefined),
+      account("d-crit", 1, 0.95),
+      account("e-down", 0, 0.2),
+      account("f-ok", 1, 0.2),
+    ];
+    const page = statusPage({
+      data: { accounts, markets: undefined },
+      collected: true,
+      version: "1",
+      uptimeSeconds: 1,
+      telemetryPath: "/metrics",
+      now: 1_700_000_001_000,
+    });
+    expect([...page.matchAll(/<section class="account" id="account-([^"]+)"/g)].map((m) => m[1])).toEqual([
+      "d-crit",
+      "e-down",
+      "b-warn",
+      "c-new",
+      "a-ok",
+      "f-ok",
+    ]);
+    expect(page.match(/<p class="summary">.*?<\/p>/)?.[0].replace(/<[^>]+>/g, "")).toBe("6 accounts: 1 critical 1 down 1 warning 1 not collected 2 ok");
+  });
+});

@@ -23,6 +23,7 @@ h2 { font-size: 1.15rem; margin: 0 0 4px; display: flex; align-items: center; ga
 .meta, .age, .quiet, small { color: var(--muted); font-size: 0.85rem; }
 .meta { margin: 2px 0 12px; }
 .age { margin: 0 0 10px; }
+.summary { margin: 0 0 12px; display: flex; flex-wrap: wrap; gap: 6px; align-items: center; font-weight: 600; }
 .account, .notice { background: var(--card); border: 1px solid var(--line); border-radius: 10px; padding: 12px; margin: 0 0 14px; }
 .notice { border-left: 4px solid var(--warn); }
 table { width: 100%; border-collapse: collapse; margin: 0 0 10px; font-variant-numeric: tabular-nums; }

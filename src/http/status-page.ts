@@ -98,9 +98,29 @@ ${endpointTable(a.endpoints.map((e) => endpointRow(e, a.name, now)))}
 </section>`;
 }
 
+const ATTENTION = ["critical", "down", "warning", "not collected", "ok"] as const;
+
+/** What an account most needs a look for: a critical margin or liquidation first, then down, then a warning. */
+export function attention(a: AccountStatus): (typeof ATTENTION)[number] {
+  const states = a.collaterals.flatMap((c) => [c.marginState, c.nearest?.state]);
+  if (states.includes("critical")) return "critical";
+  if (a.up === 0) return "down";
+  if (states.includes("warning")) return "warning";
+  return a.up === undefined ? "not collected" : "ok";
+}
+
+/** "3 accounts: 1 critical, 2 ok", the worst first, so a desk of many accounts reads at a glance. */
+function summary(accounts: readonly AccountStatus[]): Html {
+  const counts = ATTENTION.map((state) => [state, accounts.filter((a) => attention(a) === state).length] as const).filter(([, n]) => n > 0);
+  const badges = counts.map(([state, n]) => html` ${badge(state === "not collected" ? "none" : state === "ok" ? "up" : state, `${n} ${state}`)}`);
+  return html`<p class="summary">${accounts.length} account${accounts.length === 1 ? "" : "s"}:${badges}</p>`;
+}
+
 /** The whole page: no inline style or script, so a strict Content-Security-Policy leaves it whole. */
 export function statusPage(input: StatusPageInput): string {
   const { data, now, telemetryPath } = input;
+  // Stable: accounts that need the same attention keep their configured order.
+  const worstFirst = [...data.accounts].sort((a, b) => ATTENTION.indexOf(attention(a)) - ATTENTION.indexOf(attention(b)));
   const notice = input.collected
     ? ""
     : html`<p class="notice">No collection yet. This page shows what the last scrape collected and never calls the venue itself: it fills in after Prometheus scrapes <a href="${telemetryPath}">${telemetryPath}</a> or a probe (opening either collects once).</p>`;
@@ -120,7 +140,7 @@ export function statusPage(input: StatusPageInput): string {
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><meta http-equiv="refresh" content="${REFRESH_SECONDS}">
 <title>trading-exporter status</title><link rel="stylesheet" href="${STATUS_CSS_PATH}"></head>
 <body><header><h1>trading-exporter</h1><p class="meta">Version ${input.version} ${raw("&middot;")} up ${duration(input.uptimeSeconds)} ${raw("&middot;")} page of ${new Date(now).toISOString().slice(11, 19)} UTC, refreshed every ${REFRESH_SECONDS} s</p></header>
-<main>${notice}${data.accounts.map((a) => accountSection(a, now))}${markets}</main>
+<main>${notice}${summary(data.accounts)}${worstFirst.map((a) => accountSection(a, now))}${markets}</main>
 <footer><nav><ul>${links.map(([href, text]) => html`<li><a href="${href}">${text}</a></li>`)}</ul></nav></footer>
 </body></html>
 `;
