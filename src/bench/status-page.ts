@@ -1,5 +1,6 @@
 // `node dist/bench/status-page.js`: what a view of the status page costs at 1 and 1,000 accounts, after one /metrics
-// scrape, and that the views call the venue for nothing. Prints numbers; a benchmark, not a test. BENCH_VIEWS changes the run.
+// scrape, and that the views call the venue for nothing. Prints numbers; a benchmark, not a test. BENCH_VIEWS changes the
+// run; BENCH_CPU_PROF=DIR profiles the exporter (node --cpu-prof).
 
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -23,7 +24,11 @@ async function measure(accounts: number, views: number): Promise<string[]> {
   const collaterals = [{ id: "USDC", shape: "detailed" as const }];
   writeFileSync(configFile, exporterConfigYaml({ accounts, apiKey: KEY, apiKeyHeader: "X-Api-Key", collaterals }, venue.url.replace(/\/$/, "")));
   // info: the exporter's start-up line is where its address is read from.
-  const exporter = await startExporterProcess({ TRADING_CONFIG_FILE: configFile, TRADING_LOG_LEVEL: "info" });
+  const profileDir = process.env.BENCH_CPU_PROF;
+  const exporter = await startExporterProcess(
+    { TRADING_CONFIG_FILE: configFile, TRADING_LOG_LEVEL: "info" },
+    profileDir === undefined ? [] : ["--cpu-prof", "--cpu-prof-dir", profileDir],
+  );
   try {
     const [metrics, scrapeMs] = await timed(async () => (await fetch(new URL("/metrics", exporter.url))).text());
     const before = await venueRequests(venue);

@@ -64,13 +64,16 @@ function samplesOf(families: Family[], name: string): Map<string, number> {
 
 const key = (...labels: string[]) => labels.join("\u0000");
 
-function nearestOf(families: Family[], account: string, collateralId: string): NearestLiquidation | undefined {
+/** Per account and collateral, the position nearest to liquidation: one pass over the family, however many accounts. */
+function nearestByCollateral(families: Family[]): Map<string, NearestLiquidation> {
   const family = families.find((f) => f.name === metricName("position", "liquidation_distance_ratio"));
-  let nearest: NearestLiquidation | undefined;
+  const nearest = new Map<string, NearestLiquidation>();
   for (const s of family?.samples ?? []) {
-    const [a, c, marketId, direction] = s.labels;
-    if (a !== account || c !== collateralId || marketId == null || direction == null) continue;
-    if (nearest === undefined || s.value < nearest.distance) nearest = { marketId, direction, distance: s.value, state: liquidationState(s.value) };
+    const [account, collateralId, marketId, direction] = s.labels;
+    if (account == null || collateralId == null || marketId == null || direction == null) continue;
+    const k = key(account, collateralId);
+    const known = nearest.get(k);
+    if (known === undefined || s.value < known.distance) nearest.set(k, { marketId, direction, distance: s.value, state: liquidationState(s.value) });
   }
   return nearest;
 }
@@ -90,12 +93,16 @@ export function statusData(
   const ratio = samplesOf(families, metricName("account", "margin_ratio"));
   const positions = samplesOf(families, metricName("account", "positions"));
   const success = samplesOf(families, metricName("scrape_success"));
+  const nearest = nearestByCollateral(families);
+  const collected = new Map((result?.accounts ?? []).map((a) => [a.account, a]));
   const endpointsOf = (account: string | undefined) =>
-    (result?.accounts.find((a) => a.account === account)?.outcomes ?? (account === undefined && result?.markets ? [result.markets.outcome] : [])).map((o) => ({
-      endpoint: o.endpoint,
-      success: success.get(key(o.endpoint, account ?? "")) ?? 0,
-      lastFailure: lastFailure(o.endpoint, account),
-    }));
+    ((account === undefined ? undefined : collected.get(account)?.outcomes) ?? (account === undefined && result?.markets ? [result.markets.outcome] : [])).map(
+      (o) => ({
+        endpoint: o.endpoint,
+        success: success.get(key(o.endpoint, account ?? "")) ?? 0,
+        lastFailure: lastFailure(o.endpoint, account),
+      }),
+    );
   return {
     accounts: shown.map(({ name, collateralIds }) => ({
       name,
@@ -103,14 +110,14 @@ export function statusData(
       collectedAtSeconds: collectedAt.get(name),
       collaterals: collateralIds.map((collateralId) => {
         const marginRatio = ratio.get(key(name, collateralId));
-        const answered = result?.accounts.some((a) => a.account === name && a.accountInfos.some((i) => i.collateralId === collateralId)) ?? false;
+        const answered = collected.get(name)?.accountInfos.some((i) => i.collateralId === collateralId) ?? false;
         return {
           collateralId,
           answered,
           positions: positions.get(key(name, collateralId)),
           marginRatio,
           marginState: marginRatio === undefined ? undefined : marginState(marginRatio),
-          nearest: nearestOf(families, name, collateralId),
+          nearest: nearest.get(key(name, collateralId)),
         };
       }),
       endpoints: endpointsOf(name),
