@@ -2,6 +2,7 @@
 
 import type { Logger } from "pino";
 import type { EndpointOutcome } from "./collect/outcome.js";
+import { LatestCollection } from "./collect/latest.js";
 import type { ScrapeResult } from "./collect/result.js";
 import { Scraper, type ScrapeOptions } from "./collect/scraper.js";
 import type { AccountConfig, Config } from "./config/types.js";
@@ -56,6 +57,8 @@ export class Exporter {
   readonly #outputs = new Map<string, { results: unknown[]; renderedAt: number; output: Promise<Rendered> }>();
   /** The clock of the minimum collection interval and the caches (a test's fake one moves it by hand). */
   readonly #now: () => number;
+  /** What the last scrapes served, for the status page: it reads them and never collects. */
+  readonly latest = new LatestCollection();
 
   constructor(config: Config, logger: Logger, self: SelfMetrics = new SelfMetrics(), now: () => number = Date.now) {
     this.self = self;
@@ -134,6 +137,7 @@ export class Exporter {
    */
   async metrics(deadline: Deadline, options: ScrapeOptions = {}): Promise<ScrapeOutput> {
     const result = await this.#scraper.scrape(deadline, options);
+    this.latest.served(result);
     // A probe (accounts named) is a pure target: the exporter's own metrics stay on /metrics.
     const own = options.accounts === undefined;
     const view = `${own ? "all" : "probe"}|${result.accounts.map((a) => a.account).join("\u0000")}|${result.markets === undefined ? "" : "m"}`;
@@ -199,6 +203,7 @@ export class Exporter {
 
   #record(o: EndpointOutcome): void {
     if (!o.ok && o.reason !== undefined) this.self.upstreamError(o.endpoint, o.reason);
+    this.latest.outcome(o, this.#now());
     const key = `${o.endpoint}\u0000${o.account ?? ""}`;
     const before = this.#healthy.get(key);
     this.#healthy.set(key, o.ok);

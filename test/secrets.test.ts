@@ -142,6 +142,8 @@ describe("no secret escapes", () => {
     expect(all.length).toBeGreaterThan(10_000);
     expect(all).toContain("venue endpoint failing");
     expect(all).toContain("reload failed");
+    // The status page, with each account's last failure (the wrong key's is auth).
+    expect(all).toMatch(/id="account-wrong"[\s\S]*?<code>auth<\/code>/);
     expect(NEEDLES.filter((n) => all.includes(n))).toEqual([]);
   });
 });

@@ -54,11 +54,13 @@ describe("/probe is a pure target", () => {
   });
 });
 
-describe("the landing page", () => {
-  it("links every path it lists, the runbooks included, and each link answers 200", async () => {
+describe("the landing page (the status page)", () => {
+  it("links every path it lists, the runbooks, each account's debug probe and its stylesheet included, and each link answers 200", async () => {
     const html = await (await stack.get("/")).text();
     const links = [...html.matchAll(/href="([^"]+)"/g)].map((m) => m[1]!.replaceAll("&amp;", "&"));
-    expect(links).toEqual(expect.arrayContaining(["/metrics", "/sd", "/runbooks/", "/probe?target=sim"]));
+    expect(links).toEqual(
+      expect.arrayContaining(["/metrics", "/sd", "/runbooks/", "/probe?target=sim", "/probe?target=sim&debug=true", "/-/healthy", "/-/ready", "/status.css"]),
+    );
     for (const link of links) {
       const res = await stack.get(link);
       await res.arrayBuffer();

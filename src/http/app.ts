@@ -1,4 +1,4 @@
-// The HTTP face of the exporter: /metrics, /probe, /sd, reload, health paths and a landing page, on express.
+// The HTTP face of the exporter: /metrics, /probe, /sd, reload, health paths and the status page, on express.
 
 import express, { type NextFunction, type Request, type Response } from "express";
 import type { Logger } from "pino";
@@ -13,6 +13,9 @@ import { ConfigError } from "../config/errors.js";
 import { ScrapeTimeoutError, scrapeBudgetSeconds, type TimeoutPolicy } from "./scrape-timeout.js";
 import { runbooks } from "./runbooks.js";
 import { ScrapeSlots } from "./scrape-slots.js";
+import { STATUS_CSS } from "./status-css.js";
+import { statusData } from "./status-data.js";
+import { STATUS_CSS_PATH, statusPage } from "./status-page.js";
 
 export interface AppOptions {
   exporter: Exporter;
@@ -28,9 +31,6 @@ export interface AppOptions {
   guards?: express.RequestHandler[];
 }
 
-/** The landing page's links after the telemetry path. */
-const OTHER_PATHS = ["/probe?target=ACCOUNT", "/probe?target=ACCOUNT&debug=true", "/sd", "/runbooks/", "/-/healthy", "/-/ready"];
-
 /** Log lines quote at most this much of a request's path: a client chooses its length (up to Node's 16 KiB of headers). */
 export const LOGGED_PATH_CHARS = 100;
 
@@ -43,13 +43,18 @@ function isMalformedPath(error: unknown): boolean {
   return error instanceof URIError || (error as { status?: unknown } | null)?.status === 400;
 }
 
-/** The landing page; `telemetryPath` is plain segments (config/values.ts), safe in HTML as it is. */
-function landing(accounts: string[], telemetryPath: string): string {
-  // Only the other paths hold the ACCOUNT placeholder: a telemetry path may spell the word itself.
-  const links = [[telemetryPath, telemetryPath], ...OTHER_PATHS.map((p) => [p.replace("ACCOUNT", encodeURIComponent(accounts[0] ?? "")), p])]
-    .map(([href, text]) => `<li><a href="${href}">${text}</a></li>`)
-    .join("");
-  return `<!doctype html><html><head><title>trading-exporter</title></head><body><h1>trading-exporter</h1><p>Version ${VERSION}</p><ul>${links}</ul></body></html>\n`;
+/** The status page of the latest collection: it never collects, so opening it costs the venue nothing. */
+function status(exporter: Exporter, telemetryPath: string): string {
+  const shown = exporter.accountNames().map((name) => ({ name, collateralIds: exporter.account(name)?.collateralIds ?? [] }));
+  const result = exporter.latest.result(shown.map((a) => a.name));
+  return statusPage({
+    data: statusData(result, shown, (endpoint, account) => exporter.latest.lastFailure(endpoint, account)),
+    collected: result !== undefined,
+    version: VERSION,
+    uptimeSeconds: process.uptime(),
+    telemetryPath,
+    now: Date.now(),
+  });
 }
 
 /** A plain-text answer; every known secret and Authorization value in it shows as <secret>. */
@@ -73,7 +78,7 @@ export function createApp(options: AppOptions): express.Express {
   app.set("etag", false);
   app.set("query parser", "simple");
 
-  // Every answer is text (metrics, reports, messages) or the landing page: never sniffed as something else.
+  // Every answer is text (metrics, reports, messages), the status page or its stylesheet: never sniffed as something else.
   app.use((_req: Request, res: Response, next: NextFunction) => {
     res.set("x-content-type-options", "nosniff");
     next();
@@ -112,7 +117,11 @@ export function createApp(options: AppOptions): express.Express {
   }
 
   app.get("/", (_req, res) => {
-    res.type("html").send(landing(exporter.accountNames(), telemetryPath));
+    res.set("cache-control", "no-store").type("html").send(status(exporter, telemetryPath));
+  });
+  // Its own path so a policy of default-src 'self' allows it; it changes only with the version.
+  app.get(STATUS_CSS_PATH, (_req, res) => {
+    res.set("cache-control", "public, max-age=3600").type("css").send(STATUS_CSS);
   });
   app.get("/-/healthy", (_req, res) => plain(res, 200, "Healthy"));
   app.get("/-/ready", (_req, res) => plain(res, 200, "Ready"));

@@ -1,0 +1,43 @@
+// HTML escaped by construction: every value put in an html`` template is escaped unless it is itself html.
+
+/** A piece of HTML that is safe as it is: made only by the html`` tag or an explicit raw(). */
+export class Html {
+  readonly text: string;
+  constructor(text: string) {
+    this.text = text;
+  }
+  toString(): string {
+    return this.text;
+  }
+}
+
+const ENTITIES: Record<string, string> = { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" };
+
+/** Text as it must appear inside an element or a quoted attribute. */
+function escapeText(text: string): string {
+  return text.replace(/[&<>"']/g, (c) => ENTITIES[c] ?? c);
+}
+
+/** What a template may hold: html (kept), a list of them (joined), text or a number (escaped), nothing (empty). */
+export type HtmlValue = Html | string | number | boolean | null | undefined | readonly HtmlValue[];
+
+function render(value: HtmlValue): string {
+  if (value instanceof Html) return value.text;
+  if (Array.isArray(value)) return value.map(render).join("");
+  if (value === null || value === undefined || value === false) return "";
+  return escapeText(String(value));
+}
+
+/** The tag: the template's own text is trusted (it is in our source), every interpolated value escaped. */
+export function html(strings: TemplateStringsArray, ...values: HtmlValue[]): Html {
+  let out = strings[0] ?? "";
+  values.forEach((value, i) => {
+    out += render(value) + (strings[i + 1] ?? "");
+  });
+  return new Html(out);
+}
+
+/** Text from our own source that is already HTML (a fixed entity, a constant): the only way around escaping. */
+export function raw(text: string): Html {
+  return new Html(text);
+}

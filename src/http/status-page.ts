@@ -1,0 +1,148 @@
+// The status page at /: per account its health, margin ratio, nearest liquidation and endpoints, for the person on call.
+
+import { formatValue } from "../metrics/text-render.js";
+import { html, raw, type Html } from "./html.js";
+import type { RiskState } from "./risk-levels.js";
+import type { AccountStatus, CollateralStatus, EndpointStatus, StatusData } from "./status-data.js";
+
+/** Where the page's stylesheet is served: a file of the exporter, so `Content-Security-Policy: default-src 'self'` allows it. */
+export const STATUS_CSS_PATH = "/status.css";
+/** Seconds between reloads: a page left open on a phone stays current without any script. */
+export const REFRESH_SECONDS = 15;
+
+export interface StatusPageInput {
+  data: StatusData;
+  /** False before the first scrape: the page says so instead of collecting (a page view never calls the venue). */
+  collected: boolean;
+  version: string;
+  uptimeSeconds: number;
+  telemetryPath: string;
+  /** Epoch ms the page is made at: ages are counted to it. */
+  now: number;
+}
+
+const UNITS: ReadonlyArray<[number, string]> = [
+  [86_400, "d"],
+  [3_600, "h"],
+  [60, "min"],
+  [1, "s"],
+];
+
+/** "3 d 4 h", "2 h 5 min", "4 min", "12 s": the largest unit and the next if not zero, enough to read at a glance. */
+export function duration(seconds: number): string {
+  let rest = Math.max(0, Math.floor(seconds));
+  const counts = UNITS.map(([size]) => {
+    const n = Math.floor(rest / size);
+    rest -= n * size;
+    return n;
+  });
+  const first = counts.findIndex((n) => n > 0);
+  const top = first === -1 ? UNITS.length - 1 : first;
+  return [top, top + 1]
+    .filter((i, k) => i < UNITS.length && (k === 0 || counts[i] !== 0))
+    .map((i) => `${counts[i]} ${UNITS[i]![1]}`)
+    .join(" ");
+}
+
+/** A 0-1 ratio as the page prints it: a percentage with one decimal; +Inf has no percentage. */
+export function percent(ratio: number): string {
+  if (ratio === Number.POSITIVE_INFINITY) return "∞";
+  return `${(ratio * 100).toFixed(1)} %`;
+}
+
+function timeAt(epochMs: number, now: number): Html {
+  const iso = new Date(epochMs).toISOString();
+  return html`<time datetime="${iso}" title="${iso}">${iso.slice(11, 19)} UTC, ${duration((now - epochMs) / 1000)} ago</time>`;
+}
+
+function badge(state: RiskState | "up" | "down" | "none", text: string): Html {
+  return html`<span class="badge ${state}">${text}</span>`;
+}
+
+function collateralRow(account: string, c: CollateralStatus): Html {
+  const ratio =
+    c.marginRatio === undefined || c.marginState === undefined
+      ? html`<td class="none">${c.answered ? "not reported" : "no data"}</td>`
+      : html`<td class="${c.marginState}" data-metric="trading_account_margin_ratio" data-account="${account}" data-collateral="${c.collateralId}" data-value="${formatValue(c.marginRatio)}"><strong>${percent(c.marginRatio)}</strong> ${badge(c.marginState, c.marginState)}${c.marginRatio === Number.POSITIVE_INFINITY ? html`<small>no margin left</small>` : ""}</td>`;
+  const n = c.nearest;
+  const nearest =
+    n === undefined
+      ? html`<td class="none">${!c.answered ? "no data" : c.positions === 0 ? "no open position" : "not reported"}</td>`
+      : html`<td class="${n.state}" data-metric="trading_position_liquidation_distance_ratio" data-account="${account}" data-collateral="${c.collateralId}" data-market="${n.marketId}" data-value="${formatValue(n.distance)}"><strong>${percent(n.distance)}</strong> ${n.state === "ok" ? "" : badge(n.state, n.state)}<small>${n.marketId} ${n.direction}</small></td>`;
+  return html`<tr><th scope="row">${c.collateralId}</th>${ratio}${nearest}</tr>`;
+}
+
+function endpointRow(e: EndpointStatus, account: string | undefined, now: number): Html {
+  const failure = e.lastFailure;
+  const last = failure === undefined ? html`<span class="quiet">none seen</span>` : html`<code>${failure.reason}</code> ${timeAt(failure.at, now)}`;
+  return html`<tr><th scope="row">${e.endpoint}</th><td data-metric="trading_scrape_success" data-account="${account ?? ""}" data-endpoint="${e.endpoint}" data-value="${formatValue(e.success)}">${e.success === 1 ? badge("up", "ok") : badge("down", "failing")}</td><td>${last}</td></tr>`;
+}
+
+function endpointTable(rows: Html[]): Html {
+  return html`<table class="endpoints"><thead><tr><th scope="col">Endpoint</th><th scope="col">Health</th><th scope="col">Last error</th></tr></thead><tbody>${rows}</tbody></table>`;
+}
+
+function accountSection(a: AccountStatus, now: number): Html {
+  const probe = `/probe?target=${encodeURIComponent(a.name)}`;
+  const state = a.up === undefined ? badge("none", "not collected") : a.up === 1 ? badge("up", "up") : badge("down", "down");
+  const age =
+    a.collectedAtSeconds === undefined
+      ? html`<p class="age">Not collected yet.</p>`
+      : html`<p class="age" data-metric="trading_collection_timestamp_seconds" data-account="${a.name}" data-value="${formatValue(a.collectedAtSeconds)}">Data collected ${timeAt(a.collectedAtSeconds * 1000, now)}</p>`;
+  return html`<section class="account" id="account-${a.name}">
+<h2><span data-metric="trading_up" data-account="${a.name}" data-value="${a.up === undefined ? "" : formatValue(a.up)}">${state}</span> ${a.name}</h2>
+${age}
+<table class="risk"><thead><tr><th scope="col">Collateral</th><th scope="col">Margin ratio</th><th scope="col">Nearest liquidation</th></tr></thead><tbody>${a.collaterals.map((c) => collateralRow(a.name, c))}</tbody></table>
+${endpointTable(a.endpoints.map((e) => endpointRow(e, a.name, now)))}
+<p class="links"><a href="${`${probe}&debug=true`}">Debug probe</a> <a href="${probe}">Probe</a></p>
+</section>`;
+}
+
+const ATTENTION = ["critical", "down", "warning", "not collected", "ok"] as const;
+
+/** What an account most needs a look for: a critical margin or liquidation first, then down, then a warning. */
+export function attention(a: AccountStatus): (typeof ATTENTION)[number] {
+  const states = a.collaterals.flatMap((c) => [c.marginState, c.nearest?.state]);
+  if (states.includes("critical")) return "critical";
+  if (a.up === 0) return "down";
+  if (states.includes("warning")) return "warning";
+  return a.up === undefined ? "not collected" : "ok";
+}
+
+/** "3 accounts: 1 critical, 2 ok", the worst first, so a desk of many accounts reads at a glance. */
+function summary(accounts: readonly AccountStatus[]): Html {
+  const counts = ATTENTION.map((state) => [state, accounts.filter((a) => attention(a) === state).length] as const).filter(([, n]) => n > 0);
+  const badges = counts.map(([state, n]) => html` ${badge(state === "not collected" ? "none" : state === "ok" ? "up" : state, `${n} ${state}`)}`);
+  return html`<p class="summary">${accounts.length} account${accounts.length === 1 ? "" : "s"}:${badges}</p>`;
+}
+
+/** The whole page: no inline style or script, so a strict Content-Security-Policy leaves it whole. */
+export function statusPage(input: StatusPageInput): string {
+  const { data, now, telemetryPath } = input;
+  // Stable: accounts that need the same attention keep their configured order.
+  const worstFirst = [...data.accounts].sort((a, b) => ATTENTION.indexOf(attention(a)) - ATTENTION.indexOf(attention(b)));
+  const notice = input.collected
+    ? ""
+    : html`<p class="notice">No collection yet. This page shows what the last scrape collected and never calls the venue itself: it fills in after Prometheus scrapes <a href="${telemetryPath}">${telemetryPath}</a> or a probe (opening either collects once).</p>`;
+  const markets =
+    data.markets === undefined
+      ? ""
+      : html`<section class="account"><h2>Market list</h2>${endpointTable([endpointRow(data.markets, undefined, now)])}</section>`;
+  // Each account's probes are in its own section.
+  const links: Array<[string, string]> = [
+    [telemetryPath, "Metrics"],
+    ["/sd", "Service discovery"],
+    ["/runbooks/", "Runbooks"],
+    ["/-/healthy", "Healthy"],
+    ["/-/ready", "Ready"],
+  ];
+  const page = html`<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><meta http-equiv="refresh" content="${REFRESH_SECONDS}">
+<title>trading-exporter status</title><link rel="stylesheet" href="${STATUS_CSS_PATH}"></head>
+<body><header><h1>trading-exporter</h1><p class="meta">Version ${input.version} ${raw("&middot;")} up ${duration(input.uptimeSeconds)} ${raw("&middot;")} page of ${new Date(now).toISOString().slice(11, 19)} UTC, refreshed every ${REFRESH_SECONDS} s</p></header>
+<main>${notice}${summary(data.accounts)}${worstFirst.map((a) => accountSection(a, now))}${markets}</main>
+<footer><nav><ul>${links.map(([href, text]) => html`<li><a href="${href}">${text}</a></li>`)}</ul></nav></footer>
+</body></html>
+`;
+  return page.text;
+}

@@ -1,0 +1,168 @@
+// Headless Chromium as the judge of the status page: its numbers are /metrics' numbers, it fits a phone,
+// and a strict Content-Security-Policy leaves it styled.
+
+import { mkdtempSync, statSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import type express from "express";
+import { afterEach, describe, expect, it } from "vitest";
+import { marginState, liquidationState } from "../src/http/risk-levels.js";
+import { percent } from "../src/http/status-page.js";
+import { formatValue } from "../src/metrics/text-render.js";
+import { responseHeaders } from "../src/web/guards.js";
+import { chromiumMissing, runChromium } from "./helpers/chromium.js";
+import { parseExposition, type ParsedSample } from "./helpers/exposition.js";
+import { startStack, type Stack } from "./helpers/stack.js";
+
+let stack: Stack | undefined;
+afterEach(async () => {
+  await stack?.close();
+  stack = undefined;
+});
+
+const unescapeHtml = (text: string) =>
+  text.replaceAll("&lt;", "<").replaceAll("&gt;", ">").replaceAll("&quot;", '"').replaceAll("&#39;", "'").replaceAll("&amp;", "&");
+
+interface Shown {
+  attrs: Record<string, string>;
+  /** The element's text up to its closing </td>, </span> or </p>, tags stripped. */
+  text: string;
+  className: string;
+}
+
+/** Every element of the page that carries a metric's value (data-metric), with its attributes and text. */
+function shownValues(dom: string): Shown[] {
+  return [...dom.matchAll(/<(td|span|p)\s([^>]*data-metric="[^"]*"[^>]*)>([\s\S]*?)<\/\1>/g)].map((m) => {
+    const attrs = Object.fromEntries([...m[2]!.matchAll(/([\w-]+)="([^"]*)"/g)].map((a) => [a[1]!, unescapeHtml(a[2]!)]));
+    return {
+      attrs,
+      className: attrs.class ?? "",
+      text: unescapeHtml(m[3]!.replace(/<[^>]+>/g, " "))
+        .replace(/\s+/g, " ")
+        .trim(),
+    };
+  });
+}
+
+const LABEL_OF: Record<string, string> = {
+  "data-account": "account",
+  "data-collateral": "collateral_id",
+  "data-market": "market_id",
+  "data-endpoint": "endpoint",
+};
+
+/** The exposition's samples of the shown element's metric whose labels are the element's. */
+function matching(samples: ParsedSample[], shown: Shown): ParsedSample[] {
+  const labels = Object.entries(shown.attrs).flatMap(([k, v]) => (LABEL_OF[k] === undefined ? [] : [[LABEL_OF[k]!, v] as const]));
+  return samples.filter((s) => s.name === shown.attrs["data-metric"] && labels.every(([k, v]) => (s.labels[k] ?? "") === v));
+}
+
+const title = chromiumMissing
+  ? "status page in headless Chromium: SKIPPED, /usr/bin/chromium is missing (apt-get install chromium)"
+  : "status page in headless Chromium";
+
+describe.skipIf(chromiumMissing)(title, () => {
+  it("shows the numbers of /metrics for the liquidation scenario and a failing endpoint, and fits a phone", async () => {
+    stack = await startStack();
+    stack.venue.setScenario("liquidation");
+    stack.venue.setFaults([{ endpoint: "orders_history", kind: "status", status: 503 }]);
+    const samples = parseExposition(await stack.scrape());
+    const url = new URL("/", stack.server.url).href;
+    const dom = (await runChromium(url, ["--dump-dom"])).stdout;
+    const shown = shownValues(dom);
+
+    // Every value shown is the exposition's, as Prometheus text writes it.
+    const byMetric = (name: string) => shown.filter((s) => s.attrs["data-metric"] === name);
+    for (const s of shown) {
+      if (s.attrs["data-metric"] === "trading_position_liquidation_distance_ratio") continue; // the nearest of several: below
+      const found = matching(samples, s);
+      expect(found.length, JSON.stringify(s.attrs)).toBe(1);
+      expect(s.attrs["data-value"], JSON.stringify(s.attrs)).toBe(formatValue(found[0]!.value));
+    }
+    // trading_up for the account, and the endpoint that fails shows as failing with its reason.
+    expect(byMetric("trading_up").map((s) => [s.attrs["data-account"], s.attrs["data-value"], s.text])).toEqual([["sim", "0", "down"]]);
+    const failing = byMetric("trading_scrape_success").filter((s) => s.attrs["data-value"] === "0");
+    expect(failing.map((s) => s.attrs["data-endpoint"])).toEqual(["orders_history"]);
+    expect(dom).toMatch(/orders_history<\/th><td[^>]*>.*failing.*<\/td><td><code>http_5xx<\/code>/);
+    expect(byMetric("trading_scrape_success").length).toBe(samples.filter((s) => s.name === "trading_scrape_success").length);
+    // The data's age: the collection's start as /metrics has it.
+    expect(byMetric("trading_collection_timestamp_seconds").map((s) => s.text)).toEqual([
+      expect.stringMatching(/^Data collected \d\d:\d\d:\d\d UTC, \d+ s ago$/),
+    ]);
+
+    // Margin ratio: a percentage and the alerts' state, per collateral.
+    const ratios = byMetric("trading_account_margin_ratio");
+    expect(ratios.map((s) => s.attrs["data-collateral"]).sort()).toEqual(
+      samples
+        .filter((s) => s.name === "trading_account_margin_ratio")
+        .map((s) => s.labels.collateral_id)
+        .sort(),
+    );
+    for (const s of ratios) {
+      const value = matching(samples, s)[0]!.value;
+      expect(s.text).toBe(`${percent(value)} ${marginState(value)}${value === Infinity ? " no margin left" : ""}`);
+      expect(s.className).toBe(marginState(value));
+    }
+    expect(
+      ratios.some((s) => s.className === "critical"),
+      "the liquidation scenario puts a margin ratio over 0.9",
+    ).toBe(true);
+
+    // Nearest liquidation: the smallest distance of the account and collateral, and its market.
+    const nearest = byMetric("trading_position_liquidation_distance_ratio");
+    expect(nearest.length).toBeGreaterThan(0);
+    for (const s of nearest) {
+      const distances = samples.filter(
+        (x) =>
+          x.name === "trading_position_liquidation_distance_ratio" &&
+          x.labels.account === s.attrs["data-account"] &&
+          x.labels.collateral_id === s.attrs["data-collateral"],
+      );
+      const min = distances.reduce((a, b) => (b.value < a.value ? b : a));
+      expect(s.attrs["data-value"]).toBe(formatValue(min.value));
+      expect(s.attrs["data-market"]).toBe(min.labels.market_id);
+      expect(s.text).toContain(percent(min.value));
+      expect(s.text).toContain(`${min.labels.market_id} ${min.labels.direction}`);
+      expect(s.className).toBe(liquidationState(min.value));
+    }
+
+    // The page read the collection /metrics served: a page view calls the venue for nothing.
+    const before = stack.venue.stats().requests;
+    await runChromium(url, ["--dump-dom"]);
+    expect(stack.venue.stats().requests).toEqual(before);
+
+    const folder = mkdtempSync(join(tmpdir(), "status-page-"));
+    const png = join(folder, "status.png");
+    await runChromium(url, [`--screenshot=${png}`, "--window-size=412,915"]);
+    expect(statSync(png).size).toBeGreaterThan(10_000);
+    console.log(`status page screenshot (phone, 412x915): ${png}`);
+  }, 120_000);
+
+  it("with Content-Security-Policy default-src 'self' loads its stylesheet from its own origin and breaks no rule", async () => {
+    const requested: string[] = [];
+    const record: express.RequestHandler = (req, _res, next) => {
+      requested.push(req.path);
+      next();
+    };
+    stack = await startStack({ guards: [responseHeaders({ "Content-Security-Policy": "default-src 'self'" }), record] });
+    await stack.scrape();
+    const res = await stack.get("/");
+    expect(res.headers.get("content-security-policy")).toBe("default-src 'self'");
+    const page = await res.text();
+    expect(page).not.toMatch(/<script|<style|\sstyle=|\son[a-z]+=/i);
+    const sheets = [...page.matchAll(/<link rel="stylesheet" href="([^"]+)">/g)].map((m) => m[1]!);
+    expect(sheets).toEqual(["/status.css"]);
+    const css = await stack.get(sheets[0]!);
+    expect(css.status).toBe(200);
+    expect(css.headers.get("content-type")).toMatch(/^text\/css/);
+    expect(css.headers.get("cache-control")).toMatch(/max-age=\d+/);
+    await css.text();
+
+    requested.length = 0;
+    const run = await runChromium(new URL("/", stack.server.url).href, ["--enable-logging=stderr", "--v=0", "--dump-dom"]);
+    // Chromium logs each blocked resource or inline part as "Refused to ... Content Security Policy".
+    expect(run.stderr).not.toMatch(/Content Security Policy|Refused to/);
+    expect(requested).toContain("/status.css");
+    expect(run.stdout).toContain('class="account"');
+  }, 120_000);
+});
