@@ -70,7 +70,7 @@ export const SETTINGS = {
     env: "TRADING_WEB_TELEMETRY_PATH",
     default: "/metrics",
     help: "Path under which the metrics are served.",
-    more: "The landing page links to it; the old `/metrics` answers 404 once it moved.",
+    more: "The status page links to it; the old `/metrics` answers 404 once it moved.",
     parse: parseTelemetryPath,
   }),
   "web.disable_exporter_metrics": setting({
