@@ -2,11 +2,12 @@
 
 import type { Logger } from "pino";
 import type { EndpointOutcome } from "./collect/outcome.js";
+import { OrderOutcomes } from "./collect/order-outcomes.js";
 import type { ScrapeResult } from "./collect/result.js";
 import { Scraper, type ScrapeOptions } from "./collect/scraper.js";
 import type { AccountConfig, Config } from "./config/types.js";
 import { debugReport } from "./debug-report.js";
-import { Body, gaugesToOpenMetrics } from "./metrics/body.js";
+import { Body, familiesToOpenMetrics } from "./metrics/body.js";
 import { COLLECTORS } from "./collectors/index.js";
 import { Exposition } from "./metrics/exposition.js";
 import { selfToOpenMetrics } from "./metrics/openmetrics.js";
@@ -56,6 +57,8 @@ export class Exporter {
   readonly #outputs = new Map<string, { results: unknown[]; renderedAt: number; output: Promise<Rendered> }>();
   /** The clock of the minimum collection interval and the caches (a test's fake one moves it by hand). */
   readonly #now: () => number;
+  /** Outlives reloads: the order counters are counters over the process's life. */
+  readonly #orderOutcomes = new OrderOutcomes();
 
   constructor(config: Config, logger: Logger, self: SelfMetrics = new SelfMetrics(), now: () => number = Date.now) {
     this.self = self;
@@ -74,6 +77,7 @@ export class Exporter {
         onInvalidFields: (endpoint, counts) => this.self.invalidFields(endpoint, counts),
       },
       this.#now,
+      this.#orderOutcomes,
     );
   }
 
@@ -189,7 +193,7 @@ export class Exporter {
   async #head(fresh: string, withOwn: boolean): Promise<Body> {
     // prom-client renders the exporter's own (few) metrics; the scrape's are already text.
     const own = withOwn ? await this.self.registry.metrics() : "";
-    return new Body(own + fresh, () => selfToOpenMetrics(own) + gaugesToOpenMetrics(fresh));
+    return new Body(own + fresh, () => selfToOpenMetrics(own) + familiesToOpenMetrics(fresh));
   }
 
   /** Closes the connections to the venue. */
