@@ -11,7 +11,7 @@ import { createApp } from "../src/http/app.js";
 import { listen, type RunningServer } from "../src/http/server.js";
 import { createLogger } from "../src/log.js";
 import { SelfMetrics } from "../src/metrics/self.js";
-import type { Order } from "../src/venue/snapshot.js";
+import type { ActiveOrders, Order, OrderHistory } from "../src/venue/snapshot.js";
 import { parseExposition, type ParsedSample, valueOf } from "./helpers/exposition.js";
 import { order, startTinyVenue, type TinyVenue } from "./helpers/tiny-venue.js";
 
@@ -113,10 +113,7 @@ describe("order outcome counters", () => {
   });
 });
 
-function read(
-  ids: number[],
-  truncated = false,
-): { active: { orders: Order[]; limit: number }; history: { orders: Order[]; truncated: boolean; anomalies: {} } } {
+function read(ids: number[], truncated = false): { active: ActiveOrders; history: OrderHistory } {
   const orderOf = (id: number): Order => ({ id: String(id), marketId: "M", status: "FILLED", rejectionCode: undefined }) as unknown as Order;
   return { active: { orders: [], limit: 1 }, history: { orders: ids.map(orderOf), truncated, anomalies: {} } };
 }
