@@ -71,7 +71,7 @@ describe("order outcome counters", () => {
     // The first collection is the baseline: its series exist, at 0.
     for (const status of ["CREATED", "FILLED", "CANCELLED", "REJECTED"]) expect(orders(baseline, status)).toBe(0);
     expect(rejections(baseline, "MARGIN")).toBe(0);
-    expect(valueOf(baseline, "trading_exporter_order_ids_tracked", { account: "acct" })).toBe(4);
+    expect(valueOf(baseline, "trading_order_ids_tracked", { account: "acct" })).toBe(4);
 
     venue.options.history = [
       order(11),
@@ -88,7 +88,7 @@ describe("order outcome counters", () => {
     expect(orders(after, "REJECTED")).toBe(2);
     expect(orders(after, "CREATED")).toBe(0);
     expect(rejections(after, "MARGIN")).toBe(2);
-    expect(valueOf(after, "trading_exporter_order_ids_tracked", { account: "acct" })).toBe(10);
+    expect(valueOf(after, "trading_order_ids_tracked", { account: "acct" })).toBe(10);
 
     const quiet = parseExposition(await scrape());
     const counters = (samples: ParsedSample[]) => samples.filter((s) => s.name === "trading_orders_total" || s.name === "trading_order_rejections_total");

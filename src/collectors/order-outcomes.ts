@@ -16,7 +16,7 @@ function collect(scrape: ScrapeResult): Family[] {
     ["account", "market_id", "code"],
   );
   const tracked = gauge(
-    metricName("exporter", "order_ids_tracked"),
+    metricName("order_ids_tracked"),
     "Order ids the exporter remembers to count each order once, bounded by what the order reads cover (a count).",
     ["account"],
   );
