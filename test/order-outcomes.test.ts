@@ -27,7 +27,7 @@ afterEach(async () => {
 });
 
 /** A new exporter (a restart) on the venue, serving /metrics; returns its scrape. */
-async function exporterOn(url: string): Promise<(accept?: string) => Promise<string>> {
+async function exporterOn(url: string): Promise<{ scrape: (accept?: string) => Promise<string>; reload: () => void }> {
   const config = configFromEnv({
     TRADING_BASE_URL: url,
     TRADING_API_KEY: "k",
@@ -43,11 +43,12 @@ async function exporterOn(url: string): Promise<(accept?: string) => Promise<str
     0,
   );
   running.push({ server, exporter });
-  return async (accept) => {
+  const scrape = async (accept?: string) => {
     const res = await fetch(new URL("/metrics", server.url), accept === undefined ? {} : { headers: { accept } });
     expect(res.status).toBe(200);
     return res.text();
   };
+  return { scrape, reload: () => exporter.reload(config) };
 }
 
 const rejected = (id: number, code: string) => order(id, { status: "REJECTED", rejectionReason: { code, message: "no" } });
@@ -66,7 +67,7 @@ describe("order outcome counters", () => {
       active: [order(100, { status: "CREATED", quantityFilled: 0 })],
       history: [order(1), order(2, { status: "CANCELLED" }), rejected(3, "MARGIN")],
     });
-    const scrape = await exporterOn(venue.url);
+    const { scrape, reload } = await exporterOn(venue.url);
     const baseline = parseExposition(await scrape());
     // The first collection is the baseline: its series exist, at 0.
     for (const status of ["CREATED", "FILLED", "CANCELLED", "REJECTED"]) expect(orders(baseline, status)).toBe(0);
@@ -101,13 +102,19 @@ describe("order outcome counters", () => {
     expect(orders(filled, "FILLED")).toBe(4);
     expect(orders(filled, "CREATED")).toBe(0);
 
+    // A configuration reload keeps the counts: they are counters over the process's life.
+    reload();
+    const reloaded = parseExposition(await scrape());
+    expect(orders(reloaded, "FILLED")).toBe(4);
+    expect(rejections(reloaded, "MARGIN")).toBe(2);
+
     // OpenMetrics names a counter's family without _total.
     const openMetrics = await scrape("application/openmetrics-text; version=1.0.0");
     expect(openMetrics).toContain("# TYPE trading_orders counter\n");
     expect(openMetrics).toContain("# TYPE trading_order_rejections counter\n");
 
     // A restart: every order now in the lists is the new baseline, nothing bursts.
-    const restarted = parseExposition(await (await exporterOn(venue.url))());
+    const restarted = parseExposition(await (await exporterOn(venue.url)).scrape());
     for (const status of ["FILLED", "CANCELLED", "REJECTED"]) expect(orders(restarted, status)).toBe(0);
     expect(rejections(restarted, "MARGIN")).toBe(0);
   });
