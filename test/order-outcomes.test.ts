@@ -140,6 +140,11 @@ describe("the memory of seen order ids", () => {
     expect(observe(outcomes, [4])?.tracked).toBe(2);
     expect(observe(outcomes, [5], true)?.tracked).toBe(3);
     expect(observe(outcomes, [5], true)?.tracked).toBe(3);
+    // An active list that filled its limit is cut as well.
+    const { history } = read([5]);
+    const full = { orders: read([6]).history.orders, limit: 1 };
+    expect(outcomes.observe("a", full, history, 100)?.tracked).toBe(4);
+    expect(outcomes.observe("a", full, history, 100)?.tracked).toBe(4);
   });
 
   it("never keeps more than twice what one read can hold, the oldest first seen going first", () => {

@@ -45,7 +45,7 @@ function bump(counts: AccountOrders["orders"], marketId: string, key: string, n:
  * read of grace, for an order between the active list and the history while they are read), and
  * never more than `2 × (history_max_orders + the active list's limit)` are kept: the oldest first
  * seen go first. A forgotten id that comes back counts again, so a read that does not reach back to
- * an order (history truncated) can count it twice at most; ids are kept while the history is cut.
+ * an order can count it twice at most; ids are kept (up to the cap) while either read is cut.
  */
 export class OrderOutcomes {
   readonly #accounts = new Map<string, AccountOrders>();
@@ -94,7 +94,9 @@ export class OrderOutcomes {
         }
       }
     }
-    if (this.#forget(state, generation, !history.truncated, 2 * (historyMaxOrders + active.limit))) changed = true;
+    // A cut read (history truncated, or the active list filling its limit) may leave out ids still there.
+    const whole = !history.truncated && active.orders.length < active.limit;
+    if (this.#forget(state, generation, whole, 2 * (historyMaxOrders + active.limit))) changed = true;
     if (changed || state.snapshot === undefined) {
       state.snapshot = {
         orders: [...state.orders.values()].map((r) => ({ ...r })),
@@ -105,7 +107,7 @@ export class OrderOutcomes {
     return state.snapshot;
   }
 
-  /** Drops ids two reads have missed (only when the history read was whole), then the oldest over the cap; true if any went. */
+  /** Drops ids two reads have missed (only when both reads were whole), then the oldest over the cap; true if any went. */
   #forget(state: AccountOrders, generation: number, whole: boolean, cap: number): boolean {
     const before = state.seen.size;
     if (whole) {
