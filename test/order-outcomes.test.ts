@@ -147,14 +147,24 @@ describe("the memory of seen order ids", () => {
     expect(outcomes.observe("a", full, history, 100)?.tracked).toBe(4);
   });
 
+  it("forgets ids that left a history full to history_max_orders: its window only moves on", () => {
+    const outcomes = new OrderOutcomes();
+    observe(outcomes, [1, 2, 3, 4], true, 4);
+    observe(outcomes, [3, 4, 5, 6], true, 4);
+    expect(observe(outcomes, [5, 6, 7, 8], true, 4)?.tracked).toBe(6);
+    // A shorter read cut by the request bound keeps them all.
+    expect(observe(outcomes, [7, 8], true, 4)?.tracked).toBe(6);
+  });
+
   it("never keeps more than twice what one read can hold, the oldest first seen going first", () => {
     const outcomes = new OrderOutcomes();
-    // Cap: 2 × (4 + active limit 1) = 10.
-    observe(outcomes, [1, 2, 3, 4], true, 4);
-    observe(outcomes, [5, 6, 7, 8], true, 4);
-    expect(observe(outcomes, [9, 10, 11, 12], true, 4)?.tracked).toBe(10);
-    // Ids 1 and 2 were dropped: seen again, they count again (the documented cost of the bound).
-    expect(observe(outcomes, [1, 9, 10, 11], true, 4)?.orders).toEqual([{ marketId: "M", key: "FILLED", count: 9 }]);
+    // Reads cut short (4 of history_max_orders 5): nothing is forgotten but by the cap, 2 × (5 + active limit 1) = 12.
+    observe(outcomes, [1, 2, 3, 4], true, 5);
+    observe(outcomes, [5, 6, 7, 8], true, 5);
+    expect(observe(outcomes, [9, 10, 11, 12], true, 5)?.tracked).toBe(12);
+    expect(observe(outcomes, [13, 14, 15, 16], true, 5)?.tracked).toBe(12);
+    // Ids 1 to 4 were dropped: 1 seen again counts again (the documented cost of the bound).
+    expect(observe(outcomes, [1, 13, 14, 15], true, 5)?.orders).toEqual([{ marketId: "M", key: "FILLED", count: 13 }]);
   });
 
   it("changes nothing when a list could not be read", () => {

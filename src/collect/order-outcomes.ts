@@ -45,7 +45,7 @@ function bump(counts: AccountOrders["orders"], marketId: string, key: string, n:
  * read of grace, for an order between the active list and the history while they are read), and
  * never more than `2 × (history_max_orders + the active list's limit)` are kept: the oldest first
  * seen go first. A forgotten id that comes back counts again, so a read that does not reach back to
- * an order can count it twice at most; ids are kept (up to the cap) while either read is cut.
+ * an order can count it twice at most; ids are kept (up to the cap) while either read is cut short.
  */
 export class OrderOutcomes {
   readonly #accounts = new Map<string, AccountOrders>();
@@ -94,8 +94,11 @@ export class OrderOutcomes {
         }
       }
     }
-    // A cut read (history truncated, or the active list filling its limit) may leave out ids still there.
-    const whole = !history.truncated && active.orders.length < active.limit;
+    // A read cut short (by the request bound or a paging anomaly, or an active list filling its limit)
+    // may leave out ids that show again: they are kept. A history full to history_max_orders leaves out
+    // only orders older than its window, which never come back into it.
+    const fullWindow = history.orders.length >= historyMaxOrders && Object.keys(history.anomalies).length === 0;
+    const whole = (!history.truncated || fullWindow) && active.orders.length < active.limit;
     if (this.#forget(state, generation, whole, 2 * (historyMaxOrders + active.limit))) changed = true;
     if (changed || state.snapshot === undefined) {
       state.snapshot = {
