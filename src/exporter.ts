@@ -3,11 +3,12 @@
 import type { Logger } from "pino";
 import type { EndpointOutcome } from "./collect/outcome.js";
 import { LatestCollection } from "./collect/latest.js";
+import { OrderOutcomes } from "./collect/order-outcomes.js";
 import type { ScrapeResult } from "./collect/result.js";
 import { Scraper, type ScrapeOptions } from "./collect/scraper.js";
 import type { AccountConfig, Config } from "./config/types.js";
 import { debugReport } from "./debug-report.js";
-import { Body, gaugesToOpenMetrics } from "./metrics/body.js";
+import { Body, familiesToOpenMetrics } from "./metrics/body.js";
 import { COLLECTORS } from "./collectors/index.js";
 import { Exposition } from "./metrics/exposition.js";
 import { selfToOpenMetrics } from "./metrics/openmetrics.js";
@@ -59,6 +60,8 @@ export class Exporter {
   readonly #now: () => number;
   /** What the last scrapes served, for the status page: it reads them and never collects. */
   readonly latest = new LatestCollection();
+  /** Outlives reloads: the order counters are counters over the process's life. */
+  readonly #orderOutcomes = new OrderOutcomes();
 
   constructor(config: Config, logger: Logger, self: SelfMetrics = new SelfMetrics(), now: () => number = Date.now) {
     this.self = self;
@@ -77,6 +80,7 @@ export class Exporter {
         onInvalidFields: (endpoint, counts) => this.self.invalidFields(endpoint, counts),
       },
       this.#now,
+      this.#orderOutcomes,
     );
   }
 
@@ -193,7 +197,7 @@ export class Exporter {
   async #head(fresh: string, withOwn: boolean): Promise<Body> {
     // prom-client renders the exporter's own (few) metrics; the scrape's are already text.
     const own = withOwn ? await this.self.registry.metrics() : "";
-    return new Body(own + fresh, () => selfToOpenMetrics(own) + gaugesToOpenMetrics(fresh));
+    return new Body(own + fresh, () => selfToOpenMetrics(own) + familiesToOpenMetrics(fresh));
   }
 
   /** Closes the connections to the venue. */

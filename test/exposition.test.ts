@@ -5,7 +5,7 @@ import { describe, expect, it } from "vitest";
 import { COLLECTORS } from "../src/collectors/index.js";
 import { scrapeHealth } from "../src/collectors/scrape-health.js";
 import { Groups } from "../src/collectors/group.js";
-import { gaugesToOpenMetrics } from "../src/metrics/body.js";
+import { familiesToOpenMetrics } from "../src/metrics/body.js";
 import { Exposition } from "../src/metrics/exposition.js";
 import { type Deflated, gzipMember } from "../src/metrics/gzip-member.js";
 import { renderText } from "../src/metrics/text-render.js";
@@ -46,8 +46,8 @@ describe("Exposition", () => {
     expect(reused.text.split("\n\n").length).toBeGreaterThan(3);
     expect(firstMemberText(reused.deflated("text"))).toBe(reused.text);
     expect(reused.plain("text").toString()).toBe(reused.text);
-    expect(firstMemberText(reused.deflated("openmetrics"))).toBe(gaugesToOpenMetrics(reused.text));
-    expect(reused.plain("openmetrics").toString()).toBe(gaugesToOpenMetrics(reused.text));
+    expect(firstMemberText(reused.deflated("openmetrics"))).toBe(familiesToOpenMetrics(reused.text));
+    expect(reused.plain("openmetrics").toString()).toBe(familiesToOpenMetrics(reused.text));
   });
 
   it("renders the market list once for every account's probe, not once per account", () => {

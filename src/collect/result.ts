@@ -1,6 +1,7 @@
 // What one scrape read: per account and for the markets, the outcomes and the validated data.
 
 import type { AccountInfo, ActiveOrders, Market, OrderHistory } from "../venue/snapshot.js";
+import type { OrderCounts } from "./order-outcomes.js";
 import type { EndpointOutcome } from "./outcome.js";
 
 export interface AccountResult {
@@ -12,6 +13,8 @@ export interface AccountResult {
   accountInfos: AccountInfo[];
   activeOrders: ActiveOrders | undefined;
   history: OrderHistory | undefined;
+  /** The account's order outcome counts as of this collection; absent until both order lists were read once. */
+  orderCounts?: OrderCounts | undefined;
 }
 
 export interface MarketsResult {

@@ -8,6 +8,7 @@ import { VenueClient, type CallContext, type ClientHooks, type RequestTrace } fr
 import type { Endpoint } from "../venue/endpoints.js";
 import { VenueError } from "../venue/errors.js";
 import type { AccountInfo } from "../venue/snapshot.js";
+import { OrderOutcomes } from "./order-outcomes.js";
 import type { EndpointOutcome } from "./outcome.js";
 import { RateLimits } from "./rate-limits.js";
 import type { AccountResult, MarketsResult, ScrapeResult } from "./result.js";
@@ -57,9 +58,14 @@ export class Scraper {
   /** The last completed market read (good or not) and when it started, for the same reuse. */
   #recentMarkets: { startedAt: number; result: MarketsResult } | undefined;
   readonly #now: () => number;
+  /** Kept by the exporter across reloads, so the counters live as long as the process. */
+  readonly #orderOutcomes: OrderOutcomes;
+  readonly #historyMaxOrders: number;
 
-  constructor(config: Config, hooks: ScraperHooks, now: () => number = Date.now) {
+  constructor(config: Config, hooks: ScraperHooks, now: () => number = Date.now, orderOutcomes: OrderOutcomes = new OrderOutcomes()) {
     this.#hooks = hooks;
+    this.#orderOutcomes = orderOutcomes;
+    this.#historyMaxOrders = config.venue.historyMaxOrders;
     this.#now = now;
     this.#rateLimits = new RateLimits(now);
     this.#marketsTtlMs = config.venue.marketsCacheSeconds * 1000;
@@ -103,6 +109,8 @@ export class Scraper {
       deadline,
       async () => {
         const result = await this.#scrapeAccount(name, deadline);
+        // Counted here, once per collection: scrapes sharing or reusing it see the same counts.
+        result.orderCounts = this.#orderOutcomes.observe(name, result.activeOrders, result.history, this.#historyMaxOrders);
         if (this.#minIntervalMs > 0) this.#recentAccounts.set(name, result);
         return result;
       },
@@ -113,6 +121,7 @@ export class Scraper {
         accountInfos: [],
         activeOrders: undefined,
         history: undefined,
+        orderCounts: this.#orderOutcomes.peek(name),
       }),
     );
   }
@@ -211,6 +220,8 @@ export class Scraper {
       accountInfos: infos.map((r) => r.value).filter((v): v is AccountInfo => v !== undefined),
       activeOrders: active.value,
       history: history.value,
+      // A debug probe's own collection shows the counts without counting (the shared collections do).
+      orderCounts: this.#orderOutcomes.peek(name),
     };
   }
 }

@@ -5,12 +5,14 @@
 
 import { type Deflated, deflatePiece, inflatePiece, joinPieces } from "./gzip-member.js";
 import { redactKnownBytes } from "../util/redact.js";
+import { selfToOpenMetrics } from "./openmetrics.js";
 
 export type Format = "text" | "openmetrics";
 
-/** Prometheus text to OpenMetrics for gauge-only text: the same lines without the blank ones. */
-export function gaugesToOpenMetrics(text: string): string {
-  return text.replaceAll("\n\n", "\n");
+/** Prometheus text to OpenMetrics: the same lines without the blank ones, and a counter's family named without _total. */
+export function familiesToOpenMetrics(text: string): string {
+  // Most parts hold gauges only: they skip the line-by-line pass.
+  return text.includes(" counter\n") ? selfToOpenMetrics(text) : text.replaceAll("\n\n", "\n");
 }
 
 /** One part's UTF-8 text, encoded once per format and compression. */
@@ -20,7 +22,7 @@ export class Part {
   readonly #deflated = new Map<Format, Deflated>();
   readonly #openMetrics: (text: string) => string;
 
-  constructor(bytes: Buffer, openMetrics: (text: string) => string = gaugesToOpenMetrics) {
+  constructor(bytes: Buffer, openMetrics: (text: string) => string = familiesToOpenMetrics) {
     // The last line of defence: a configured secret the venue echoed into a label value never leaves.
     this.#bytes = redactKnownBytes(bytes);
     this.#openMetrics = openMetrics;

@@ -18,7 +18,7 @@ export interface Sample {
 export interface Family {
   readonly name: string;
   readonly help: string;
-  readonly type: "gauge";
+  readonly type: "gauge" | "counter";
   readonly labelNames: readonly string[];
   readonly samples: Sample[];
   /** Set when a label value was cut: two series may then share labels, which the renderer merges. */
@@ -27,6 +27,11 @@ export interface Family {
 
 export function gauge(name: string, help: string, labelNames: readonly string[]): Family {
   return { name, help, type: "gauge", labelNames, samples: [] };
+}
+
+/** A counter family: `name` ends in _total; its values only grow over the process's life. */
+export function counter(name: string, help: string, labelNames: readonly string[]): Family {
+  return { name, help, type: "counter", labelNames, samples: [] };
 }
 
 /**

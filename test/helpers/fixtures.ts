@@ -2,6 +2,7 @@
 
 import { readFileSync } from "node:fs";
 import type { EndpointOutcome } from "../../src/collect/outcome.js";
+import { OrderOutcomes } from "../../src/collect/order-outcomes.js";
 import type { AccountResult, ScrapeResult } from "../../src/collect/result.js";
 import type { Endpoint } from "../../src/venue/endpoints.js";
 import type { FailureReason } from "../../src/venue/errors.js";
@@ -58,14 +59,18 @@ export function scrapeFromFixtures(c: FixtureCase): { scrape: ScrapeResult; inva
   const [historyOutcome, history] = read("orders_history", c.history, (b) => parseOrders(b, "orders_history", reporter("orders_history")));
   const [marketsOutcome, markets] = read("markets", c.markets, (b) => parseMarkets(b, reporter("markets")));
   const infoFailure = infos.find(([o]) => !o.ok)?.[0].reason;
+  const activeOrders = active === undefined ? undefined : { orders: active, limit: c.activeLimit ?? 1000 };
+  const orderHistory = history === undefined ? undefined : { orders: history, truncated: false, anomalies: {} };
   const account: AccountResult = {
     account: c.account,
     // A fixed instant, so the golden files do not change with the clock.
     startedAt: FIXTURE_STARTED_AT_MS,
     outcomes: [outcome("account_info", c.account, infoFailure), activeOutcome, historyOutcome],
     accountInfos: infos.flatMap(([, info]) => (info === undefined ? [] : [info])),
-    activeOrders: active === undefined ? undefined : { orders: active, limit: c.activeLimit ?? 1000 },
-    history: history === undefined ? undefined : { orders: history, truncated: false, anomalies: {} },
+    activeOrders,
+    history: orderHistory,
+    // An exporter's first collection of the account: the order counters at their baseline.
+    orderCounts: new OrderOutcomes().observe(c.account, activeOrders, orderHistory, 1000),
   };
   return {
     scrape: { collectedAt: 0, accounts: [account], markets: { outcome: marketsOutcome, markets, readAt: 0, maxAgeSeconds: 60 } },

@@ -1,0 +1,132 @@
+// Order outcomes counted over the process's life from the order ids each collection reads: every (id, status) and every rejected id once.
+
+import type { ActiveOrders, OrderHistory } from "../venue/snapshot.js";
+
+export interface OrderCount {
+  readonly marketId: string;
+  /** The status (trading_orders_total) or the rejection code (trading_order_rejections_total). */
+  readonly key: string;
+  readonly count: number;
+}
+
+/** One account's counts as of a collection: a new object only when something in it changed, so its rendered text is reused otherwise. */
+export interface OrderCounts {
+  readonly orders: readonly OrderCount[];
+  readonly rejections: readonly OrderCount[];
+  /** Order ids remembered now (bounded, see OrderOutcomes). */
+  readonly tracked: number;
+}
+
+interface Seen {
+  statuses: string[];
+  rejected: boolean;
+  /** The last collection (generation) whose read held the id. */
+  lastSeen: number;
+}
+
+class AccountOrders {
+  readonly seen = new Map<string, Seen>();
+  readonly orders = new Map<string, { marketId: string; key: string; count: number }>();
+  readonly rejections = new Map<string, { marketId: string; key: string; count: number }>();
+  generation = 0;
+  snapshot: OrderCounts | undefined;
+}
+
+/** Adds `n` (0 makes the series exist) to the count of (market, key). */
+function bump(counts: AccountOrders["orders"], marketId: string, key: string, n: number): void {
+  const id = `${marketId}\u0000${key}`;
+  const row = counts.get(id);
+  if (row === undefined) counts.set(id, { marketId, key, count: n });
+  else row.count += n;
+}
+
+/**
+ * The memory of seen ids per account. An id is forgotten once two reads in a row left it out (one
+ * read of grace, for an order between the active list and the history while they are read), and
+ * never more than `2 × (history_max_orders + the active list's limit)` are kept: the oldest first
+ * seen go first. A forgotten id that comes back counts again, so a read that does not reach back to
+ * an order can count it twice at most; ids are kept (up to the cap) while either read is cut short.
+ */
+export class OrderOutcomes {
+  readonly #accounts = new Map<string, AccountOrders>();
+
+  /** The counts as they are, for a collection that did not read both order lists. */
+  peek(account: string): OrderCounts | undefined {
+    return this.#accounts.get(account)?.snapshot;
+  }
+
+  /**
+   * Counts what this collection's reads show for the first time; the first complete collection of
+   * an account is the baseline: its orders count 0 (their series exist at 0), so a restart shows no burst.
+   * A collection missing either list changes nothing: a failed read must not make every id look new.
+   */
+  observe(account: string, active: ActiveOrders | undefined, history: OrderHistory | undefined, historyMaxOrders: number): OrderCounts | undefined {
+    if (active === undefined || history === undefined) return this.peek(account);
+    let state = this.#accounts.get(account);
+    const baseline = state === undefined;
+    if (state === undefined) {
+      state = new AccountOrders();
+      this.#accounts.set(account, state);
+    }
+    const generation = ++state.generation;
+    const step = baseline ? 0 : 1;
+    let changed = baseline;
+    for (const list of [active.orders, history.orders]) {
+      for (const o of list) {
+        if (o.id === undefined) continue;
+        let seen = state.seen.get(o.id);
+        if (seen === undefined) {
+          seen = { statuses: [], rejected: false, lastSeen: generation };
+          state.seen.set(o.id, seen);
+          changed = true;
+        }
+        seen.lastSeen = generation;
+        if (o.marketId === undefined) continue;
+        if (o.status !== undefined && !seen.statuses.includes(o.status)) {
+          seen.statuses.push(o.status);
+          bump(state.orders, o.marketId, o.status, step);
+          changed = true;
+        }
+        if (o.rejectionCode !== undefined && o.rejectionCode !== "" && !seen.rejected) {
+          seen.rejected = true;
+          bump(state.rejections, o.marketId, o.rejectionCode, step);
+          changed = true;
+        }
+      }
+    }
+    // A read cut short (by the request bound or a paging anomaly, or an active list filling its limit)
+    // may leave out ids that show again: they are kept. A history full to history_max_orders leaves out
+    // only orders older than its window, which never come back into it.
+    const fullWindow = history.orders.length >= historyMaxOrders && Object.keys(history.anomalies).length === 0;
+    const whole = (!history.truncated || fullWindow) && active.orders.length < active.limit;
+    if (this.#forget(state, generation, whole, 2 * (historyMaxOrders + active.limit))) changed = true;
+    if (changed || state.snapshot === undefined) {
+      state.snapshot = {
+        orders: [...state.orders.values()].map((r) => ({ ...r })),
+        rejections: [...state.rejections.values()].map((r) => ({ ...r })),
+        tracked: state.seen.size,
+      };
+    }
+    return state.snapshot;
+  }
+
+  /** Drops ids two reads have missed (only when both reads were whole), then the oldest over the cap; true if any went. */
+  #forget(state: AccountOrders, generation: number, whole: boolean, cap: number): boolean {
+    const before = state.seen.size;
+    if (whole) {
+      for (const [id, seen] of state.seen) if (seen.lastSeen < generation - 1) state.seen.delete(id);
+    }
+    if (state.seen.size > cap) {
+      // Ids this read missed go first, then the oldest first seen.
+      for (const [id, seen] of state.seen) {
+        if (state.seen.size <= cap) break;
+        if (seen.lastSeen < generation) state.seen.delete(id);
+      }
+      for (const id of state.seen.keys()) {
+        if (state.seen.size <= cap) break;
+        state.seen.delete(id);
+      }
+    }
+    return state.seen.size !== before;
+  }
+}

@@ -1,0 +1,36 @@
+// Order outcomes as counters (the counting is collect/order-outcomes.ts's, once per collection): orders by status, rejections by code, ids remembered.
+
+import type { ScrapeResult } from "../collect/result.js";
+import type { Collector } from "../metrics/collector.js";
+import { addSample, counter, gauge, metricName, type Family } from "../metrics/family.js";
+
+function collect(scrape: ScrapeResult): Family[] {
+  const orders = counter(
+    metricName("orders_total"),
+    "Orders seen with a status for the first time since the exporter started, by market and status; the orders of an account's first collection count 0 (a count).",
+    ["account", "market_id", "status"],
+  );
+  const rejections = counter(
+    metricName("order_rejections_total"),
+    "Orders first seen with a rejection code since the exporter started, by market and code; the orders of an account's first collection count 0 (a count).",
+    ["account", "market_id", "code"],
+  );
+  const tracked = gauge(
+    metricName("order_ids_tracked"),
+    "Order ids the exporter remembers to count each order once, bounded by what the order reads cover (a count).",
+    ["account"],
+  );
+  for (const a of scrape.accounts) {
+    const counts = a.orderCounts;
+    if (counts === undefined) continue;
+    for (const c of counts.orders) addSample(orders, [a.account, c.marketId, c.key], c.count);
+    for (const c of counts.rejections) addSample(rejections, [a.account, c.marketId, c.key], c.count);
+    addSample(tracked, [a.account], counts.tracked);
+  }
+  return [orders, rejections, tracked];
+}
+
+export const orderOutcomes: Collector = {
+  inputs: (scrape) => scrape.accounts.flatMap((a) => [a.account, a.orderCounts]),
+  collect,
+};

@@ -1,0 +1,176 @@
+// Order outcomes as counters, end to end on a tiny venue: orders that appear between two scrapes raise
+// trading_orders_total and trading_order_rejections_total by exactly their number, nothing new raises
+// nothing, a new exporter starts from the baseline; and the memory of ids stays bounded.
+
+import { Writable } from "node:stream";
+import { afterEach, describe, expect, it } from "vitest";
+import { OrderOutcomes } from "../src/collect/order-outcomes.js";
+import { configFromEnv } from "../src/config/load.js";
+import { Exporter } from "../src/exporter.js";
+import { createApp } from "../src/http/app.js";
+import { listen, type RunningServer } from "../src/http/server.js";
+import { createLogger } from "../src/log.js";
+import { SelfMetrics } from "../src/metrics/self.js";
+import type { ActiveOrders, Order, OrderHistory } from "../src/venue/snapshot.js";
+import { parseExposition, type ParsedSample, valueOf } from "./helpers/exposition.js";
+import { order, startTinyVenue, type TinyVenue } from "./helpers/tiny-venue.js";
+
+const running: Array<{ server: RunningServer; exporter: Exporter }> = [];
+let venue: TinyVenue | undefined;
+afterEach(async () => {
+  for (const r of running.splice(0)) {
+    await r.server.close(100);
+    await r.exporter.close();
+  }
+  await venue?.close();
+  venue = undefined;
+});
+
+/** A new exporter (a restart) on the venue, serving /metrics; returns its scrape. */
+async function exporterOn(url: string): Promise<{ scrape: (accept?: string) => Promise<string>; reload: () => void }> {
+  const config = configFromEnv({
+    TRADING_BASE_URL: url,
+    TRADING_API_KEY: "k",
+    TRADING_COLLATERAL_IDS: "USDC",
+    TRADING_ACCOUNT: "acct",
+    TRADING_MIN_COLLECTION_INTERVAL_SECONDS: "0",
+  });
+  const logger = createLogger("error", new Writable({ write: (_c, _e, done) => done() }));
+  const exporter = new Exporter(config, logger, new SelfMetrics({ defaultMetrics: false }));
+  const server = await listen(
+    createApp({ exporter, logger, timeouts: { defaultSeconds: 5, offsetSeconds: 0.5, maxSeconds: 10 }, maxInFlight: 5 }),
+    "127.0.0.1",
+    0,
+  );
+  running.push({ server, exporter });
+  const scrape = async (accept?: string) => {
+    const res = await fetch(new URL("/metrics", server.url), accept === undefined ? {} : { headers: { accept } });
+    expect(res.status).toBe(200);
+    return res.text();
+  };
+  return { scrape, reload: () => exporter.reload(config) };
+}
+
+const rejected = (id: number, code: string) => order(id, { status: "REJECTED", rejectionReason: { code, message: "no" } });
+
+function orders(samples: ParsedSample[], status: string): number {
+  return valueOf(samples, "trading_orders_total", { account: "acct", market_id: "BTC-USD", status });
+}
+
+function rejections(samples: ParsedSample[], code: string): number {
+  return valueOf(samples, "trading_order_rejections_total", { account: "acct", market_id: "BTC-USD", code });
+}
+
+describe("order outcome counters", () => {
+  it("count the orders added between two scrapes exactly, nothing on a quiet scrape, and start at the baseline after a restart", async () => {
+    venue = await startTinyVenue({
+      active: [order(100, { status: "CREATED", quantityFilled: 0 })],
+      history: [order(1), order(2, { status: "CANCELLED" }), rejected(3, "MARGIN")],
+    });
+    const { scrape, reload } = await exporterOn(venue.url);
+    const baseline = parseExposition(await scrape());
+    // The first collection is the baseline: its series exist, at 0.
+    for (const status of ["CREATED", "FILLED", "CANCELLED", "REJECTED"]) expect(orders(baseline, status)).toBe(0);
+    expect(rejections(baseline, "MARGIN")).toBe(0);
+    expect(valueOf(baseline, "trading_order_ids_tracked", { account: "acct" })).toBe(4);
+
+    venue.options.history = [
+      order(11),
+      order(12),
+      order(13),
+      order(14, { status: "CANCELLED" }),
+      rejected(15, "MARGIN"),
+      rejected(16, "MARGIN"),
+      ...(venue.options.history ?? []),
+    ];
+    const after = parseExposition(await scrape());
+    expect(orders(after, "FILLED")).toBe(3);
+    expect(orders(after, "CANCELLED")).toBe(1);
+    expect(orders(after, "REJECTED")).toBe(2);
+    expect(orders(after, "CREATED")).toBe(0);
+    expect(rejections(after, "MARGIN")).toBe(2);
+    expect(valueOf(after, "trading_order_ids_tracked", { account: "acct" })).toBe(10);
+
+    const quiet = parseExposition(await scrape());
+    const counters = (samples: ParsedSample[]) => samples.filter((s) => s.name === "trading_orders_total" || s.name === "trading_order_rejections_total");
+    expect(counters(quiet)).toEqual(counters(after));
+
+    // The active order fills: its new status counts once, its old one does not count again.
+    venue.options.active = [];
+    venue.options.history = [order(100), ...(venue.options.history ?? [])];
+    const filled = parseExposition(await scrape());
+    expect(orders(filled, "FILLED")).toBe(4);
+    expect(orders(filled, "CREATED")).toBe(0);
+
+    // A configuration reload keeps the counts: they are counters over the process's life.
+    reload();
+    const reloaded = parseExposition(await scrape());
+    expect(orders(reloaded, "FILLED")).toBe(4);
+    expect(rejections(reloaded, "MARGIN")).toBe(2);
+
+    // OpenMetrics names a counter's family without _total.
+    const openMetrics = await scrape("application/openmetrics-text; version=1.0.0");
+    expect(openMetrics).toContain("# TYPE trading_orders counter\n");
+    expect(openMetrics).toContain("# TYPE trading_order_rejections counter\n");
+
+    // A restart: every order now in the lists is the new baseline, nothing bursts.
+    const restarted = parseExposition(await (await exporterOn(venue.url)).scrape());
+    for (const status of ["FILLED", "CANCELLED", "REJECTED"]) expect(orders(restarted, status)).toBe(0);
+    expect(rejections(restarted, "MARGIN")).toBe(0);
+  });
+});
+
+function read(ids: number[], truncated = false): { active: ActiveOrders; history: OrderHistory } {
+  const orderOf = (id: number): Order => ({ id: String(id), marketId: "M", status: "FILLED", rejectionCode: undefined }) as unknown as Order;
+  return { active: { orders: [], limit: 1 }, history: { orders: ids.map(orderOf), truncated, anomalies: {} } };
+}
+
+describe("the memory of seen order ids", () => {
+  const observe = (outcomes: OrderOutcomes, ids: number[], truncated = false, maxOrders = 100) => {
+    const { active, history } = read(ids, truncated);
+    return outcomes.observe("a", active, history, maxOrders);
+  };
+
+  it("forgets an id two whole reads in a row left out, and keeps it while the history is cut", () => {
+    const outcomes = new OrderOutcomes();
+    expect(observe(outcomes, [1, 2, 3])?.tracked).toBe(3);
+    // One read of grace: an order between the two lists is not forgotten at once.
+    expect(observe(outcomes, [3])?.tracked).toBe(3);
+    expect(observe(outcomes, [3])?.tracked).toBe(1);
+    expect(observe(outcomes, [4])?.tracked).toBe(2);
+    expect(observe(outcomes, [5], true)?.tracked).toBe(3);
+    expect(observe(outcomes, [5], true)?.tracked).toBe(3);
+    // An active list that filled its limit is cut as well.
+    const { history } = read([5]);
+    const full = { orders: read([6]).history.orders, limit: 1 };
+    expect(outcomes.observe("a", full, history, 100)?.tracked).toBe(4);
+    expect(outcomes.observe("a", full, history, 100)?.tracked).toBe(4);
+  });
+
+  it("forgets ids that left a history full to history_max_orders: its window only moves on", () => {
+    const outcomes = new OrderOutcomes();
+    observe(outcomes, [1, 2, 3, 4], true, 4);
+    observe(outcomes, [3, 4, 5, 6], true, 4);
+    expect(observe(outcomes, [5, 6, 7, 8], true, 4)?.tracked).toBe(6);
+    // A shorter read cut by the request bound keeps them all.
+    expect(observe(outcomes, [7, 8], true, 4)?.tracked).toBe(6);
+  });
+
+  it("never keeps more than twice what one read can hold, the oldest first seen going first", () => {
+    const outcomes = new OrderOutcomes();
+    // Reads cut short (4 of history_max_orders 5): nothing is forgotten but by the cap, 2 × (5 + active limit 1) = 12.
+    observe(outcomes, [1, 2, 3, 4], true, 5);
+    observe(outcomes, [5, 6, 7, 8], true, 5);
+    expect(observe(outcomes, [9, 10, 11, 12], true, 5)?.tracked).toBe(12);
+    expect(observe(outcomes, [13, 14, 15, 16], true, 5)?.tracked).toBe(12);
+    // Ids 1 to 4 were dropped: 1 seen again counts again (the documented cost of the bound).
+    expect(observe(outcomes, [1, 13, 14, 15], true, 5)?.orders).toEqual([{ marketId: "M", key: "FILLED", count: 13 }]);
+  });
+
+  it("changes nothing when a list could not be read", () => {
+    const outcomes = new OrderOutcomes();
+    const before = observe(outcomes, [1]);
+    expect(outcomes.observe("a", undefined, read([2]).history, 100)).toBe(before);
+    expect(observe(outcomes, [1])).toBe(before);
+  });
+});
