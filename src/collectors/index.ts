@@ -7,10 +7,11 @@ import { activeOrders } from "./active-orders.js";
 import type { Collector } from "../metrics/collector.js";
 import { markets } from "./markets.js";
 import { orderHistory } from "./order-history.js";
+import { positionMargin } from "./position-margin.js";
 import { positions } from "./positions.js";
 import { scrapeHealth } from "./scrape-health.js";
 
-export const COLLECTORS: readonly Collector[] = [scrapeHealth, account, positions, activeOrders, orderHistory, markets];
+export const COLLECTORS: readonly Collector[] = [scrapeHealth, account, positions, positionMargin, activeOrders, orderHistory, markets];
 
 /** Every family of one scrape, empty ones left out. */
 export function collectFamilies(scrape: ScrapeResult): Family[] {
