@@ -186,7 +186,7 @@ describe("grafana dashboard", () => {
       allPanels(dashboard)
         .filter((p) => p.type === "row")
         .map((p) => p.title),
-    ).toEqual(["Account overview", "Liquidation risk", "Positions", "Orders", "Markets", "Exporter health"]);
+    ).toEqual(["Account overview", "Liquidation risk", "Positions", "Orders", "Markets", "Exporter health", "Position limits"]);
   });
 
   it.each(panels.map((p) => [p.title, p] as const))('panel "%s" has a description, unit, gridPos and queries', (_title, panel) => {

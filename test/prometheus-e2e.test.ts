@@ -65,7 +65,9 @@ describe("Prometheus end to end: rules, dashboard queries and alerts", () => {
         const groups = await p().ruleGroups();
         const rules = groups.flatMap((g) => g.rules);
         if (rules.length === 0 || rules.some((r) => r.health === "unknown")) return undefined;
-        for (const r of rules.filter((r) => r.type === "recording")) {
+        // The liquidation-distance tiers have output only while a position is near liquidation (not in a healthy venue).
+        const quiet = new Set(["trading:position_liquidation_distance_ratio:critical", "trading:position_liquidation_distance_ratio:warning"]);
+        for (const r of rules.filter((r) => r.type === "recording" && !quiet.has(r.name))) {
           if ((await p().series(r.name)).length === 0) return undefined;
         }
         return groups;

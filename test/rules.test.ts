@@ -52,6 +52,12 @@ describe("prometheus rules and config", () => {
     expect(result.output).toContain("SUCCESS");
   }, 60_000);
 
+  it("promtool test rules passes the position margin cases: liquidation-distance tiers that fire once and resolve once on flapping input, the size limit", async () => {
+    const result = await promtool(["test", "rules", "trading.rules.margin.test.yml"], RULES_DIR);
+    expect(result.code, result.output).toBe(0);
+    expect(result.output).toContain("SUCCESS");
+  }, 60_000);
+
   it("every alert built from the venue's series reads each series as last_over_time over four shipped scrape intervals, none with keep_firing_for", () => {
     const rules = (parse(readFileSync(`${RULES_DIR}trading.rules.yml`, "utf8")) as { groups: { rules: Record<string, unknown>[] }[] }).groups.flatMap(
       (g) => g.rules,

@@ -26,13 +26,19 @@ describe("html``", () => {
 describe("the status page's thresholds", () => {
   const rules = readYaml("prometheus/rules/trading.rules.yml");
   const groups = (dig(rules, "groups") as Array<{ rules: Array<{ alert?: string; expr?: string }> }>) ?? [];
-  const expr = (alert: string) => groups.flatMap((g) => g.rules).find((r) => r.alert === alert)?.expr ?? "";
+  const rule = (name: string) =>
+    groups.flatMap((g) => g.rules as Array<{ alert?: string; record?: string; expr?: string }>).find((r) => r.alert === name || r.record === name);
+  const expr = (name: string) => rule(name)?.expr ?? "";
   const literal = (alert: string, op: string) => Number(new RegExp(`\\${op}\\s*([0-9.]+)\\s*$`).exec(expr(alert).trim())?.[1]);
+  /** The firing threshold of a tier with hysteresis: the first comparison of its recording rule. */
+  const firing = (record: string, op: string) => Number(new RegExp(`\\${op}\\s*([0-9.]+)`).exec(expr(record))?.[1]);
 
   it("are the literals of the alerts they stand for", () => {
     expect(MARGIN_RATIO_WARNING).toBe(literal("TradingMarginRatioHigh", ">"));
     expect(MARGIN_RATIO_CRITICAL).toBe(literal("TradingMarginRatioCritical", ">"));
-    expect(LIQUIDATION_DISTANCE_CRITICAL).toBe(literal("TradingPositionNearLiquidation", "<"));
+    // TradingPositionNearLiquidation fires through this recording rule (it resolves higher, at 0.06).
+    expect(expr("TradingPositionNearLiquidation")).toContain("trading:position_liquidation_distance_ratio:critical");
+    expect(LIQUIDATION_DISTANCE_CRITICAL).toBe(firing("trading:position_liquidation_distance_ratio:critical", "<"));
   });
 
   it("grade as the alerts compare: strictly above each threshold, +Inf critical", () => {

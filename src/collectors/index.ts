@@ -8,10 +8,11 @@ import type { Collector } from "../metrics/collector.js";
 import { markets } from "./markets.js";
 import { orderHistory } from "./order-history.js";
 import { orderOutcomes } from "./order-outcomes.js";
+import { positionMargin } from "./position-margin.js";
 import { positions } from "./positions.js";
 import { scrapeHealth } from "./scrape-health.js";
 
-export const COLLECTORS: readonly Collector[] = [scrapeHealth, account, positions, activeOrders, orderHistory, orderOutcomes, markets];
+export const COLLECTORS: readonly Collector[] = [scrapeHealth, account, positions, positionMargin, activeOrders, orderHistory, orderOutcomes, markets];
 
 /** Every family of one scrape, empty ones left out. */
 export function collectFamilies(scrape: ScrapeResult): Family[] {

@@ -35,7 +35,8 @@ function align(a: Decimal, b: Decimal): [bigint, bigint, number] {
   return [a.mantissa * 10n ** BigInt(b.scale - a.scale), b.mantissa, b.scale];
 }
 
-function add(a: Decimal, b: Decimal): Decimal {
+/** a + b, exactly. */
+export function add(a: Decimal, b: Decimal): Decimal {
   const [x, y, scale] = align(a, b);
   return { mantissa: x + y, scale };
 }
@@ -151,6 +152,13 @@ export function decimalOf(value: number, exact: Decimal | undefined): Decimal {
 /** a × b, exactly. */
 export function multiply(a: Decimal, b: Decimal): Decimal {
   return { mantissa: a.mantissa * b.mantissa, scale: a.scale + b.scale };
+}
+
+/** ⌈n ÷ d⌉ as an integer, exactly; n ≥ 0 and d > 0 (a count of whole steps, so a part step counts as one). */
+export function ceilQuotient(n: Decimal, d: Decimal): bigint {
+  const num = n.mantissa * 10n ** BigInt(d.scale);
+  const den = d.mantissa * 10n ** BigInt(n.scale);
+  return (num + den - 1n) / den;
 }
 
 export function toNumber(d: Decimal): number {

@@ -28,4 +28,12 @@ export const CASES: Record<string, FixtureCase> = {
     history: "orders-odd.json",
     markets: "markets-odd.json",
   },
+  // The venue-implied margin above, at and below the baseline, long and short, near the size limit, and a market not listed.
+  margin: {
+    account: "margin",
+    accountInfos: [["USDC", "account-margin.json"]],
+    active: { fail: "http_5xx" },
+    history: { fail: "http_5xx" },
+    markets: "markets.json",
+  },
 };

@@ -1,0 +1,49 @@
+// Per position, the initial margin and the share of the size limit its market's tiered settings imply.
+
+import type { ScrapeResult } from "../collect/result.js";
+import type { Collector } from "../metrics/collector.js";
+import { addSample, gauge, metricName, type Family } from "../metrics/family.js";
+import type { Market } from "../venue/snapshot.js";
+import { initialMarginRequirement, LIMIT_SETTINGS, MARGIN_SETTINGS, sizeLimitRatio, unusableSettings } from "./implied-margin.js";
+
+const LABELS = ["account", "collateral_id", "market_id", "direction"] as const;
+
+function collect(scrape: ScrapeResult): Family[] {
+  const requirement = gauge(
+    metricName("position", "initial_margin_requirement"),
+    "Initial margin the market's tiered settings imply for the position (|size| × average execution price × IMF(size)), in units of the collateral asset.",
+    LABELS,
+  );
+  const limit = gauge(metricName("position", "size_limit_ratio"), "Position size as a ratio of the market's maxPositionSize (1 is at the limit).", LABELS);
+  const missing = gauge(
+    metricName("position", "margin_input_missing"),
+    "1 for each input the position's implied margin or size-limit series lack, so they are absent: a market setting missing, zero or negative, or the market not in the market list (input market).",
+    [...LABELS, "input"],
+  );
+  const byId = new Map<string, Market>();
+  for (const m of scrape.markets?.markets ?? []) if (!byId.has(m.id)) byId.set(m.id, m); // the parser reports duplicates; the first is exported
+  for (const a of scrape.accounts) {
+    for (const info of a.accountInfos) {
+      const seen = new Set<string>();
+      for (const p of info.positions) {
+        const key = `${p.marketId}\u0000${p.direction}`;
+        if (seen.has(key)) continue; // as positions.ts: the first one keeps the series
+        seen.add(key);
+        const labels = [a.account, info.collateralId, p.marketId, p.direction];
+        const market = p.marketId === undefined ? undefined : byId.get(p.marketId);
+        addSample(requirement, labels, initialMarginRequirement(p, market));
+        addSample(limit, labels, sizeLimitRatio(p, market));
+        // Without a market list at all, trading_scrape_success{endpoint="markets"} already says why.
+        if (scrape.markets?.markets === undefined) continue;
+        const lacking = market === undefined ? ["market"] : unusableSettings(market, [...MARGIN_SETTINGS, ...LIMIT_SETTINGS]);
+        for (const input of lacking) addSample(missing, [...labels, input], 1);
+      }
+    }
+  }
+  return [requirement, limit, missing];
+}
+
+export const positionMargin: Collector = {
+  inputs: (scrape) => [scrape.markets?.markets, ...scrape.accounts.flatMap((a) => [a.account, ...a.accountInfos])],
+  collect,
+};
