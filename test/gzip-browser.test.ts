@@ -1,48 +1,20 @@
 // Headless Chromium as the judge of what a person sees: /metrics and /probe opened in a browser show
 // the whole answer (a browser decodes only the first gzip member of a body).
 
-import { execFile } from "node:child_process";
-import { existsSync, mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import type { ScrapeOutput } from "../src/exporter.js";
+import { chromiumMissing as missing, runChromium } from "./helpers/chromium.js";
 import { startStack, type Stack } from "./helpers/stack.js";
 
-const CHROMIUM = "/usr/bin/chromium";
-const missing = !existsSync(CHROMIUM);
-
 let stack: Stack | undefined;
-let profile: string | undefined;
 afterEach(async () => {
   await stack?.close();
   stack = undefined;
-  if (profile !== undefined) rmSync(profile, { recursive: true, force: true });
-  profile = undefined;
 });
 
 /** The page's DOM after load, as headless Chromium serializes it, with a fresh profile. */
-function dumpDom(url: string): Promise<string> {
-  profile = mkdtempSync(join(tmpdir(), "chromium-"));
-  const args = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    `--user-data-dir=${profile}`,
-    "--dump-dom",
-    url,
-  ];
-  return new Promise((resolve, reject) => {
-    execFile(CHROMIUM, args, { maxBuffer: 256 * 1024 * 1024, timeout: 60_000 }, (error, stdout, stderr) => {
-      if (error === null) return resolve(stdout);
-      reject(new Error(`chromium --dump-dom failed: ${stderr.trim().split("\n").pop()}`));
-    });
-  });
+async function dumpDom(url: string): Promise<string> {
+  return (await runChromium(url, ["--dump-dom"])).stdout;
 }
 
 const unescapeHtml = (html: string) => html.replaceAll("&lt;", "<").replaceAll("&gt;", ">").replaceAll("&quot;", '"').replaceAll("&amp;", "&");
