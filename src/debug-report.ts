@@ -3,10 +3,12 @@
 import type { ScrapeResult } from "./collect/result.js";
 import type { AccountConfig } from "./config/types.js";
 import { REDACTED } from "./config/secret.js";
+import { MARKET_TARGET } from "./config/sharding.js";
 import type { RequestTrace } from "./venue/client.js";
 
 export interface DebugInput {
-  account: AccountConfig;
+  /** The account probed; undefined for the venue's market target. */
+  account: AccountConfig | undefined;
   requests: RequestTrace[];
   /** Invalid fields by "endpoint field", with their counts. */
   invalid: Map<string, number>;
@@ -32,18 +34,20 @@ function authLine(account: AccountConfig): string {
 
 export function debugReport(input: DebugInput): string {
   const { account, requests, invalid, result } = input;
-  const lines: string[] = [
-    `Probe of account ${account.name}`,
-    `  collateral ids: ${account.collateralIds.join(", ")}`,
-    `  auth: ${authLine(account)}`,
-    `  extra headers: ${
-      Object.keys(account.headers)
-        .map((h) => `${h}: ${REDACTED}`)
-        .join(", ") || "none"
-    }`,
-    "",
-    "Requests (in the order they finished):",
-  ];
+  const lines: string[] =
+    account === undefined
+      ? [`Probe of ${MARKET_TARGET}: the venue's public market list`]
+      : [
+          `Probe of account ${account.name}`,
+          `  collateral ids: ${account.collateralIds.join(", ")}`,
+          `  auth: ${authLine(account)}`,
+          `  extra headers: ${
+            Object.keys(account.headers)
+              .map((h) => `${h}: ${REDACTED}`)
+              .join(", ") || "none"
+          }`,
+        ];
+  lines.push("", "Requests (in the order they finished):");
   for (const r of requests) {
     lines.push(`  ${r.endpoint.padEnd(15)} GET ${r.target} -> ${r.result} in ${r.durationMs.toFixed(1)} ms`);
     lines.push(`  ${"".padEnd(15)} headers sent: ${r.headerNames.join(", ")} (values not shown)`);

@@ -94,6 +94,11 @@ export class Exporter {
     return this.#scraper.accountNames();
   }
 
+  /** Whether this process serves the venue's market target (MARKET_TARGET) and the market families on /metrics. */
+  ownsMarkets(): boolean {
+    return this.#scraper.ownsMarkets;
+  }
+
   /** A served account by name: another shard's answers like an unknown one. */
   account(name: string): AccountConfig | undefined {
     return this.#scraper.account(name);
@@ -144,7 +149,7 @@ export class Exporter {
     this.latest.served(result);
     // A probe (accounts named) is a pure target: the exporter's own metrics stay on /metrics.
     const own = options.accounts === undefined;
-    const view = `${own ? "all" : "probe"}|${result.accounts.map((a) => a.account).join("\u0000")}|${result.markets === undefined ? "" : "m"}`;
+    const view = `${own ? "all" : "probe"}|${result.accounts.map((a) => a.account).join("\u0000")}|${result.marketFamilies ? "m" : ""}`;
     const results = [...result.accounts, result.markets];
     const last = this.#outputs.get(view);
     if (last !== undefined && sameList(last.results, results)) {
@@ -160,12 +165,13 @@ export class Exporter {
     return output;
   }
 
-  /** A debug probe of one account: its own collection, every request and problem reported as text. */
-  async debug(deadline: Deadline, account: AccountConfig): Promise<string> {
+  /** A debug probe of one account (or, undefined, of the market target): its own collection, every request and problem reported as text. */
+  async debug(deadline: Deadline, account: AccountConfig | undefined): Promise<string> {
     const requests: RequestTrace[] = [];
     const invalid = new Map<string, number>();
     const result = await this.collect(deadline, {
-      accounts: [account.name],
+      accounts: account === undefined ? [] : [account.name],
+      marketFamilies: account === undefined,
       trace: (r) => requests.push(r),
       onInvalid: (endpoint, field, count) => invalid.set(`${endpoint} ${field}`, (invalid.get(`${endpoint} ${field}`) ?? 0) + count),
     });

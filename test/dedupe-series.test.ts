@@ -63,7 +63,7 @@ describe("dedupeSeries", () => {
 describe("the exposition's last guard", () => {
   // No venue answer reaches it today (the parsers keep the first of two ids that become one), so a
   // collector of the test's own brings the repeat: the guard must still hold for the next collector.
-  const scrape = { collectedAt: 0, accounts: [], markets: undefined } satisfies ScrapeResult;
+  const scrape = { collectedAt: 0, accounts: [], markets: undefined, marketFamilies: true } satisfies ScrapeResult;
   const repeating = (inputs: Collector["inputs"]): Collector => ({
     inputs,
     collect: () => [

@@ -67,19 +67,22 @@ describe("Prometheus discovers the accounts over HTTP SD", () => {
     return Object.fromEntries(samples.map((s) => [s.metric.instance ?? "", s.value[1]]));
   };
 
-  it("scrapes every configured account as its own /probe target, up, with instance = the account", async () => {
+  it("scrapes every configured account as its own /probe target, up, with instance = the account, and the market list as one more", async () => {
     const up = await waitFor(
-      "both accounts up",
+      "both accounts and the market list up",
       async () => {
         const now = await upByInstance();
-        return now.alice === "1" && now.bob === "1" ? now : undefined;
+        return now.alice === "1" && now.bob === "1" && now["venue/markets"] === "1" ? now : undefined;
       },
       60_000,
       () => p().logTail(),
     );
-    expect(up).toEqual({ alice: "1", bob: "1" });
+    expect(up).toEqual({ alice: "1", bob: "1", "venue/markets": "1" });
     const targets = (await p().targets()).filter((t) => t.scrapePool === "trading_probe");
-    expect(targets.map((t) => new URL(t.scrapeUrl).search).sort()).toEqual(["?target=alice", "?target=bob"]);
+    expect(targets.map((t) => new URL(t.scrapeUrl).search).sort()).toEqual(["?target=alice", "?target=bob", "?target=venue%2Fmarkets"]);
+    // The market series are stored once, under the market target's instance, not under each account's.
+    const markets = await p().series('count by (instance) (trading_market_info{job="trading_probe"})');
+    expect(markets.map((s) => s.metric.instance)).toEqual(["venue/markets"]);
     expect(targets.every((t) => new URL(t.scrapeUrl).pathname === "/probe")).toBe(true);
     // The exporter's account label on each series is the target's, not renamed to exported_account.
     const margin = await p().series('trading_up{job="trading_probe"}');
@@ -114,7 +117,7 @@ describe("Prometheus discovers the accounts over HTTP SD", () => {
     expect(res.status).toBe(200);
     expect(res.headers.get("content-type")).toMatch(/^application\/json/);
     const groups = (await res.json()) as Array<{ targets: string[]; labels: Record<string, string> }>;
-    expect(groups.map((g) => g.labels.__param_target)).toEqual(["alice", "bob", "carol"]);
+    expect(groups.map((g) => g.labels.__param_target)).toEqual(["alice", "bob", "carol", "venue/markets"]);
     expect(groups.every((g) => g.targets[0] === new URL(stack!.server.url).host)).toBe(true);
   });
 });

@@ -112,6 +112,8 @@ describe("the position margin collector", () => {
         },
       ],
       markets: markets === undefined ? undefined : { outcome, markets, readAt: 0, maxAgeSeconds: 60 },
+      // As an account's /probe answer: the list is read for the positions, its own families are the venue target's.
+      marketFamilies: false,
     };
   }
   const samples = (s: ScrapeResult) =>

@@ -48,24 +48,27 @@ describe("/metrics with several accounts", () => {
 });
 
 describe("/probe", () => {
-  it("serves the one account named by target, with the markets", async () => {
+  it("serves the one account named by target, without the venue's market list (a target of its own)", async () => {
     stack = await startStack({ file: accounts });
     const res = await stack.get("/probe?target=beta");
     expect(res.status).toBe(200);
     const samples = parseExposition(await res.text());
     expect([...new Set(samples.filter((s) => s.name === "trading_up").map((s) => s.labels.account))]).toEqual(["beta"]);
     expect(samples.some((s) => s.labels.account === "alpha")).toBe(false);
-    expect(samples.some((s) => s.name === "trading_market_info")).toBe(true);
+    expect(samples.some((s) => s.name.startsWith("trading_market_"))).toBe(false);
+    const markets = parseExposition(await (await stack.get("/probe?target=venue%2Fmarkets")).text());
+    expect(markets.some((s) => s.name === "trading_market_info")).toBe(true);
+    expect(markets.some((s) => s.labels.account !== undefined)).toBe(false);
   });
 
   it.each([
-    ["", "target: required (a configured account name)"],
-    ["?target=", "target: required (a configured account name)"],
+    ["", "target: required (a configured account name, or venue/markets)"],
+    ["?target=", "target: required (a configured account name, or venue/markets)"],
     ["?target=gamma", "target: not a configured account name"],
     ["?target=http%3A%2F%2F127.0.0.1%3A1%2Fsteal", "target: not a configured account name"],
     ["?target=..%2F..%2Fetc%2Fpasswd", "target: not a configured account name"],
     ["?target=alpha%0D%0AX-Injected%3A%201", "target: not a configured account name"],
-    ["?target=alpha&target=beta", "target: required (a configured account name)"],
+    ["?target=alpha&target=beta", "target: required (a configured account name, or venue/markets)"],
     [`?target=${"a".repeat(5000)}`, "target: not a configured account name"],
   ])("answers 400 to %s without calling the venue or echoing it", async (query, message) => {
     stack = await startStack({ file: accounts });

@@ -109,6 +109,7 @@ function scrapeOf(b: { account: unknown; active: unknown; history: unknown; mark
       },
     ],
     markets: { outcome: ok("markets", !!markets), markets, readAt: 0, maxAgeSeconds: 60 },
+    marketFamilies: true,
   };
 }
 

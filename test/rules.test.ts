@@ -58,6 +58,12 @@ describe("prometheus rules and config", () => {
     expect(result.output).toContain("SUCCESS");
   }, 60_000);
 
+  it("promtool test rules passes the /probe layout: market series under the venue's own target join each account's positions on market_id, once with both jobs", async () => {
+    const result = await promtool(["test", "rules", "trading.rules.probe-layout.test.yml"], RULES_DIR);
+    expect(result.code, result.output).toBe(0);
+    expect(result.output).toContain("SUCCESS");
+  }, 60_000);
+
   it("every alert built from the venue's series reads each series as last_over_time over four shipped scrape intervals, none with keep_firing_for", () => {
     const rules = (parse(readFileSync(`${RULES_DIR}trading.rules.yml`, "utf8")) as { groups: { rules: Record<string, unknown>[] }[] }).groups.flatMap(
       (g) => g.rules,

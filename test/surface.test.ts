@@ -41,14 +41,16 @@ describe("promtool check metrics on the whole exposition", () => {
 });
 
 describe("/probe is a pure target", () => {
-  it("serves the account's series, the markets and the probe's own success and duration, nothing of the process", async () => {
+  it("serves the account's series and the probe's own success and duration, nothing of the process nor of the venue's market list", async () => {
     const text = await (await stack.get("/probe?target=sim")).text();
     const families = [...names(text)];
     expect(families.filter((n) => /^(process_|nodejs_|trading_exporter_)/.test(n))).toEqual([]);
     expect(families).toEqual(
       expect.arrayContaining(["trading_up", "trading_scrape_success", "trading_scrape_duration_seconds", "trading_account_collateral_balance"]),
     );
-    expect(families.some((n) => n.startsWith("trading_market_"))).toBe(true);
+    // The market list is the venue's, a target of its own.
+    expect(families.some((n) => n.startsWith("trading_market_"))).toBe(false);
+    expect([...names(await (await stack.get("/probe?target=venue%2Fmarkets")).text())].some((n) => n.startsWith("trading_market_"))).toBe(true);
     // /metrics still has them.
     expect([...names(await stack.scrape())].some((n) => n.startsWith("trading_exporter_"))).toBe(true);
   });

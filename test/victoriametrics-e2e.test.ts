@@ -8,6 +8,7 @@ import { join } from "node:path";
 import { Writable } from "node:stream";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { MARKET_TARGET } from "../src/config/sharding.js";
 import { createLogger } from "../src/log.js";
 import { SelfMetrics } from "../src/metrics/self.js";
 import { startService } from "../src/service.js";
@@ -188,12 +189,19 @@ describe("VictoriaMetrics end to end: vmagent cluster, VictoriaMetrics, vmalert 
         async () => {
           const byMember = await Promise.all(agents.map(async (a) => (await a.activeTargets()).filter((t) => t.labels.job === "trading_probe")));
           const up = byMember.flat().filter((t) => t.health === "up");
-          return new Set(up.map((t) => t.labels.instance)).size === ACCOUNTS.length ? byMember : undefined;
+          return new Set(up.map((t) => t.labels.instance)).size === ACCOUNTS.length + 1 ? byMember : undefined;
         },
         TIMEOUT_MS,
         logs,
       );
-      const instances = owners.map((targets) => targets.map((t) => t.labels.instance ?? "").sort());
+      // The venue's market list is one more target, of one exporter shard, scraped by one member.
+      expect(owners.flat().filter((t) => t.labels.instance === MARKET_TARGET)).toHaveLength(1);
+      const instances = owners.map((targets) =>
+        targets
+          .map((t) => t.labels.instance ?? "")
+          .filter((i) => i !== MARKET_TARGET)
+          .sort(),
+      );
       expect(instances.flat().sort()).toEqual(ACCOUNTS);
       for (const share of instances) expect(share.length).toBeGreaterThan(0);
       console.log(`vmagent members' shares of the ${ACCOUNTS.length} account targets: ${instances.map((s) => s.length).join(" and ")}`);
@@ -223,6 +231,10 @@ describe("VictoriaMetrics end to end: vmagent cluster, VictoriaMetrics, vmalert 
       // One trading_up per account: no duplicate under other labels either.
       const ups = await v.series('count by (account) (trading_up{job="trading_probe"})');
       for (const s of ups) expect(s.value[1], s.metric.account).toBe("1");
+      // Each market once: the market target is one shard's, and no account's answer repeats the list.
+      const markets = await v.series('count by (market_id) (trading_market_info{job="trading_probe"})');
+      expect(markets.length).toBeGreaterThan(0);
+      for (const s of markets) expect(s.value[1], s.metric.market_id).toBe("1");
     },
     TIMEOUT_MS + 5_000,
   );

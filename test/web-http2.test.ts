@@ -165,7 +165,8 @@ describe("the exporter with a node_exporter-style web config (TLS, headers, basi
 
   it("answers /sd with the address the client reached, from :authority", async () => {
     const reply = await h2Request(session, "/sd", { authorization: AUTHORIZATION });
-    expect(JSON.parse(reply.body.toString("utf8"))).toMatchObject([{ targets: [host()] }]);
+    // The account and the venue's market list, both at the address the client reached.
+    expect(JSON.parse(reply.body.toString("utf8"))).toMatchObject([{ targets: [host()] }, { targets: [host()] }]);
   });
 
   it("reloads over HTTP/2 (POST), answers HEAD without a body, and gzips a scrape", async () => {

@@ -45,6 +45,6 @@ export class LatestCollection {
     const found = accounts.flatMap((name) => this.#accounts.get(name) ?? []);
     if (found.length === 0 && this.#markets === undefined) return undefined;
     const newest = Math.max(0, ...found.map((a) => a.startedAt ?? 0));
-    return { collectedAt: this.#collectedAt ?? newest, accounts: found, markets: this.#markets };
+    return { collectedAt: this.#collectedAt ?? newest, accounts: found, markets: this.#markets, marketFamilies: true };
   }
 }

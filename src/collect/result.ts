@@ -29,6 +29,12 @@ export interface ScrapeResult {
   /** When this scrape's collection was asked for (epoch ms). */
   collectedAt: number;
   accounts: AccountResult[];
-  /** Undefined only when a collection leaves the markets out (ScrapeOptions.markets false); /probe keeps them. */
+  /** The venue's market list, read (or taken from its cache) by every collection: per-position series need it. */
   markets: MarketsResult | undefined;
+  /**
+   * Whether the answer carries the market list's own families (its series, its endpoint's health, its age).
+   * The list is public: it belongs to the venue's target (`/probe?target=venue/markets`) and to `/metrics`
+   * of the shard that owns it, never to an account's target, so it is stored once however many accounts.
+   */
+  marketFamilies: boolean;
 }

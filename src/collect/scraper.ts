@@ -1,7 +1,7 @@
 // Collects one scrape: every configured account's endpoints and the markets, in parallel, shared
 // between concurrent scrapes and reused inside the minimum interval, rate-limited endpoints left alone.
 
-import { shardAccounts } from "../config/sharding.js";
+import { ownsMarkets, shardAccounts } from "../config/sharding.js";
 import type { AccountConfig, Config } from "../config/types.js";
 import type { Deadline } from "../util/deadline.js";
 import { VenueClient, type CallContext, type ClientHooks, type RequestTrace } from "../venue/client.js";
@@ -18,8 +18,8 @@ import { SingleFlight } from "./shared.js";
 export interface ScrapeOptions {
   /** Only these accounts; all when absent. */
   accounts?: string[];
-  /** Leave the market list out. */
-  markets?: boolean;
+  /** The market list's own families in the answer (default true); the list is read either way. */
+  marketFamilies?: boolean;
   /** A debug probe: a collection of its own (not shared, not cached) reporting every request. */
   trace?: (request: RequestTrace) => void;
   /** A debug probe: every invalid field, by endpoint. */
@@ -61,11 +61,14 @@ export class Scraper {
   /** Kept by the exporter across reloads, so the counters live as long as the process. */
   readonly #orderOutcomes: OrderOutcomes;
   readonly #historyMaxOrders: number;
+  /** This shard serves the market target (every process does when not sharded). */
+  readonly ownsMarkets: boolean;
 
   constructor(config: Config, hooks: ScraperHooks, now: () => number = Date.now, orderOutcomes: OrderOutcomes = new OrderOutcomes()) {
     this.#hooks = hooks;
     this.#orderOutcomes = orderOutcomes;
     this.#historyMaxOrders = config.venue.historyMaxOrders;
+    this.ownsMarkets = ownsMarkets(config.sharding);
     this.#now = now;
     this.#rateLimits = new RateLimits(now);
     this.#marketsTtlMs = config.venue.marketsCacheSeconds * 1000;
@@ -91,9 +94,9 @@ export class Scraper {
     const traced = options.trace !== undefined;
     const [accounts, markets] = await Promise.all([
       Promise.all(names.map((name) => (traced ? this.#scrapeAccount(name, deadline, options) : this.#account(name, deadline)))),
-      options.markets === false ? Promise.resolve(undefined) : traced ? this.#fetchMarkets(deadline, options) : this.#markets(deadline),
+      traced ? this.#fetchMarkets(deadline, options) : this.#markets(deadline),
     ]);
-    return { collectedAt, accounts, markets };
+    return { collectedAt, accounts, markets, marketFamilies: options.marketFamilies ?? true };
   }
 
   /**

@@ -36,7 +36,7 @@ function collect(scrape: ScrapeResult): Family[] {
     "status",
   ]);
   const settings = SETTINGS.map(([, suffix, help]) => gauge(metricName("market", suffix), `${help.slice(0, -1)} (${cached}).`, ["market_id"]));
-  for (const m of scrape.markets?.markets ?? []) {
+  for (const m of (scrape.marketFamilies ? scrape.markets?.markets : undefined) ?? []) {
     addSample(info, [m.id, m.name, m.assetId, m.collateralAssetId], 1);
     addSample(status, [m.id, m.status], 1);
     const labels = [m.id];
@@ -46,6 +46,6 @@ function collect(scrape: ScrapeResult): Family[] {
 }
 
 export const markets: Collector = {
-  inputs: (scrape) => [scrape.markets?.markets, scrape.markets?.maxAgeSeconds],
+  inputs: (scrape) => (scrape.marketFamilies ? [scrape.markets?.markets, scrape.markets?.maxAgeSeconds] : [false]),
   collect,
 };

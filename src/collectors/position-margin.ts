@@ -33,7 +33,7 @@ function collect(scrape: ScrapeResult): Family[] {
         const market = p.marketId === undefined ? undefined : byId.get(p.marketId);
         addSample(requirement, labels, initialMarginRequirement(p, market));
         addSample(limit, labels, sizeLimitRatio(p, market));
-        // Without a market list at all, trading_scrape_success{endpoint="markets"} already says why.
+        // Without a market list at all, trading_scrape_success{endpoint="markets"} (on the venue's target) already says why.
         if (scrape.markets?.markets === undefined) continue;
         const lacking = market === undefined ? ["market"] : unusableSettings(market, [...MARGIN_SETTINGS, ...LIMIT_SETTINGS]);
         for (const input of lacking) addSample(missing, [...labels, input], 1);

@@ -18,7 +18,9 @@ function collect(scrape: ScrapeResult): Family[] {
     "account",
   ]);
   const outcomes = scrape.accounts.flatMap((a) => a.outcomes);
-  if (scrape.markets) outcomes.push(scrape.markets.outcome);
+  // The market list's health and age belong to the venue's target, with its series.
+  const markets = scrape.marketFamilies ? scrape.markets : undefined;
+  if (markets) outcomes.push(markets.outcome);
   for (const o of outcomes) {
     const labels = [o.endpoint, o.account ?? null];
     addSample(success, labels, o.ok ? 1 : 0);
@@ -38,7 +40,7 @@ function collect(scrape: ScrapeResult): Family[] {
     `Seconds since the market list was read from the venue (it is cached up to ${scrape.markets?.maxAgeSeconds ?? 0} s).`,
     [],
   );
-  if (scrape.markets?.markets !== undefined) addSample(age, [], Math.max(0, scrape.collectedAt - scrape.markets.readAt) / 1000);
+  if (markets?.markets !== undefined) addSample(age, [], Math.max(0, scrape.collectedAt - markets.readAt) / 1000);
   return [success, duration, up, collectedAt, age];
 }
 

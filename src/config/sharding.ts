@@ -9,8 +9,14 @@ import type { AccountConfig, Config, Sharding } from "./types.js";
 export const MAX_TOTAL_SHARDS = 10_000;
 
 /**
- * The shard that owns `name` among `totalShards`. Any name (an account's today; the venue's public
- * market list as a target of its own later) is placed by this one rule, so every replica agrees.
+ * The `/probe` target, and the `instance` `/sd` gives it, of the venue's public data: the market list, its
+ * read's health and age. No account can take the name (account names have no "/").
+ */
+export const MARKET_TARGET = "venue/markets";
+
+/**
+ * The shard that owns `name` among `totalShards`. Any name (an account's, and MARKET_TARGET) is
+ * placed by this one rule, so every replica agrees.
  * SHA-256 rather than kube-state-metrics' FNV-1a: FNV-1a's low bits depend only on the bytes' low
  * bits (modulo 2 it is the parity of the odd bytes, so `desk-A` and `desk-a` always share a shard),
  * and `sha256sum` lets anyone compute the shard by hand. Stable across versions, processes and machines.
@@ -22,6 +28,11 @@ export function shardOf(name: string, totalShards: number): number {
 
 export function ownsName(sharding: Sharding, name: string): boolean {
   return sharding.totalShards === 1 || shardOf(name, sharding.totalShards) === sharding.shard;
+}
+
+/** Whether this process serves the market target, and the market families on `/metrics`: one shard of a fleet does. */
+export function ownsMarkets(sharding: Sharding): boolean {
+  return ownsName(sharding, MARKET_TARGET);
 }
 
 /** The accounts this process serves; the others belong to another replica and are never called. */

@@ -8,6 +8,7 @@ import { Deadline } from "../util/deadline.js";
 import { VERSION } from "../version.js";
 import { redact } from "../util/redact.js";
 import { discoveryGroups, reachedAddress } from "./service-discovery.js";
+import { MARKET_TARGET } from "../config/sharding.js";
 import { libraryErrorText } from "../util/error-text.js";
 import { ConfigError } from "../config/errors.js";
 import { ScrapeTimeoutError, scrapeBudgetSeconds, type TimeoutPolicy } from "./scrape-timeout.js";
@@ -127,7 +128,8 @@ export function createApp(options: AppOptions): express.Express {
   app.get("/-/ready", (_req, res) => plain(res, 200, "Ready"));
   app.use("/runbooks", runbooks());
 
-  app.get(telemetryPath, (req, res) => serveScrape(req, res, (deadline) => exporter.metrics(deadline)));
+  // Every account of this shard in one target; the market families once in a fleet, on the shard that owns them.
+  app.get(telemetryPath, (req, res) => serveScrape(req, res, (deadline) => exporter.metrics(deadline, { marketFamilies: exporter.ownsMarkets() })));
 
   // Prometheus http_sd_configs: every account as a /probe target, current after a reload.
   app.get("/sd", (req, res) => {
@@ -135,21 +137,24 @@ export function createApp(options: AppOptions): express.Express {
     res
       .status(200)
       .type("application/json")
-      .send(JSON.stringify(discoveryGroups(exporter.accountNames(), address)));
+      .send(JSON.stringify(discoveryGroups(exporter.accountNames(), address, exporter.ownsMarkets())));
   });
 
   app.get("/probe", async (req, res) => {
     const target = req.query.target;
     // The target is only ever looked up by name, never used as a URL, and never echoed back.
-    if (typeof target !== "string" || target === "") return plain(res, 400, "target: required (a configured account name)");
-    const account = exporter.account(target);
-    if (account === undefined) return plain(res, 400, "target: not a configured account name");
+    if (typeof target !== "string" || target === "") return plain(res, 400, `target: required (a configured account name, or ${MARKET_TARGET})`);
+    // The venue's public market list is a target of its own (on one shard); an account's answer never carries it.
+    const markets = target === MARKET_TARGET && exporter.ownsMarkets();
+    const account = markets ? undefined : exporter.account(target);
+    if (!markets && account === undefined) return plain(res, 400, "target: not a configured account name");
     if (req.query.debug === "true") {
       const budget = scrapeBudgetSeconds(undefined, timeouts);
       res.type("text/plain").send(redact(await exporter.debug(new Deadline(budget), account)));
       return;
     }
-    await serveScrape(req, res, (deadline) => exporter.metrics(deadline, { accounts: [account.name] }));
+    const options = account === undefined ? { accounts: [], marketFamilies: true } : { accounts: [account.name], marketFamilies: false };
+    await serveScrape(req, res, (deadline) => exporter.metrics(deadline, options));
   });
 
   if (options.reload) {

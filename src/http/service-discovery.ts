@@ -6,23 +6,35 @@ export interface TargetGroup {
   labels: Record<string, string>;
 }
 
+import { MARKET_TARGET } from "../config/sharding.js";
+
 /**
  * One group per account: the target is this exporter (`address`, as the client reached it), and the
  * labels make Prometheus scrape `/probe?target=NAME` with `instance` set to the account name, so a
  * scrape job needs no relabelling and account names are written once, in the exporter's config.
  * The account is also a `__meta_trading_account` label, for relabelling; `account` itself is set by
  * the exporter on every series, so it is not repeated here (it would clash).
+ * With `markets` (the shard that owns it), one more group: MARKET_TARGET, the venue's public market
+ * list, which no account's answer carries. `__meta_trading_target_kind` tells the two kinds apart.
  */
-export function discoveryGroups(accounts: readonly string[], address: string): TargetGroup[] {
-  return accounts.map((name) => ({
+export function discoveryGroups(accounts: readonly string[], address: string, markets: boolean): TargetGroup[] {
+  const groups: TargetGroup[] = accounts.map((name) => ({
     targets: [address],
     labels: {
       __metrics_path__: "/probe",
       __param_target: name,
       instance: name,
       __meta_trading_account: name,
+      __meta_trading_target_kind: "account",
     },
   }));
+  if (markets) {
+    groups.push({
+      targets: [address],
+      labels: { __metrics_path__: "/probe", __param_target: MARKET_TARGET, instance: MARKET_TARGET, __meta_trading_target_kind: "markets" },
+    });
+  }
+  return groups;
 }
 
 /** host:port as a client can reach it: the Host header when it is one, else the socket's local address. */

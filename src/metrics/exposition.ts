@@ -48,7 +48,7 @@ export class Exposition {
   }
 
   render(scrape: ScrapeResult, maxSeries: number): Rendered {
-    const view = `${scrape.accounts.map((a) => a.account).join("\u0000")}|${scrape.markets === undefined ? "" : "m"}`;
+    const view = `${scrape.accounts.map((a) => a.account).join("\u0000")}|${scrape.marketFamilies ? "m" : ""}`;
     const fresh: Part[] = [];
     const reused: Chunk[] = [];
     let series = 0;

@@ -73,7 +73,7 @@ export function scrapeFromFixtures(c: FixtureCase): { scrape: ScrapeResult; inva
     orderCounts: new OrderOutcomes().observe(c.account, activeOrders, orderHistory, 1000),
   };
   return {
-    scrape: { collectedAt: 0, accounts: [account], markets: { outcome: marketsOutcome, markets, readAt: 0, maxAgeSeconds: 60 } },
+    scrape: { collectedAt: 0, accounts: [account], markets: { outcome: marketsOutcome, markets, readAt: 0, maxAgeSeconds: 60 }, marketFamilies: true },
     invalid,
   };
 }
