@@ -77,10 +77,59 @@ async function discover(exporter: ExporterProcess): Promise<Array<{ name: string
   }));
 }
 
-/** Up as Prometheus sees it (200) and as the exporter says it (trading_up 1). */
+/**
+ * Up as Prometheus sees it (200) and as the exporter says it: trading_up 1 for an account, and for the
+ * venue's market target (it has no trading_up) a successful read of the market list.
+ */
 function targetUp(answer: Answer): boolean {
   if (answer.status !== 200) return false;
-  return /^trading_up\{[^}]*\} 1$/m.test(gunzipSync(answer.body).toString("utf8"));
+  const text = gunzipSync(answer.body).toString("utf8");
+  return /^trading_up\{[^}]*\} 1$/m.test(text) || (!/^trading_up\{/m.test(text) && /^trading_scrape_success\{endpoint="markets"[^}]*\} 1$/m.test(text));
+}
+
+/** What the answers of a round are made of: an account's answer, and what Prometheus stores for each account. */
+interface AnswerShape {
+  /** Median over the account targets: sample lines, bytes of text, bytes sent (gzip). */
+  accountLines: number;
+  accountBytes: number;
+  accountGzipBytes: number;
+  /** Sample lines over every target /sd lists, divided by the accounts: the series stored per account. */
+  seriesPerAccount: number;
+  /** trading_market_* samples over every target, and how many distinct ones. */
+  marketSamples: number;
+  distinctMarketSamples: number;
+}
+
+function answerShape(answers: ReadonlyMap<string, Answer>, accounts: number): AnswerShape {
+  const lines: number[] = [];
+  const bytes: number[] = [];
+  const gzipBytes: number[] = [];
+  let samples = 0;
+  let marketSamples = 0;
+  const distinctMarket = new Set<string>();
+  for (const answer of answers.values()) {
+    if (answer.status !== 200) continue;
+    const text = gunzipSync(answer.body).toString("utf8");
+    const sampleLines = text.split("\n").filter((line) => line !== "" && !line.startsWith("#"));
+    samples += sampleLines.length;
+    for (const line of sampleLines) {
+      if (!line.startsWith("trading_market_")) continue;
+      marketSamples++;
+      distinctMarket.add(line.slice(0, line.lastIndexOf(" ")));
+    }
+    if (!/^trading_up\{/m.test(text)) continue;
+    lines.push(sampleLines.length);
+    bytes.push(Buffer.byteLength(text));
+    gzipBytes.push(answer.body.length);
+  }
+  return {
+    accountLines: percentile(lines, 50),
+    accountBytes: percentile(bytes, 50),
+    accountGzipBytes: percentile(gzipBytes, 50),
+    seriesPerAccount: samples / accounts,
+    marketSamples,
+    distinctMarketSamples: distinctMarket.size,
+  };
 }
 
 async function main(): Promise<void> {
@@ -169,6 +218,7 @@ async function main(): Promise<void> {
     const venueMinutes = (performance.now() - (venueWindow?.startedAt ?? start)) / 60_000;
     const venueRequests = Object.values(venueStats.requests).reduce((a, b) => a + b, 0);
     const up = [...last.values()].filter(targetUp).length;
+    const shape = answerShape(last, accounts);
     const rss = rssMB(exporter.pid);
     const loop = await exporter.loopDelay();
 
@@ -226,6 +276,11 @@ async function main(): Promise<void> {
     console.log(`cores at this rate: ${round2(sum((f) => f.cpuMs, steady) / (steady.length * intervalMs) || 0)}`);
     console.log(`503s after the first interval: ${unavailableLater} (goal 0: ${mark(unavailableLater === 0)}); in the first: ${figures[0]?.unavailable ?? 0}`);
     console.log(`targets up at the last interval: ${up} of ${targets.length} (goal all: ${mark(up === targets.length)})`);
+    console.log(
+      `an account's answer (median): ${shape.accountLines} sample lines, ${round1(shape.accountBytes / 1024)} KiB of text, ${round1(shape.accountGzipBytes / 1024)} KiB gzip; ` +
+        `series stored per account over all ${targets.length} targets: ${round1(shape.seriesPerAccount)}; ` +
+        `trading_market_* samples over all targets: ${shape.marketSamples} (${shape.distinctMarketSamples} distinct)`,
+    );
     console.log(`venue requests per minute after the first interval: ${Math.round(venueRequests / venueMinutes)} (${JSON.stringify(venueStats.requests)})`);
     console.log(`event-loop delay over the run: p50 ${round1(loop.p50)} ms, p99 ${round1(loop.p99)} ms, max ${round1(loop.max)} ms`);
     console.log(
