@@ -115,6 +115,9 @@ describe("two shards of one 200-account config", () => {
     const lines = run.stdout.split("\n").filter(Boolean);
     const ones = ACCOUNTS.filter((name) => shardOf(name, 2) === 1).length;
     expect(lines[1]).toBe(`shard 1 of 2 serves ${ones} of 200 account(s); the first 8 bytes of each name's SHA-256, mod 2:`);
-    expect(lines.slice(2)).toEqual(ACCOUNTS.map((name) => `  ${name}: shard ${shardOf(name, 2)}`));
+    expect(lines.slice(2)).toEqual([
+      ...ACCOUNTS.map((name) => `  ${name}: shard ${shardOf(name, 2)}`),
+      `the venue's market list (venue/markets, by the same hash): shard ${shardOf("venue/markets", 2)}`,
+    ]);
   });
 });
