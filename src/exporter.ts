@@ -52,6 +52,11 @@ export class Exporter {
   readonly #paging = new Map<string, string>();
   /** Paging lines repeat for every account of a venue that pages wrongly: one a minute per kind, the rest counted in the next. */
   readonly #pagingLines = new LineRateLimit();
+  /**
+   * A venue endpoint that fails (or recovers) for one account usually does for all: one line a minute per
+   * endpoint and reason, the accounts held back counted in the next line and every failure in the metrics.
+   */
+  readonly #healthLines = new LineRateLimit();
   readonly #transport = new Transport();
   readonly #exposition = new Exposition(COLLECTORS);
   /** The last output per view, with the collection results it was rendered from and when. */
@@ -219,9 +224,13 @@ export class Exporter {
     this.#healthy.set(key, o.ok);
     const fields = { endpoint: o.endpoint, account: o.account };
     if (!o.ok && before !== false) {
-      this.#logger.warn({ ...fields, reason: o.reason, error: o.message }, "venue endpoint failing");
+      const held = this.#healthLines.take(`${o.endpoint}\u0000${o.reason ?? ""}`);
+      if (held === undefined) return;
+      this.#logger.warn({ ...fields, reason: o.reason, error: o.message, ...(held > 0 ? { suppressed: held } : {}) }, "venue endpoint failing");
     } else if (o.ok && before === false) {
-      this.#logger.info(fields, "venue endpoint recovered");
+      const held = this.#healthLines.take(`${o.endpoint}\u0000recovered`);
+      if (held === undefined) return;
+      this.#logger.info({ ...fields, ...(held > 0 ? { suppressed: held } : {}) }, "venue endpoint recovered");
     }
   }
 }

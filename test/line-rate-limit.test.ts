@@ -44,3 +44,20 @@ describe("paging warnings of many accounts", () => {
     expect(stack.logs.filter((l) => l.includes("history paging misbehaves"))).toHaveLength(1);
   });
 });
+
+describe("an endpoint failing for many accounts", () => {
+  it("is one warning line naming the first account, while the counter has every account's failure", async () => {
+    const accounts = 20;
+    const collaterals = [{ id: "USDC", shape: "detailed" as const }];
+    stack = await startStack({
+      venue: { accounts, collaterals, faults: [{ endpoint: "orders_active", kind: "status", status: 503 }] },
+      file: (url) => parse(exporterConfigYaml({ accounts, apiKey: SIM_KEY, apiKeyHeader: "X-Api-Key", collaterals }, url)),
+    });
+    const samples = parseExposition(await stack.scrape());
+    const failures = samples.filter((s) => s.name === "trading_exporter_upstream_errors_total" && s.labels.endpoint === "orders_active");
+    expect(failures.reduce((n, s) => n + s.value, 0)).toBeGreaterThanOrEqual(accounts);
+    const lines = stack.logs.filter((l) => l.includes("venue endpoint failing"));
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toContain('"endpoint":"orders_active"');
+  });
+});
