@@ -3,7 +3,14 @@
 
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { html, raw } from "../src/http/html.js";
-import { LIQUIDATION_DISTANCE_CRITICAL, MARGIN_RATIO_CRITICAL, MARGIN_RATIO_WARNING, marginState } from "../src/http/risk-levels.js";
+import {
+  LIQUIDATION_DISTANCE_CRITICAL,
+  LIQUIDATION_DISTANCE_WARNING,
+  liquidationState,
+  MARGIN_RATIO_CRITICAL,
+  MARGIN_RATIO_WARNING,
+  marginState,
+} from "../src/http/risk-levels.js";
 import type { StatusData } from "../src/http/status-data.js";
 import { duration, percent, statusPage } from "../src/http/status-page.js";
 import { startStack, type Stack } from "./helpers/stack.js";
@@ -39,6 +46,19 @@ describe("the status page's thresholds", () => {
     // TradingPositionNearLiquidation fires through this recording rule (it resolves higher, at 0.06).
     expect(expr("TradingPositionNearLiquidation")).toContain("trading:position_liquidation_distance_ratio:critical");
     expect(LIQUIDATION_DISTANCE_CRITICAL).toBe(firing("trading:position_liquidation_distance_ratio:critical", "<"));
+    expect(expr("TradingPositionApproachingLiquidation")).toContain("trading:position_liquidation_distance_ratio:warning");
+    expect(LIQUIDATION_DISTANCE_WARNING).toBe(firing("trading:position_liquidation_distance_ratio:warning", "<"));
+  });
+
+  it("grade a liquidation distance as the two tiers fire: strictly below 5% critical, below 10% warning", () => {
+    expect([0, 0.04, LIQUIDATION_DISTANCE_CRITICAL, 0.07, LIQUIDATION_DISTANCE_WARNING, 0.3].map(liquidationState)).toEqual([
+      "critical",
+      "critical",
+      "warning",
+      "warning",
+      "ok",
+      "ok",
+    ]);
   });
 
   it("grade as the alerts compare: strictly above each threshold, +Inf critical", () => {

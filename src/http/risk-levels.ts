@@ -4,8 +4,10 @@
 export const MARGIN_RATIO_WARNING = 0.8;
 /** TradingMarginRatioCritical: `trading_account_margin_ratio > 0.9`. */
 export const MARGIN_RATIO_CRITICAL = 0.9;
-/** TradingPositionNearLiquidation: `trading_position_liquidation_distance_ratio < 0.05`. */
+/** TradingPositionNearLiquidation fires below this (`trading:position_liquidation_distance_ratio:critical`). */
 export const LIQUIDATION_DISTANCE_CRITICAL = 0.05;
+/** TradingPositionApproachingLiquidation fires below this (`trading:position_liquidation_distance_ratio:warning`). */
+export const LIQUIDATION_DISTANCE_WARNING = 0.1;
 
 export type RiskState = "ok" | "warning" | "critical";
 
@@ -16,7 +18,12 @@ export function marginState(ratio: number): RiskState {
   return "ok";
 }
 
-/** As TradingPositionNearLiquidation judges a distance: strictly below the threshold is critical. */
+/**
+ * As the two liquidation tiers fire: strictly below each threshold. The page shows the distance now, so
+ * it does not hold a tier through the alerts' resolve band (6% and 12%): an alert may still fire there.
+ */
 export function liquidationState(distance: number): RiskState {
-  return distance < LIQUIDATION_DISTANCE_CRITICAL ? "critical" : "ok";
+  if (distance < LIQUIDATION_DISTANCE_CRITICAL) return "critical";
+  if (distance < LIQUIDATION_DISTANCE_WARNING) return "warning";
+  return "ok";
 }
