@@ -95,6 +95,19 @@ describe("/probe", () => {
     expect(text).toContain('trading_up{account="beta"} 1');
     expect(text).not.toContain(SIM_KEY);
   });
+
+  it("debug=true on the market target reports the public list's request and its series, no account and no credential", async () => {
+    stack = await startStack({ file: accounts });
+    const res = await stack.get("/probe?target=venue%2Fmarkets&debug=true");
+    expect(res.status).toBe(200);
+    const text = await res.text();
+    expect(text).toContain("Probe of venue/markets: the venue's public market list");
+    expect(text).toMatch(/markets\s+GET \/v1\/public\/markets -> 200 in [\d.]+ ms/);
+    expect(text).not.toMatch(/GET \/v1\/private\//);
+    expect(text).toContain("trading_market_info{");
+    expect(text).not.toContain("trading_up{");
+    expect(text).not.toContain(SIM_KEY);
+  });
 });
 
 describe("authentication schemes", () => {
