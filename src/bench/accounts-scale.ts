@@ -2,7 +2,8 @@
 // each) probed through `/sd` every 15 s as Prometheus spreads its targets, for a few intervals from its start;
 // then `/metrics` of the same config against a 10 s deadline. Prints numbers; a benchmark, not a test.
 // BENCH_ACCOUNTS, BENCH_INTERVALS, BENCH_INTERVAL_SECONDS change the run; BENCH_CPU_PROF=DIR profiles the
-// exporter (node --cpu-prof); BENCH_SIM_ARGS adds simulator flags ("--positions 3 --active-orders 6").
+// exporter (node --cpu-prof); BENCH_SIM_ARGS adds simulator flags ("--positions 3 --active-orders 6");
+// BENCH_NODE_ARGS adds node flags after the shipped ones ("--max-semi-space-size=16").
 
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { Agent, request } from "node:http";
@@ -156,9 +157,11 @@ async function main(): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), "accounts-scale-"));
   const configFile = join(dir, "trading-exporter.yml");
   writeFileSync(configFile, exporterConfigYaml({ accounts, apiKey: KEY, apiKeyHeader: "X-Api-Key", collaterals }, venue.url.replace(/\/$/, "")));
+  // BENCH_NODE_ARGS: node flags after the shipped ones (a later V8 flag wins), to weigh a runtime setting.
+  const nodeArgs = (process.env.BENCH_NODE_ARGS ?? "").split(/\s+/).filter(Boolean);
   const exporter = await startExporterProcess(
     { TRADING_CONFIG_FILE: configFile, TRADING_LOG_LEVEL: "info" },
-    profileDir === undefined ? [] : ["--cpu-prof", "--cpu-prof-dir", profileDir],
+    [...nodeArgs, ...(profileDir === undefined ? [] : ["--cpu-prof", "--cpu-prof-dir", profileDir])],
   );
   try {
     // Settled, not ready: the exporter is ready when it listens; this is only for a steady idle figure.
