@@ -159,10 +159,10 @@ async function main(): Promise<void> {
   writeFileSync(configFile, exporterConfigYaml({ accounts, apiKey: KEY, apiKeyHeader: "X-Api-Key", collaterals }, venue.url.replace(/\/$/, "")));
   // BENCH_NODE_ARGS: node flags after the shipped ones (a later V8 flag wins), to weigh a runtime setting.
   const nodeArgs = (process.env.BENCH_NODE_ARGS ?? "").split(/\s+/).filter(Boolean);
-  const exporter = await startExporterProcess(
-    { TRADING_CONFIG_FILE: configFile, TRADING_LOG_LEVEL: "info" },
-    [...nodeArgs, ...(profileDir === undefined ? [] : ["--cpu-prof", "--cpu-prof-dir", profileDir])],
-  );
+  const exporter = await startExporterProcess({ TRADING_CONFIG_FILE: configFile, TRADING_LOG_LEVEL: "info" }, [
+    ...nodeArgs,
+    ...(profileDir === undefined ? [] : ["--cpu-prof", "--cpu-prof-dir", profileDir]),
+  ]);
   try {
     // Settled, not ready: the exporter is ready when it listens; this is only for a steady idle figure.
     await pause(2000);
