@@ -9,6 +9,7 @@ import { Groups } from "../src/collectors/group.js";
 import { familiesToOpenMetrics } from "../src/metrics/body.js";
 import { Exposition } from "../src/metrics/exposition.js";
 import { type Deflated, gzipMember } from "../src/metrics/gzip-member.js";
+import { capSeries } from "../src/metrics/series-cap.js";
 import { renderText } from "../src/metrics/text-render.js";
 import { scrapeFromFixtures } from "./helpers/fixtures.js";
 import { pythonFirstMember } from "./helpers/gzip-clients.js";
@@ -98,7 +99,25 @@ describe("Exposition", () => {
     expect(out.series).toBe(10 + healthSeries);
     expect(out.fresh).toMatch(/^trading_up\{/m);
     expect(out.dropped).toBeGreaterThan(0);
-    expect(out.reused).toBeUndefined();
+  });
+
+  it("over the cap sends the series of cutting the whole exposition family by family, in collector order, for every cap", () => {
+    const { scrape } = scrapeFromFixtures(CASE);
+    const all = COLLECTORS.filter((c) => c.uncapped !== true).flatMap((c) => c.collect(scrape).filter((f) => f.samples.length > 0));
+    const total = all.reduce((n, f) => n + f.samples.length, 0);
+    const health = renderText(COLLECTORS.filter((c) => c.uncapped === true).flatMap((c) => c.collect(scrape).filter((f) => f.samples.length > 0)));
+    const lines = (text: string) => text.split("\n").filter((l) => l !== "" && !l.startsWith("#"));
+    for (const max of [0, 1, 7, Math.floor(total / 2), total - 1]) {
+      // A fresh exposition and one that rendered the whole scrape before: the cut must not depend on what is cached.
+      const warm = new Exposition(COLLECTORS);
+      warm.render(scrape, total + 1000);
+      for (const exposition of [new Exposition(COLLECTORS), warm]) {
+        const out = exposition.render(scrape, max);
+        const { families, dropped } = capSeries(all, max);
+        expect(out.dropped, `cap ${max}`).toBe(dropped);
+        expect(lines(out.fresh + (out.reused?.text ?? "")), `cap ${max}`).toEqual(lines(health + renderText(families)));
+      }
+    }
   });
 });
 

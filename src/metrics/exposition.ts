@@ -4,18 +4,35 @@
 
 import type { ScrapeResult } from "../collect/result.js";
 import type { Collector } from "./collector.js";
+import type { Family } from "./family.js";
 import { Body, Part } from "./body.js";
 import { dedupeSeries } from "./dedupe-series.js";
 import { capSeries } from "./series-cap.js";
-import { renderBytes, renderText, renderWith } from "./text-render.js";
+import { renderBytes, renderWith } from "./text-render.js";
 
 interface Chunk {
   inputs: readonly unknown[];
-  /** The collector's non-empty families as text; undefined when it has none. */
+  /** The collector's non-empty families until the chunk is first sent; undefined once rendered. */
+  families: Family[] | undefined;
+  /** The families as text (after the first render); undefined when there are none. */
   part: Part | undefined;
   series: number;
   /** Series left out as repeats of a label set (dedupe-series.ts). */
   duplicates: number;
+}
+
+/**
+ * The chunk's text, rendered at the first scrape that sends it: a chunk past the series cap is never
+ * rendered or compressed. What changes every scrape is sent as text after the exporter's own metrics;
+ * the rest is compressed straight from the render buffer, with no copy of its text.
+ */
+function partOf(chunk: Chunk, fresh: boolean): Part | undefined {
+  const families = chunk.families;
+  if (families !== undefined) {
+    chunk.part = families.length === 0 ? undefined : fresh ? new Part(renderBytes(families)) : renderWith(families, Part.gzipped);
+    chunk.families = undefined;
+  }
+  return chunk.part;
 }
 
 export interface Rendered {
@@ -49,50 +66,80 @@ export class Exposition {
 
   render(scrape: ScrapeResult, maxSeries: number): Rendered {
     const view = `${scrape.accounts.map((a) => a.account).join("\u0000")}|${scrape.marketFamilies ? "m" : ""}`;
+    const chunks = this.#collectors.map((collector, i) => {
+      const inputs = collector.inputs(scrape);
+      return { collector, fresh: inputs === undefined, chunk: this.#chunk(collector, inputs, `${i}|${view}`, scrape) };
+    });
+    const series = chunks.reduce((n, c) => n + c.chunk.series, 0);
+    const uncapped = chunks.reduce((n, c) => n + (c.collector.uncapped === true ? c.chunk.series : 0), 0);
+    const duplicates = chunks.reduce((n, c) => n + c.chunk.duplicates, 0);
+    if (series - uncapped > maxSeries) return this.#capped(scrape, chunks, maxSeries, series, duplicates);
     const fresh: Part[] = [];
     const reused: Chunk[] = [];
-    let series = 0;
-    let uncapped = 0;
-    let duplicates = 0;
-    this.#collectors.forEach((collector, i) => {
-      const inputs = collector.inputs(scrape);
-      const chunk = this.#chunk(collector, inputs, `${i}|${view}`, scrape);
-      series += chunk.series;
-      if (collector.uncapped === true) uncapped += chunk.series;
-      duplicates += chunk.duplicates;
-      if (chunk.part === undefined) return;
-      if (inputs === undefined) fresh.push(chunk.part);
-      else reused.push(chunk);
-    });
-    if (series - uncapped > maxSeries) {
-      // Over the cap (rare): cut family by family, in collector order, nothing reused; the scrape's
-      // own health (trading_up) is always kept whole and not counted.
-      const collected = (c: Collector) => dedupeSeries(c.collect(scrape).filter((f) => f.samples.length > 0)).families;
-      const whole = this.#collectors.filter((c) => c.uncapped === true).flatMap(collected);
-      const { families, dropped } = capSeries(this.#collectors.filter((c) => c.uncapped !== true).flatMap(collected), maxSeries);
-      const kept = [...whole, ...families];
-      return { fresh: kept.length === 0 ? "" : renderText(kept), reused: undefined, series: series - dropped, dropped, duplicates };
+    for (const c of chunks) {
+      const part = partOf(c.chunk, c.fresh);
+      if (part === undefined) continue;
+      if (c.fresh) fresh.push(part);
+      else reused.push(c.chunk);
     }
     return { fresh: fresh.length === 0 ? "" : new Body(fresh).text, reused: this.#body(view, reused), series, dropped: 0, duplicates };
+  }
+
+  /**
+   * Over the cap (a large /metrics): collector by collector in order, whole chunks while they fit, the one
+   * that crosses the cap collected again and cut family by family, the rest left out unrendered. The
+   * scrape's own health (trading_up) is always kept whole and not counted.
+   */
+  #capped(
+    scrape: ScrapeResult,
+    chunks: ReadonlyArray<{ collector: Collector; fresh: boolean; chunk: Chunk }>,
+    max: number,
+    series: number,
+    duplicates: number,
+  ): Rendered {
+    let room = max;
+    let dropped = 0;
+    const fresh: Part[] = [];
+    const kept: Part[] = [];
+    for (const { collector, fresh: isFresh, chunk } of chunks) {
+      let part: Part | undefined;
+      if (collector.uncapped === true || chunk.series <= room) {
+        if (collector.uncapped !== true) room -= chunk.series;
+        part = partOf(chunk, isFresh);
+      } else {
+        dropped += chunk.series - room;
+        if (room > 0) {
+          const { families } = capSeries(dedupeSeries(collector.collect(scrape).filter((f) => f.samples.length > 0)).families, room);
+          part = new Part(renderBytes(families));
+        }
+        room = 0;
+      }
+      if (part !== undefined) (isFresh ? fresh : kept).push(part);
+    }
+    return {
+      fresh: fresh.length === 0 ? "" : new Body(fresh).text,
+      reused: kept.length === 0 ? undefined : new Body(kept),
+      series: series - dropped,
+      dropped,
+      duplicates,
+    };
   }
 
   #chunk(collector: Collector, inputs: readonly unknown[] | undefined, key: string, scrape: ScrapeResult): Chunk {
     const cached = this.#chunks.get(key);
     if (inputs !== undefined && cached !== undefined && sameList(inputs, cached.inputs)) return cached;
-    // Another view may have rendered the same inputs (the market list, the same for every account's
-    // probe): by the inputs contract the text is the same, so a thousand probes render it once.
+    // Another view may have rendered the same inputs (the market list, the same for every /metrics of
+    // a fleet): by the inputs contract the text is the same, so it is rendered once.
     const latest = this.#latest.get(collector);
     if (inputs !== undefined && latest !== undefined && sameList(inputs, latest.inputs)) {
       this.#chunks.set(key, latest);
       return latest;
     }
     const { families, duplicates } = dedupeSeries(collector.collect(scrape).filter((f) => f.samples.length > 0));
-    // What changes every scrape is sent as text after the exporter's own metrics; the rest is
-    // compressed straight from the render buffer, with no copy of its text.
-    const render = () => (inputs === undefined ? new Part(renderBytes(families)) : renderWith(families, Part.gzipped));
     const chunk: Chunk = {
       inputs: inputs ?? [],
-      part: families.length === 0 ? undefined : render(),
+      families,
+      part: undefined,
       series: families.reduce((n, f) => n + f.samples.length, 0),
       duplicates,
     };
