@@ -104,6 +104,7 @@ for (const deployment of ["metrics", "probe"] as const) {
             const queries = dashboardQueries(dashboard, { ...vars, __rate_interval: RATE_INTERVAL });
             let fileMax = 0;
             let widest = "";
+            let returned = 0;
             for (const q of queries) {
               queryCount++;
               const where = `${file} panel "${q.panel}"`;
@@ -112,7 +113,10 @@ for (const deployment of ["metrics", "probe"] as const) {
                 problems.push(`${where}: ${answer.errorType}: ${answer.error}\n  ${q.expr}`);
                 continue;
               }
+              returned += answer.data.result.length;
               if (answer.data.result.length === 0) problems.push(`${where} returned no series:\n  ${q.expr}`);
+              // The first account is in the liquidation scenario: its margin alerts fire (the test rules' fors are seconds).
+              if (q.panel === "Alerts firing" && !answer.data.result.some((r) => Number(r.value[1]) > 0)) problems.push(`${where}: no alert firing yet`);
               if (!GRAPHS.has(q.type)) continue;
               const range = await p().queryRange(q.expr, RANGE_SECONDS, 1);
               if (range.status !== "success" || range.data === undefined) {
@@ -125,7 +129,7 @@ for (const deployment of ["metrics", "probe"] as const) {
               if (drawn > MAX_GRAPH_SERIES) problems.push(`${where} draws ${drawn} series over ${RANGE_SECONDS} s:\n  ${q.expr}`);
             }
             maxGraphSeries = Math.max(maxGraphSeries, fileMax);
-            figures.push(`${file}: ${queries.length} queries, at most ${fileMax} series on a graph ("${widest}"; account ${vars.account?.slice(0, 40)})`);
+            figures.push(`${file}: ${queries.length} queries returning ${returned} series, at most ${fileMax} series on a graph ("${widest}"; account ${vars.account?.slice(0, 40)})`);
           }
           return problems.length === 0 ? true : undefined;
         },
