@@ -129,7 +129,9 @@ for (const deployment of ["metrics", "probe"] as const) {
               if (drawn > MAX_GRAPH_SERIES) problems.push(`${where} draws ${drawn} series over ${RANGE_SECONDS} s:\n  ${q.expr}`);
             }
             maxGraphSeries = Math.max(maxGraphSeries, fileMax);
-            figures.push(`${file}: ${queries.length} queries returning ${returned} series, at most ${fileMax} series on a graph ("${widest}"; account ${vars.account?.slice(0, 40)})`);
+            figures.push(
+              `${file}: ${queries.length} queries returning ${returned} series, at most ${fileMax} series on a graph ("${widest}"; account ${vars.account?.slice(0, 40)})`,
+            );
           }
           return problems.length === 0 ? true : undefined;
         },
