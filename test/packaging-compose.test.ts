@@ -233,11 +233,11 @@ describe("the compose Alertmanager and webhook receiver", () => {
 describe("the compose Grafana", () => {
   const env = environment("grafana");
 
-  it("lets anonymous viewers in and lands on the shipped dashboard", () => {
+  it("lets anonymous viewers in and lands on the desk overview", () => {
     expect(env.GF_AUTH_ANONYMOUS_ENABLED).toBe("true");
     expect(env.GF_AUTH_ANONYMOUS_ORG_ROLE).toBe("Viewer");
     const home = hostPathOf("grafana", env.GF_DASHBOARDS_DEFAULT_HOME_DASHBOARD_PATH!);
-    expect(home).toBe(repoPath("grafana/dashboards/trading-exporter.json"));
+    expect(home).toBe(repoPath("grafana/dashboards/trading-desk.json"));
     expect(containerPorts("grafana")).toContain(3000);
   });
 
@@ -263,8 +263,9 @@ describe("the compose Grafana", () => {
       const path = String(dig(provider, "options", "path"));
       const onHost = hostPathOf("grafana", path);
       expect(onHost, `${path} is mounted`).toBe(repoPath("grafana/dashboards").replace(/\/$/, ""));
-      expect(existsSync(join(onHost!, "trading-exporter.json"))).toBe(true);
+      for (const file of ["trading-desk.json", "trading-account.json"]) expect(existsSync(join(onHost!, file)), file).toBe(true);
     }
-    expect(JSON.parse(readRepoFile("grafana/dashboards/trading-exporter.json"))).toMatchObject({ uid: "trading-exporter" });
+    expect(JSON.parse(readRepoFile("grafana/dashboards/trading-desk.json"))).toMatchObject({ uid: "trading-desk" });
+    expect(JSON.parse(readRepoFile("grafana/dashboards/trading-account.json"))).toMatchObject({ uid: "trading-account" });
   });
 });

@@ -24,6 +24,13 @@ export interface QueryAnswer {
   error?: string;
 }
 
+export interface RangeAnswer {
+  status: "success" | "error";
+  data?: { resultType: string; result: Array<{ metric: Record<string, string>; values: Array<[number, string]> }> };
+  errorType?: string;
+  error?: string;
+}
+
 export interface ActiveAlert {
   labels: Record<string, string>;
   annotations: Record<string, string>;
@@ -62,6 +69,10 @@ export interface RunningPrometheus {
   logTail(): string;
   /** An instant query at the current time; a PromQL error comes back as status "error", not a throw. */
   query(expr: string): Promise<QueryAnswer>;
+  /** A range query over the last `seconds` at `stepSeconds`; a PromQL error comes back as status "error". */
+  queryRange(expr: string, seconds: number, stepSeconds: number): Promise<RangeAnswer>;
+  /** The values of `label` on the series `selector` matches (what Grafana's label_values() lists). */
+  labelValues(selector: string, label: string): Promise<string[]>;
   /** An instant query that must succeed: its samples. */
   series(expr: string): Promise<Sample[]>;
   alerts(): Promise<ActiveAlert[]>;
@@ -105,6 +116,8 @@ export interface PrometheusOptions {
   intervalSeconds?: number;
   /** Further scrape jobs, as Prometheus config objects. */
   jobs?: unknown[];
+  /** The job `trading` scraping the target's /metrics; true unless given (false: only `jobs`). */
+  metricsJob?: boolean;
 }
 
 function configYaml(target: string, options: PrometheusOptions): string {
@@ -117,7 +130,9 @@ function configYaml(target: string, options: PrometheusOptions): string {
       rule_files: [options.rulesFile ?? RULES_FILE],
       ...(options.alertmanager === undefined ? {} : { alerting: { alertmanagers: [{ static_configs: [{ targets: [options.alertmanager] }] }] } }),
       scrape_configs: [
-        { job_name: "trading", scrape_interval: interval, scrape_timeout: timeout, metrics_path: "/metrics", static_configs: [{ targets: [target] }] },
+        ...(options.metricsJob === false
+          ? []
+          : [{ job_name: "trading", scrape_interval: interval, scrape_timeout: timeout, metrics_path: "/metrics", static_configs: [{ targets: [target] }] }]),
         ...(options.jobs ?? []),
       ],
     },
@@ -182,6 +197,17 @@ function running(server: ServerProcess, dir: string): RunningPrometheus {
       if (answer.status !== "success" || answer.data === undefined) throw new Error(`query ${expr} failed: ${answer.errorType}: ${answer.error}`);
       return answer.data.result;
     },
+    async queryRange(expr, seconds, stepSeconds) {
+      const end = Date.now() / 1000;
+      const res = await fetch(`${url}/api/v1/query_range`, {
+        method: "POST",
+        body: new URLSearchParams({ query: expr, start: String(end - seconds), end: String(end), step: String(stepSeconds) }),
+        signal: AbortSignal.timeout(10_000),
+      });
+      return (await res.json()) as RangeAnswer;
+    },
+    labelValues: async (selector, label) =>
+      getJson<string[]>(`${url}/api/v1/label/${encodeURIComponent(label)}/values?${new URLSearchParams({ "match[]": selector })}`),
     alerts: async () => (await getJson<{ alerts: ActiveAlert[] }>(`${url}/api/v1/alerts`)).alerts,
     targets: async () => (await getJson<{ activeTargets: ActiveTarget[] }>(`${url}/api/v1/targets?state=active`)).activeTargets,
     ruleGroups: async () => (await getJson<{ groups: RuleGroupStatus[] }>(`${url}/api/v1/rules`)).groups,
