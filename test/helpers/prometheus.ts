@@ -105,6 +105,8 @@ export interface PrometheusOptions {
   intervalSeconds?: number;
   /** Further scrape jobs, as Prometheus config objects. */
   jobs?: unknown[];
+  /** A whole configuration file's text instead of the one made from the options above (the target is then unused). */
+  config?: string;
 }
 
 function configYaml(target: string, options: PrometheusOptions): string {
@@ -143,7 +145,7 @@ export async function startPrometheus(target: string, options: PrometheusOptions
   const binary = findPrometheus();
   const dir = await mkdtemp(join(tmpdir(), "trading-prometheus-"));
   try {
-    await writeFile(join(dir, "prometheus.yml"), configYaml(target, options));
+    await writeFile(join(dir, "prometheus.yml"), options.config ?? configYaml(target, options));
     const server = await startServer(
       "prometheus",
       binary,
