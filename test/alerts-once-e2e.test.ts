@@ -72,9 +72,9 @@ describe("alerts once per account, counters that count: a real Prometheus with b
     const rulesFile = join(dir, "trading.rules.yml");
     writeFileSync(rulesFile, testRules(readFileSync(RULES_FILE, "utf8"), `${s().server.url}runbooks/`));
     const host = new URL(s().server.url).host;
-    const [metrics, probe] = EXAMPLES.map((f) => testExample(readFileSync(join(PROMETHEUS_DIR, f), "utf8"), host, rulesFile));
+    const [metrics = {}, probe = {}] = EXAMPLES.map((f) => testExample(readFileSync(join(PROMETHEUS_DIR, f), "utf8"), host, rulesFile));
     // Both files' jobs side by side: every account series stored twice, the exporter's own series twice.
-    const config = { ...metrics, scrape_configs: [...(metrics?.scrape_configs as unknown[]), ...(probe?.scrape_configs as unknown[])] };
+    const config = { ...metrics, scrape_configs: [...(metrics.scrape_configs as unknown[]), ...(probe.scrape_configs as unknown[])] };
     prom = await startPrometheus(host, { config: JSON.stringify(config) });
     await waitFor(
       "every target of the three jobs up: /metrics twice, 12 accounts and the market list on /probe",
