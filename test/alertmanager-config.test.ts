@@ -46,7 +46,7 @@ describe("prometheus/alertmanager/alertmanager.yml", () => {
   it("passes amtool check-config with its templates", () => {
     const result = amtool(["check-config", "alertmanager.yml"]);
     expect(result.status, result.output).toBe(0);
-    expect(result.output).toContain("6 inhibit rules");
+    expect(result.output).toContain("7 inhibit rules");
     expect(result.output).toContain("3 receivers");
     expect(result.output).toContain("1 templates");
     expect(result.output).toMatch(/SUCCESS\s*$/);

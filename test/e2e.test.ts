@@ -11,7 +11,6 @@ const DOCUMENTED = readmeMetrics();
 
 /** Documented families without a sample in a healthy scrape of the simulated venue, each with why. */
 const ONLY_SOMETIMES: Record<string, string> = {
-  trading_exporter_invalid_fields_total: "no series until the venue sends a missing or malformed field (the wrong_types test below)",
   trading_position_margin_input_missing: "no series while every position's market is listed with its tier settings (the golden odd and margin cases show it)",
 };
 

@@ -64,6 +64,12 @@ describe("prometheus rules and config", () => {
     expect(result.output).toContain("SUCCESS");
   }, 60_000);
 
+  it("promtool test rules passes the dedupe cases: with the /metrics and /probe jobs side by side, every alert fires once per account, and stays one alert when a job goes away", async () => {
+    const result = await promtool(["test", "rules", "trading.rules.dedupe.test.yml"], RULES_DIR);
+    expect(result.code, result.output).toBe(0);
+    expect(result.output).toContain("SUCCESS");
+  }, 60_000);
+
   it("every alert built from the venue's series reads each series as last_over_time over four shipped scrape intervals, none with keep_firing_for", () => {
     const rules = (parse(readFileSync(`${RULES_DIR}trading.rules.yml`, "utf8")) as { groups: { rules: Record<string, unknown>[] }[] }).groups.flatMap(
       (g) => g.rules,
@@ -96,10 +102,25 @@ describe("prometheus rules and config", () => {
     }
   });
 
-  it("promtool check config accepts the example Prometheus config and its rule files", async () => {
-    const result = await promtool(["check", "config", "prometheus.example.yml"], PROMETHEUS_DIR);
-    expect(result.code, result.output).toBe(0);
-    expect(result.output).toContain("SUCCESS: 1 rule files found");
-    expect(result.output).toMatch(/SUCCESS: prometheus\.example\.yml is valid prometheus config file syntax/);
-  }, 60_000);
+  it.each(["prometheus.example.yml", "prometheus.probe.example.yml"])(
+    "promtool check config accepts the example Prometheus config %s and its rule files",
+    async (file) => {
+      const result = await promtool(["check", "config", file], PROMETHEUS_DIR);
+      expect(result.code, result.output).toBe(0);
+      expect(result.output).toContain("SUCCESS: 1 rule files found");
+      expect(result.output).toContain(`SUCCESS: ${file} is valid prometheus config file syntax`);
+    },
+    60_000,
+  );
+
+  it("each example config has one pattern: the account series come from one job only", () => {
+    const jobs = (file: string) =>
+      (parse(readFileSync(`${PROMETHEUS_DIR}${file}`, "utf8")) as { scrape_configs: Array<{ job_name: string; metric_relabel_configs?: unknown[] }> })
+        .scrape_configs;
+    expect(jobs("prometheus.example.yml").map((j) => j.job_name)).toEqual(["trading"]);
+    const probe = jobs("prometheus.probe.example.yml");
+    expect(probe.map((j) => j.job_name)).toEqual(["trading_probe", "trading_exporter"]);
+    // The second job of the probe file keeps only the exporter's own series, none of an account's.
+    expect(JSON.stringify(probe[1]?.metric_relabel_configs)).toContain('"regex":"trading_exporter_.*|process_.*|nodejs_.*"');
+  });
 });

@@ -115,6 +115,19 @@ describe("odd strings and unset times", () => {
     expect(orders[0]!.updatedAt).toBe(0);
     expect(orders[3]!.createdAt as number).toBeGreaterThan(0);
   });
+
+  it("empty_rejections gives every order not rejected an empty rejection reason, and keeps the codes of rejected ones", async () => {
+    const plain = (await get("/v1/private/orders/history?limit=200")) as Json[];
+    sim.setFaults([{ endpoint: "orders_history", kind: "empty_rejections" }]);
+    const orders = (await get("/v1/private/orders/history?limit=200")) as Json[];
+    expect(orders.map((o) => o.id)).toEqual(plain.map((o) => o.id));
+    const rejected = plain.filter((o) => o.rejectionReason !== undefined);
+    expect(rejected.length).toBeGreaterThan(0);
+    expect(rejected.length).toBeLessThan(plain.length);
+    orders.forEach((o, i) => {
+      expect(o.rejectionReason).toEqual(plain[i]!.rejectionReason ?? { code: "", message: "" });
+    });
+  });
 });
 
 describe("the command line", () => {

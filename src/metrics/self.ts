@@ -1,10 +1,13 @@
 // The exporter's own metrics: process and Node.js defaults, build info, upstream and validation counters.
+// Every counter whose label values are known in advance starts at 0 for each of them, so the first
+// event is an increase Prometheus can see.
 
 import { Counter, Gauge, Registry, collectDefaultMetrics } from "prom-client";
 import { REVISION, VERSION } from "../version.js";
 import { ENDPOINTS, type Endpoint } from "../venue/endpoints.js";
 import { FAILURE_REASONS, type FailureReason } from "../venue/errors.js";
 import { UNSET_PREFIX } from "../venue/fields.js";
+import { KNOWN_INVALID_FIELDS } from "../venue/known-fields.js";
 import { PAGING_ANOMALIES, type PagingAnomaly } from "../venue/snapshot.js";
 import { metricName } from "./family.js";
 
@@ -59,6 +62,8 @@ export class SelfMetrics {
       labelNames: ["endpoint", "field"],
       registers,
     });
+    // Every field a reader knows starts at 0, so increase() sees its first invalid value.
+    for (const endpoint of ENDPOINTS) for (const field of KNOWN_INVALID_FIELDS[endpoint]) this.#invalidFields.inc({ endpoint, field }, 0);
     this.#unsetFields = new Counter({
       name: metricName("exporter", "unset_fields_total"),
       help: "Time fields the venue left unset (absent, null, 0 or negative), by endpoint and field; the order is left out of oldest/newest figures only.",

@@ -30,7 +30,9 @@ Options:
                               orders_history:history_ignores_offset, history_ignores_limit,
                               history_overlaps, history_more_than_limit; ENDPOINT:odd_strings (lone
                               surrogates, a market twin, a label across the 128-unit cut);
-                              ENDPOINT:unset_times (createdAt 0, -1 or absent, updatedAt 0)
+                              ENDPOINT:unset_times (createdAt 0, -1 or absent, updatedAt 0);
+                              ENDPOINT:empty_rejections (orders not rejected carry
+                              rejectionReason {"code":"","message":""})
   --moving                    bench mode: every private answer differs from the last in one number
   --accounts N                accounts served, each its own state and key KEY-1..KEY-N (default 1: the key
                               KEY itself); the scenarios and /_sim/state act on the first

@@ -11,6 +11,7 @@ export const QUIRK_KINDS = [
   "history_more_than_limit",
   "odd_strings",
   "unset_times",
+  "empty_rejections",
 ] as const;
 export type QuirkKind = (typeof QUIRK_KINDS)[number];
 

@@ -1,5 +1,6 @@
 // Venue quirks the reference leaves open, as faults that compose: history paging that ignores offset
-// or limit, overlaps or sends more than asked; strings with lone surrogates; unset order times.
+// or limit, overlaps or sends more than asked; strings with lone surrogates; unset order times; empty
+// rejection reasons on orders that were not rejected.
 import { type FaultKind, QUIRK_KINDS, type QuirkKind, type VenueAnswer } from "./types.js";
 
 export function isQuirk(kind: FaultKind): kind is QuirkKind {
@@ -78,13 +79,23 @@ function unsetTimes(value: unknown): unknown {
   });
 }
 
+/** Every order without a rejection reason gets an empty one, as a venue may write "not rejected". */
+function emptyRejections(value: unknown): unknown {
+  if (!Array.isArray(value)) return value;
+  return value.map((item) =>
+    isObject(item) && "createdAt" in item && item.rejectionReason === undefined ? { ...item, rejectionReason: { code: "", message: "" } } : item,
+  );
+}
+
 /** The answer with the body quirks applied (a new body); the answer itself when none applies. */
 export function quirkyAnswer(answer: VenueAnswer, quirks: readonly QuirkKind[]): VenueAnswer {
   const odd = quirks.includes("odd_strings");
   const unset = quirks.includes("unset_times");
-  if ((!odd && !unset) || answer.status !== 200) return answer;
+  const empty = quirks.includes("empty_rejections");
+  if ((!odd && !unset && !empty) || answer.status !== 200) return answer;
   const value = (): unknown => {
     let v = answer.value();
+    if (empty) v = emptyRejections(v);
     if (unset) v = unsetTimes(v);
     if (odd) v = oddStrings(v);
     return v;

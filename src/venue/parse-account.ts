@@ -20,6 +20,24 @@ export const POSITION_NUMBERS = [
   "maintenanceMargin",
 ] as const;
 
+/** The account-level numbers of an account-info body. */
+const ACCOUNT_NUMBERS = ["collateralBalance", "availableMargin", "totalInvested", "totalMargin", "totalUnrealizedPnl"] as const;
+
+/**
+ * Every field name the account-info readers below may report as invalid: what SelfMetrics starts
+ * at 0. test/known-fields.test.ts holds it equal to what the readers report.
+ */
+export const ACCOUNT_INFO_FIELDS = [
+  "positions",
+  "collateralId",
+  ...ACCOUNT_NUMBERS,
+  "positions[]",
+  "positions[].marketId",
+  "positions[].direction",
+  ...POSITION_NUMBERS.map((field) => `positions[].${field}`),
+  OVER_CAP_FIELD,
+] as const;
+
 function number(body: Record<string, unknown>, field: string, invalid: FieldReporter, prefix = ""): number | undefined {
   const value = readNumber(body[field]);
   if (value === undefined) invalid(prefix + field);

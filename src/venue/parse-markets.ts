@@ -6,6 +6,22 @@ import type { FieldReporter } from "./parse-account.js";
 import { OVER_CAP_FIELD, type ListWalk } from "./walk.js";
 import { MARKET_SETTINGS, type Market, type MarketSetting } from "./snapshot.js";
 
+/**
+ * Every field name the market reader below may report as invalid: what SelfMetrics starts at 0.
+ * test/known-fields.test.ts holds it equal to what the reader reports.
+ */
+export const MARKET_FIELDS = [
+  "[]",
+  "id",
+  "name",
+  "assetId",
+  "collateralAssetId",
+  "status",
+  "settings",
+  ...MARKET_SETTINGS.map((key) => `settings.${key}`),
+  OVER_CAP_FIELD,
+] as const;
+
 function readMarket(raw: Record<string, unknown>, invalid: FieldReporter): Market | undefined {
   const id = readLabel(raw.id);
   if (id === undefined) {

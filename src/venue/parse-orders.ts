@@ -8,6 +8,26 @@ import { OVER_CAP_FIELD, type ListWalk } from "./walk.js";
 
 const EXACT_ORDER_FIELDS = ["price", "quantity", "quantityLocked", "quantityFilled"] as const;
 
+/**
+ * Every field name the order readers below may report as invalid, for either order list: what
+ * SelfMetrics starts at 0. test/known-fields.test.ts holds it equal to what the readers report.
+ */
+export const ORDER_FIELDS = [
+  "[]",
+  "createdAt",
+  "rejectionReason.code",
+  "marketId",
+  "type",
+  "side",
+  "direction",
+  "status",
+  "isPendingExpiration",
+  "isPendingCancellation",
+  "isPendingRejection",
+  ...EXACT_ORDER_FIELDS,
+  OVER_CAP_FIELD,
+] as const;
+
 function label(raw: Record<string, unknown>, field: string, invalid: FieldReporter): string | undefined {
   const value = readLabel(raw[field]);
   if (value === undefined) invalid(field);
@@ -29,7 +49,9 @@ function flag(raw: Record<string, unknown>, field: string, invalid: FieldReporte
 /**
  * Which fields an order must carry is "not shown" by the reference, so every field the metrics use
  * is read tolerantly: a missing or malformed one is reported and left undefined, and only the
- * series that need it are dropped. rejectionReason is optional by nature and only read when present.
+ * series that need it are dropped. rejectionReason is optional by nature and only read when present;
+ * an empty or null code (`{code: "", message: ""}`, how a venue may write "not rejected") is no
+ * rejection, and not an invalid field either.
  * The readers above are plain functions, not closures made per order (thousands a scrape).
  */
 function readOrder(raw: Record<string, unknown>, invalid: FieldReporter, precision: Precision | undefined): Order {
@@ -38,7 +60,7 @@ function readOrder(raw: Record<string, unknown>, invalid: FieldReporter, precisi
   if (createdAt === undefined) invalid(isUnsetTime(raw.createdAt) ? `${UNSET_PREFIX}createdAt` : "createdAt");
   let rejectionCode: string | undefined;
   const rejection = raw.rejectionReason;
-  if (rejection !== undefined && rejection !== null) {
+  if (rejection !== undefined && rejection !== null && !(isRecord(rejection) && (rejection.code === "" || rejection.code === null))) {
     rejectionCode = isRecord(rejection) ? readLabel(rejection.code) : undefined;
     if (rejectionCode === undefined) invalid("rejectionReason.code");
   }

@@ -118,6 +118,8 @@ export interface PrometheusOptions {
   jobs?: unknown[];
   /** The job `trading` scraping the target's /metrics; true unless given (false: only `jobs`). */
   metricsJob?: boolean;
+  /** A whole configuration file's text instead of the one made from the options above (the target is then unused). */
+  config?: string;
 }
 
 function configYaml(target: string, options: PrometheusOptions): string {
@@ -158,7 +160,7 @@ export async function startPrometheus(target: string, options: PrometheusOptions
   const binary = findPrometheus();
   const dir = await mkdtemp(join(tmpdir(), "trading-prometheus-"));
   try {
-    await writeFile(join(dir, "prometheus.yml"), configYaml(target, options));
+    await writeFile(join(dir, "prometheus.yml"), options.config ?? configYaml(target, options));
     const server = await startServer(
       "prometheus",
       binary,
