@@ -1,6 +1,6 @@
 // Runs promtool on the shipped rules, rule unit tests and example Prometheus config.
 import { execFile } from "node:child_process";
-import { readFileSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { parse } from "yaml";
@@ -40,35 +40,36 @@ describe("prometheus rules and config", () => {
     expect(result.output).toContain(`SUCCESS: ${ruleCount} rules found`);
   }, 60_000);
 
-  it("promtool test rules passes the rule unit tests", async () => {
-    const result = await promtool(["test", "rules", "trading.rules.test.yml"], RULES_DIR);
-    expect(result.code, result.output).toBe(0);
-    expect(result.output).toContain("SUCCESS");
-  }, 60_000);
-
-  it("promtool test rules passes the gap cases (a one-scrape gap bridged, a recovery resolved at once) at the shipped 15 s interval", async () => {
-    const result = await promtool(["test", "rules", "trading.rules.gaps.test.yml"], RULES_DIR);
-    expect(result.code, result.output).toBe(0);
-    expect(result.output).toContain("SUCCESS");
-  }, 60_000);
-
-  it("promtool test rules passes the position margin cases: liquidation-distance tiers that fire once and resolve once on flapping input, the size limit", async () => {
-    const result = await promtool(["test", "rules", "trading.rules.margin.test.yml"], RULES_DIR);
-    expect(result.code, result.output).toBe(0);
-    expect(result.output).toContain("SUCCESS");
-  }, 60_000);
-
-  it("promtool test rules passes the /probe layout: market series under the venue's own target join each account's positions on market_id, once with both jobs", async () => {
-    const result = await promtool(["test", "rules", "trading.rules.probe-layout.test.yml"], RULES_DIR);
-    expect(result.code, result.output).toBe(0);
-    expect(result.output).toContain("SUCCESS");
-  }, 60_000);
-
-  it("promtool test rules passes the dedupe cases: with the /metrics and /probe jobs side by side, every alert fires once per account, and stays one alert when a job goes away", async () => {
-    const result = await promtool(["test", "rules", "trading.rules.dedupe.test.yml"], RULES_DIR);
-    expect(result.code, result.output).toBe(0);
-    expect(result.output).toContain("SUCCESS");
-  }, 60_000);
+  // One promtool run per unit-test file, each named for what it shows.
+  const UNIT_TESTS = [
+    ["trading.rules.test.yml", "the rule unit tests"],
+    ["trading.rules.gaps.test.yml", "the gap cases (a one-scrape gap bridged, a recovery resolved at once) at the shipped 15 s interval"],
+    [
+      "trading.rules.margin.test.yml",
+      "the position margin cases: liquidation-distance tiers that fire once and resolve once on flapping input, the size limit",
+    ],
+    [
+      "trading.rules.probe-layout.test.yml",
+      "the /probe layout: market series under the venue's own target join each account's positions on market_id, once with both jobs",
+    ],
+    [
+      "trading.rules.dedupe.test.yml",
+      "the dedupe cases: with the /metrics and /probe jobs side by side, every alert fires once per account, and stays one alert when a job goes away",
+    ],
+  ] as const;
+  it("runs every promtool unit-test file of prometheus/rules", () => {
+    const files = readdirSync(RULES_DIR).filter((f) => f.endsWith(".test.yml"));
+    expect(files.sort()).toEqual(UNIT_TESTS.map(([file]) => file).sort());
+  });
+  it.each(UNIT_TESTS)(
+    "promtool test rules %s passes: %s",
+    async (file) => {
+      const result = await promtool(["test", "rules", file], RULES_DIR);
+      expect(result.code, result.output).toBe(0);
+      expect(result.output).toContain("SUCCESS");
+    },
+    60_000,
+  );
 
   it("every alert built from the venue's series reads each series as last_over_time over four shipped scrape intervals, none with keep_firing_for", () => {
     const rules = (parse(readFileSync(`${RULES_DIR}trading.rules.yml`, "utf8")) as { groups: { rules: Record<string, unknown>[] }[] }).groups.flatMap(
