@@ -276,7 +276,7 @@ export function accountDashboard(): DashboardBuilder {
         { w: 8, h: 8 },
         { unit: UNIT.perMinute },
         [
-          { expr: `sum by (status) (rate(trading_orders_total{${A}}[$__rate_interval])) * 60`, legend: "{{status}} /min" },
+          { expr: `sum by (status) (max without (job, instance) (rate(trading_orders_total{${A}}[$__rate_interval]))) * 60`, legend: "{{status}} /min" },
           { expr: `sum by (status) (${dedup(`trading_order_history_orders{${A}}`)})`, legend: "{{status}} in history" },
         ],
       ),
@@ -288,7 +288,7 @@ export function accountDashboard(): DashboardBuilder {
         { w: 8, h: 8 },
         { unit: UNIT.perMinute },
         [
-          { expr: `sum by (code) (rate(trading_order_rejections_total{${A}}[$__rate_interval])) * 60`, legend: "{{code}} /min" },
+          { expr: `sum by (code) (max without (job, instance) (rate(trading_order_rejections_total{${A}}[$__rate_interval]))) * 60`, legend: "{{code}} /min" },
           { expr: `sum by (code) (${dedup(`trading_order_history_rejections{${A}}`)})`, legend: "{{code}} in history" },
         ],
       ),
