@@ -170,6 +170,14 @@ export class Exporter {
     return output;
   }
 
+  /**
+   * The exporter's own metrics alone (process, runtime, trading_exporter_*), for the job beside /probe:
+   * it calls no venue endpoint, where a scrape of /metrics collects every account.
+   */
+  async ownMetrics(): Promise<ScrapeOutput> {
+    return { head: await this.#head("", true), reused: undefined };
+  }
+
   /** A debug probe of one account (or, undefined, of the market target): its own collection, every request and problem reported as text. */
   async debug(deadline: Deadline, account: AccountConfig | undefined): Promise<string> {
     const requests: RequestTrace[] = [];

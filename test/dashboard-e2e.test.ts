@@ -28,7 +28,7 @@ type Deployment = "metrics" | "probe";
 
 function prometheusJobs(deployment: Deployment, address: string): { metricsJob: boolean; jobs: unknown[] } {
   if (deployment === "metrics") return { metricsJob: true, jobs: [] };
-  // As docs/deployment.md describes: /probe per target found on /sd, and /metrics kept to the exporter's own series.
+  // As docs/deployment.md describes: /probe per target found on /sd, and the exporter's own series from /exporter-metrics.
   return {
     metricsJob: false,
     jobs: [
@@ -37,8 +37,8 @@ function prometheusJobs(deployment: Deployment, address: string): { metricsJob: 
         job_name: "trading_exporter",
         scrape_interval: "1s",
         scrape_timeout: "1s",
+        metrics_path: "/exporter-metrics",
         static_configs: [{ targets: [address] }],
-        metric_relabel_configs: [{ source_labels: ["__name__"], regex: "trading_exporter_.*|process_.*|nodejs_.*", action: "keep" }],
       },
     ],
   };

@@ -116,12 +116,11 @@ describe("prometheus rules and config", () => {
 
   it("each example config has one pattern: the account series come from one job only", () => {
     const jobs = (file: string) =>
-      (parse(readFileSync(`${PROMETHEUS_DIR}${file}`, "utf8")) as { scrape_configs: Array<{ job_name: string; metric_relabel_configs?: unknown[] }> })
-        .scrape_configs;
+      (parse(readFileSync(`${PROMETHEUS_DIR}${file}`, "utf8")) as { scrape_configs: Array<{ job_name: string; metrics_path?: string }> }).scrape_configs;
     expect(jobs("prometheus.example.yml").map((j) => j.job_name)).toEqual(["trading"]);
     const probe = jobs("prometheus.probe.example.yml");
     expect(probe.map((j) => j.job_name)).toEqual(["trading_probe", "trading_exporter"]);
-    // The second job of the probe file keeps only the exporter's own series, none of an account's.
-    expect(JSON.stringify(probe[1]?.metric_relabel_configs)).toContain('"regex":"trading_exporter_.*|process_.*|nodejs_.*"');
+    // The second job of the probe file reads only the exporter's own series, none of an account's.
+    expect(probe[1]?.metrics_path).toBe("/exporter-metrics");
   });
 });

@@ -40,6 +40,27 @@ describe("promtool check metrics on the whole exposition", () => {
   });
 });
 
+describe("/exporter-metrics: the exporter's own metrics alone", () => {
+  it("serves the process, runtime and trading_exporter_* series, no account's or market's, and calls no venue endpoint", async () => {
+    await stack.scrape(); // a collection first, so the exporter's counters have something to say
+    stack.venue.resetStats();
+    const res = await stack.get("/exporter-metrics");
+    expect(res.status).toBe(200);
+    const text = await res.text();
+    const families = [...names(text)];
+    expect(families).toEqual(expect.arrayContaining(["process_cpu_seconds_total", "trading_exporter_build_info", "trading_exporter_upstream_requests_total"]));
+    expect(families.filter((n) => !/^(process_|nodejs_|trading_exporter_)/.test(n))).toEqual([]);
+    expect(Object.values(stack.venue.stats().requests).reduce((a, b) => a + b, 0)).toBe(0);
+    expect(checkMetrics(text)).toBe("");
+  });
+
+  it("answers OpenMetrics and gzip as /metrics does", async () => {
+    const res = await stack.get("/exporter-metrics", { accept: "application/openmetrics-text;version=1.0.0", "accept-encoding": "gzip" });
+    expect(res.headers.get("content-type")).toMatch(/^application\/openmetrics-text/);
+    expect((await res.text()).trimEnd().endsWith("# EOF")).toBe(true);
+  });
+});
+
 describe("/probe is a pure target", () => {
   it("serves the account's series and the probe's own success and duration, nothing of the process nor of the venue's market list", async () => {
     const text = await (await stack.get("/probe?target=sim")).text();

@@ -58,7 +58,7 @@ export function countOrZero(max: number): (value: unknown, key: string) => numbe
 }
 
 /** The exporter's other paths (http/app.ts; "/" is the status page): the telemetry path may not take one of them. */
-const RESERVED_PATHS = ["/probe", "/sd", "/-/healthy", "/-/ready", "/-/reload", "/runbooks", "/status.css"];
+const RESERVED_PATHS = ["/probe", "/sd", "/exporter-metrics", "/-/healthy", "/-/ready", "/-/reload", "/runbooks", "/status.css"];
 
 /** Where the metrics are served: an absolute path of plain segments, none of the exporter's other paths. */
 export function parseTelemetryPath(value: unknown, key: string): string {

@@ -131,6 +131,12 @@ export function createApp(options: AppOptions): express.Express {
   // Every account of this shard in one target; the market families once in a fleet, on the shard that owns them.
   app.get(telemetryPath, (req, res) => serveScrape(req, res, (deadline) => exporter.metrics(deadline, { marketFamilies: exporter.ownsMarkets() })));
 
+  // The exporter's own metrics without any account's, as blackbox_exporter's /metrics beside its /probe:
+  // the job that keeps them with the /probe pattern then costs the venue nothing.
+  app.get("/exporter-metrics", async (req, res) => {
+    sendMetrics(res, await exporter.ownMetrics(), negotiateFormat(req.get("accept")), acceptsGzip(req.get("accept-encoding")));
+  });
+
   // Prometheus http_sd_configs: every account as a /probe target, current after a reload.
   app.get("/sd", (req, res) => {
     const address = reachedAddress(req.get("host"), req.socket.localAddress, req.socket.localPort);

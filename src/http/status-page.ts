@@ -131,6 +131,7 @@ export function statusPage(input: StatusPageInput): string {
   // Each account's probes are in its own section.
   const links: Array<[string, string]> = [
     [telemetryPath, "Metrics"],
+    ["/exporter-metrics", "Exporter's own metrics"],
     ["/sd", "Service discovery"],
     ["/runbooks/", "Runbooks"],
     ["/-/healthy", "Healthy"],
