@@ -4,6 +4,7 @@
 // and reuses the rest, and still sends a single member that every gzip decoder reads whole.
 
 import { type Deflated, deflatePiece, inflatePiece, joinPieces } from "./gzip-member.js";
+import { ownBytes, ownMemory } from "../util/own-memory.js";
 import { redactKnownBytes } from "../util/redact.js";
 import { selfToOpenMetrics } from "./openmetrics.js";
 
@@ -24,7 +25,7 @@ export class Part {
 
   constructor(bytes: Buffer, openMetrics: (text: string) => string = familiesToOpenMetrics) {
     // The last line of defence: a configured secret the venue echoed into a label value never leaves.
-    this.#bytes = redactKnownBytes(bytes);
+    this.#bytes = ownMemory(redactKnownBytes(bytes));
     this.#openMetrics = openMetrics;
   }
 
@@ -50,7 +51,7 @@ export class Part {
     if (format === "text") return this.bytes;
     let buffer = this.#plain.get(format);
     if (buffer === undefined) {
-      buffer = Buffer.from(this.#openMetrics(this.bytes.toString("utf8")));
+      buffer = ownBytes(this.#openMetrics(this.bytes.toString("utf8")));
       this.#plain.set(format, buffer);
     }
     return buffer;
@@ -89,7 +90,8 @@ export class Body {
    */
   constructor(text: string | readonly Part[], openMetrics?: (text: string) => string) {
     if (typeof text === "string") {
-      this.#parts = [new Part(Buffer.from(text), openMetrics)];
+      // Kept as long as the output is served: memory of its own, not a slice of the shared pool.
+      this.#parts = [new Part(ownBytes(text), openMetrics)];
       this.#text = text;
     } else {
       this.#parts = text.flatMap((part, i) => (i === 0 ? [part] : [SEPARATOR, part]));
@@ -106,7 +108,7 @@ export class Body {
     if (this.#parts.length === 1) return this.#parts[0]!.plain(format);
     let buffer = this.#plain.get(format);
     if (buffer === undefined) {
-      buffer = Buffer.concat(this.#parts.map((part) => part.plain(format)));
+      buffer = ownMemory(Buffer.concat(this.#parts.map((part) => part.plain(format))));
       this.#plain.set(format, buffer);
     }
     return buffer;
