@@ -14,6 +14,9 @@ export const BASE_ENV = {
   TRADING_MAX_IN_FLIGHT_SCRAPES: "100",
   TRADING_SCRAPE_TIMEOUT_SECONDS: "30",
   TRADING_LOG_LEVEL: "info",
+  // Every scrape collects, as each scrape of a Prometheus at 15 s does: back to back, the default 12 s
+  // minimum interval would serve the last collection again, the cache's best case, not what users run.
+  TRADING_MIN_COLLECTION_INTERVAL_SECONDS: "0",
 };
 /** A whole number of at least 1 from the environment variable `name`, or `fallback` when it is unset. */
 export function positiveInteger(name: string, fallback: number): number {
