@@ -111,6 +111,11 @@ describe("Exposition", () => {
       // A fresh exposition and one that rendered the whole scrape before: the cut must not depend on what is cached.
       const warm = new Exposition(COLLECTORS);
       warm.render(scrape, total + 1000);
+      // And one whose last render was cut: what it left out is collected again, not lost.
+      const cut = new Exposition(COLLECTORS);
+      cut.render(scrape, 0);
+      const whole = cut.render(scrape, total + 1000);
+      expect(lines(whole.fresh + (whole.reused?.text ?? "")), `after a cut at ${max}`).toEqual(lines(health + renderText(all)));
       for (const exposition of [new Exposition(COLLECTORS), warm]) {
         const out = exposition.render(scrape, max);
         const { families, dropped } = capSeries(all, max);

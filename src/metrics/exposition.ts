@@ -26,6 +26,11 @@ interface Chunk {
  * rendered or compressed. What changes every scrape is sent as text after the exporter's own metrics;
  * the rest is compressed straight from the render buffer, with no copy of its text.
  */
+/** A chunk left out over the cap gives up its families, so a cache of them does not outlive the scrape: a miss. */
+function released(chunk: Chunk): boolean {
+  return chunk.families === undefined && chunk.part === undefined && chunk.series > 0;
+}
+
 function partOf(chunk: Chunk, fresh: boolean): Part | undefined {
   const families = chunk.families;
   if (families !== undefined) {
@@ -109,10 +114,13 @@ export class Exposition {
       } else {
         dropped += chunk.series - room;
         if (room > 0) {
-          const { families } = capSeries(dedupeSeries(collector.collect(scrape).filter((f) => f.samples.length > 0)).families, room);
-          part = new Part(renderBytes(families));
+          // The chunk's own families when not rendered yet, else collected again.
+          const whole = chunk.families ?? dedupeSeries(collector.collect(scrape).filter((f) => f.samples.length > 0)).families;
+          part = new Part(renderBytes(capSeries(whole, room).families));
         }
         room = 0;
+        // Not rendered whole: its families go with this scrape, and a later one collects it again.
+        if (chunk.part === undefined) chunk.families = undefined;
       }
       if (part !== undefined) (isFresh ? fresh : kept).push(part);
     }
@@ -127,11 +135,11 @@ export class Exposition {
 
   #chunk(collector: Collector, inputs: readonly unknown[] | undefined, key: string, scrape: ScrapeResult): Chunk {
     const cached = this.#chunks.get(key);
-    if (inputs !== undefined && cached !== undefined && sameList(inputs, cached.inputs)) return cached;
+    if (inputs !== undefined && cached !== undefined && !released(cached) && sameList(inputs, cached.inputs)) return cached;
     // Another view may have rendered the same inputs (the market list, the same for every /metrics of
     // a fleet): by the inputs contract the text is the same, so it is rendered once.
     const latest = this.#latest.get(collector);
-    if (inputs !== undefined && latest !== undefined && sameList(inputs, latest.inputs)) {
+    if (inputs !== undefined && latest !== undefined && !released(latest) && sameList(inputs, latest.inputs)) {
       this.#chunks.set(key, latest);
       return latest;
     }
