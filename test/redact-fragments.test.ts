@@ -60,6 +60,20 @@ describe("redaction of any 12-character run of a secret", () => {
     );
   });
 
+  it("finds short secrets whole in one pass however many there are", () => {
+    // More short forms than are searched one by one: the pass by their first four bytes finds each.
+    const shorts = Array.from({ length: 40 }, (_, i) => `k${i}-${"abcdefghij".slice(0, 2 + (i % 7))}`);
+    addSecrets(shorts);
+    fc.assert(
+      fc.property(fc.array(fc.nat(), { minLength: 1, maxLength: 6 }), noise, (picks, around) => {
+        const chosen = picks.map((i) => shorts[i % shorts.length]!);
+        const out = redact(chosen.map((s) => `${around}${s}`).join("|"));
+        for (const s of chosen) expect(out).not.toContain(s);
+      }),
+      { numRuns: 200 },
+    );
+  });
+
   it("redacts before a label value is cut, so the cut leaves no part of the secret", () => {
     const key = `K${"0123456789abcdefghij".repeat(9)}`;
     addSecrets([key]);

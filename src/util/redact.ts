@@ -16,23 +16,35 @@ const AUTHORIZATION = /(authorization\\?"?\s*[:=]\s*\\?"?)(?:(?:basic|bearer|dig
 // A credential, not a word: at least 8 characters with a digit or one of + / = in them.
 const SCHEME = /\b(basic|bearer)\s+(?=[A-Za-z._~-]*[0-9+/=])[A-Za-z0-9+/=._~-]{8,}/gi;
 
-/** Rolling hash of WINDOW bytes: sum of byte * BASE^(WINDOW-1-j), mod 2^32. */
+/** Hash of WINDOW bytes: sum of byte * BASE^(WINDOW-1-j), mod 2^32 (confirms a window). */
 const BASE = 0x01000193;
-const BASE_TOP = (() => {
-  let p = 1;
-  for (let i = 1; i < WINDOW; i++) p = Math.imul(p, BASE);
-  return p;
-})();
-/** A bit per hash value (mod 2^23): a 1 MiB filter that turns away almost every window of a text at the cost of one read. */
+/** A bit per hash value (mod 2^23): a 1 MiB filter that turns away almost every probe of a text at the cost of one read. */
 const FILTER_BITS = 23;
 const FILTER_MASK = (1 << FILTER_BITS) - 1;
+/**
+ * The scan reads a GRAM-byte run every STRIDE bytes, not a window at every byte: a WINDOW-byte run of
+ * a secret at any offset p holds the gram at the first multiple of STRIDE from p (it starts at most
+ * STRIDE - 1 bytes in, and GRAM + STRIDE - 1 = WINDOW), and every gram of every secret is in the gram
+ * filter, so no window is missed; a gram that passes the filter has the windows that could hold it
+ * confirmed byte for byte. Reading five bytes every eight, not twelve at every byte, is a tenth of the work.
+ */
+const STRIDE = 8;
+const GRAM = WINDOW - STRIDE + 1;
 
 const known = new Set<string>();
+/** Windows' hashes, to turn away a candidate window before comparing bytes. */
 const filter = new Uint32Array(1 << (FILTER_BITS - 5));
+/** Grams' hashes: what the strided scan probes. */
+const grams = new Uint32Array(1 << (FILTER_BITS - 5));
 /** The secrets' windows by hash, to confirm a filter hit byte for byte. */
 const windows = new Map<number, Buffer[]>();
 /** Forms shorter than WINDOW, matched whole (there are few: a key is rarely under 12 characters). */
 let shortForms: Buffer[] = [];
+/** Past this many short forms, they are found in one pass by their first four bytes rather than one search each. */
+const SHORT_SEARCHES = 8;
+/** Short forms by their first four bytes (big-endian), and a filter of those values. */
+const shortByHead = new Map<number, Buffer[]>();
+const shortHeads = new Uint32Array(1 << (16 - 5));
 /** Label values seen lately and what they became: the same market ids come back in every answer. */
 const memo = new Map<string, string>();
 const MEMO_ENTRIES = 16_384;
@@ -49,16 +61,40 @@ function hashAt(bytes: Buffer, at: number): number {
   return h;
 }
 
+/** The gram filter's bit for the GRAM bytes at `at`. */
+function gramBit(bytes: Buffer, at: number): number {
+  let h = 0;
+  for (let j = 0; j < GRAM; j++) h = (Math.imul(h, BASE) + bytes[at + j]!) | 0;
+  return Math.imul(h, 0x9e3779b1) >>> (32 - FILTER_BITS);
+}
+
+function setBit(bits: Uint32Array, bit: number): void {
+  bits[bit >>> 5]! |= 1 << (bit & 31);
+}
+
 function addWindows(bytes: Buffer): void {
   for (let at = 0; at + WINDOW <= bytes.length; at++) {
     const h = hashAt(bytes, at);
-    const bit = h & FILTER_MASK;
-    filter[bit >>> 5]! |= 1 << (bit & 31);
+    setBit(filter, h & FILTER_MASK);
     const window = Buffer.from(bytes.subarray(at, at + WINDOW));
     const list = windows.get(h);
     if (list === undefined) windows.set(h, [window]);
     else if (!list.some((w) => w.equals(window))) list.push(window);
   }
+  for (let at = 0; at + GRAM <= bytes.length; at++) setBit(grams, gramBit(bytes, at));
+}
+
+function headBit(head: number): number {
+  return Math.imul(head, 0x9e3779b1) >>> (32 - 16);
+}
+
+function addShort(bytes: Buffer): void {
+  shortForms = [...shortForms, bytes].sort((a, b) => b.length - a.length);
+  const head = bytes.readUInt32BE(0);
+  setBit(shortHeads, headBit(head));
+  const list = shortByHead.get(head);
+  if (list === undefined) shortByHead.set(head, [bytes]);
+  else list.push(bytes);
 }
 
 /**
@@ -72,7 +108,7 @@ export function addSecrets(values: Iterable<string>): void {
       if (form.length < MIN_LENGTH || known.has(form)) continue;
       known.add(form);
       const bytes = Buffer.from(form, "utf8");
-      if (bytes.length < WINDOW) shortForms = [...shortForms, bytes].sort((a, b) => b.length - a.length);
+      if (bytes.length < WINDOW) addShort(bytes);
       else addWindows(bytes);
     }
   }
@@ -86,34 +122,62 @@ function sameWindow(bytes: Buffer, at: number, h: number): boolean {
   return false;
 }
 
+function hasBit(bits: Uint32Array, bit: number): boolean {
+  return (bits[bit >>> 5]! & (1 << (bit & 31))) !== 0;
+}
+
+/** Adds [start, end) to ranges sorted by start, merging with the last when they touch. */
+function addRange(ranges: Array<[number, number]>, start: number, end: number): void {
+  const last = ranges[ranges.length - 1];
+  if (last !== undefined && start <= last[1]) last[1] = Math.max(last[1], end);
+  else ranges.push([start, end]);
+}
+
+/** The WINDOW-byte runs of secrets in `bytes`, in order: a gram every STRIDE bytes, then the windows that could hold a gram that passed. */
+function windowRanges(bytes: Buffer, ranges: Array<[number, number]>): void {
+  const n = bytes.length;
+  // The last window start confirmed, so windows shared by two grams are not read twice.
+  let checked = -1;
+  for (let q = 0; q + GRAM <= n; q += STRIDE) {
+    if (!hasBit(grams, gramBit(bytes, q))) continue;
+    const last = Math.min(q, n - WINDOW);
+    for (let p = Math.max(q - STRIDE + 1, checked + 1, 0); p <= last; p++) {
+      const h = hashAt(bytes, p);
+      if (hasBit(filter, h & FILTER_MASK) && sameWindow(bytes, p, h)) addRange(ranges, p, p + WINDOW);
+    }
+    checked = Math.max(checked, last);
+  }
+}
+
+/** Where short forms stand in `bytes`: one search each when few, else one pass by their first four bytes. */
+function shortRanges(bytes: Buffer, ranges: Array<[number, number]>): void {
+  if (shortForms.length <= SHORT_SEARCHES) {
+    for (const form of shortForms) {
+      for (let at = bytes.indexOf(form); at >= 0; at = bytes.indexOf(form, at + form.length)) ranges.push([at, at + form.length]);
+    }
+    return;
+  }
+  let head = 0;
+  for (let at = 0; at < bytes.length; at++) {
+    head = ((head << 8) | bytes[at]!) >>> 0;
+    if (at < 3 || !hasBit(shortHeads, headBit(head))) continue;
+    const start = at - 3;
+    for (const form of shortByHead.get(head) ?? []) {
+      if (start + form.length <= bytes.length && bytes.compare(form, 0, form.length, start, start + form.length) === 0)
+        ranges.push([start, start + form.length]);
+    }
+  }
+}
+
 /** Where secrets stand in `bytes`, as sorted, merged [start, end) ranges; empty when none (the usual case). */
 function secretRanges(bytes: Buffer): Array<[number, number]> {
   const ranges: Array<[number, number]> = [];
-  const n = bytes.length;
-  if (windows.size > 0 && n >= WINDOW) {
-    let h = hashAt(bytes, 0);
-    for (let at = 0; ; at++) {
-      const bit = h & FILTER_MASK;
-      if ((filter[bit >>> 5]! & (1 << (bit & 31))) !== 0 && sameWindow(bytes, at, h)) {
-        const last = ranges[ranges.length - 1];
-        if (last !== undefined && at <= last[1]) last[1] = at + WINDOW;
-        else ranges.push([at, at + WINDOW]);
-      }
-      if (at + WINDOW >= n) break;
-      h = (Math.imul(h - Math.imul(bytes[at]!, BASE_TOP), BASE) + bytes[at + WINDOW]!) | 0;
-    }
-  }
+  if (windows.size > 0 && bytes.length >= WINDOW) windowRanges(bytes, ranges);
   if (shortForms.length === 0) return ranges;
-  for (const form of shortForms) {
-    for (let at = bytes.indexOf(form); at >= 0; at = bytes.indexOf(form, at + form.length)) ranges.push([at, at + form.length]);
-  }
+  shortRanges(bytes, ranges);
   ranges.sort((a, b) => a[0] - b[0]);
   const merged: Array<[number, number]> = [];
-  for (const range of ranges) {
-    const last = merged[merged.length - 1];
-    if (last !== undefined && range[0] <= last[1]) last[1] = Math.max(last[1], range[1]);
-    else merged.push([range[0], range[1]]);
-  }
+  for (const [start, end] of ranges) addRange(merged, start, end);
   return merged;
 }
 
