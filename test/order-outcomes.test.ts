@@ -167,6 +167,17 @@ describe("the memory of seen order ids", () => {
     expect(observe(outcomes, [1, 13, 14, 15], true, 5)?.orders).toEqual([{ marketId: "M", key: "FILLED", count: 13 }]);
   });
 
+  it("counts each status of an id once, however many it goes through and in whatever order", () => {
+    const outcomes = new OrderOutcomes();
+    const as = (status: string, id = "7"): OrderHistory =>
+      ({ orders: [{ id, marketId: "M", status, rejectionCode: undefined }], truncated: false, anomalies: {} }) as unknown as OrderHistory;
+    const active: ActiveOrders = { orders: [], limit: 1 };
+    outcomes.observe("a", active, as("CREATED", "0"), 100); // the baseline
+    for (const status of ["CREATED", "PARTIAL", "FILLED", "PARTIAL", "CREATED", "FILLED", "PART", "ED"]) outcomes.observe("a", active, as(status), 100);
+    const counts = Object.fromEntries((outcomes.peek("a")?.orders ?? []).map((r) => [r.key, r.count]));
+    expect(counts).toEqual({ CREATED: 1, PARTIAL: 1, FILLED: 1, PART: 1, ED: 1 });
+  });
+
   it("changes nothing when a list could not be read", () => {
     const outcomes = new OrderOutcomes();
     const before = observe(outcomes, [1]);

@@ -40,8 +40,8 @@ const grams = new Uint32Array(1 << (FILTER_BITS - 5));
 const windows = new Map<number, Buffer[]>();
 /** Forms shorter than WINDOW, matched whole (there are few: a key is rarely under 12 characters). */
 let shortForms: Buffer[] = [];
-/** Past this many short forms, they are found in one pass by their first four bytes rather than one search each. */
-const SHORT_SEARCHES = 8;
+/** Past this many short forms (a search each is fast), they are found in one pass by their first four bytes rather than one search each. */
+const SHORT_SEARCHES = 32;
 /** Short forms by their first four bytes (big-endian), and a filter of those values. */
 const shortByHead = new Map<number, Buffer[]>();
 const shortHeads = new Uint32Array(1 << (16 - 5));
