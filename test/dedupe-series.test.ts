@@ -2,11 +2,14 @@
 
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import type { ScrapeResult } from "../src/collect/result.js";
+import type { AccountResult, ScrapeResult } from "../src/collect/result.js";
+import { activeOrders } from "../src/collectors/active-orders.js";
+import { orderHistory } from "../src/collectors/order-history.js";
 import type { Collector } from "../src/metrics/collector.js";
 import { dedupeSeries } from "../src/metrics/dedupe-series.js";
 import { Exposition } from "../src/metrics/exposition.js";
-import { addSample, gauge, type Family } from "../src/metrics/family.js";
+import { addSample, distinctSeries, gauge, type Family } from "../src/metrics/family.js";
+import type { Order } from "../src/venue/snapshot.js";
 import { cutLabel, wellFormedLabel } from "../src/util/label-text.js";
 
 function family(name: string, rows: Array<[Array<string | null>, number]>): Family {
@@ -56,6 +59,65 @@ describe("dedupeSeries", () => {
         });
         expect(duplicates).toBe(input.reduce((n, f) => n + f.samples.length, 0) - distinct);
       }),
+    );
+  });
+});
+
+describe("families distinct by construction", () => {
+  it("are left as they are, unless a cut value makes them keyed again", () => {
+    const unique = distinctSeries([
+      family("u", [
+        [["x", "y"], 1],
+        [["x", "z"], 2],
+      ]),
+    ])[0]!;
+    expect(dedupeSeries([unique]).families[0]).toBe(unique);
+    const long = "m".repeat(200);
+    const cut = distinctSeries([
+      family("c", [
+        [[`${long}1`, "y"], 1],
+        [[`${long}2`, "y"], 2],
+      ]),
+    ])[0]!;
+    const { families, duplicates } = dedupeSeries([cut]);
+    expect(cut.capped).toBe(true);
+    expect(duplicates).toBe(1);
+    expect(families[0]!.samples.map((s) => s.value)).toEqual([1]);
+  });
+
+  it("hold for the grouped order collectors: no label set twice in a family, whatever the orders", () => {
+    const text = fc.constantFrom("A", "B", "", "x".repeat(130), `${"x".repeat(128)}y`);
+    const orderArb = fc.record({
+      id: fc.string({ maxLength: 3 }),
+      marketId: fc.option(text, { nil: undefined }),
+      side: text,
+      direction: text,
+      type: text,
+      status: text,
+      rejectionCode: fc.option(text, { nil: undefined }),
+      createdAt: fc.option(fc.integer({ min: 0, max: 10 }), { nil: undefined }),
+      quantity: fc.integer({ min: 0, max: 5 }),
+      price: fc.integer({ min: 0, max: 5 }),
+    });
+    fc.assert(
+      fc.property(fc.array(orderArb, { maxLength: 30 }), (raw) => {
+        const orders = raw.map((o) => ({ ...o, quantityFilled: 0, quantityLocked: 0, exact: undefined }) as unknown as Order);
+        const account: AccountResult = {
+          account: "acct",
+          startedAt: 0,
+          outcomes: [],
+          accountInfos: [],
+          activeOrders: { orders, limit: 100 },
+          history: { orders, truncated: false, anomalies: {} },
+          orderCounts: undefined,
+        };
+        const scrape: ScrapeResult = { collectedAt: 0, accounts: [account], markets: undefined, marketFamilies: false };
+        for (const f of dedupeSeries([...activeOrders.collect(scrape), ...orderHistory.collect(scrape)]).families) {
+          const keys = f.samples.map((s) => JSON.stringify(s.labels));
+          expect(new Set(keys).size).toBe(keys.length);
+        }
+      }),
+      { numRuns: 300 },
     );
   });
 });

@@ -1,6 +1,6 @@
 // Active orders by market, side, direction, type and status: counts, quantities, notional, flags, age.
 
-import { addSample, gauge, metricName, type Family } from "../metrics/family.js";
+import { addSample, distinctSeries, gauge, metricName, type Family } from "../metrics/family.js";
 import type { Order } from "../venue/snapshot.js";
 import type { ScrapeResult } from "../collect/result.js";
 import type { Collector } from "../metrics/collector.js";
@@ -93,7 +93,8 @@ function collect(scrape: ScrapeResult): Family[] {
     }
     addSample(truncated, [a.account], a.activeOrders.orders.length >= a.activeOrders.limit ? 1 : 0);
   }
-  return [count, quantity, filled, locked, notional, pending, oldest, truncated];
+  // One sample per group of distinct labels (Groups), per group and flag, or per account.
+  return distinctSeries([count, quantity, filled, locked, notional, pending, oldest, truncated]);
 }
 
 export const activeOrders: Collector = {

@@ -1,6 +1,6 @@
 // The order history fetched this scrape: orders by status, rejections by code, latest creation time.
 
-import { addSample, gauge, metricName, type Family } from "../metrics/family.js";
+import { addSample, distinctSeries, gauge, metricName, type Family } from "../metrics/family.js";
 import type { ScrapeResult } from "../collect/result.js";
 import type { Collector } from "../metrics/collector.js";
 import { Aggregate, Groups } from "./group.js";
@@ -66,7 +66,8 @@ function collect(scrape: ScrapeResult): Family[] {
     addSample(fetched, [a.account], a.history.orders.length);
     addSample(truncated, [a.account], a.history.truncated ? 1 : 0);
   }
-  return [orders, rejections, lastCreated, fetched, truncated];
+  // One sample per group of distinct labels (Groups) or per account.
+  return distinctSeries([orders, rejections, lastCreated, fetched, truncated]);
 }
 
 export const orderHistory: Collector = {

@@ -2,7 +2,7 @@
 
 import type { ScrapeResult } from "../collect/result.js";
 import type { Collector } from "../metrics/collector.js";
-import { addSample, counter, gauge, metricName, type Family } from "../metrics/family.js";
+import { addSample, counter, distinctSeries, gauge, metricName, type Family } from "../metrics/family.js";
 
 function collect(scrape: ScrapeResult): Family[] {
   const orders = counter(
@@ -27,7 +27,8 @@ function collect(scrape: ScrapeResult): Family[] {
     for (const c of counts.rejections) addSample(rejections, [a.account, c.marketId, c.key], c.count);
     addSample(tracked, [a.account], counts.tracked);
   }
-  return [orders, rejections, tracked];
+  // One sample per (market, status or code), counted in a map keyed by both, or per account.
+  return distinctSeries([orders, rejections, tracked]);
 }
 
 export const orderOutcomes: Collector = {

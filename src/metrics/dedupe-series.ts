@@ -26,6 +26,8 @@ export function dedupeSeries(families: readonly Family[]): { families: Family[];
   /** For each label-set number, the last family (index + 1) that had it. */
   const lastFamily: number[] = [];
   const out = families.map((family, f) => {
+    // Distinct by construction (grouped orders): nothing to key, unless a cut made two values one.
+    if (family.unique === true && family.capped !== true) return family;
     let kept: Sample[] | undefined;
     family.samples.forEach((sample, i) => {
       let id = idOfArray.get(sample.labels);

@@ -23,6 +23,17 @@ export interface Family {
   readonly samples: Sample[];
   /** Set when a label value was cut: two series may then share labels, which the renderer merges. */
   capped?: boolean;
+  /**
+   * Set when no two samples can share a label set by construction (one per group of distinct label
+   * values, or per account): dedupeSeries leaves the family as it is unless a value was cut.
+   */
+  unique?: true;
+}
+
+/** `families`, marked as having a distinct label set per sample by construction (see Family.unique). */
+export function distinctSeries(families: Family[]): Family[] {
+  for (const family of families) family.unique = true;
+  return families;
 }
 
 export function gauge(name: string, help: string, labelNames: readonly string[]): Family {
