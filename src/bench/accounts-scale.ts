@@ -11,7 +11,7 @@ import { cpus, tmpdir, totalmem } from "node:os";
 import { join } from "node:path";
 import { gunzipSync } from "node:zlib";
 import { exporterConfigYaml } from "../simulator/exporter-config.js";
-import { startExporterProcess, type ExporterProcess } from "./exporter-process.js";
+import { benchNodeArgs, startExporterProcess, type ExporterProcess } from "./exporter-process.js";
 import { cpuMs, percentile, rssMB } from "./measure.js";
 import { positiveInteger, round1, round2, table } from "./shared.js";
 import { startSimulatorProcess } from "./simulator-process.js";
@@ -158,7 +158,7 @@ async function main(): Promise<void> {
   const configFile = join(dir, "trading-exporter.yml");
   writeFileSync(configFile, exporterConfigYaml({ accounts, apiKey: KEY, apiKeyHeader: "X-Api-Key", collaterals }, venue.url.replace(/\/$/, "")));
   // BENCH_NODE_ARGS: node flags after the shipped ones (a later V8 flag wins), to weigh a runtime setting.
-  const nodeArgs = (process.env.BENCH_NODE_ARGS ?? "").split(/\s+/).filter(Boolean);
+  const nodeArgs = benchNodeArgs();
   const exporter = await startExporterProcess({ TRADING_CONFIG_FILE: configFile, TRADING_LOG_LEVEL: "info" }, [
     ...nodeArgs,
     ...(profileDir === undefined ? [] : ["--cpu-prof", "--cpu-prof-dir", profileDir]),

@@ -23,6 +23,8 @@ const PACED_SCRAPES = 120;
 const PACED_INTERVAL_MS = 1000;
 
 const median = (values: number[]) => percentile(values, 50);
+/** Issue 25: the exporter's resident size at most this many times the floor's, alone, at the same scrape count. */
+const RSS_FLOOR_RATIO = 1.1;
 
 const ownCpuMs = () => {
   const u = process.cpuUsage();
@@ -118,13 +120,15 @@ async function contest(moving: boolean, runs: number, perRun: number, alone = fa
     rows.find((r) => r.name === "naive peer")!.rssMB = round1(rssMB(peer.pid));
     const scrapes = Math.max(done, RSS_AFTER);
     let poolFloorRssMB: number | undefined;
+    let codeFloorRssMB: number | undefined;
     if (alone) {
-      process.stderr.write(`  floor, bound and pool floor alone, ${scrapes} scrapes each...\n`);
+      process.stderr.write(`  floor, bound, pool floor and code floor alone, ${scrapes} scrapes each...\n`);
       rows.find((r) => r.name === "floor")!.rssMB = round1((await aloneRssMB("floor", target, scrapes)).rssMB);
       rows.find((r) => r.name === "bound")!.rssMB = round1((await aloneRssMB("bound", target, scrapes)).rssMB);
       poolFloorRssMB = round1((await aloneRssMB("pool-floor", target, scrapes)).rssMB);
+      codeFloorRssMB = round1((await aloneRssMB("code-floor", target, scrapes)).rssMB);
     }
-    return { rows, runs: perRunFigures, exporterScrapes: scrapes, poolFloorRssMB };
+    return { rows, runs: perRunFigures, exporterScrapes: scrapes, poolFloorRssMB, codeFloorRssMB };
   } finally {
     await close();
   }
@@ -164,20 +168,25 @@ function targets(result: Awaited<ReturnType<typeof contest>>): { lines: string[]
   const p50Peer = line("exporter p50 / peer p50:   ", ratios("exporter", "naive peer", "p50"), 0.6);
   const rss = result.rows.find((r) => r.name === "exporter")!.rssMB ?? Number.POSITIVE_INFINITY;
   const rssOf = (name: string) => result.rows.find((r) => r.name === name)!.rssMB;
+  const floorAlone = rssOf("floor");
+  const rssLines: string[] = [];
+  let rssHeld: boolean | undefined;
+  if (floorAlone !== undefined && result.codeFloorRssMB !== undefined) {
+    // Issue 25's memory goal: the exporter within 1.1x the floor alone, same Node, flags, malloc setting and scrape count.
+    const ratio = round2(rss / floorAlone);
+    rssHeld = ratio <= RSS_FLOOR_RATIO;
+    rssLines.push(
+      `exporter rss after ${result.exporterScrapes} scrapes / floor alone: ${rss} / ${floorAlone} MB = ${ratio}x (target <= ${RSS_FLOOR_RATIO}x: ${rssHeld ? "holds" : "MISSED"})`,
+      `alone, as many scrapes, the exporter's runtime settings: floor ${floorAlone} MB, bound ${rssOf("bound")} MB, ` +
+        `floor through the exporter's pool (undici request()) ${result.poolFloorRssMB} MB, ` +
+        `floor with the exporter's code loaded ${result.codeFloorRssMB} MB (${round2(result.codeFloorRssMB / floorAlone)}x the floor alone: the least the exporter's code can hold)`,
+    );
+  } else {
+    rssLines.push(`exporter rss after ${result.exporterScrapes} scrapes: ${rss} MB (run alone processes for the target's ratio)`);
+  }
   return {
-    lines: [
-      p50Bound.text,
-      cpuBound.text,
-      p50Peer.text,
-      `exporter rss after ${result.exporterScrapes} scrapes: ${rss} MB (target <= 150 MB: ${rss <= 150 ? "holds" : "MISSED"})`,
-      ...(result.poolFloorRssMB === undefined
-        ? []
-        : [
-            `alone, as many scrapes, the exporter's runtime settings: floor ${rssOf("floor")} MB, bound ${rssOf("bound")} MB, ` +
-              `floor through the exporter's pool (undici request()) ${result.poolFloorRssMB} MB`,
-          ]),
-    ],
-    held: { p50Bound: p50Bound.ok, cpuBound: cpuBound.ok, p50Peer: p50Peer.ok, rss: rss <= 150 },
+    lines: [p50Bound.text, cpuBound.text, p50Peer.text, ...rssLines],
+    held: { p50Bound: p50Bound.ok, cpuBound: cpuBound.ok, p50Peer: p50Peer.ok, ...(rssHeld === undefined ? {} : { rss: rssHeld }) },
   };
 }
 

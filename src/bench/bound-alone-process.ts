@@ -4,7 +4,7 @@ import { spawn } from "node:child_process";
 import { once } from "node:events";
 import type { AloneMode } from "./bound-alone.js";
 import type { VenueTarget } from "./bound.js";
-import { imageEnvironment, shippedNodeFlags } from "./exporter-process.js";
+import { benchNodeArgs, imageEnvironment, shippedNodeFlags } from "./exporter-process.js";
 
 const MAIN = new URL("./bound-alone.js", import.meta.url).pathname;
 
@@ -13,7 +13,7 @@ const MS_PER_SCRAPE_LIMIT = 1000;
 
 /**
  * RSS in MB of `mode` alone after `scrapes` scrapes (back to back, or one every `intervalMs`), and
- * the most after any, run as the exporter runs (same V8 flag, same malloc setting). `signal` stops it.
+ * the most after any, run as the exporter runs (same V8 flags, BENCH_NODE_ARGS too, same malloc setting). `signal` stops it.
  */
 export async function aloneRssMB(
   mode: AloneMode,
@@ -22,7 +22,7 @@ export async function aloneRssMB(
   intervalMs = 0,
   signal?: AbortSignal,
 ): Promise<{ rssMB: number; maxRssMB: number }> {
-  const child = spawn(process.execPath, [...shippedNodeFlags(), MAIN, mode, JSON.stringify(target), String(scrapes), String(intervalMs)], {
+  const child = spawn(process.execPath, [...shippedNodeFlags(), ...benchNodeArgs(), MAIN, mode, JSON.stringify(target), String(scrapes), String(intervalMs)], {
     env: { PATH: process.env.PATH ?? "", ...imageEnvironment() },
     stdio: ["ignore", "pipe", "inherit"],
     ...(signal === undefined ? {} : { signal }),

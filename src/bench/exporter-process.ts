@@ -21,6 +21,11 @@ export function shippedNodeFlags(): string[] {
   return shebang.split(/\s+/).filter((part) => part.startsWith("--"));
 }
 
+/** Node flags to weigh (BENCH_NODE_ARGS, e.g. "--max-semi-space-size=8"), after the shipped ones, for the exporter and the processes compared with it. */
+export function benchNodeArgs(): string[] {
+  return (process.env.BENCH_NODE_ARGS ?? "").split(/\s+/).filter(Boolean);
+}
+
 /** The image's runtime environment besides NODE_OPTIONS (MALLOC_ARENA_MAX), read from the Dockerfile. */
 export function imageEnvironment(): Record<string, string> {
   const dockerfile = new URL("../../Dockerfile", import.meta.url);

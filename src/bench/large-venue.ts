@@ -2,7 +2,7 @@
 // the same way by every part of the benchmark that compares them, and stopped as one.
 
 import type { VenueTarget } from "./bound.js";
-import { type ExporterProcess, startExporterProcess } from "./exporter-process.js";
+import { benchNodeArgs, type ExporterProcess, startExporterProcess } from "./exporter-process.js";
 import { type PeerProcess, startPeerProcess } from "./peer-process.js";
 import { ACTIVE_LIMIT, BASE_ENV, HISTORY_LIMIT, KEY } from "./shared.js";
 import { type SimulatorProcess, startSimulatorProcess } from "./simulator-process.js";
@@ -24,7 +24,7 @@ export async function startLargeVenue(moving: boolean): Promise<LargeVenue> {
   const target: VenueTarget = { venue: venue.url, key: KEY, collaterals: COLLATERALS, activeLimit: ACTIVE_LIMIT, historyLimit: HISTORY_LIMIT };
   let exporter: ExporterProcess | undefined;
   try {
-    exporter = await startExporterProcess({ ...BASE_ENV, TRADING_BASE_URL: venue.url, TRADING_COLLATERAL_IDS: COLLATERALS.join(",") });
+    exporter = await startExporterProcess({ ...BASE_ENV, TRADING_BASE_URL: venue.url, TRADING_COLLATERAL_IDS: COLLATERALS.join(",") }, benchNodeArgs());
     const peer = await startPeerProcess({
       PEER_VENUE: venue.url,
       PEER_KEY: KEY,
