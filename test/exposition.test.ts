@@ -6,7 +6,7 @@ import { COLLECTORS } from "../src/collectors/index.js";
 import { markets } from "../src/collectors/markets.js";
 import { scrapeHealth } from "../src/collectors/scrape-health.js";
 import { Groups } from "../src/collectors/group.js";
-import { familiesToOpenMetrics } from "../src/metrics/body.js";
+import { Part, familiesToOpenMetrics } from "../src/metrics/body.js";
 import { Exposition } from "../src/metrics/exposition.js";
 import { type Deflated, gzipMember } from "../src/metrics/gzip-member.js";
 import { capSeries } from "../src/metrics/series-cap.js";
@@ -45,11 +45,23 @@ describe("Exposition", () => {
   it("compresses its parts as one gzip member, text and OpenMetrics, that decodes to the same text", () => {
     const { scrape } = scrapeFromFixtures(CASE);
     const reused = new Exposition(COLLECTORS).render(scrape, 1_000_000).reused!;
-    expect(reused.text.split("\n\n").length).toBeGreaterThan(3);
+    expect(reused.text.split("\n# HELP ").length).toBeGreaterThan(3);
     expect(firstMemberText(reused.deflated("text"))).toBe(reused.text);
     expect(reused.plain("text").toString()).toBe(reused.text);
     expect(firstMemberText(reused.deflated("openmetrics"))).toBe(familiesToOpenMetrics(reused.text));
     expect(reused.plain("openmetrics").toString()).toBe(familiesToOpenMetrics(reused.text));
+  });
+
+  it("compresses a part of gauges once for both formats, and a part with counters for each", () => {
+    const gauges = Part.gzipped(Buffer.from("# HELP t_g h\n# TYPE t_g gauge\nt_g 1\n# HELP t_h h\n# TYPE t_h gauge\nt_h 2\n"));
+    expect(gauges.sameInBoth).toBe(true);
+    expect(gauges.deflated("openmetrics")).toBe(gauges.deflated("text"));
+    const counters = Part.gzipped(Buffer.from("# HELP t_c_total h\n# TYPE t_c_total counter\nt_c_total 1\n"));
+    expect(counters.sameInBoth).toBe(false);
+    expect(firstMemberText(counters.deflated("openmetrics"))).toBe("# HELP t_c h\n# TYPE t_c counter\nt_c_total 1\n");
+    const blank = new Part(Buffer.from("# TYPE t_g gauge\nt_g 1\n\n# TYPE t_h gauge\nt_h 2\n"));
+    expect(blank.sameInBoth).toBe(false);
+    expect(blank.plain("openmetrics").toString()).toBe("# TYPE t_g gauge\nt_g 1\n# TYPE t_h gauge\nt_h 2\n");
   });
 
   it("renders the market list once for every account's probe, not once per account", () => {

@@ -16,17 +16,32 @@ export function familiesToOpenMetrics(text: string): string {
   return text.includes(" counter\n") ? selfToOpenMetrics(text) : text.replaceAll("\n\n", "\n");
 }
 
+const COUNTER = Buffer.from(" counter\n");
+const BLANK_LINE = Buffer.from("\n\n");
+
+/** Whether `familiesToOpenMetrics` leaves `text` as it is: gauges only, no blank line (the renderer writes none). */
+function alreadyOpenMetrics(text: Buffer): boolean {
+  return !text.includes(COUNTER) && !text.includes(BLANK_LINE) && text[0] !== 10;
+}
+
 /** One part's UTF-8 text, encoded once per format and compression. */
 export class Part {
   #bytes: Buffer | undefined;
   readonly #plain = new Map<Format, Buffer>();
   readonly #deflated = new Map<Format, Deflated>();
   readonly #openMetrics: (text: string) => string;
+  /**
+   * The text is OpenMetrics as it is (a part of gauges, as rendered): both formats share one
+   * buffer and one compressed piece, so Prometheus's OpenMetrics scrape compresses nothing again.
+   */
+  readonly sameInBoth: boolean;
 
-  constructor(bytes: Buffer, openMetrics: (text: string) => string = familiesToOpenMetrics) {
+  /** `sameInBoth`: known by the caller (gzipped); else found in the text. */
+  constructor(bytes: Buffer, openMetrics: (text: string) => string = familiesToOpenMetrics, sameInBoth?: boolean) {
     // The last line of defence: a configured secret the venue echoed into a label value never leaves.
     this.#bytes = ownMemory(redactKnownBytes(bytes));
     this.#openMetrics = openMetrics;
+    this.sameInBoth = sameInBoth ?? (openMetrics === familiesToOpenMetrics && alreadyOpenMetrics(this.#bytes));
   }
 
   /**
@@ -35,9 +50,10 @@ export class Part {
    * when some scraper asks for it.
    */
   static gzipped(text: Buffer): Part {
-    const part = new Part(Buffer.alloc(0));
+    const redacted = redactKnownBytes(text);
+    const part = new Part(Buffer.alloc(0), familiesToOpenMetrics, alreadyOpenMetrics(redacted));
     part.#bytes = undefined;
-    part.#deflated.set("text", deflatePiece(redactKnownBytes(text)));
+    part.#deflated.set("text", deflatePiece(redacted));
     return part;
   }
 
@@ -48,7 +64,7 @@ export class Part {
   }
 
   plain(format: Format): Buffer {
-    if (format === "text") return this.bytes;
+    if (format === "text" || this.sameInBoth) return this.bytes;
     let buffer = this.#plain.get(format);
     if (buffer === undefined) {
       buffer = ownBytes(this.#openMetrics(this.bytes.toString("utf8")));
@@ -58,6 +74,7 @@ export class Part {
   }
 
   deflated(format: Format): Deflated {
+    if (this.sameInBoth) format = "text";
     let piece = this.#deflated.get(format);
     if (piece === undefined) {
       // Prometheus asks for OpenMetrics, gzipped: the texts made on the way there are not kept, or a
@@ -75,9 +92,6 @@ export class Part {
   }
 }
 
-/** The blank line between two parts of a text exposition (OpenMetrics has none). */
-const SEPARATOR = new Part(Buffer.from("\n"), () => "");
-
 export class Body {
   readonly #parts: readonly Part[];
   readonly #plain = new Map<Format, Buffer>();
@@ -85,8 +99,8 @@ export class Body {
   #text: string | undefined;
 
   /**
-   * Text (with `openMetrics` turning it into OpenMetrics; gauges only need their blank lines
-   * removed), or parts, each a family list ending in a newline, separated by a blank line.
+   * Text (with `openMetrics` turning it into OpenMetrics; gauges only need any blank lines
+   * removed), or parts, each a family list ending in a newline, one after the other.
    */
   constructor(text: string | readonly Part[], openMetrics?: (text: string) => string) {
     if (typeof text === "string") {
@@ -94,8 +108,12 @@ export class Body {
       this.#parts = [new Part(ownBytes(text), openMetrics)];
       this.#text = text;
     } else {
-      this.#parts = text.flatMap((part, i) => (i === 0 ? [part] : [SEPARATOR, part]));
+      this.#parts = text;
     }
+  }
+
+  #sameInBoth(): boolean {
+    return this.#parts.every((part) => part.sameInBoth);
   }
 
   get text(): string {
@@ -106,6 +124,7 @@ export class Body {
   /** The body uncompressed. */
   plain(format: Format): Buffer {
     if (this.#parts.length === 1) return this.#parts[0]!.plain(format);
+    if (format === "openmetrics" && this.#sameInBoth()) return this.plain("text");
     let buffer = this.#plain.get(format);
     if (buffer === undefined) {
       buffer = ownMemory(Buffer.concat(this.#parts.map((part) => part.plain(format))));
@@ -117,6 +136,7 @@ export class Body {
   /** The body as a piece of a gzip member (gzip-member.ts `gzipMember` frames it). */
   deflated(format: Format): Deflated {
     if (this.#parts.length === 1) return this.#parts[0]!.deflated(format);
+    if (format === "openmetrics" && this.#sameInBoth()) return this.deflated("text");
     let piece = this.#deflated.get(format);
     if (piece === undefined) {
       piece = joinPieces(this.#parts.map((part) => part.deflated(format)));

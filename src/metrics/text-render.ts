@@ -1,6 +1,7 @@
-// A spec-exact renderer of gauge families to the Prometheus text format, byte-identical to
-// prom-client's output for the same families (proven by test/render.test.ts) and several times faster:
-// written straight into one reused buffer, each label set's text made once per label array.
+// A spec-exact renderer of gauge families to the Prometheus text format: prom-client's output for the
+// same families without its blank lines between families (proven by test/render.test.ts), several
+// times faster, written straight into one reused buffer, each label set's text made once per label
+// array. Without blank lines, gauges are also OpenMetrics as they are, so one compressed piece serves both.
 
 import type { Family } from "./family.js";
 
@@ -148,8 +149,7 @@ function writeLabels(prefixes: readonly string[], values: ReadonlyArray<string |
 }
 
 /**
- * Families as the UTF-8 text of a Prometheus exposition: blank lines between families, a final
- * newline, "" for none. Several families often share one label array per series (an account's
+ * Families as the UTF-8 text of a Prometheus exposition: no blank lines, a final newline, "" for none. Several families often share one label array per series (an account's
  * figures, a market's settings): its `{...}` text is made once and written for each of them.
  */
 export function renderBytes(families: readonly Family[]): Buffer {
@@ -166,10 +166,7 @@ export function renderWith<T>(families: readonly Family[], use: (text: Buffer) =
 function write(families: readonly Family[]): void {
   // Where each label array's `{...}` was first written, per label-name list: start * 2^21 + length.
   const written = new Map<readonly string[], Map<ReadonlyArray<string | null>, number>>();
-  let first = true;
   for (const family of families) {
-    if (!first) writer.byte(NEWLINE);
-    first = false;
     if (family.capped === true || !ASCII_NAME.test(family.name)) {
       writer.text(renderFamily(family));
       writer.byte(NEWLINE);
@@ -203,7 +200,7 @@ function write(families: readonly Family[]): void {
   }
 }
 
-/** Families as a Prometheus text exposition: blank lines between families, a final newline. */
+/** Families as a Prometheus text exposition: no blank lines, a final newline. */
 export function renderText(families: readonly Family[]): string {
   return families.length === 0 ? "\n" : renderBytes(families).toString("utf8");
 }
