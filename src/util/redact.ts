@@ -40,11 +40,14 @@ const grams = new Uint32Array(1 << (FILTER_BITS - 5));
 const windows = new Map<number, Buffer[]>();
 /** Forms shorter than WINDOW, matched whole (there are few: a key is rarely under 12 characters). */
 let shortForms: Buffer[] = [];
-/** Past this many short forms (a search each is fast), they are found in one pass by their first four bytes rather than one search each. */
-const SHORT_SEARCHES = 32;
-/** Short forms by their first four bytes (big-endian), and a filter of those values. */
+/** Up to this many short forms, one native search each is faster than the pass below (a config's own few). */
+const SHORT_SEARCHES = 2;
+/** Short forms by their first four bytes (big-endian); a filter of every four bytes of every short form; the shortest's and longest's length. */
 const shortByHead = new Map<number, Buffer[]>();
+const shortQuads = new Uint32Array(1 << (16 - 5));
 const shortHeads = new Uint32Array(1 << (16 - 5));
+let shortMin = WINDOW;
+let shortMax = 0;
 /** Label values seen lately and what they became: the same market ids come back in every answer. */
 const memo = new Map<string, string>();
 const MEMO_ENTRIES = 16_384;
@@ -84,14 +87,22 @@ function addWindows(bytes: Buffer): void {
   for (let at = 0; at + GRAM <= bytes.length; at++) setBit(grams, gramBit(bytes, at));
 }
 
-function headBit(head: number): number {
+/** The four bytes at `at`, big-endian, as an unsigned integer. */
+function quadAt(bytes: Buffer, at: number): number {
+  return ((bytes[at]! << 24) | (bytes[at + 1]! << 16) | (bytes[at + 2]! << 8) | bytes[at + 3]!) >>> 0;
+}
+
+function quadBit(head: number): number {
   return Math.imul(head, 0x9e3779b1) >>> (32 - 16);
 }
 
 function addShort(bytes: Buffer): void {
-  shortForms = [...shortForms, bytes].sort((a, b) => b.length - a.length);
+  shortForms = [...shortForms, bytes];
+  shortMin = Math.min(shortMin, bytes.length);
+  shortMax = Math.max(shortMax, bytes.length);
   const head = bytes.readUInt32BE(0);
-  setBit(shortHeads, headBit(head));
+  setBit(shortHeads, quadBit(head));
+  for (let at = 0; at + 4 <= bytes.length; at++) setBit(shortQuads, quadBit(bytes.readUInt32BE(at)));
   const list = shortByHead.get(head);
   if (list === undefined) shortByHead.set(head, [bytes]);
   else list.push(bytes);
@@ -149,7 +160,11 @@ function windowRanges(bytes: Buffer, ranges: Array<[number, number]>): void {
   }
 }
 
-/** Where short forms stand in `bytes`: one search each when few, else one pass by their first four bytes. */
+/**
+ * Where short forms stand in `bytes`, the same way as windows: four bytes every `shortMin - 3`, which
+ * any short form's run holds wherever it starts, and on a hit the starts that could hold them,
+ * checked by their first four bytes. One pass whatever the number of short forms (past SHORT_SEARCHES).
+ */
 function shortRanges(bytes: Buffer, ranges: Array<[number, number]>): void {
   if (shortForms.length <= SHORT_SEARCHES) {
     for (const form of shortForms) {
@@ -157,15 +172,20 @@ function shortRanges(bytes: Buffer, ranges: Array<[number, number]>): void {
     }
     return;
   }
-  let head = 0;
-  for (let at = 0; at < bytes.length; at++) {
-    head = ((head << 8) | bytes[at]!) >>> 0;
-    if (at < 3 || !hasBit(shortHeads, headBit(head))) continue;
-    const start = at - 3;
-    for (const form of shortByHead.get(head) ?? []) {
-      if (start + form.length <= bytes.length && bytes.compare(form, 0, form.length, start, start + form.length) === 0)
-        ranges.push([start, start + form.length]);
+  const n = bytes.length;
+  const stride = shortMin - 3;
+  let checked = -1;
+  for (let q = 0; q + 4 <= n; q += stride) {
+    if (!hasBit(shortQuads, quadBit(quadAt(bytes, q)))) continue;
+    const last = Math.min(q, n - shortMin);
+    for (let p = Math.max(q - shortMax + 4, checked + 1, 0); p <= last; p++) {
+      const head = quadAt(bytes, p);
+      if (!hasBit(shortHeads, quadBit(head))) continue;
+      for (const form of shortByHead.get(head) ?? []) {
+        if (p + form.length <= n && bytes.compare(form, 0, form.length, p, p + form.length) === 0) ranges.push([p, p + form.length]);
+      }
     }
+    checked = Math.max(checked, last);
   }
 }
 
