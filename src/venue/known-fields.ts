@@ -3,12 +3,12 @@
 import type { Endpoint } from "./endpoints.js";
 import { ACCOUNT_INFO_FIELDS } from "./parse-account.js";
 import { MARKET_FIELDS } from "./parse-markets.js";
-import { ORDER_FIELDS } from "./parse-orders.js";
+import { HISTORY_ORDER_FIELDS, ORDER_FIELDS } from "./parse-orders.js";
 
 /** Per endpoint, every `field` label trading_exporter_invalid_fields_total can carry (a bounded set). */
 export const KNOWN_INVALID_FIELDS: Readonly<Record<Endpoint, readonly string[]>> = {
   account_info: ACCOUNT_INFO_FIELDS,
   orders_active: ORDER_FIELDS,
-  orders_history: ORDER_FIELDS,
+  orders_history: HISTORY_ORDER_FIELDS,
   markets: MARKET_FIELDS,
 };
