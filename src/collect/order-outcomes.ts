@@ -39,18 +39,19 @@ function hasStatus(statuses: string, status: string): boolean {
 
 class AccountOrders {
   readonly seen = new Map<string, Seen>();
-  readonly orders = new Map<string, { marketId: string; key: string; count: number }>();
-  readonly rejections = new Map<string, { marketId: string; key: string; count: number }>();
+  /** Rows are never changed, only replaced (bump): a snapshot holds them as they were. */
+  readonly orders = new Map<string, OrderCount>();
+  readonly rejections = new Map<string, OrderCount>();
   generation = 0;
   snapshot: OrderCounts | undefined;
 }
 
-/** Adds `n` (0 makes the series exist) to the count of (market, key). */
+/** Adds `n` (0 makes the series exist) to the count of (market, key): a new row, so snapshots can share the old ones. */
 function bump(counts: AccountOrders["orders"], marketId: string, key: string, n: number): void {
   const id = `${marketId}\u0000${key}`;
   const row = counts.get(id);
   if (row === undefined) counts.set(id, { marketId, key, count: n });
-  else row.count += n;
+  else if (n !== 0) counts.set(id, { marketId, key, count: row.count + n });
 }
 
 /**
@@ -115,8 +116,8 @@ export class OrderOutcomes {
     if (this.#forget(state, generation, whole, 2 * (historyMaxOrders + active.limit))) changed = true;
     if (changed || state.snapshot === undefined) {
       state.snapshot = {
-        orders: [...state.orders.values()].map((r) => ({ ...r })),
-        rejections: [...state.rejections.values()].map((r) => ({ ...r })),
+        orders: [...state.orders.values()],
+        rejections: [...state.rejections.values()],
         tracked: state.seen.size,
       };
     }
