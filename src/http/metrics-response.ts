@@ -32,7 +32,7 @@ export function answerChunks(out: ScrapeOutput, format: Format, gzip: boolean): 
   const bodies: Body[] = [out.head];
   if (out.reused !== undefined) bodies.push(out.reused);
   if (format === "openmetrics") bodies.push(EOF);
-  return gzip ? gzipMember(bodies.map((body) => body.deflated(format))) : bodies.map((body) => body.plain(format));
+  return gzip ? gzipMember(bodies.flatMap((body) => body.pieces(format))) : bodies.map((body) => body.plain(format));
 }
 
 /** Writes the scrape as one body. */
@@ -43,6 +43,8 @@ export function sendMetrics(res: Response, out: ScrapeOutput, format: Format, gz
   res.set("vary", "accept, accept-encoding");
   if (gzip) res.set("content-encoding", "gzip");
   res.set("content-length", String(chunks.reduce((n, c) => n + c.length, 0)));
+  // One write to the socket for the header, the pieces and the trailer, not one each (end() uncorks).
+  res.cork();
   for (const chunk of chunks.slice(0, -1)) res.write(chunk);
   res.end(chunks[chunks.length - 1]);
 }

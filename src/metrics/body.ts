@@ -133,7 +133,15 @@ export class Body {
     return buffer;
   }
 
-  /** The body as a piece of a gzip member (gzip-member.ts `gzipMember` frames it). */
+  /**
+   * The body as pieces of a gzip member, its parts' own (gzip-member.ts `gzipMember` frames them):
+   * what a scrape sends, without a joined copy kept beside the parts for every body served.
+   */
+  pieces(format: Format): Deflated[] {
+    return this.#parts.map((part) => part.deflated(format));
+  }
+
+  /** The body as one piece of a gzip member, its parts' pieces joined. */
   deflated(format: Format): Deflated {
     if (this.#parts.length === 1) return this.#parts[0]!.deflated(format);
     if (format === "openmetrics" && this.#sameInBoth()) return this.deflated("text");
