@@ -44,8 +44,10 @@ let shortForms: Buffer[] = [];
 const SHORT_SEARCHES = 2;
 /** Short forms by their first four bytes (big-endian); a filter of every four bytes of every short form; the shortest's and longest's length. */
 const shortByHead = new Map<number, Buffer[]>();
-const shortQuads = new Uint32Array(1 << (16 - 5));
-const shortHeads = new Uint32Array(1 << (16 - 5));
+/** A bit per four-byte value (mod 2^20): 128 KiB each, sparse even with thousands of short keys. */
+const QUAD_BITS = 20;
+const shortQuads = new Uint32Array(1 << (QUAD_BITS - 5));
+const shortHeads = new Uint32Array(1 << (QUAD_BITS - 5));
 let shortMin = WINDOW;
 let shortMax = 0;
 /** Label values seen lately and what they became: the same market ids come back in every answer. */
@@ -93,7 +95,7 @@ function quadAt(bytes: Buffer, at: number): number {
 }
 
 function quadBit(head: number): number {
-  return Math.imul(head, 0x9e3779b1) >>> (32 - 16);
+  return Math.imul(head, 0x9e3779b1) >>> (32 - QUAD_BITS);
 }
 
 function addShort(bytes: Buffer): void {
