@@ -121,14 +121,16 @@ async function contest(moving: boolean, runs: number, perRun: number, alone = fa
     const scrapes = Math.max(done, RSS_AFTER);
     let poolFloorRssMB: number | undefined;
     let codeFloorRssMB: number | undefined;
+    let stackFloorRssMB: number | undefined;
     if (alone) {
-      process.stderr.write(`  floor, bound, pool floor and code floor alone, ${scrapes} scrapes each...\n`);
+      process.stderr.write(`  floor, bound, pool floor, code floor and stack floor alone, ${scrapes} scrapes each...\n`);
       rows.find((r) => r.name === "floor")!.rssMB = round1((await aloneRssMB("floor", target, scrapes)).rssMB);
       rows.find((r) => r.name === "bound")!.rssMB = round1((await aloneRssMB("bound", target, scrapes)).rssMB);
       poolFloorRssMB = round1((await aloneRssMB("pool-floor", target, scrapes)).rssMB);
       codeFloorRssMB = round1((await aloneRssMB("code-floor", target, scrapes)).rssMB);
+      stackFloorRssMB = round1((await aloneRssMB("stack-floor", target, scrapes)).rssMB);
     }
-    return { rows, runs: perRunFigures, exporterScrapes: scrapes, poolFloorRssMB, codeFloorRssMB };
+    return { rows, runs: perRunFigures, exporterScrapes: scrapes, poolFloorRssMB, codeFloorRssMB, stackFloorRssMB };
   } finally {
     await close();
   }
@@ -179,7 +181,8 @@ function targets(result: Awaited<ReturnType<typeof contest>>): { lines: string[]
       `exporter rss after ${result.exporterScrapes} scrapes / floor alone: ${rss} / ${floorAlone} MB = ${ratio}x (target <= ${RSS_FLOOR_RATIO}x: ${rssHeld ? "holds" : "MISSED"})`,
       `alone, as many scrapes, the exporter's runtime settings: floor ${floorAlone} MB, bound ${rssOf("bound")} MB, ` +
         `floor through the exporter's pool (undici request()) ${result.poolFloorRssMB} MB, ` +
-        `floor with the exporter's code loaded ${result.codeFloorRssMB} MB (${round2(result.codeFloorRssMB / floorAlone)}x the floor alone: the least the exporter's code can hold)`,
+        `floor with the exporter's code loaded ${result.codeFloorRssMB} MB (${round2(result.codeFloorRssMB / floorAlone)}x the floor alone: the least the exporter's code can hold), ` +
+        `floor with only its libraries loaded (express, prom-client, pino, ky, undici) ${result.stackFloorRssMB} MB (${round2((result.stackFloorRssMB ?? 0) / floorAlone)}x)`,
     );
   } else {
     rssLines.push(`exporter rss after ${result.exporterScrapes} scrapes: ${rss} MB (run alone processes for the target's ratio)`);
