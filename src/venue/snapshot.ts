@@ -43,6 +43,11 @@ export interface AccountInfo {
   exact: Exact<"totalMargin"> | undefined;
 }
 
+/**
+ * An order of either list. The fields marked optional are read for active orders only: no metric of
+ * the history uses them, and a history order is made without them (a smaller object, 200 of them an
+ * account); reading one gives undefined either way.
+ */
 export interface Order {
   id: Maybe<string>;
   marketId: Maybe<string>;
@@ -50,18 +55,18 @@ export interface Order {
   side: Maybe<string>;
   direction: Maybe<string>;
   status: Maybe<string>;
-  isPendingExpiration: Maybe<boolean>;
-  isPendingCancellation: Maybe<boolean>;
-  isPendingRejection: Maybe<boolean>;
-  price: Maybe<number>;
-  quantity: Maybe<number>;
-  quantityLocked: Maybe<number>;
-  quantityFilled: Maybe<number>;
+  isPendingExpiration?: Maybe<boolean>;
+  isPendingCancellation?: Maybe<boolean>;
+  isPendingRejection?: Maybe<boolean>;
+  price?: Maybe<number>;
+  quantity?: Maybe<number>;
+  quantityLocked?: Maybe<number>;
+  quantityFilled?: Maybe<number>;
   /** Seconds since the epoch, whatever unit the venue used. */
   createdAt: Maybe<number>;
   /** rejectionReason.code when the order carries a rejection reason. */
   rejectionCode: Maybe<string>;
-  exact: Exact<"price" | "quantity" | "quantityLocked" | "quantityFilled"> | undefined;
+  exact?: Exact<"price" | "quantity" | "quantityLocked" | "quantityFilled"> | undefined;
 }
 
 export const MARKET_SETTINGS = [
