@@ -18,17 +18,15 @@ export interface OrderCounts {
 }
 
 /**
- * An order id's memory, kept small (a desk of a thousand accounts remembers a quarter of a million ids),
- * with no object per id: the last collection (generation) whose read held it and whether it was
- * counted as rejected, as one small integer (generation * 2 + rejected), and its statuses in one
- * string, the usual single status being the order's own string, not a copy.
+ * An order id's memory, kept small (a desk of a thousand accounts remembers a quarter of a million ids):
+ * its statuses in one string, the usual single status being the order's own string, not a copy.
  */
-function seenMark(generation: number, rejected: boolean): number {
-  return generation * 2 + (rejected ? 1 : 0);
-}
-
-function lastSeen(mark: number): number {
-  return Math.floor(mark / 2);
+interface Seen {
+  /** The statuses seen, joined by STATUS_SEPARATOR; "" for none. */
+  statuses: string;
+  rejected: boolean;
+  /** The last collection (generation) whose read held the id. */
+  lastSeen: number;
 }
 
 /** A lone surrogate: a status is a well-formed label value (wellFormedLabel), so it never holds one. */
@@ -40,10 +38,7 @@ function hasStatus(statuses: string, status: string): boolean {
 }
 
 class AccountOrders {
-  /** Per id, seenMark(last generation that held it, counted as rejected). */
-  readonly seen = new Map<string, number>();
-  /** Per id with a status, the statuses seen, joined by STATUS_SEPARATOR. */
-  readonly statuses = new Map<string, string>();
+  readonly seen = new Map<string, Seen>();
   /** Rows are never changed, only replaced (bump): a snapshot holds them as they were. */
   readonly orders = new Map<string, OrderCount>();
   readonly rejections = new Map<string, OrderCount>();
@@ -93,23 +88,24 @@ export class OrderOutcomes {
     for (const list of [active.orders, history.orders]) {
       for (const o of list) {
         if (o.id === undefined) continue;
-        const mark = state.seen.get(o.id);
-        if (mark === undefined) changed = true;
-        let rejected = mark !== undefined && mark % 2 === 1;
-        if (o.marketId !== undefined) {
-          const statuses = state.statuses.get(o.id);
-          if (o.status !== undefined && (statuses === undefined || !hasStatus(statuses, o.status))) {
-            state.statuses.set(o.id, statuses === undefined ? o.status : `${statuses}${STATUS_SEPARATOR}${o.status}`);
-            bump(state.orders, o.marketId, o.status, step);
-            changed = true;
-          }
-          if (o.rejectionCode !== undefined && o.rejectionCode !== "" && !rejected) {
-            rejected = true;
-            bump(state.rejections, o.marketId, o.rejectionCode, step);
-            changed = true;
-          }
+        let seen = state.seen.get(o.id);
+        if (seen === undefined) {
+          seen = { statuses: "", rejected: false, lastSeen: generation };
+          state.seen.set(o.id, seen);
+          changed = true;
         }
-        state.seen.set(o.id, seenMark(generation, rejected));
+        seen.lastSeen = generation;
+        if (o.marketId === undefined) continue;
+        if (o.status !== undefined && !hasStatus(seen.statuses, o.status)) {
+          seen.statuses = seen.statuses === "" ? o.status : `${seen.statuses}${STATUS_SEPARATOR}${o.status}`;
+          bump(state.orders, o.marketId, o.status, step);
+          changed = true;
+        }
+        if (o.rejectionCode !== undefined && o.rejectionCode !== "" && !seen.rejected) {
+          seen.rejected = true;
+          bump(state.rejections, o.marketId, o.rejectionCode, step);
+          changed = true;
+        }
       }
     }
     // A read cut short (by the request bound or a paging anomaly, or an active list filling its limit)
@@ -131,22 +127,18 @@ export class OrderOutcomes {
   /** Drops ids two reads have missed (only when both reads were whole), then the oldest over the cap; true if any went. */
   #forget(state: AccountOrders, generation: number, whole: boolean, cap: number): boolean {
     const before = state.seen.size;
-    const drop = (id: string): void => {
-      state.seen.delete(id);
-      state.statuses.delete(id);
-    };
     if (whole) {
-      for (const [id, mark] of state.seen) if (lastSeen(mark) < generation - 1) drop(id);
+      for (const [id, seen] of state.seen) if (seen.lastSeen < generation - 1) state.seen.delete(id);
     }
     if (state.seen.size > cap) {
       // Ids this read missed go first, then the oldest first seen.
-      for (const [id, mark] of state.seen) {
+      for (const [id, seen] of state.seen) {
         if (state.seen.size <= cap) break;
-        if (lastSeen(mark) < generation) drop(id);
+        if (seen.lastSeen < generation) state.seen.delete(id);
       }
       for (const id of state.seen.keys()) {
         if (state.seen.size <= cap) break;
-        drop(id);
+        state.seen.delete(id);
       }
     }
     return state.seen.size !== before;
