@@ -71,28 +71,23 @@ function readOrder(raw: Record<string, unknown>, invalid: FieldReporter, precisi
     rejectionCode = isRecord(rejection) ? readLabel(rejection.code) : undefined;
     if (rejectionCode === undefined) invalid("rejectionReason.code");
   }
+  const id = readId(raw.id);
+  const marketId = label(raw, "marketId", invalid);
+  const type = label(raw, "type", invalid);
+  const side = label(raw, "side", invalid);
+  const direction = label(raw, "direction", invalid);
+  const status = label(raw, "status", invalid);
   // Every Order of a list has the same shape (exact last, usually undefined): one hidden class for 50,000 of them.
   // A history order leaves out its flags, prices and quantities (and their slots): no metric of the history
   // reads them, and a thousand accounts' histories kept them as 800,000 boxed numbers in objects half empty.
-  if (list === "orders_history") {
-    return {
-      id: readId(raw.id),
-      marketId: label(raw, "marketId", invalid),
-      type: label(raw, "type", invalid),
-      side: label(raw, "side", invalid),
-      direction: label(raw, "direction", invalid),
-      status: label(raw, "status", invalid),
-      createdAt,
-      rejectionCode,
-    };
-  }
+  if (list === "orders_history") return { id, marketId, type, side, direction, status, createdAt, rejectionCode };
   return {
-    id: readId(raw.id),
-    marketId: label(raw, "marketId", invalid),
-    type: label(raw, "type", invalid),
-    side: label(raw, "side", invalid),
-    direction: label(raw, "direction", invalid),
-    status: label(raw, "status", invalid),
+    id,
+    marketId,
+    type,
+    side,
+    direction,
+    status,
     isPendingExpiration: flag(raw, "isPendingExpiration", invalid),
     isPendingCancellation: flag(raw, "isPendingCancellation", invalid),
     isPendingRejection: flag(raw, "isPendingRejection", invalid),
