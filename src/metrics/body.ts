@@ -3,7 +3,7 @@
 // one gzip member (gzip-member.ts), so a scrape whose accounts moved compresses those parts again
 // and reuses the rest, and still sends a single member that every gzip decoder reads whole.
 
-import { type Deflated, deflatePiece, inflatePiece, joinPieces } from "./gzip-member.js";
+import { type Deflated, deflatePiece, inflatePiece } from "./gzip-member.js";
 import { ownBytes, ownMemory } from "../util/own-memory.js";
 import { redactKnownBytes } from "../util/redact.js";
 import { selfToOpenMetrics } from "./openmetrics.js";
@@ -95,7 +95,6 @@ export class Part {
 export class Body {
   readonly #parts: readonly Part[];
   readonly #plain = new Map<Format, Buffer>();
-  readonly #deflated = new Map<Format, Deflated>();
   #text: string | undefined;
 
   /**
@@ -139,18 +138,6 @@ export class Body {
    */
   pieces(format: Format): Deflated[] {
     return this.#parts.map((part) => part.deflated(format));
-  }
-
-  /** The body as one piece of a gzip member, its parts' pieces joined. */
-  deflated(format: Format): Deflated {
-    if (this.#parts.length === 1) return this.#parts[0]!.deflated(format);
-    if (format === "openmetrics" && this.#sameInBoth()) return this.deflated("text");
-    let piece = this.#deflated.get(format);
-    if (piece === undefined) {
-      piece = joinPieces(this.#parts.map((part) => part.deflated(format)));
-      this.#deflated.set(format, piece);
-    }
-    return piece;
   }
 }
 

@@ -39,7 +39,7 @@ const grams = new Uint32Array(1 << (FILTER_BITS - 5));
 /** The secrets' windows by hash, to confirm a filter hit byte for byte. */
 const windows = new Map<number, Buffer[]>();
 /** Forms shorter than WINDOW, matched whole (there are few: a key is rarely under 12 characters). */
-let shortForms: Buffer[] = [];
+const shortForms: Buffer[] = [];
 /** Up to this many short forms, one native search each is faster than the pass below (a config's own few). */
 const SHORT_SEARCHES = 2;
 /** Short forms by their first four bytes (big-endian); a filter of every four bytes of every short form; the shortest's and longest's length. */
@@ -99,7 +99,7 @@ function quadBit(head: number): number {
 }
 
 function addShort(bytes: Buffer): void {
-  shortForms = [...shortForms, bytes];
+  shortForms.push(bytes);
   shortMin = Math.min(shortMin, bytes.length);
   shortMax = Math.max(shortMax, bytes.length);
   const head = bytes.readUInt32BE(0);
