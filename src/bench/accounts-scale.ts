@@ -3,7 +3,9 @@
 // then `/metrics` of the same config against a 10 s deadline. Prints numbers; a benchmark, not a test.
 // BENCH_ACCOUNTS, BENCH_INTERVALS, BENCH_INTERVAL_SECONDS change the run; BENCH_CPU_PROF=DIR profiles the
 // exporter (node --cpu-prof); BENCH_SIM_ARGS adds simulator flags ("--positions 3 --active-orders 6");
-// BENCH_NODE_ARGS adds node flags after the shipped ones ("--max-semi-space-size=16").
+// BENCH_NODE_ARGS adds node flags after the shipped ones ("--max-semi-space-size=16"). Then the bound on the same
+// accounts and schedule, alone and with the product's ky and express (bound-server.ts), for comparison (BENCH_BOUND=0
+// skips them).
 
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { Agent, request } from "node:http";
@@ -17,6 +19,7 @@ import { positiveInteger, round1, round2, table } from "./shared.js";
 import { startSimulatorProcess } from "./simulator-process.js";
 
 const KEY = "scale-key";
+const BOUND_SERVER = new URL("./bound-server.js", import.meta.url).pathname;
 /** What Prometheus 2.x and 3.x send: OpenMetrics first, the text format as a fallback. */
 const PROMETHEUS_ACCEPT =
   "application/openmetrics-text;version=1.0.0,application/openmetrics-text;version=0.0.1;q=0.75,text/plain;version=0.0.4;q=0.5,*/*;q=0.1";
@@ -133,6 +136,104 @@ function answerShape(answers: ReadonlyMap<string, Answer>, accounts: number): An
   };
 }
 
+/**
+ * Probes every target once per interval at its own offset, as Prometheus spreads them, for `intervals`
+ * intervals; CPU and RSS of process `pid` per interval. `afterFirst` runs at the end of the first interval.
+ */
+async function probeRounds(
+  pid: number,
+  targets: ReadonlyArray<{ name: string; url: URL }>,
+  intervals: number,
+  intervalMs: number,
+  afterFirst: () => Promise<void> = async () => undefined,
+): Promise<{ figures: IntervalFigures[]; last: Map<string, Answer> }> {
+  const figures: IntervalFigures[] = Array.from({ length: intervals }, () => ({
+    probes: 0,
+    ok: 0,
+    unavailable: 0,
+    other: 0,
+    timeouts: 0,
+    latencies: [],
+    cpuMs: 0,
+    rssMB: 0,
+  }));
+  const last = new Map<string, Answer>();
+  const start = performance.now();
+  const boundaries = (async () => {
+    let cpuBefore = cpuMs(pid);
+    for (let k = 0; k < intervals; k++) {
+      await pause(start + (k + 1) * intervalMs - performance.now());
+      const cpu = cpuMs(pid);
+      figures[k]!.cpuMs = cpu - cpuBefore;
+      figures[k]!.rssMB = rssMB(pid);
+      cpuBefore = cpu;
+      if (k === 0) await afterFirst();
+    }
+  })();
+  const loops = targets.map(async (target) => {
+    const offset = offsetFraction(target.name) * intervalMs;
+    for (let k = 0; k < intervals; k++) {
+      await pause(start + k * intervalMs + offset - performance.now());
+      const answer = await scrape(target.url);
+      const f = figures[k]!;
+      f.probes++;
+      f.latencies.push(answer.ms);
+      if (answer.status === 200) f.ok++;
+      else if (answer.status === 503) f.unavailable++;
+      else if (answer.status === "timeout") f.timeouts++;
+      else f.other++;
+      last.set(target.name, answer);
+    }
+  });
+  await Promise.all(loops);
+  await boundaries;
+  return { figures, last };
+}
+
+/** CPU per probe over the intervals after the first. */
+function steadyCpuPerProbe(figures: readonly IntervalFigures[]): number {
+  const steady = figures.slice(1);
+  return (
+    steady.reduce((n, f) => n + f.cpuMs, 0) /
+    Math.max(
+      1,
+      steady.reduce((n, f) => n + f.probes, 0),
+    )
+  );
+}
+
+/**
+ * The bound in the same run: the same accounts probed on the same schedule by a server that only fetches,
+ * parses, templates and gzips (bound-server.ts), run with the exporter's flags. Prints its CPU and memory beside the exporter's.
+ */
+async function boundRow(
+  venueUrl: string,
+  accounts: number,
+  targets: ReadonlyArray<{ name: string; url: URL }>,
+  intervals: number,
+  intervalMs: number,
+  nodeArgs: readonly string[],
+  libraries: readonly string[],
+  exporter: { cpuPerProbe: number; peakRss: number },
+): Promise<void> {
+  const bound = await startExporterProcess({}, nodeArgs, BOUND_SERVER, [venueUrl, KEY, String(accounts), libraries.join(",")]);
+  try {
+    const accountTargets = targets
+      .filter((t) => !t.name.includes("/"))
+      .map((t) => ({ name: t.name, url: new URL(`/probe?target=${encodeURIComponent(t.name)}`, bound.url) }));
+    const { figures, last } = await probeRounds(bound.pid, accountTargets, intervals, intervalMs);
+    const ok = [...last.values()].filter((a) => a.status === 200).length;
+    const peak = Math.max(...figures.map((f) => f.rssMB));
+    const cpu = steadyCpuPerProbe(figures);
+    console.log(
+      `${libraries.length === 0 ? "bound" : `bound with ${libraries.join(" and ")}`}, same accounts and schedule (${libraries.includes("ky") ? "ky over the pool" : "the pool"}, JSON.parse, a template, gzip${libraries.includes("express") ? ", served by express" : ", node:http"}): CPU per probe ${round2(cpu)} ms ` +
+        `(exporter ${round2(exporter.cpuPerProbe / cpu)}x), peak RSS ${round1(peak)} MB (exporter ${round2(exporter.peakRss / peak)}x), ${ok} of ${accountTargets.length} answered 200`,
+    );
+  } finally {
+    await bound.close();
+  }
+}
+
 async function main(): Promise<void> {
   const accounts = positiveInteger("BENCH_ACCOUNTS", 1000);
   const intervals = positiveInteger("BENCH_INTERVALS", 5);
@@ -170,53 +271,13 @@ async function main(): Promise<void> {
     const targets = await discover(exporter);
     console.error(`${targets.length} targets from /sd; idle RSS ${round1(idleRss)} MB; probing ${intervals} intervals of ${intervalMs / 1000} s`);
 
-    const figures: IntervalFigures[] = Array.from({ length: intervals }, () => ({
-      probes: 0,
-      ok: 0,
-      unavailable: 0,
-      other: 0,
-      timeouts: 0,
-      latencies: [],
-      cpuMs: 0,
-      rssMB: 0,
-    }));
-    const last = new Map<string, Answer>();
+    let venueWindow: { startedAt: number } | undefined;
     const start = performance.now();
     const cpuAtStart = cpuMs(exporter.pid);
-    let venueWindow: { startedAt: number } | undefined;
-
-    // Interval boundaries: CPU and RSS per interval; the venue's count restarts after the first.
-    const boundaries = (async () => {
-      let cpuBefore = cpuAtStart;
-      for (let k = 0; k < intervals; k++) {
-        await pause(start + (k + 1) * intervalMs - performance.now());
-        const cpu = cpuMs(exporter.pid);
-        figures[k]!.cpuMs = cpu - cpuBefore;
-        figures[k]!.rssMB = rssMB(exporter.pid);
-        cpuBefore = cpu;
-        if (k === 0) {
-          await venue.resetStats();
-          venueWindow = { startedAt: performance.now() };
-        }
-      }
-    })();
-    const loops = targets.map(async (target) => {
-      const offset = offsetFraction(target.name) * intervalMs;
-      for (let k = 0; k < intervals; k++) {
-        await pause(start + k * intervalMs + offset - performance.now());
-        const answer = await scrape(target.url);
-        const f = figures[k]!;
-        f.probes++;
-        f.latencies.push(answer.ms);
-        if (answer.status === 200) f.ok++;
-        else if (answer.status === 503) f.unavailable++;
-        else if (answer.status === "timeout") f.timeouts++;
-        else f.other++;
-        last.set(target.name, answer);
-      }
+    const { figures, last } = await probeRounds(exporter.pid, targets, intervals, intervalMs, async () => {
+      await venue.resetStats();
+      venueWindow = { startedAt: performance.now() };
     });
-    await Promise.all(loops);
-    await boundaries;
     const venueStats = await venue.stats();
     const venueMinutes = (performance.now() - (venueWindow?.startedAt ?? start)) / 60_000;
     const venueRequests = Object.values(venueStats.requests).reduce((a, b) => a + b, 0);
@@ -235,12 +296,7 @@ async function main(): Promise<void> {
 
     const steady = figures.slice(1);
     const sum = (pick: (f: IntervalFigures) => number, list = figures) => list.reduce((n, f) => n + pick(f), 0);
-    const steadyCpuPerProbe =
-      sum((f) => f.cpuMs, steady) /
-      Math.max(
-        1,
-        sum((f) => f.probes, steady),
-      );
+    const cpuPerProbe = steadyCpuPerProbe(figures);
     const rows = [
       ["interval", "probes", "200", "503", "other", "timeouts", "p50 ms", "p99 ms", "cpu ms/probe", "rss MB"],
       ...figures.map((f, k) => [
@@ -268,7 +324,7 @@ async function main(): Promise<void> {
     console.log(`idle RSS ${round1(idleRss)} MB; peak RSS ${round1(peakRss)} MB (goal ≤ ${GOALS.rssMB}: ${mark(peakRss <= GOALS.rssMB)})`);
     console.log(`RSS per account above idle ${round2(perAccount)} MB (goal ≤ ${GOALS.rssPerAccountMB}: ${mark(perAccount <= GOALS.rssPerAccountMB)})`);
     console.log(
-      `CPU per account probe after the first interval ${round2(steadyCpuPerProbe)} ms (goal ≤ ${GOALS.cpuMsPerProbe}: ${mark(steadyCpuPerProbe <= GOALS.cpuMsPerProbe)}); over every interval ${round2(
+      `CPU per account probe after the first interval ${round2(cpuPerProbe)} ms (goal ≤ ${GOALS.cpuMsPerProbe}: ${mark(cpuPerProbe <= GOALS.cpuMsPerProbe)}); over every interval ${round2(
         (cpuMs(exporter.pid) - cpuAtStart - 0) /
           Math.max(
             1,
@@ -290,6 +346,12 @@ async function main(): Promise<void> {
       `/metrics of the same config: ${metrics.status} in ${round1(metrics.ms / 1000)} s (goal ≤ ${GOALS.metricsSeconds} s: ${mark(metrics.status === 200 && metrics.ms <= GOALS.metricsSeconds * 1000)}), ` +
         `${round1(metrics.body.length / 2 ** 20)} MB gzip, ${round1(metricsText.length / 2 ** 20)} MB text, series dropped over the cap ${dropped}; RSS after it ${round1(rssAfterMetrics)} MB`,
     );
+    await exporter.close();
+    if (process.env.BENCH_BOUND !== "0") {
+      for (const libraries of [[], ["ky"], ["express"], ["ky", "express"]]) {
+        await boundRow(venue.url, accounts, targets, intervals, intervalMs, nodeArgs, libraries, { cpuPerProbe, peakRss });
+      }
+    }
   } finally {
     await exporter.close();
     await venue.close();

@@ -3,6 +3,7 @@
 // exporter's level. No validation, no exact sums, no escaping: what no exporter can beat.
 
 import { gzipSync } from "node:zlib";
+import { getBody } from "../venue/http.js";
 import { Transport } from "../venue/transport.js";
 import { FAMILIES, venueSeries, type VenueData } from "./venue-series.js";
 
@@ -17,6 +18,8 @@ export interface VenueTarget {
   collaterals: string[];
   activeLimit: number;
   historyLimit: number;
+  /** Pages the history as the exporter does (offset/limit until a short page or the limit); absent: one request. */
+  historyPageSize?: number;
 }
 
 export class Bound {
@@ -28,37 +31,74 @@ export class Bound {
   /** With `pool`, bodies come through the exporter's own connection pool (undici's request()) instead of fetch. */
   readonly #pool: Transport | undefined;
 
-  constructor(target: VenueTarget, options: { marketsEveryScrape?: boolean; client?: "fetch" | "pool" } = {}) {
+  /** True when the pool is the caller's (one for many bounds), which closes it. */
+  readonly #sharedPool: boolean;
+  /** Requests made with ky through the pool, as the exporter makes them (venue/http.ts), instead of the pool alone. */
+  readonly #ky: boolean;
+
+  /**
+   * `client`: fetch, a pool of its own, or a pool shared by many bounds (the scale benchmark's accounts).
+   * `markets`: a list given once and never fetched (an account's probe, which carries no market list, passes []).
+   * `ky`: with a pool, each request made with ky over it, as the exporter's getBody makes it.
+   */
+  constructor(target: VenueTarget, options: { marketsEveryScrape?: boolean; client?: "fetch" | "pool" | Transport; markets?: Raw[]; ky?: boolean } = {}) {
     this.#target = target;
+    this.#markets = options.markets;
     this.#headers = { "x-api-key": target.key };
     this.#marketsEveryScrape = options.marketsEveryScrape === true;
-    this.#pool = options.client === "pool" ? new Transport() : undefined;
+    this.#sharedPool = options.client instanceof Transport;
+    this.#ky = options.ky === true;
+    this.#pool = options.client instanceof Transport ? options.client : options.client === "pool" ? new Transport() : undefined;
   }
 
   async #get(path: string): Promise<unknown> {
     const url = new URL(path, this.#target.venue);
     if (this.#pool === undefined) return JSON.parse(await (await fetch(url, { headers: this.#headers })).text()) as unknown;
+    if (this.#ky) {
+      const body = await getBody({
+        url,
+        headers: new Headers(this.#headers),
+        signal: AbortSignal.timeout(10_000),
+        maxBodyBytes: 10 * 2 ** 20,
+        maxRetryAfterSeconds: 0,
+        request: this.#pool.request,
+      });
+      return JSON.parse(Buffer.concat(body.chunks, body.length).toString("utf8")) as unknown;
+    }
     const answer = await this.#pool.request({ origin: url.origin, path: url.pathname + url.search, method: "GET", headers: this.#headers });
     return JSON.parse(await answer.body.text()) as unknown;
   }
 
   async close(): Promise<void> {
-    await this.#pool?.close();
+    if (!this.#sharedPool) await this.#pool?.close();
+  }
+
+  /** The history as the exporter reads it: pages of historyPageSize until a short one or historyLimit orders. */
+  async #history(): Promise<unknown> {
+    const t = this.#target;
+    if (t.historyPageSize === undefined) return this.#get(`v1/private/orders/history?offset=0&limit=${t.historyLimit}`);
+    const orders: unknown[] = [];
+    for (;;) {
+      const limit = Math.min(t.historyPageSize, t.historyLimit - orders.length);
+      const page = (await this.#get(`v1/private/orders/history?offset=${orders.length}&limit=${limit}`)) as unknown[];
+      orders.push(...page);
+      if (page.length < limit || orders.length >= t.historyLimit) return orders;
+    }
   }
 
   /** The floor: the exporter's requests for one scrape, in parallel, each body through JSON.parse. */
   async fetch(): Promise<VenueData> {
     const t = this.#target;
     const durations: number[] = [];
-    const timed = async (path: string, i: number) => {
+    const timed = async (path: string | (() => Promise<unknown>), i: number) => {
       const started = performance.now();
-      const value = await this.#get(path);
+      const value = await (typeof path === "string" ? this.#get(path) : path());
       durations[i] = (performance.now() - started) / 1000;
       return value;
     };
     const [active, history, markets, ...accounts] = await Promise.all([
       timed(`v1/private/orders/realtime?limit=${t.activeLimit}`, t.collaterals.length),
-      timed(`v1/private/orders/history?offset=0&limit=${t.historyLimit}`, t.collaterals.length + 1),
+      timed(() => this.#history(), t.collaterals.length + 1),
       this.#markets === undefined || this.#marketsEveryScrape ? this.#get("v1/public/markets") : this.#markets,
       ...t.collaterals.map((c, i) => timed(`v1/private/account-info?collateralId=${c}`, i)),
     ]);
@@ -75,7 +115,7 @@ export class Bound {
     };
   }
 
-  /** The floor plus the minimal renderer and gzip: the whole bound of one scrape, as sent. */
+  /** The floor plus the minimal renderer and gzip: the whole bound of one scrape, as sent (also by bound-server.ts). */
   async scrape(): Promise<Buffer> {
     return gzipSync(Buffer.from(render(await this.fetch())), { level: GZIP_LEVEL });
   }

@@ -39,9 +39,17 @@ export function imageEnvironment(): Record<string, string> {
 }
 const PROBE = new URL("./loop-probe.js", import.meta.url).href;
 
-/** `nodeArgs`: more node flags after the shipped ones, e.g. `--cpu-prof` to profile a benchmark run. */
-export async function startExporterProcess(env: Record<string, string>, nodeArgs: readonly string[] = []): Promise<ExporterProcess> {
-  const child = spawn(process.execPath, [...shippedNodeFlags(), ...nodeArgs, "--import", PROBE, MAIN], {
+/**
+ * `nodeArgs`: more node flags after the shipped ones, e.g. `--cpu-prof` to profile a benchmark run.
+ * `main` and `args`: another server run the same way (the scale benchmark's bound), which prints {"url":...} on stderr too.
+ */
+export async function startExporterProcess(
+  env: Record<string, string>,
+  nodeArgs: readonly string[] = [],
+  main = MAIN,
+  args: readonly string[] = [],
+): Promise<ExporterProcess> {
+  const child = spawn(process.execPath, [...shippedNodeFlags(), ...nodeArgs, "--import", PROBE, main, ...args], {
     env: { PATH: process.env.PATH ?? "", TRADING_LISTEN_ADDRESS: "127.0.0.1:0", ...imageEnvironment(), ...env },
     stdio: ["ignore", "ignore", "pipe"],
   });

@@ -1,0 +1,50 @@
+// The bound as a server, for the scale benchmark: `/probe?target=NAME` answers account NAME of a simulated
+// desk with the bound's scrape (fetch, JSON.parse, a template, gzip), through one shared connection pool.
+// Run as the exporter runs (same flags), probed on the same schedule: what no exporter of those accounts can beat.
+// argv: venue URL, the desk's key, its number of accounts, and what of the product's own libraries to use: "ky"
+// (requests made as the exporter's getBody makes them), "express" (answers served by it), "ky,express", or "" for
+// neither. Prints {"url":...} on stderr.
+
+import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import express from "express";
+import type { AddressInfo } from "node:net";
+import { deskAccountKey, deskAccountName } from "../simulator/desk.js";
+import { Transport } from "../venue/transport.js";
+import { Bound } from "./bound.js";
+
+/** The exporter's defaults (config/settings.ts): history pages of 100 up to 1,000 orders, 1,000 active orders. */
+const LIMITS = { activeLimit: 1000, historyLimit: 1000, historyPageSize: 100 };
+
+const [venue, key, count] = [process.argv[2] ?? "", process.argv[3] ?? "", Number(process.argv[4])];
+const libraries = new Set((process.argv[5] ?? "").split(",").filter(Boolean));
+const transport = new Transport();
+const bounds = new Map<string, Bound>();
+for (let i = 0; i < count; i++) {
+  const target = { venue, key: deskAccountKey(key, i, count), collaterals: ["USDC"], ...LIMITS };
+  // An account's probe carries no market list (it is the venue target's), so none is fetched.
+  bounds.set(deskAccountName(i, count), new Bound(target, { client: transport, markets: [], ky: libraries.has("ky") }));
+}
+
+function probe(req: IncomingMessage, res: ServerResponse): void {
+  const bound = bounds.get(new URL(req.url ?? "/", "http://bound").searchParams.get("target") ?? "");
+  if (bound === undefined) {
+    res.writeHead(400).end();
+    return;
+  }
+  bound.scrape().then(
+    (body) => res.writeHead(200, { "content-type": "text/plain; version=0.0.4", "content-encoding": "gzip" }).end(body),
+    () => res.writeHead(503).end(),
+  );
+}
+
+const app = express();
+app.get("/probe", probe);
+const server = libraries.has("express") ? createServer(app) : createServer(probe);
+server.listen(0, "127.0.0.1", () => {
+  process.stderr.write(`${JSON.stringify({ url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/` })}\n`);
+});
+process.on("SIGTERM", () => {
+  server.close();
+  server.closeAllConnections();
+  void transport.close();
+});
