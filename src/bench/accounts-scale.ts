@@ -223,11 +223,12 @@ async function boundRow(
       .map((t) => ({ name: t.name, url: new URL(`/probe?target=${encodeURIComponent(t.name)}`, bound.url) }));
     const { figures, last } = await probeRounds(bound.pid, accountTargets, intervals, intervalMs);
     const ok = [...last.values()].filter((a) => a.status === 200).length;
+    const failed = figures.slice(1).reduce((n, f) => n + f.probes - f.ok, 0);
     const peak = Math.max(...figures.map((f) => f.rssMB));
     const cpu = steadyCpuPerProbe(figures);
     console.log(
       `${libraries.length === 0 ? "bound" : `bound with ${libraries.join(" and ")}`}, same accounts and schedule (${libraries.includes("ky") ? "ky over the pool" : "the pool"}, JSON.parse, a template, gzip${libraries.includes("express") ? ", served by express" : ", node:http"}): CPU per probe ${round2(cpu)} ms ` +
-        `(exporter ${round2(exporter.cpuPerProbe / cpu)}x), peak RSS ${round1(peak)} MB (exporter ${round2(exporter.peakRss / peak)}x), ${ok} of ${accountTargets.length} answered 200`,
+        `(exporter ${round2(exporter.cpuPerProbe / cpu)}x), peak RSS ${round1(peak)} MB (exporter ${round2(exporter.peakRss / peak)}x), ${ok} of ${accountTargets.length} answered 200 at the last interval, ${failed} probes not after the first`,
     );
   } finally {
     await bound.close();
