@@ -99,6 +99,8 @@ interface AnswerShape {
   accountGzipBytes: number;
   /** Sample lines over every target /sd lists, divided by the accounts: the series stored per account. */
   seriesPerAccount: number;
+  /** Median history orders an account's answer read (trading_order_history_fetched_orders): the venue grows as a run goes on. */
+  historyOrders: number;
   /** trading_market_* samples over every target, and how many distinct ones. */
   marketSamples: number;
   distinctMarketSamples: number;
@@ -108,6 +110,7 @@ function answerShape(answers: ReadonlyMap<string, Answer>, accounts: number): An
   const lines: number[] = [];
   const bytes: number[] = [];
   const gzipBytes: number[] = [];
+  const history: number[] = [];
   let samples = 0;
   let marketSamples = 0;
   const distinctMarket = new Set<string>();
@@ -123,6 +126,8 @@ function answerShape(answers: ReadonlyMap<string, Answer>, accounts: number): An
     }
     if (!/^trading_up\{/m.test(text)) continue;
     lines.push(sampleLines.length);
+    const fetched = /^trading_order_history_fetched_orders\{[^}]*\} (\d+)$/m.exec(text);
+    if (fetched !== null) history.push(Number(fetched[1]));
     bytes.push(Buffer.byteLength(text));
     gzipBytes.push(answer.body.length);
   }
@@ -131,6 +136,7 @@ function answerShape(answers: ReadonlyMap<string, Answer>, accounts: number): An
     accountBytes: percentile(bytes, 50),
     accountGzipBytes: percentile(gzipBytes, 50),
     seriesPerAccount: samples / accounts,
+    historyOrders: percentile(history, 50),
     marketSamples,
     distinctMarketSamples: distinctMarket.size,
   };
@@ -337,7 +343,7 @@ async function main(): Promise<void> {
     console.log(`503s after the first interval: ${unavailableLater} (goal 0: ${mark(unavailableLater === 0)}); in the first: ${figures[0]?.unavailable ?? 0}`);
     console.log(`targets up at the last interval: ${up} of ${targets.length} (goal all: ${mark(up === targets.length)})`);
     console.log(
-      `an account's answer (median): ${shape.accountLines} sample lines, ${round1(shape.accountBytes / 1024)} KiB of text, ${round1(shape.accountGzipBytes / 1024)} KiB gzip; ` +
+      `an account's answer (median): ${shape.accountLines} sample lines, ${round1(shape.accountBytes / 1024)} KiB of text, ${round1(shape.accountGzipBytes / 1024)} KiB gzip, ${shape.historyOrders} history orders read; ` +
         `series stored per account over all ${targets.length} targets: ${round1(shape.seriesPerAccount)}; ` +
         `trading_market_* samples over all targets: ${shape.marketSamples} (${shape.distinctMarketSamples} distinct)`,
     );
