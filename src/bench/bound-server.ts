@@ -6,7 +6,6 @@
 // neither. Prints {"url":...} on stderr.
 
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
-import express from "express";
 import type { AddressInfo } from "node:net";
 import { deskAccountKey, deskAccountName } from "../simulator/desk.js";
 import { Transport } from "../venue/transport.js";
@@ -37,9 +36,9 @@ function probe(req: IncomingMessage, res: ServerResponse): void {
   );
 }
 
-const app = express();
-app.get("/probe", probe);
-const server = libraries.has("express") ? createServer(app) : createServer(probe);
+// Loaded only when asked for, so the variants without it do not carry its memory.
+const express = libraries.has("express") ? (await import("express")).default : undefined;
+const server = express === undefined ? createServer(probe) : createServer(express().get("/probe", probe));
 server.listen(0, "127.0.0.1", () => {
   process.stderr.write(`${JSON.stringify({ url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/` })}\n`);
 });
