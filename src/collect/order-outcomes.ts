@@ -18,15 +18,20 @@ export interface OrderCounts {
 }
 
 /**
- * An order id's memory, kept small (a desk of a thousand accounts remembers a quarter of a million ids):
- * its statuses in one string, the usual single status being the order's own string, not a copy.
+ * An order id's memory is one small integer in its account's map, not an object (a desk of a thousand
+ * accounts remembers a quarter of a million ids, and an object each was 12 MB and as many objects for
+ * every major GC to mark): the last collection that read it times GENERATION, a rejected bit, and one
+ * bit per status of the account's first STATUS_BITS. Every value stays below 2^30, a small integer
+ * for V8 however it is built, so a map set allocates nothing.
  */
-interface Seen {
-  /** The statuses seen, joined by STATUS_SEPARATOR; "" for none. */
-  statuses: string;
-  rejected: boolean;
-  /** The last collection (generation) whose read held the id. */
-  lastSeen: number;
+const STATUS_BITS = 9;
+const REJECTED = 1 << STATUS_BITS;
+const GENERATION = REJECTED * 2;
+/** Generations are renumbered before reaching this (a million collections of one account). */
+export const GENERATION_LIMIT = 2 ** 20;
+
+function lastSeenOf(memory: number): number {
+  return Math.floor(memory / GENERATION);
 }
 
 /** A lone surrogate: a status is a well-formed label value (wellFormedLabel), so it never holds one. */
@@ -38,12 +43,52 @@ function hasStatus(statuses: string, status: string): boolean {
 }
 
 class AccountOrders {
-  readonly seen = new Map<string, Seen>();
+  /** Each id remembered, to its memory (see GENERATION). */
+  readonly seen = new Map<string, number>();
+  /** The bit of each of the first STATUS_BITS statuses the account showed. */
+  readonly statusBits = new Map<string, number>();
+  /** Statuses past those, per id, joined by STATUS_SEPARATOR: only a venue with more kinds of status than bits fills it. */
+  readonly otherStatuses = new Map<string, string>();
   /** Rows are never changed, only replaced (bump): a snapshot holds them as they were. */
   readonly orders = new Map<string, OrderCount>();
   readonly rejections = new Map<string, OrderCount>();
   generation = 0;
   snapshot: OrderCounts | undefined;
+  readonly #generationLimit: number;
+
+  constructor(generationLimit: number) {
+    this.#generationLimit = generationLimit;
+  }
+
+  /** The status's bit, or 0 when every bit is taken by other statuses. */
+  statusBit(status: string): number {
+    let bit = this.statusBits.get(status);
+    if (bit === undefined) {
+      if (this.statusBits.size >= STATUS_BITS) return 0;
+      bit = 1 << this.statusBits.size;
+      this.statusBits.set(status, bit);
+    }
+    return bit;
+  }
+
+  /** The next generation, renumbering the remembered ones first when it would reach the limit: only their order matters. */
+  nextGeneration(): number {
+    if (this.generation + 1 >= this.#generationLimit) {
+      // The last read stays 1 before the next, and older ones 0: forgetting compares with those two only.
+      const shift = this.generation - 1;
+      for (const [id, memory] of this.seen) {
+        const lastSeen = Math.max(0, lastSeenOf(memory) - shift);
+        this.seen.set(id, lastSeen * GENERATION + (memory % GENERATION));
+      }
+      this.generation = 1;
+    }
+    return ++this.generation;
+  }
+
+  forget(id: string): void {
+    this.seen.delete(id);
+    if (this.otherStatuses.size > 0) this.otherStatuses.delete(id);
+  }
 }
 
 /** Adds `n` (0 makes the series exist) to the count of (market, key): a new row, so snapshots can share the old ones. */
@@ -63,6 +108,12 @@ function bump(counts: AccountOrders["orders"], marketId: string, key: string, n:
  */
 export class OrderOutcomes {
   readonly #accounts = new Map<string, AccountOrders>();
+  readonly #generationLimit: number;
+
+  /** `generationLimit`: only for tests, to see generations renumbered without a million collections. */
+  constructor(generationLimit = GENERATION_LIMIT) {
+    this.#generationLimit = Math.min(generationLimit, GENERATION_LIMIT);
+  }
 
   /** The counts as they are, for a collection that did not read both order lists. */
   peek(account: string): OrderCounts | undefined {
@@ -79,33 +130,32 @@ export class OrderOutcomes {
     let state = this.#accounts.get(account);
     const baseline = state === undefined;
     if (state === undefined) {
-      state = new AccountOrders();
+      state = new AccountOrders(this.#generationLimit);
       this.#accounts.set(account, state);
     }
-    const generation = ++state.generation;
+    const generation = state.nextGeneration();
     const step = baseline ? 0 : 1;
     let changed = baseline;
     for (const list of [active.orders, history.orders]) {
       for (const o of list) {
         if (o.id === undefined) continue;
-        let seen = state.seen.get(o.id);
-        if (seen === undefined) {
-          seen = { statuses: "", rejected: false, lastSeen: generation };
-          state.seen.set(o.id, seen);
-          changed = true;
+        const before = state.seen.get(o.id);
+        if (before === undefined) changed = true;
+        let memory = before === undefined ? 0 : before % GENERATION;
+        if (o.marketId !== undefined) {
+          if (o.status !== undefined && this.#newStatus(state, o.id, o.status, memory)) {
+            memory |= state.statusBit(o.status);
+            bump(state.orders, o.marketId, o.status, step);
+            changed = true;
+          }
+          if (o.rejectionCode !== undefined && o.rejectionCode !== "" && (memory & REJECTED) === 0) {
+            memory |= REJECTED;
+            bump(state.rejections, o.marketId, o.rejectionCode, step);
+            changed = true;
+          }
         }
-        seen.lastSeen = generation;
-        if (o.marketId === undefined) continue;
-        if (o.status !== undefined && !hasStatus(seen.statuses, o.status)) {
-          seen.statuses = seen.statuses === "" ? o.status : `${seen.statuses}${STATUS_SEPARATOR}${o.status}`;
-          bump(state.orders, o.marketId, o.status, step);
-          changed = true;
-        }
-        if (o.rejectionCode !== undefined && o.rejectionCode !== "" && !seen.rejected) {
-          seen.rejected = true;
-          bump(state.rejections, o.marketId, o.rejectionCode, step);
-          changed = true;
-        }
+        memory += generation * GENERATION;
+        if (memory !== before) state.seen.set(o.id, memory);
       }
     }
     // A read cut short (by the request bound or a paging anomaly, or an active list filling its limit)
@@ -124,21 +174,31 @@ export class OrderOutcomes {
     return state.snapshot;
   }
 
+  /** Whether `status` is new for the id, noting it among the id's other statuses when it has no bit. */
+  #newStatus(state: AccountOrders, id: string, status: string, memory: number): boolean {
+    const bit = state.statusBit(status);
+    if (bit !== 0) return (memory & bit) === 0;
+    const others = state.otherStatuses.get(id) ?? "";
+    if (hasStatus(others, status)) return false;
+    state.otherStatuses.set(id, others === "" ? status : `${others}${STATUS_SEPARATOR}${status}`);
+    return true;
+  }
+
   /** Drops ids two reads have missed (only when both reads were whole), then the oldest over the cap; true if any went. */
   #forget(state: AccountOrders, generation: number, whole: boolean, cap: number): boolean {
     const before = state.seen.size;
     if (whole) {
-      for (const [id, seen] of state.seen) if (seen.lastSeen < generation - 1) state.seen.delete(id);
+      for (const [id, memory] of state.seen) if (lastSeenOf(memory) < generation - 1) state.forget(id);
     }
     if (state.seen.size > cap) {
       // Ids this read missed go first, then the oldest first seen.
-      for (const [id, seen] of state.seen) {
+      for (const [id, memory] of state.seen) {
         if (state.seen.size <= cap) break;
-        if (seen.lastSeen < generation) state.seen.delete(id);
+        if (lastSeenOf(memory) < generation) state.forget(id);
       }
       for (const id of state.seen.keys()) {
         if (state.seen.size <= cap) break;
-        state.seen.delete(id);
+        state.forget(id);
       }
     }
     return state.seen.size !== before;
