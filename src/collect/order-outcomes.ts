@@ -188,7 +188,10 @@ export class OrderOutcomes {
   #forget(state: AccountOrders, generation: number, whole: boolean, cap: number): boolean {
     const before = state.seen.size;
     if (whole) {
-      for (const [id, memory] of state.seen) if (lastSeenOf(memory) < generation - 1) state.forget(id);
+      // forEach, not for-of over entries: no [id, memory] pair is made per id, every collection.
+      state.seen.forEach((memory, id) => {
+        if (lastSeenOf(memory) < generation - 1) state.forget(id);
+      });
     }
     if (state.seen.size > cap) {
       // Ids this read missed go first, then the oldest first seen.
