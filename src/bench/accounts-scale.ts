@@ -3,7 +3,9 @@
 // then `/metrics` of the same config against a 10 s deadline. Prints numbers; a benchmark, not a test.
 // BENCH_ACCOUNTS, BENCH_INTERVALS, BENCH_INTERVAL_SECONDS change the run; BENCH_CPU_PROF=DIR profiles the
 // exporter (node --cpu-prof); BENCH_SIM_ARGS adds simulator flags ("--positions 3 --active-orders 6");
-// BENCH_NODE_ARGS adds node flags after the shipped ones ("--max-semi-space-size=16"). Then the bound on the same
+// BENCH_NODE_ARGS adds node flags after the shipped ones ("--max-semi-space-size=16"); TRADING_* variables in its
+// environment reach the exporter, to weigh a setting (the bound pages the history as TRADING_HISTORY_PAGE_SIZE
+// says). Then the bound on the same
 // accounts and schedule, alone and with the product's ky and express (bound-server.ts), for comparison (BENCH_BOUND=0
 // skips them).
 
@@ -19,6 +21,11 @@ import { positiveInteger, round1, round2, table } from "./shared.js";
 import { startSimulatorProcess } from "./simulator-process.js";
 
 const KEY = "scale-key";
+
+/** The exporter's settings in this process's environment (TRADING_*), to weigh one; the benchmark's own go after them. */
+function settingsFromEnvironment(): Record<string, string> {
+  return Object.fromEntries(Object.entries(process.env).filter((e): e is [string, string] => e[0].startsWith("TRADING_") && e[1] !== undefined));
+}
 const BOUND_SERVER = new URL("./bound-server.js", import.meta.url).pathname;
 /** What Prometheus 2.x and 3.x send: OpenMetrics first, the text format as a fallback. */
 const PROMETHEUS_ACCEPT =
@@ -225,7 +232,8 @@ async function boundRow(
   // A venue of its own, started as the exporter's was: the simulator's histories grow as it runs, so each
   // bound reads a venue of the same age as the exporter did, not one grown over the runs before it.
   const venue = await startSimulatorProcess([...simulatorArgs]);
-  const bound = await startExporterProcess({}, nodeArgs, BOUND_SERVER, [venue.url, KEY, String(accounts), libraries.join(",")]);
+  const pageSize = process.env.TRADING_HISTORY_PAGE_SIZE ?? "";
+  const bound = await startExporterProcess({}, nodeArgs, BOUND_SERVER, [venue.url, KEY, String(accounts), libraries.join(","), pageSize]);
   try {
     const accountTargets = targets
       .filter((t) => !t.name.includes("/"))
@@ -263,7 +271,7 @@ async function main(): Promise<void> {
   writeFileSync(configFile, exporterConfigYaml({ accounts, apiKey: KEY, apiKeyHeader: "X-Api-Key", collaterals }, venue.url.replace(/\/$/, "")));
   // BENCH_NODE_ARGS: node flags after the shipped ones (a later V8 flag wins), to weigh a runtime setting.
   const nodeArgs = benchNodeArgs();
-  const exporter = await startExporterProcess({ TRADING_CONFIG_FILE: configFile, TRADING_LOG_LEVEL: "info" }, [
+  const exporter = await startExporterProcess({ ...settingsFromEnvironment(), TRADING_CONFIG_FILE: configFile, TRADING_LOG_LEVEL: "info" }, [
     ...nodeArgs,
     ...(profileDir === undefined ? [] : ["--cpu-prof", "--cpu-prof-dir", profileDir]),
   ]);

@@ -3,7 +3,7 @@
 // Run as the exporter runs (same flags), probed on the same schedule: what no exporter of those accounts can beat.
 // argv: venue URL, the desk's key, its number of accounts, and what of the product's own libraries to use: "ky"
 // (requests made as the exporter's getBody makes them), "express" (answers served by it), "ky,express", or "" for
-// neither. Prints {"url":...} on stderr.
+// neither; then, optionally, the history's page size when not the exporter's default. Prints {"url":...} on stderr.
 
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
@@ -12,7 +12,7 @@ import { Transport } from "../venue/transport.js";
 import { Bound } from "./bound.js";
 
 /** The exporter's defaults (config/settings.ts): history pages of 100 up to 1,000 orders, 1,000 active orders. */
-const LIMITS = { activeLimit: 1000, historyLimit: 1000, historyPageSize: 100 };
+const LIMITS = { activeLimit: 1000, historyLimit: 1000, historyPageSize: Number(process.argv[6] || 100) };
 
 const [venue, key, count] = [process.argv[2] ?? "", process.argv[3] ?? "", Number(process.argv[4])];
 const libraries = new Set((process.argv[5] ?? "").split(",").filter(Boolean));
