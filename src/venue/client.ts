@@ -13,6 +13,7 @@ import { readMarkets } from "./parse-markets.js";
 import { readOrders } from "./parse-orders.js";
 import { bodyWalk, type ListWalk } from "./walk.js";
 import { historyRequestBound, pageHistory, type RequestBudget } from "./history-pager.js";
+import { shareIds } from "./shared-ids.js";
 import type { AccountInfo, ActiveOrders, Market, Order, OrderHistory } from "./snapshot.js";
 import type { Transport } from "./transport.js";
 
@@ -94,6 +95,7 @@ export class VenueClient {
     // The same orders as last time make the same object, so their rendered text is reused.
     const last = this.#lastActive;
     if (last !== undefined && last.orders === orders && last.limit === limit) return last;
+    if (last !== undefined) shareIds(orders, last.orders);
     this.#lastActive = { orders, limit };
     return this.#lastActive;
   }
@@ -114,6 +116,7 @@ export class VenueClient {
     if (last !== undefined && last.pages.length === pages.length && last.pages.every((p, i) => p === pages[i])) {
       return last.history;
     }
+    if (last !== undefined) shareIds(read.orders, last.history.orders);
     const history: OrderHistory = { orders: read.orders, truncated: read.truncated, anomalies: read.anomalies };
     this.#lastHistory = { pages, history };
     return history;
