@@ -28,7 +28,7 @@ const STATUS_BITS = 9;
 const REJECTED = 1 << STATUS_BITS;
 const GENERATION = REJECTED * 2;
 /** Generations are renumbered before reaching this (a million collections of one account). */
-export const GENERATION_LIMIT = 2 ** 20;
+const GENERATION_LIMIT = 2 ** 20;
 
 function lastSeenOf(memory: number): number {
   return Math.floor(memory / GENERATION);
@@ -143,9 +143,11 @@ export class OrderOutcomes {
         if (before === undefined) changed = true;
         let memory = before === undefined ? 0 : before % GENERATION;
         if (o.marketId !== undefined) {
-          if (o.status !== undefined && this.#newStatus(state, o.id, o.status, memory)) {
-            memory |= state.statusBit(o.status);
-            bump(state.orders, o.marketId, o.status, step);
+          const status = o.status;
+          const bit = status === undefined ? undefined : this.#newStatusBit(state, o.id, status, memory);
+          if (status !== undefined && bit !== undefined) {
+            memory |= bit;
+            bump(state.orders, o.marketId, status, step);
             changed = true;
           }
           if (o.rejectionCode !== undefined && o.rejectionCode !== "" && (memory & REJECTED) === 0) {
@@ -174,14 +176,17 @@ export class OrderOutcomes {
     return state.snapshot;
   }
 
-  /** Whether `status` is new for the id, noting it among the id's other statuses when it has no bit. */
-  #newStatus(state: AccountOrders, id: string, status: string, memory: number): boolean {
+  /**
+   * For a status new to the id, the bit to add to its memory (0 for a status past the bits, noted
+   * among the id's other statuses instead); undefined when the id already had it.
+   */
+  #newStatusBit(state: AccountOrders, id: string, status: string, memory: number): number | undefined {
     const bit = state.statusBit(status);
-    if (bit !== 0) return (memory & bit) === 0;
+    if (bit !== 0) return (memory & bit) === 0 ? bit : undefined;
     const others = state.otherStatuses.get(id) ?? "";
-    if (hasStatus(others, status)) return false;
+    if (hasStatus(others, status)) return undefined;
     state.otherStatuses.set(id, others === "" ? status : `${others}${STATUS_SEPARATOR}${status}`);
-    return true;
+    return 0;
   }
 
   /** Drops ids two reads have missed (only when both reads were whole), then the oldest over the cap; true if any went. */
