@@ -13,7 +13,7 @@ import type { EndpointOutcome } from "./outcome.js";
 import { RateLimits } from "./rate-limits.js";
 import type { AccountResult, MarketsResult, ScrapeResult } from "./result.js";
 import { mergeOutcomes, runEndpoint, type Run } from "./runner.js";
-import { SingleFlight } from "./shared.js";
+import { LastCollection } from "./last-collection.js";
 
 export interface ScrapeOptions {
   /** Only these accounts; all when absent. */
@@ -48,15 +48,9 @@ export class Scraper {
   readonly #hooks: ScraperHooks;
   readonly #marketsTtlMs: number;
   readonly #rateLimits: RateLimits;
-  readonly #accountFlights = new SingleFlight<AccountResult>();
-  readonly #marketsFlight = new SingleFlight<MarketsResult>();
-  /** The last good market list; its readAt says when it expires. */
-  #marketsCache: MarketsResult | undefined;
+  /** Each account's and the market list's last collection: what coalescing and the minimum interval serve. */
+  readonly #collections: { accounts: LastCollection<AccountResult>; markets: LastCollection<MarketsResult> };
   readonly #minIntervalMs: number;
-  /** Each account's last completed collection, served again to scrapes inside the minimum interval. */
-  readonly #recentAccounts = new Map<string, AccountResult>();
-  /** The last completed market read (good or not) and when it started, for the same reuse. */
-  #recentMarkets: { startedAt: number; result: MarketsResult } | undefined;
   readonly #now: () => number;
   /** Kept by the exporter across reloads, so the counters live as long as the process. */
   readonly #orderOutcomes: OrderOutcomes;
@@ -71,6 +65,7 @@ export class Scraper {
     this.ownsMarkets = ownsMarkets(config.sharding);
     this.#now = now;
     this.#rateLimits = new RateLimits(now);
+    this.#collections = { accounts: new LastCollection(now), markets: new LastCollection(now) };
     this.#marketsTtlMs = config.venue.marketsCacheSeconds * 1000;
     this.#minIntervalMs = config.scrape.minCollectionIntervalSeconds * 1000;
     this.#publicClient = new VenueClient(config.venue, undefined, hooks);
@@ -100,21 +95,19 @@ export class Scraper {
   }
 
   /**
-   * One collection per account at a time: a concurrent scrape waits for it, up to its own deadline.
-   * A scrape inside the minimum interval gets the last one itself (the same object, so the exporter
-   * serves its already rendered text), whatever the number and phase of the scrapers.
+   * One collection per account at a time: a concurrent scrape joins it, up to its own deadline. A
+   * scrape inside the minimum interval gets the last one itself (the same object, so the exporter
+   * serves its already rendered answer), whatever the number and phase of the scrapers.
    */
   #account(name: string, deadline: Deadline): Promise<AccountResult> {
-    const recent = this.#recentAccounts.get(name);
-    if (recent?.startedAt !== undefined && this.#isRecent(recent.startedAt)) return Promise.resolve(recent);
-    return this.#accountFlights.run(
+    return this.#collections.accounts.get(
       name,
       deadline,
+      (_, startedAt) => this.#isRecent(startedAt),
       async () => {
         const result = await this.#scrapeAccount(name, deadline);
         // Counted here, once per collection: scrapes sharing or reusing it see the same counts.
         result.orderCounts = this.#orderOutcomes.observe(name, result.activeOrders, result.history, this.#historyMaxOrders);
-        if (this.#minIntervalMs > 0) this.#recentAccounts.set(name, result);
         return result;
       },
       () => ({
@@ -135,24 +128,13 @@ export class Scraper {
     return elapsed >= 0 && elapsed < this.#minIntervalMs;
   }
 
-  /** The public market list, reused for the configured time after a successful read, and any read inside the minimum interval. */
+  /** The public market list: a good read is kept venue.markets_cache_seconds, any read the minimum interval. */
   #markets(deadline: Deadline): Promise<MarketsResult> {
-    const cached = this.#marketsCache;
-    if (cached !== undefined && this.#now() - cached.readAt < this.#marketsTtlMs) {
-      // The same object every time: scrapes that share a collection can then share its output.
-      return Promise.resolve(cached);
-    }
-    const recent = this.#recentMarkets;
-    if (recent !== undefined && this.#isRecent(recent.startedAt)) return Promise.resolve(recent.result);
-    return this.#marketsFlight.run(
+    return this.#collections.markets.get(
       "markets",
       deadline,
-      async () => {
-        const startedAt = this.#now();
-        const result = await this.#fetchMarkets(deadline);
-        if (this.#minIntervalMs > 0) this.#recentMarkets = { startedAt, result };
-        return result;
-      },
+      (result, startedAt) => (result.outcome.ok && this.#now() - result.readAt < this.#marketsTtlMs) || this.#isRecent(startedAt),
+      () => this.#fetchMarkets(deadline),
       () => ({
         outcome: timedOut("markets", undefined),
         markets: undefined,
@@ -164,9 +146,7 @@ export class Scraper {
 
   async #fetchMarkets(deadline: Deadline, debug: ScrapeOptions = {}): Promise<MarketsResult> {
     const run = await this.#call("markets", undefined, deadline, (ctx) => this.#publicClient.markets(ctx), debug);
-    const result: MarketsResult = { outcome: run.outcome, markets: run.value, readAt: this.#now(), maxAgeSeconds: this.#marketsTtlMs / 1000 };
-    if (run.outcome.ok) this.#marketsCache = result;
-    return result;
+    return { outcome: run.outcome, markets: run.value, readAt: this.#now(), maxAgeSeconds: this.#marketsTtlMs / 1000 };
   }
 
   /** One endpoint call through the runner, skipped while the venue's Retry-After lasts. */
