@@ -7,7 +7,8 @@
 // environment reach the exporter, to weigh a setting (the bound pages the history as TRADING_HISTORY_PAGE_SIZE
 // says). Then the bound on the same
 // accounts and schedule, alone and with the product's ky and express (bound-server.ts), for comparison (BENCH_BOUND=0
-// skips them).
+// skips them). BENCH_BASE=DIR (the dist folder of another build, e.g. the commit before a change) runs that
+// build's exporter on the same schedule after this one and prints the guard: CPU per probe and peak RSS ≤ 1.15x.
 
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { Agent, request } from "node:http";
@@ -31,6 +32,8 @@ const BOUND_SERVER = new URL("./bound-server.js", import.meta.url).pathname;
 const PROMETHEUS_ACCEPT =
   "application/openmetrics-text;version=1.0.0,application/openmetrics-text;version=0.0.1;q=0.75,text/plain;version=0.0.4;q=0.5,*/*;q=0.1";
 const SCRAPE_TIMEOUT_SECONDS = 10;
+/** The guard against the code before a change (BENCH_BASE): CPU per probe and peak RSS at most this ratio. */
+const GUARD = 1.15;
 /** Goals of issue 22. */
 const GOALS = { rssMB: 400, rssPerAccountMB: 0.3, cpuMsPerProbe: 5, metricsSeconds: 10 };
 
@@ -254,6 +257,48 @@ async function boundRow(
   }
 }
 
+/**
+ * The code before a change in the same run (BENCH_BASE: the dist folder of its build): its exporter on a venue of
+ * its own, started as the exporter's was, probed on the same schedule. Prints its CPU and memory beside the exporter's.
+ */
+async function baseRow(
+  baseDist: string,
+  simulatorArgs: readonly string[],
+  accounts: number,
+  intervals: number,
+  intervalMs: number,
+  nodeArgs: readonly string[],
+  exporter: { cpuPerProbe: number; peakRss: number },
+): Promise<void> {
+  const venue = await startSimulatorProcess([...simulatorArgs]);
+  const dir = mkdtempSync(join(tmpdir(), "accounts-scale-base-"));
+  const configFile = join(dir, "trading-exporter.yml");
+  writeFileSync(
+    configFile,
+    exporterConfigYaml({ accounts, apiKey: KEY, apiKeyHeader: "X-Api-Key", collaterals: [{ id: "USDC", shape: "detailed" }] }, venue.url.replace(/\/$/, "")),
+  );
+  const base = await startExporterProcess(
+    { ...settingsFromEnvironment(), TRADING_CONFIG_FILE: configFile, TRADING_LOG_LEVEL: "info" },
+    nodeArgs,
+    join(baseDist, "main.js"),
+  );
+  try {
+    const targets = await discover(base);
+    const { figures, last } = await probeRounds(base.pid, targets, intervals, intervalMs);
+    const cpu = steadyCpuPerProbe(figures);
+    const peak = Math.max(...figures.map((f) => f.rssMB));
+    const up = [...last.values()].filter(targetUp).length;
+    console.log(
+      `base (${baseDist}), same accounts and schedule: CPU per probe ${round2(cpu)} ms (exporter ${round2(exporter.cpuPerProbe / cpu)}x, bound ≤ ${GUARD}x: ${exporter.cpuPerProbe <= GUARD * cpu ? "met" : "MISSED"}), ` +
+        `peak RSS ${round1(peak)} MB (exporter ${round2(exporter.peakRss / peak)}x, bound ≤ ${GUARD}x: ${exporter.peakRss <= GUARD * peak ? "met" : "MISSED"}), ${up} of ${targets.length} targets up at the last interval`,
+    );
+  } finally {
+    await base.close();
+    await venue.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
 async function main(): Promise<void> {
   const accounts = positiveInteger("BENCH_ACCOUNTS", 1000);
   const intervals = positiveInteger("BENCH_INTERVALS", 5);
@@ -359,6 +404,8 @@ async function main(): Promise<void> {
         `${round1(metrics.body.length / 2 ** 20)} MB gzip, ${round1(metricsText.length / 2 ** 20)} MB text, series dropped over the cap ${dropped}; RSS after it ${round1(rssAfterMetrics)} MB`,
     );
     await exporter.close();
+    const baseDist = process.env.BENCH_BASE;
+    if (baseDist !== undefined && baseDist !== "") await baseRow(baseDist, simulatorArgs, accounts, intervals, intervalMs, nodeArgs, { cpuPerProbe, peakRss });
     if (process.env.BENCH_BOUND !== "0") {
       for (const libraries of [[], ["ky"], ["express"], ["ky", "express"]]) {
         await boundRow(simulatorArgs, accounts, targets, intervals, intervalMs, nodeArgs, libraries, { cpuPerProbe, peakRss });
