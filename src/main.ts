@@ -71,7 +71,8 @@ async function main(argv: string[]): Promise<number> {
   const webGuards = web === undefined ? undefined : (await import("./web/guards.js")).webGuards;
   const guards = (self: SelfMetrics) => (web === undefined || webGuards === undefined ? [] : webGuards(web, self.guards));
   const tls = web?.tls === undefined ? undefined : tlsModule?.tlsServing(web.tls, logger);
-  const service = await startService(config, logger, { source, guards, tls: tls?.options, onTlsServer: tls?.attach, http2: web?.http2 ?? true });
+  if (web?.http2 === true) logger.info("http_server_config.http2 is accepted, but Express serves HTTP/1.1 only: ALPN settles on it with HTTP/2 clients");
+  const service = await startService(config, logger, { source, guards, tls: tls?.options, onTlsServer: tls?.attach });
   const { shard, totalShards } = config.sharding;
   logger.info(
     { url: service.server.url, urls: service.server.urls, accounts: service.exporter.accountNames(), shard, totalShards, version: VERSION },

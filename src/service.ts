@@ -50,8 +50,6 @@ export interface ServiceOptions {
   tls?: TlsOptions | undefined;
   /** See `ListenOptions.onTlsServer`. */
   onTlsServer?: ListenOptions["onTlsServer"];
-  /** Offer HTTP/2 beside HTTP/1.1 over TLS (the web config's http_server_config.http2); default true. */
-  http2?: boolean;
 }
 
 export async function startService(config: Config, logger: Logger, options: ServiceOptions = {}): Promise<Service> {
@@ -95,7 +93,6 @@ export async function startService(config: Config, logger: Logger, options: Serv
   const server = await listenAll(app, targets, {
     tls: options.tls,
     onTlsServer: options.onTlsServer,
-    ...(options.http2 === undefined ? {} : { http2: options.http2 }),
     maxConnections: config.web.maxConnections,
     idleTimeoutMs: config.web.idleTimeoutSeconds * 1000,
     events: exporter.self.connections,

@@ -1,12 +1,10 @@
 // Starts the HTTP server with bounded inbound timeouts and a connection cap, and stops it gracefully.
 
-import { createServer, Server } from "node:http";
-import type { Http2SecureServer } from "node:http2";
-import { createServer as createTlsServer } from "node:https";
+import { createServer, type Server } from "node:http";
+import { createServer as createTlsServer, type Server as TlsHttpServer } from "node:https";
 import type { AddressInfo, Socket } from "node:net";
 import type { TlsOptions as NodeTlsOptions, Server as TlsServer } from "node:tls";
 import type express from "express";
-import { closeIdleHttp1, createHttp2Server } from "./http2-server.js";
 import { addressText, ListenError } from "./listen-error.js";
 
 export type TlsOptions = NodeTlsOptions;
@@ -36,8 +34,6 @@ export interface ListenOptions {
   tls?: TlsOptions | undefined;
   /** Called with the TLS server once created (the web config's certificate reload and client checks hook in). */
   onTlsServer?: ((server: TlsServer) => void) | undefined;
-  /** Over TLS, offer HTTP/2 beside HTTP/1.1 by ALPN (default true, as exporter-toolkit); false: HTTP/1.1 only. */
-  http2?: boolean;
   headersTimeoutMs?: number;
   idleTimeoutMs?: number;
   maxConnections?: number;
@@ -45,8 +41,8 @@ export interface ListenOptions {
 }
 
 export interface RunningServer {
-  /** An HTTP/2 server (answering HTTP/1.1 too) when serving TLS with http2. */
-  server: Server | Http2SecureServer;
+  /** An https server when serving TLS. */
+  server: Server | TlsHttpServer;
   /** http(s)://host:port/ as bound (port 0 resolved). */
   url: string;
   /** Stops accepting, lets in-flight requests finish within `graceMs`, then closes the rest. */
@@ -71,15 +67,7 @@ function boundUrl(address: AddressInfo | string | null, scheme: string): string 
 
 /** Serves `app` on `target`, over TLS when `options.tls` is given. */
 export async function listenOn(app: express.Express, target: ListenTarget, options: ListenOptions = {}): Promise<RunningServer> {
-  const {
-    tls,
-    onTlsServer,
-    http2 = true,
-    headersTimeoutMs = HEADERS_TIMEOUT_MS,
-    idleTimeoutMs = IDLE_TIMEOUT_MS,
-    maxConnections = MAX_CONNECTIONS,
-    events,
-  } = options;
+  const { tls, onTlsServer, headersTimeoutMs = HEADERS_TIMEOUT_MS, idleTimeoutMs = IDLE_TIMEOUT_MS, maxConnections = MAX_CONNECTIONS, events } = options;
   const limits = {
     headersTimeout: headersTimeoutMs,
     requestTimeout: 120_000,
@@ -88,17 +76,16 @@ export async function listenOn(app: express.Express, target: ListenTarget, optio
     connectionsCheckingInterval: Math.min(1_000, headersTimeoutMs),
     keepAliveTimeout: idleTimeoutMs,
   };
-  // Node's https default handshakeTimeout is 120 s: 20k silent connections exhausted the descriptors.
-  const server: Server | Http2SecureServer =
-    tls === undefined
-      ? createServer(limits, app)
-      : http2
-        ? createHttp2Server(app, { ...tls, handshakeTimeout: headersTimeoutMs }, limits, { headersTimeoutMs, idleTimeoutMs })
-        : // Node's https server names http/1.1 by ALPN, so a client offering h2 as well gets HTTP/1.1, as from Go without HTTP/2.
-          createTlsServer({ ...tls, ...limits, handshakeTimeout: headersTimeoutMs }, app);
-  // Node's http2 secure server is a tls.Server too: the certificate reload and client checks hook in alike.
-  if (tls !== undefined) onTlsServer?.(server as unknown as TlsServer);
-  if (server instanceof Server) server.maxHeadersCount = 100;
+  let server: Server | TlsHttpServer;
+  if (tls === undefined) server = createServer(limits, app);
+  else {
+    // HTTP/1.1 only: Node's https server offers http/1.1 by ALPN, so a client preferring h2 settles on it.
+    // Node's default handshakeTimeout is 120 s: silent connections would hold descriptors that long.
+    const secure = createTlsServer({ ...tls, ...limits, handshakeTimeout: headersTimeoutMs }, app);
+    onTlsServer?.(secure);
+    server = secure;
+  }
+  server.maxHeadersCount = 100;
   // Past the cap Node closes the new connection at once and emits 'drop'.
   server.maxConnections = maxConnections;
   // Every accepted socket, the ones still in their TLS handshake included (Node's closeAllConnections knows only HTTP ones).
@@ -129,9 +116,9 @@ export async function listenOn(app: express.Express, target: ListenTarget, optio
     url: boundUrl(server.address(), tls === undefined ? "http" : "https"),
     close: (graceMs = 10_000) =>
       new Promise<void>((resolve) => {
-        const closeIdle = (): void => (server instanceof Server ? server.closeIdleConnections() : closeIdleHttp1(server));
+        const closeIdle = (): void => server.closeIdleConnections();
         const force = setTimeout(() => {
-          if (server instanceof Server) server.closeAllConnections();
+          server.closeAllConnections();
           for (const socket of sockets) socket.destroy();
         }, graceMs);
         // A keep-alive connection turns idle when its in-flight scrape is answered: close it then.

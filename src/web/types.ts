@@ -14,7 +14,7 @@ export interface WebConfig {
   basicAuthUsers: Record<string, string>;
   /** Added to every response (http_server_config.headers). */
   headers: Record<string, string>;
-  /** http_server_config.http2: HTTP/2 offered by ALPN beside HTTP/1.1 when TLS is on; absent: true. */
+  /** http_server_config.http2 as the file sets it (start-up notes it when true); HTTP/1.1 is served either way. */
   http2?: boolean;
   /** rate_limit; absent when it is off (interval or burst absent or 0). */
   rateLimit?: RateLimit;

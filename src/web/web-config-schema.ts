@@ -89,8 +89,8 @@ const goDuration = z.union([z.string(), z.number().int()]).transform((value, ctx
 });
 
 const httpServerConfig = z.strictObject({
-  // HTTP/2 is offered (by ALPN) only over TLS, as in the toolkit.
-  http2: z.boolean().default(true),
+  // Accepted so exporter-toolkit's files load unchanged; the server speaks HTTP/1.1 whatever it says.
+  http2: z.boolean().optional(),
   headers: headers.optional(),
 });
 

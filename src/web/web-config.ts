@@ -68,7 +68,7 @@ function toWebConfig(file: WebConfigFile, baseDir: string): WebConfig {
     tls,
     basicAuthUsers: { ...file.basic_auth_users },
     headers: { ...file.http_server_config?.headers },
-    http2: file.http_server_config?.http2 ?? true,
+    ...(file.http_server_config?.http2 === undefined ? {} : { http2: file.http_server_config.http2 }),
     ...rateLimitOf(file.rate_limit),
   };
 }
