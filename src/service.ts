@@ -13,6 +13,7 @@ import { SelfMetrics } from "./metrics/self.js";
 import { addSecrets } from "./util/redact.js";
 import { libraryErrorText } from "./util/error-text.js";
 import { ConfigError } from "./config/errors.js";
+import { servedByOtherShard } from "./config/sharding.js";
 
 /** Every credential of `config` as the redactor must know it: values, header values, basic auth's `user:password`. */
 function redactSecretsOf(config: Config): void {
@@ -57,12 +58,15 @@ export async function startService(config: Config, logger: Logger, options: Serv
   const self = options.self ?? new SelfMetrics({ defaultMetrics: !config.web.disableExporterMetrics });
   const exporter = new Exporter(config, logger, self);
   const source = options.source;
+  /** The configuration served now: the one a probe of another shard's account is told about. */
+  let current = config;
   const reload = async (): Promise<void> => {
     if (source === undefined) throw new Error("this exporter was not started from a configuration source");
     try {
       const next = await source();
       redactSecretsOf(next);
       exporter.reload(next);
+      current = next;
       exporter.self.configLoaded(true);
       logger.info({ accounts: next.accounts.map((a) => a.name) }, "configuration reloaded");
       const waiting = startupOnlyChanges(config, next);
@@ -84,6 +88,8 @@ export async function startService(config: Config, logger: Logger, options: Serv
       maxSeconds: config.scrape.maxTimeoutSeconds,
     },
     maxInFlight: config.scrape.maxInFlight,
+    maxQueued: config.scrape.maxQueued,
+    servedElsewhere: (name) => servedByOtherShard(current, name),
     telemetryPath: config.web.telemetryPath,
     ...(source === undefined ? {} : { reload }),
     ...(guards === undefined ? {} : { guards }),

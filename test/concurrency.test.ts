@@ -1,5 +1,5 @@
 // Many scrapers, one collection: a burst costs the venue one request per endpoint, and past the
-// in-flight limit a scrape waits briefly for a slot, then the exporter answers 503.
+// in-flight limit a scrape waits briefly in the line (scrape.max_queued) for a slot, then the exporter answers 503.
 
 import { afterEach, describe, expect, it } from "vitest";
 import { parseExposition, valueOf } from "./helpers/exposition.js";
@@ -60,8 +60,8 @@ describe("concurrent scrapes", () => {
     expect(valueOf(recovered, "trading_scrape_success", { endpoint: "markets" })).toBe(1);
   });
 
-  it("lets a scrape over the in-flight limit wait for a slot instead of answering 503", async () => {
-    stack = await startStack({ env: { TRADING_MAX_IN_FLIGHT_SCRAPES: "2", TRADING_MARKETS_CACHE_SECONDS: "0" } });
+  it("lets a scrape over the in-flight limit wait in the line for a slot instead of answering 503", async () => {
+    stack = await startStack({ env: { TRADING_MAX_IN_FLIGHT_SCRAPES: "2", TRADING_MAX_QUEUED_SCRAPES: "1", TRADING_MARKETS_CACHE_SECONDS: "0" } });
     stack.venue.setFaults([{ endpoint: "*", kind: "latency", latencyMs: 300 }]);
     const s = stack;
     const slow = [s.get("/metrics"), s.get("/metrics")];
@@ -75,7 +75,7 @@ describe("concurrent scrapes", () => {
   });
 
   it("answers 503 when no slot frees within half the scrape's budget", async () => {
-    stack = await startStack({ env: { TRADING_MAX_IN_FLIGHT_SCRAPES: "1", TRADING_MARKETS_CACHE_SECONDS: "0" } });
+    stack = await startStack({ env: { TRADING_MAX_IN_FLIGHT_SCRAPES: "1", TRADING_MAX_QUEUED_SCRAPES: "1", TRADING_MARKETS_CACHE_SECONDS: "0" } });
     stack.venue.setFaults([{ endpoint: "*", kind: "latency", latencyMs: 3000 }]);
     const s = stack;
     const slow = s.get("/metrics");

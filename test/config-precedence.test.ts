@@ -45,6 +45,7 @@ const SAMPLES: Record<string, [file: unknown, env: string, flag?: string]> = {
   "scrape.timeout_offset_seconds": [0, "1.5"],
   "scrape.max_timeout_seconds": [20, "30"],
   "scrape.max_in_flight": [2, "3", "0"],
+  "scrape.max_queued": [5, "6", "7"],
   "scrape.max_series": [500, "600"],
 };
 
@@ -73,6 +74,7 @@ const READ: Record<string, (c: Config) => unknown> = {
   "scrape.timeout_offset_seconds": (c) => c.scrape.timeoutOffsetSeconds,
   "scrape.max_timeout_seconds": (c) => c.scrape.maxTimeoutSeconds,
   "scrape.max_in_flight": (c) => c.scrape.maxInFlight,
+  "scrape.max_queued": (c) => c.scrape.maxQueued,
   "scrape.max_series": (c) => c.scrape.maxSeries,
 };
 

@@ -206,9 +206,9 @@ describe("the market list as a target of its own (20 accounts, 304 markets)", ()
     expect([...viaMetrics.values()].every((n) => n === 1)).toBe(true);
     expect(infoIds(metrics.flat())).toEqual(ids);
 
-    // The other shard answers the market target like an unknown target.
+    // The other shard refuses the market target, naming the shard that serves it.
     const other = await fetch(new URL(`/probe?target=${encodeURIComponent(MARKET_TARGET)}`, shards[1 - owner]!.url));
     expect(other.status).toBe(400);
-    expect(await other.text()).toBe("target: not a configured account name\n");
+    expect(await other.text()).toBe(`target: served by shard ${owner} of 2 (this is shard ${1 - owner})\n`);
   }, 60_000);
 });

@@ -26,4 +26,13 @@ describe("ScrapeSlots", () => {
     expect(await slots.acquire(0)).toBe(true);
     expect(await slots.acquire(0)).toBe(false);
   });
+
+  it("with no line, refuses a scrape past the limit at once, whatever time it could wait", async () => {
+    const slots = new ScrapeSlots(1, 0);
+    expect(await slots.acquire(1000)).toBe(true);
+    // Resolved without any timer firing: refused at once, not after its wait.
+    expect(await slots.acquire(1000)).toBe(false);
+    slots.release();
+    expect(await slots.acquire(1000)).toBe(true);
+  });
 });

@@ -73,20 +73,20 @@ describe("two shards of one 200-account config", () => {
     expect(one!.every((name) => shardOf(name, 2) === 1)).toBe(true);
   });
 
-  it("/probe: a shard serves its own account, and answers another shard's exactly like an unknown target, without calling the venue", async () => {
+  it("/probe: a shard serves its own account, and answers another shard's with a 400 naming the shard that serves it, without calling the venue", async () => {
     const [zero, one] = await Promise.all(shards.map(discovered));
     const own = await fetch(new URL(`/probe?target=${zero![0]}`, shards[0]!.url));
     expect(own.status).toBe(200);
     expect(parseExposition(await own.text()).find((s) => s.name === "trading_up")?.labels.account).toBe(zero![0]);
 
     venue!.resetStats();
-    for (const [shard, foreign] of [
-      [shards[0]!, one![0]!],
-      [shards[1]!, zero![0]!],
+    for (const [shard, foreign, here] of [
+      [shards[0]!, one![0]!, 0],
+      [shards[1]!, zero![0]!, 1],
     ] as const) {
       const res = await fetch(new URL(`/probe?target=${foreign}`, shard.url));
       expect(res.status).toBe(400);
-      expect(await res.text()).toBe("target: not a configured account name\n");
+      expect(await res.text()).toBe(`target: served by shard ${1 - here} of 2 (this is shard ${here})\n`);
       const unknown = await fetch(new URL("/probe?target=not-an-account", shard.url));
       expect(unknown.status).toBe(400);
       expect(await unknown.text()).toBe("target: not a configured account name\n");

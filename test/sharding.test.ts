@@ -5,7 +5,8 @@ import { execFileSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { ConfigError } from "../src/config/errors.js";
-import { parseShard, shardOf } from "../src/config/sharding.js";
+import { MARKET_TARGET, parseShard, servedByOtherShard, shardOf } from "../src/config/sharding.js";
+import type { Config } from "../src/config/types.js";
 
 /** Fixed names and their shards for 2, 3 and 7 shards, computed once with python3's hashlib; a change here moves users' accounts. */
 const FIXED: Array<[name: string, shards: [number, number, number]]> = [
@@ -85,4 +86,25 @@ describe("parseShard", () => {
       );
     },
   );
+});
+
+describe("servedByOtherShard", () => {
+  /** Only the fields it reads: the accounts' names and the sharding. */
+  const config = (shard: number, totalShards: number) =>
+    ({ accounts: [{ name: "alpha" }, { name: "main" }], sharding: { shard, totalShards } }) as unknown as Config;
+
+  it("names the shard of another shard's account; nothing for this shard's, an unknown name, or one shard", () => {
+    // "main" is shard 1 of 2, "alpha" shard 0 (FIXED above).
+    expect(servedByOtherShard(config(0, 2), "main")).toBe("served by shard 1 of 2 (this is shard 0)");
+    expect(servedByOtherShard(config(1, 2), "alpha")).toBe("served by shard 0 of 2 (this is shard 1)");
+    expect(servedByOtherShard(config(1, 2), "main")).toBeUndefined();
+    expect(servedByOtherShard(config(0, 2), "beta")).toBeUndefined();
+    expect(servedByOtherShard(config(0, 1), "main")).toBeUndefined();
+  });
+
+  it("names the shard of the market target", () => {
+    const owner = shardOf(MARKET_TARGET, 2);
+    expect(servedByOtherShard(config(1 - owner, 2), MARKET_TARGET)).toBe(`served by shard ${owner} of 2 (this is shard ${1 - owner})`);
+    expect(servedByOtherShard(config(owner, 2), MARKET_TARGET)).toBeUndefined();
+  });
 });

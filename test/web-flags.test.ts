@@ -1,5 +1,5 @@
 // node_exporter's web flags on the built exporter: several listen addresses, a moved telemetry path,
-// --web.max-requests=0, --web.disable-exporter-metrics and systemd's socket, each seen by a real client.
+// --web.max-requests and --scrape.max-queued, --web.disable-exporter-metrics and systemd's socket, each seen by a real client.
 
 import { spawn } from "node:child_process";
 import { once } from "node:events";
@@ -97,17 +97,48 @@ describe("--web.max-requests", () => {
     }
   });
 
-  it("1 is a limit the same burst runs into: the flag reaches the exporter", async () => {
-    venue.setFaults([{ endpoint: "*", kind: "latency", latencyMs: 300 }]);
+  it("1, as in node_exporter: of two concurrent slow scrapes the second is 503 at once", async () => {
+    venue.setFaults([{ endpoint: "*", kind: "latency", latencyMs: 2000 }]);
     try {
-      const exporter = await startExporterChild(simEnv(venue.url, { TRADING_MAX_IN_FLIGHT_SCRAPES: "30" }), ["--web.max-requests=1"]);
-      const answers = await Promise.all(Array.from({ length: 30 }, () => get(new URL("/metrics", exporter.url))));
-      expect(answers.filter((a) => a.status === 503).length).toBeGreaterThan(0);
+      const exporter = await startExporterChild(simEnv(venue.url, { TRADING_MARKETS_CACHE_SECONDS: "0" }), ["--web.max-requests=1"]);
+      const slow = await secondWhileFirstInFlight(exporter.url);
+      expect(slow.second.status).toBe(503);
+      expect(slow.secondMs).toBeLessThan(1000);
+      expect(slow.first.status).toBe(200);
+      expect(slow.firstMs).toBeGreaterThanOrEqual(2000);
+    } finally {
+      venue.setFaults([]);
+    }
+  });
+
+  it("--scrape.max-queued=1 lets the second wait for the slot instead", async () => {
+    venue.setFaults([{ endpoint: "*", kind: "latency", latencyMs: 1000 }]);
+    try {
+      const exporter = await startExporterChild(simEnv(venue.url, { TRADING_MARKETS_CACHE_SECONDS: "0" }), ["--web.max-requests=1", "--scrape.max-queued=1"]);
+      const slow = await secondWhileFirstInFlight(exporter.url);
+      expect([slow.first.status, slow.second.status]).toEqual([200, 200]);
+      expect(slow.secondMs).toBeGreaterThanOrEqual(1000);
     } finally {
       venue.setFaults([]);
     }
   });
 });
+
+/** Two scrapes of /metrics, the second sent once the first's collection has reached the venue; each with its time. */
+async function secondWhileFirstInFlight(base: string | URL) {
+  const requests = () => Object.values(venue.stats().requests).reduce((a, b) => a + b, 0);
+  const timed = async () => {
+    const started = performance.now();
+    const answer = await get(new URL("/metrics", base));
+    return { answer, ms: performance.now() - started };
+  };
+  const before = requests();
+  const first = timed();
+  await expect.poll(requests, { timeout: 5000, interval: 10 }).toBeGreaterThan(before);
+  const second = await timed();
+  const done = await first;
+  return { first: done.answer, firstMs: done.ms, second: second.answer, secondMs: second.ms };
+}
 
 describe("--web.disable-exporter-metrics", () => {
   it("leaves out the process_* and nodejs_* series, and keeps the exporter's own", async () => {

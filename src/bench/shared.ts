@@ -12,6 +12,8 @@ export const BASE_ENV = {
   TRADING_HISTORY_PAGE_SIZE: String(HISTORY_LIMIT),
   TRADING_MAX_BODY_BYTES: String(256 * 2 ** 20),
   TRADING_MAX_IN_FLIGHT_SCRAPES: "100",
+  // A thousand probe targets after a start wait a moment for a slot rather than fail.
+  TRADING_MAX_QUEUED_SCRAPES: "400",
   TRADING_SCRAPE_TIMEOUT_SECONDS: "30",
   TRADING_LOG_LEVEL: "info",
   // Every scrape collects, as each scrape of a Prometheus at 15 s does: back to back, the default 12 s

@@ -104,6 +104,7 @@ export function buildConfig(sources: Sources, file: ConfigFile | undefined): Loa
       timeoutOffsetSeconds: v["scrape.timeout_offset_seconds"]!,
       maxTimeoutSeconds: v["scrape.max_timeout_seconds"]!,
       maxInFlight: v["scrape.max_in_flight"]!,
+      maxQueued: v["scrape.max_queued"]!,
       maxSeries: v["scrape.max_series"]!,
     },
     listenAddresses: v["web.listen_address"]!,

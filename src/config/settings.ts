@@ -1,6 +1,7 @@
 // The one table of settings: each setting's file key, environment variable, flag, parser, default and
 // help. The file loader, the environment loader, the flags, --help and the tables of docs/configuration.md all read it.
 
+import { ConfigError } from "./errors.js";
 import { type Setting, setting } from "./setting.js";
 import { MAX_TOTAL_SHARDS, parseShard } from "./sharding.js";
 import type { Config } from "./types.js";
@@ -27,6 +28,18 @@ import {
 } from "./values.js";
 
 const SECONDS_MAX = 86_400;
+
+/** A whole number from 0 to `max`, where 0 means none (not "no limit"). */
+function wholeNumber(max: number): (value: unknown, key: string) => number {
+  const parse = countOrZero(max);
+  return (value, key) => {
+    try {
+      return parse(value, key);
+    } catch {
+      throw new ConfigError(`${key}: expected a whole number from 0 to ${max}`);
+    }
+  };
+}
 
 export const SETTINGS = {
   "config.file": setting({
@@ -347,9 +360,20 @@ export const SETTINGS = {
     arg: "N",
     env: "TRADING_MAX_IN_FLIGHT_SCRAPES",
     default: 40,
-    help: "Scrapes served at once, up to 100000 (0: no limit); four times as many more wait up to half their budget for a slot, then are answered 503.",
-    more: "The flag is node_exporter's name for it.",
+    help: "Scrapes served at once, up to 100000 (0: no limit); past it a scrape is answered 503 at once.",
+    more: "The flag is node_exporter's, with its meaning; `scrape.max_queued` lets some scrapes wait instead.",
     parse: countOrZero(100_000),
+  }),
+  "scrape.max_queued": setting({
+    startupOnly: (c) => c.scrape.maxQueued,
+    file: true,
+    flag: "scrape.max-queued",
+    arg: "N",
+    env: "TRADING_MAX_QUEUED_SCRAPES",
+    default: 0,
+    help: "Scrapes that may wait for a slot once the in-flight limit is reached, up to 1000000; past them 503 at once.",
+    more: "A waiting scrape holds a socket, not a collection, for up to half its budget, then is answered 503. A burst of many probe targets (after a restart) then waits a moment instead of failing.",
+    parse: wholeNumber(1_000_000),
   }),
   "scrape.max_series": setting({
     file: true,

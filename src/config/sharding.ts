@@ -35,6 +35,17 @@ export function ownsMarkets(sharding: Sharding): boolean {
   return ownsName(sharding, MARKET_TARGET);
 }
 
+/**
+ * Where a configured account (or MARKET_TARGET) of another shard is served, as a probe's refusal says it
+ * ("served by shard 1 of 2 (this is shard 0)"); undefined for a name this process serves or that no account has.
+ */
+export function servedByOtherShard(config: Config, name: string): string | undefined {
+  const { shard, totalShards } = config.sharding;
+  if (totalShards === 1 || (name !== MARKET_TARGET && !config.accounts.some((a) => a.name === name))) return undefined;
+  const owner = shardOf(name, totalShards);
+  return owner === shard ? undefined : `served by shard ${owner} of ${totalShards} (this is shard ${shard})`;
+}
+
 /** The accounts this process serves; the others belong to another replica and are never called. */
 export function shardAccounts(config: Config): AccountConfig[] {
   return config.accounts.filter((a) => ownsName(config.sharding, a.name));

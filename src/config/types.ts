@@ -47,6 +47,8 @@ export interface ScrapeConfig {
   maxTimeoutSeconds: number;
   /** Scrapes served at once; more answer 503 at once. 0: no limit. */
   maxInFlight: number;
+  /** Scrapes that wait for a slot (up to half their budget) when all are taken; past them 503 at once. */
+  maxQueued: number;
   /** Series per scrape; the rest are dropped and counted. */
   maxSeries: number;
 }

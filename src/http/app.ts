@@ -17,20 +17,30 @@ import { ScrapeSlots } from "./scrape-slots.js";
 import { STATUS_CSS } from "./status-css.js";
 import { statusData } from "./status-data.js";
 import { STATUS_CSS_PATH, statusPage } from "./status-page.js";
+import { setPageHeaders } from "./page-headers.js";
+import { crossSiteReason } from "./same-origin.js";
+import type { AccountConfig } from "../config/types.js";
 
 export interface AppOptions {
   exporter: Exporter;
   logger: Logger;
   timeouts: TimeoutPolicy;
-  /** Scrapes served at once (0: no limit); four times as many more wait up to half their budget for a slot, then answer 503. */
+  /** Scrapes served at once (0: no limit); past it a scrape is answered 503 at once, unless there is room in the waiting line. */
   maxInFlight: number;
+  /** Scrapes that may wait (up to half their budget) for a slot when all are taken; 0 (the default): none wait. */
+  maxQueued?: number;
   /** Where the exporter's metrics are served; "/metrics" when not given. */
   telemetryPath?: string;
   /** Re-reads the configuration; rejects with a one-line reason. Absent: reload is not offered. */
   reload?: () => Promise<void>;
   /** Run before every route (basic auth, response headers). */
   guards?: express.RequestHandler[];
+  /** Why `name` is not served here though configured (it belongs to another shard), or undefined. */
+  servedElsewhere?: (name: string) => string | undefined;
 }
+
+/** What a scrape runs once it holds a slot, or the one-line reason of a 400 (its target is not served). */
+type ScrapeRun = ((deadline: Deadline) => Promise<ScrapeOutput>) | { refused: string };
 
 /** Log lines quote at most this much of a request's path: a client chooses its length (up to Node's 16 KiB of headers). */
 export const LOGGED_PATH_CHARS = 100;
@@ -67,9 +77,8 @@ function plain(res: Response, status: number, text: string): void {
 }
 
 export function createApp(options: AppOptions): express.Express {
-  const { exporter, logger, timeouts, maxInFlight, telemetryPath = "/metrics" } = options;
-  // The line is longer than the limit: at 1,000 probe targets a busy host slows every probe at once.
-  const slots = maxInFlight === 0 ? new ScrapeSlots(Number.POSITIVE_INFINITY, 0) : new ScrapeSlots(maxInFlight, 4 * maxInFlight);
+  const { exporter, logger, timeouts, maxInFlight, maxQueued = 0, telemetryPath = "/metrics" } = options;
+  const slots = new ScrapeSlots(maxInFlight === 0 ? Number.POSITIVE_INFINITY : maxInFlight, maxQueued);
   const app = express();
   // Paths are exact, as in Go's ServeMux that Prometheus users know: /METRICS and /metrics/ are 404.
   // Set before the first route: the router takes them when it is made.
@@ -93,8 +102,12 @@ export function createApp(options: AppOptions): express.Express {
     plain(res, 405, "method not allowed");
   });
 
-  /** Budget from Prometheus's header, the in-flight limit, then `scrape`, answered in the negotiated format. */
-  async function serveScrape(req: Request, res: Response, scrape: (deadline: Deadline) => Promise<ScrapeOutput>): Promise<void> {
+  /**
+   * Budget from Prometheus's header, the in-flight limit, then the scrape `resolve` gives, answered in the negotiated format.
+   * `resolve` is called once the slot is held, so a scrape that waited through a reload looks its target up in the
+   * configuration it is served by: the scrape it returns starts in the same turn, on that configuration's scraper.
+   */
+  async function serveScrape(req: Request, res: Response, resolve: () => ScrapeRun): Promise<void> {
     let budget: number;
     try {
       budget = scrapeBudgetSeconds(req.get("x-prometheus-scrape-timeout-seconds"), timeouts);
@@ -110,6 +123,8 @@ export function createApp(options: AppOptions): express.Express {
       return plain(res, 503, "too many scrapes in flight");
     }
     try {
+      const scrape = resolve();
+      if (typeof scrape !== "function") return plain(res, 400, scrape.refused);
       const out = await scrape(new Deadline(budget - (Date.now() - waitStarted) / 1000));
       sendMetrics(res, out, negotiateFormat(req.get("accept")), acceptsGzip(req.get("accept-encoding")));
     } finally {
@@ -118,6 +133,7 @@ export function createApp(options: AppOptions): express.Express {
   }
 
   app.get("/", (_req, res) => {
+    setPageHeaders(res);
     res.set("cache-control", "no-store").type("html").send(status(exporter, telemetryPath));
   });
   // Its own path so a policy of default-src 'self' allows it; it changes only with the version.
@@ -129,7 +145,12 @@ export function createApp(options: AppOptions): express.Express {
   app.use("/runbooks", runbooks());
 
   // Every account of this shard in one target; the market families once in a fleet, on the shard that owns them.
-  app.get(telemetryPath, (req, res) => serveScrape(req, res, (deadline) => exporter.metrics(deadline, { marketFamilies: exporter.ownsMarkets() })));
+  app.get(telemetryPath, (req, res) =>
+    serveScrape(req, res, () => {
+      const marketFamilies = exporter.ownsMarkets();
+      return (deadline) => exporter.metrics(deadline, { marketFamilies });
+    }),
+  );
 
   // The exporter's own metrics without any account's, as blackbox_exporter's /metrics beside its /probe:
   // the job that keeps them with the /probe pattern then costs the venue nothing.
@@ -146,26 +167,42 @@ export function createApp(options: AppOptions): express.Express {
       .send(JSON.stringify(discoveryGroups(exporter.accountNames(), address, exporter.ownsMarkets())));
   });
 
+  /** The probe's target in the configuration served now: the market target, an account, or why neither. */
+  function probeTarget(target: string): { account: AccountConfig | undefined } | { refused: string } {
+    // The venue's public market list is a target of its own (on one shard); an account's answer never carries it.
+    if (target === MARKET_TARGET && exporter.ownsMarkets()) return { account: undefined };
+    const account = exporter.account(target);
+    if (account !== undefined) return { account };
+    const elsewhere = options.servedElsewhere?.(target);
+    return { refused: `target: ${elsewhere ?? "not a configured account name"}` };
+  }
+
   app.get("/probe", async (req, res) => {
     const target = req.query.target;
     // The target is only ever looked up by name, never used as a URL, and never echoed back.
     if (typeof target !== "string" || target === "") return plain(res, 400, `target: required (a configured account name, or ${MARKET_TARGET})`);
-    // The venue's public market list is a target of its own (on one shard); an account's answer never carries it.
-    const markets = target === MARKET_TARGET && exporter.ownsMarkets();
-    const account = markets ? undefined : exporter.account(target);
-    if (!markets && account === undefined) return plain(res, 400, "target: not a configured account name");
+    const found = probeTarget(target);
+    if ("refused" in found) return plain(res, 400, found.refused);
     if (req.query.debug === "true") {
       const budget = scrapeBudgetSeconds(undefined, timeouts);
-      res.type("text/plain").send(redact(await exporter.debug(new Deadline(budget), account)));
+      res.type("text/plain").send(redact(await exporter.debug(new Deadline(budget), found.account)));
       return;
     }
-    const options = account === undefined ? { accounts: [], marketFamilies: true } : { accounts: [account.name], marketFamilies: false };
-    await serveScrape(req, res, (deadline) => exporter.metrics(deadline, options));
+    await serveScrape(req, res, () => {
+      // Looked up again: a reload while this scrape waited for a slot may have removed the account.
+      const now = probeTarget(target);
+      if ("refused" in now) return now;
+      const options = now.account === undefined ? { accounts: [], marketFamilies: true } : { accounts: [now.account.name], marketFamilies: false };
+      return (deadline) => exporter.metrics(deadline, options);
+    });
   });
 
   if (options.reload) {
     const reload = options.reload;
-    app.post("/-/reload", async (_req, res) => {
+    app.post("/-/reload", async (req, res) => {
+      // A page of another site could otherwise reload the exporter (a form or a no-cors fetch needs no permission).
+      const crossSite = crossSiteReason(req);
+      if (crossSite !== undefined) return plain(res, 403, crossSite);
       try {
         await reload();
         plain(res, 200, "configuration reloaded");

@@ -2,6 +2,7 @@
 
 import MarkdownIt from "markdown-it";
 import { VERSION } from "../version.js";
+import { RUNBOOK_CSS_NAME } from "./runbook-css.js";
 import { RUNBOOK_MARKDOWN } from "./runbook-texts.js";
 
 /**
@@ -12,17 +13,11 @@ import { RUNBOOK_MARKDOWN } from "./runbook-texts.js";
 const markdown = new MarkdownIt("default", { html: false, linkify: false, typographer: false });
 const escapeHtml = markdown.utils.escapeHtml;
 
-const STYLE =
-  "body{font-family:system-ui,sans-serif;max-width:52rem;margin:2rem auto;padding:0 1rem;line-height:1.5;color:#1b1b1b}" +
-  "pre{background:#f4f4f4;padding:.75rem;overflow-x:auto;border-radius:4px}code{font-size:.95em}" +
-  ":not(pre)>code{background:#f4f4f4;padding:0 .2em;border-radius:3px}" +
-  "table{border-collapse:collapse;display:block;overflow-x:auto}td,th{border:1px solid #ccc;padding:.25rem .5rem;text-align:left}" +
-  "th{background:#f4f4f4}";
-
+/** No inline style or script: a `default-src 'self'` policy leaves the page whole. */
 function page(title: string, body: string): string {
   return (
     `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">` +
-    `<title>${escapeHtml(title)}</title><style>${STYLE}</style></head><body>\n${body}\n` +
+    `<title>${escapeHtml(title)}</title><link rel="stylesheet" href="${RUNBOOK_CSS_NAME}"></head><body>\n${body}\n` +
     `<hr><p><a href="./">All runbooks</a> · trading-exporter ${escapeHtml(VERSION)}</p></body></html>\n`
   );
 }

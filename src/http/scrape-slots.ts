@@ -1,9 +1,10 @@
-// The in-flight limit as slots: a scrape over it waits briefly for one in a bounded line, then is answered 503.
+// The in-flight limit as slots: a scrape over it waits briefly in a bounded line (of none by default), then is answered 503.
 
 /**
- * Scrapes served at once, and a line of scrapes waiting for a slot. A burst (a thousand probe targets
- * after a restart, spread by Prometheus over the interval but slowed by the first collections) waits
- * a moment instead of failing: a waiting scrape holds a socket, not the memory of a collection.
+ * Scrapes served at once, and a line of scrapes waiting for a slot. With a line, a burst (a thousand probe
+ * targets after a restart, spread by Prometheus over the interval but slowed by the first collections)
+ * waits a moment instead of failing: a waiting scrape holds a socket, not the memory of a collection.
+ * Without one (maxWaiting 0), a scrape past the limit is refused at once, as node_exporter's --web.max-requests does.
  */
 export class ScrapeSlots {
   readonly #max: number;

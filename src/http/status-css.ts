@@ -1,6 +1,6 @@
 // The status page's stylesheet, served from the exporter's own path so a `default-src 'self'` policy allows it.
 
-/** Readable on a 360 px phone and a desktop alike; light and dark follow the device. */
+/** Readable on a 360 px phone and a desktop alike; light and dark follow the device; a long unbroken id wraps inside its card. */
 export const STATUS_CSS = `:root {
   color-scheme: light dark;
   --bg: #f4f5f7; --card: #ffffff; --text: #1d2330; --muted: #5d6678; --line: #e1e4ea;
@@ -20,6 +20,7 @@ header, main, footer { max-width: 960px; margin: 0 auto; padding: 0 12px; }
 header { padding-top: 14px; }
 h1 { font-size: 1.35rem; margin: 0; }
 h2 { font-size: 1.15rem; margin: 0 0 4px; display: flex; align-items: center; gap: 8px; flex-wrap: wrap; }
+h2 bdi { min-width: 0; }
 .meta, .age, .quiet, small { color: var(--muted); font-size: 0.85rem; }
 .meta { margin: 2px 0 12px; }
 .age { margin: 0 0 10px; }
@@ -28,8 +29,11 @@ h2 { font-size: 1.15rem; margin: 0 0 4px; display: flex; align-items: center; ga
 .notice { border-left: 4px solid var(--warn); }
 table { width: 100%; border-collapse: collapse; margin: 0 0 10px; font-variant-numeric: tabular-nums; }
 th, td { text-align: left; vertical-align: top; padding: 7px 6px; border-top: 1px solid var(--line); }
+/* Ids (a venue's market id, a direction, a collateral id, an account name) are isolated: their bidirectional
+   controls reorder nothing outside them. A long one breaks anywhere, so it wraps inside its card, where words do not. */
+bdi { unicode-bidi: isolate; overflow-wrap: anywhere; }
 thead th { border-top: 0; color: var(--muted); font-size: 0.8rem; font-weight: 600; text-transform: uppercase; letter-spacing: 0.03em; }
-tbody th { font-weight: 600; word-break: break-word; }
+tbody th { font-weight: 600; }
 td strong { font-size: 1.1rem; }
 td small { display: block; }
 td.warning { background: var(--warn-bg); }

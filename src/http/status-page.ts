@@ -68,8 +68,8 @@ function collateralRow(account: string, c: CollateralStatus): Html {
   const nearest =
     n === undefined
       ? html`<td class="none">${!c.answered ? "no data" : c.positions === 0 ? "no open position" : "not reported"}</td>`
-      : html`<td class="${n.state}" data-metric="trading_position_liquidation_distance_ratio" data-account="${account}" data-collateral="${c.collateralId}" data-market="${n.marketId}" data-value="${formatValue(n.distance)}"><strong>${percent(n.distance)}</strong> ${n.state === "ok" ? "" : badge(n.state, n.state)}<small>${n.marketId} ${n.direction}</small></td>`;
-  return html`<tr><th scope="row">${c.collateralId}</th>${ratio}${nearest}</tr>`;
+      : html`<td class="${n.state}" data-metric="trading_position_liquidation_distance_ratio" data-account="${account}" data-collateral="${c.collateralId}" data-market="${n.marketId}" data-value="${formatValue(n.distance)}"><strong>${percent(n.distance)}</strong> ${n.state === "ok" ? "" : badge(n.state, n.state)}<small><bdi>${n.marketId}</bdi> <bdi>${n.direction}</bdi></small></td>`;
+  return html`<tr><th scope="row"><bdi>${c.collateralId}</bdi></th>${ratio}${nearest}</tr>`;
 }
 
 function endpointRow(e: EndpointStatus, account: string | undefined, now: number): Html {
@@ -90,7 +90,7 @@ function accountSection(a: AccountStatus, now: number): Html {
       ? html`<p class="age">Not collected yet.</p>`
       : html`<p class="age" data-metric="trading_collection_timestamp_seconds" data-account="${a.name}" data-value="${formatValue(a.collectedAtSeconds)}">Data collected ${timeAt(a.collectedAtSeconds * 1000, now)}</p>`;
   return html`<section class="account" id="account-${a.name}">
-<h2><span data-metric="trading_up" data-account="${a.name}" data-value="${a.up === undefined ? "" : formatValue(a.up)}">${state}</span> ${a.name}</h2>
+<h2><span data-metric="trading_up" data-account="${a.name}" data-value="${a.up === undefined ? "" : formatValue(a.up)}">${state}</span> <bdi>${a.name}</bdi></h2>
 ${age}
 <table class="risk"><thead><tr><th scope="col">Collateral</th><th scope="col">Margin ratio</th><th scope="col">Nearest liquidation</th></tr></thead><tbody>${a.collaterals.map((c) => collateralRow(a.name, c))}</tbody></table>
 ${endpointTable(a.endpoints.map((e) => endpointRow(e, a.name, now)))}
