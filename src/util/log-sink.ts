@@ -13,10 +13,11 @@ const PASSING = new Set(["ENOSPC", "EIO", "EDQUOT"]);
 
 /**
  * sonic-boom on a file descriptor (stderr by default), asynchronous, behind the redacting or logfmt
- * `transform`. Not through pino.destination: it registers a synchronous flush at exit, which a reader
- * that stopped reading would block forever. A reader that stops reading holds at most MAX_QUEUED_BYTES; a reader that is
- * gone (EPIPE, EBADF...) turns the sink off. No error of the sink is ever thrown: logging is never a
- * reason to block a scrape or to stay alive.
+ * `transform`. A reader that stops reading holds at most MAX_QUEUED_BYTES (and one pool thread in its
+ * write, which the exit does not wait for); a reader that is gone (EPIPE, EBADF...) turns the sink off.
+ * Not through pino.destination: it registers a synchronous flush at exit, which a reader that stopped
+ * reading would block forever. No error of the sink is ever thrown: logging is never a reason to block
+ * a scrape or to stay alive.
  */
 export class LogSink {
   readonly #destination: InstanceType<typeof SonicBoom>;
