@@ -21,8 +21,8 @@ export interface OrderCounts {
 interface SeenOrder {
   /** The last collection (the account's count of them) whose reads showed the id. */
   lastSeen: number;
-  /** The statuses already counted for the id. */
-  readonly statuses: string[];
+  /** The statuses already counted for the id; replaced, not grown in place, so it holds no spare room. */
+  statuses: readonly string[];
   rejected: boolean;
 }
 
@@ -87,7 +87,7 @@ export class OrderOutcomes {
         seen.lastSeen = generation;
         if (o.marketId === undefined) continue;
         if (o.status !== undefined && !seen.statuses.includes(o.status)) {
-          seen.statuses.push(o.status);
+          seen.statuses = seen.statuses.concat(o.status);
           bump(state.orders, o.marketId, o.status, step);
           changed = true;
         }
