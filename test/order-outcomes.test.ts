@@ -184,43 +184,4 @@ describe("the memory of seen order ids", () => {
     expect(outcomes.observe("a", undefined, read([2]).history, 100)).toBe(before);
     expect(observe(outcomes, [1])).toBe(before);
   });
-
-  it("counts every status once past the ones an id's memory has bits for, and forgets those ids like any other", () => {
-    const outcomes = new OrderOutcomes();
-    const as = (status: string, id: string): OrderHistory =>
-      ({ orders: [{ id, marketId: "M", status, rejectionCode: undefined }], truncated: false, anomalies: {} }) as unknown as OrderHistory;
-    const active: ActiveOrders = { orders: [], limit: 1 };
-    outcomes.observe("a", active, as("S0", "0"), 100); // the baseline
-    // Twelve kinds of status, more than the nine bits, each shown twice by one id and once by another.
-    const statuses = Array.from({ length: 12 }, (_, i) => `S${i}`);
-    for (const status of [...statuses, ...statuses.toReversed()]) outcomes.observe("a", active, as(status, "7"), 100);
-    for (const status of statuses) outcomes.observe("a", active, as(status, "8"), 100);
-    const counts = Object.fromEntries((outcomes.peek("a")?.orders ?? []).map((r) => [r.key, r.count]));
-    expect(counts).toEqual(Object.fromEntries(statuses.map((s) => [s, 2])));
-    // Two whole reads without them forget both ids, statuses past the bits included: seen again, they count again.
-    outcomes.observe("a", active, as("S0", "9"), 100);
-    expect(outcomes.observe("a", active, as("S0", "9"), 100)?.tracked).toBe(1);
-    const again = outcomes.observe("a", active, as("S11", "7"), 100);
-    expect(again?.orders.find((r) => r.key === "S11")?.count).toBe(3);
-  });
-
-  it("remembers and forgets exactly as without renumbering, across many renumberings of generations", () => {
-    // A limit of 4: generations are renumbered every second collection; the same reads on the usual limit are the reference.
-    const renumbered = new OrderOutcomes(4);
-    const reference = new OrderOutcomes();
-    let seed = 7;
-    const next = (n: number) => {
-      seed = (seed * 1103515245 + 12345) % 2 ** 31;
-      return seed % n;
-    };
-    for (let step = 0; step < 300; step++) {
-      const ids = Array.from({ length: 1 + next(6) }, () => 1 + next(20));
-      const truncated = next(3) === 0;
-      const got = observe(renumbered, ids, truncated, 10);
-      const want = observe(reference, ids, truncated, 10);
-      expect(got?.tracked).toBe(want?.tracked);
-      expect(got?.orders).toEqual(want?.orders);
-    }
-    expect(reference.peek("a")?.orders[0]?.count).toBeGreaterThan(20);
-  });
 });

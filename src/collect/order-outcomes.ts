@@ -17,78 +17,23 @@ export interface OrderCounts {
   readonly tracked: number;
 }
 
-/**
- * An order id's memory is one small integer in its account's map, not an object (a desk of a thousand
- * accounts remembers a quarter of a million ids, and an object each was 12 MB and as many objects for
- * every major GC to mark): the last collection that read it times GENERATION, a rejected bit, and one
- * bit per status of the account's first STATUS_BITS. Every value stays below 2^30, a small integer
- * for V8 however it is built, so a map set allocates nothing.
- */
-const STATUS_BITS = 9;
-const REJECTED = 1 << STATUS_BITS;
-const GENERATION = REJECTED * 2;
-/** Generations are renumbered before reaching this (a million collections of one account). */
-const GENERATION_LIMIT = 2 ** 20;
-
-function lastSeenOf(memory: number): number {
-  return Math.floor(memory / GENERATION);
-}
-
-/** A lone surrogate: a status is a well-formed label value (wellFormedLabel), so it never holds one. */
-const STATUS_SEPARATOR = "\ud800";
-
-function hasStatus(statuses: string, status: string): boolean {
-  if (statuses === status) return true;
-  return statuses.length > status.length && `${STATUS_SEPARATOR}${statuses}${STATUS_SEPARATOR}`.includes(`${STATUS_SEPARATOR}${status}${STATUS_SEPARATOR}`);
+/** What is remembered of one order id. */
+interface SeenOrder {
+  /** The last collection (the account's count of them) whose reads showed the id. */
+  lastSeen: number;
+  /** The statuses already counted for the id; replaced, not grown in place, so it holds no spare room. */
+  statuses: readonly string[];
+  rejected: boolean;
 }
 
 class AccountOrders {
-  /** Each id remembered, to its memory (see GENERATION). */
-  readonly seen = new Map<string, number>();
-  /** The bit of each of the first STATUS_BITS statuses the account showed. */
-  readonly statusBits = new Map<string, number>();
-  /** Statuses past those, per id, joined by STATUS_SEPARATOR: only a venue with more kinds of status than bits fills it. */
-  readonly otherStatuses = new Map<string, string>();
+  /** In the order ids were first seen: the cap forgets from the front. */
+  readonly seen = new Map<string, SeenOrder>();
   /** Rows are never changed, only replaced (bump): a snapshot holds them as they were. */
   readonly orders = new Map<string, OrderCount>();
   readonly rejections = new Map<string, OrderCount>();
   generation = 0;
   snapshot: OrderCounts | undefined;
-  readonly #generationLimit: number;
-
-  constructor(generationLimit: number) {
-    this.#generationLimit = generationLimit;
-  }
-
-  /** The status's bit, or 0 when every bit is taken by other statuses. */
-  statusBit(status: string): number {
-    let bit = this.statusBits.get(status);
-    if (bit === undefined) {
-      if (this.statusBits.size >= STATUS_BITS) return 0;
-      bit = 1 << this.statusBits.size;
-      this.statusBits.set(status, bit);
-    }
-    return bit;
-  }
-
-  /** The next generation, renumbering the remembered ones first when it would reach the limit: only their order matters. */
-  nextGeneration(): number {
-    if (this.generation + 1 >= this.#generationLimit) {
-      // The last read stays 1 before the next, and older ones 0: forgetting compares with those two only.
-      const shift = this.generation - 1;
-      for (const [id, memory] of this.seen) {
-        const lastSeen = Math.max(0, lastSeenOf(memory) - shift);
-        this.seen.set(id, lastSeen * GENERATION + (memory % GENERATION));
-      }
-      this.generation = 1;
-    }
-    return ++this.generation;
-  }
-
-  forget(id: string): void {
-    this.seen.delete(id);
-    if (this.otherStatuses.size > 0) this.otherStatuses.delete(id);
-  }
 }
 
 /** Adds `n` (0 makes the series exist) to the count of (market, key): a new row, so snapshots can share the old ones. */
@@ -108,12 +53,6 @@ function bump(counts: AccountOrders["orders"], marketId: string, key: string, n:
  */
 export class OrderOutcomes {
   readonly #accounts = new Map<string, AccountOrders>();
-  readonly #generationLimit: number;
-
-  /** `generationLimit`: only for tests, to see generations renumbered without a million collections. */
-  constructor(generationLimit = GENERATION_LIMIT) {
-    this.#generationLimit = Math.min(generationLimit, GENERATION_LIMIT);
-  }
 
   /** The counts as they are, for a collection that did not read both order lists. */
   peek(account: string): OrderCounts | undefined {
@@ -130,34 +69,33 @@ export class OrderOutcomes {
     let state = this.#accounts.get(account);
     const baseline = state === undefined;
     if (state === undefined) {
-      state = new AccountOrders(this.#generationLimit);
+      state = new AccountOrders();
       this.#accounts.set(account, state);
     }
-    const generation = state.nextGeneration();
+    const generation = ++state.generation;
     const step = baseline ? 0 : 1;
     let changed = baseline;
     for (const list of [active.orders, history.orders]) {
       for (const o of list) {
         if (o.id === undefined) continue;
-        const before = state.seen.get(o.id);
-        if (before === undefined) changed = true;
-        let memory = before === undefined ? 0 : before % GENERATION;
-        if (o.marketId !== undefined) {
-          const status = o.status;
-          const bit = status === undefined ? undefined : this.#newStatusBit(state, o.id, status, memory);
-          if (status !== undefined && bit !== undefined) {
-            memory |= bit;
-            bump(state.orders, o.marketId, status, step);
-            changed = true;
-          }
-          if (o.rejectionCode !== undefined && o.rejectionCode !== "" && (memory & REJECTED) === 0) {
-            memory |= REJECTED;
-            bump(state.rejections, o.marketId, o.rejectionCode, step);
-            changed = true;
-          }
+        let seen = state.seen.get(o.id);
+        if (seen === undefined) {
+          seen = { lastSeen: generation, statuses: [], rejected: false };
+          state.seen.set(o.id, seen);
+          changed = true;
         }
-        memory += generation * GENERATION;
-        if (memory !== before) state.seen.set(o.id, memory);
+        seen.lastSeen = generation;
+        if (o.marketId === undefined) continue;
+        if (o.status !== undefined && !seen.statuses.includes(o.status)) {
+          seen.statuses = seen.statuses.concat(o.status);
+          bump(state.orders, o.marketId, o.status, step);
+          changed = true;
+        }
+        if (o.rejectionCode !== undefined && o.rejectionCode !== "" && !seen.rejected) {
+          seen.rejected = true;
+          bump(state.rejections, o.marketId, o.rejectionCode, step);
+          changed = true;
+        }
       }
     }
     // A read cut short (by the request bound or a paging anomaly, or an active list filling its limit)
@@ -165,7 +103,7 @@ export class OrderOutcomes {
     // only orders older than its window, which never come back into it.
     const fullWindow = history.orders.length >= historyMaxOrders && Object.keys(history.anomalies).length === 0;
     const whole = (!history.truncated || fullWindow) && active.orders.length < active.limit;
-    if (this.#forget(state, generation, whole, 2 * (historyMaxOrders + active.limit))) changed = true;
+    if (forget(state.seen, generation, whole, 2 * (historyMaxOrders + active.limit))) changed = true;
     if (changed || state.snapshot === undefined) {
       state.snapshot = {
         orders: [...state.orders.values()],
@@ -175,40 +113,22 @@ export class OrderOutcomes {
     }
     return state.snapshot;
   }
+}
 
-  /**
-   * For a status new to the id, the bit to add to its memory (0 for a status past the bits, noted
-   * among the id's other statuses instead); undefined when the id already had it.
-   */
-  #newStatusBit(state: AccountOrders, id: string, status: string, memory: number): number | undefined {
-    const bit = state.statusBit(status);
-    if (bit !== 0) return (memory & bit) === 0 ? bit : undefined;
-    const others = state.otherStatuses.get(id) ?? "";
-    if (hasStatus(others, status)) return undefined;
-    state.otherStatuses.set(id, others === "" ? status : `${others}${STATUS_SEPARATOR}${status}`);
-    return 0;
+/** Drops ids two reads have missed (only when both reads were whole), then the oldest over the cap; true if any went. */
+function forget(seen: Map<string, SeenOrder>, generation: number, whole: boolean, cap: number): boolean {
+  const before = seen.size;
+  if (whole) {
+    for (const [id, s] of seen) if (s.lastSeen < generation - 1) seen.delete(id);
   }
-
-  /** Drops ids two reads have missed (only when both reads were whole), then the oldest over the cap; true if any went. */
-  #forget(state: AccountOrders, generation: number, whole: boolean, cap: number): boolean {
-    const before = state.seen.size;
-    if (whole) {
-      // forEach, not for-of over entries: no [id, memory] pair is made per id, every collection.
-      state.seen.forEach((memory, id) => {
-        if (lastSeenOf(memory) < generation - 1) state.forget(id);
-      });
-    }
-    if (state.seen.size > cap) {
-      // Ids this read missed go first, then the oldest first seen.
-      for (const [id, memory] of state.seen) {
-        if (state.seen.size <= cap) break;
-        if (lastSeenOf(memory) < generation) state.forget(id);
-      }
-      for (const id of state.seen.keys()) {
-        if (state.seen.size <= cap) break;
-        state.forget(id);
-      }
-    }
-    return state.seen.size !== before;
+  // Ids this read missed go first, then the oldest first seen.
+  for (const [id, s] of seen) {
+    if (seen.size <= cap) break;
+    if (s.lastSeen < generation) seen.delete(id);
   }
+  for (const id of seen.keys()) {
+    if (seen.size <= cap) break;
+    seen.delete(id);
+  }
+  return seen.size !== before;
 }

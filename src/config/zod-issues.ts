@@ -1,5 +1,7 @@
 // Turns every issue of a failed zod parse into a problem line naming its key path, in file order,
 // with the nearest known key for an unknown one: "accounts[0].colateral_ids: unknown key (did you mean collateral_ids?)".
+// Not z.prettifyError: it gives two lines per issue in zod's own words, ordered by path length, not by the file. Not
+// z.core.toDotPath: it writes a key such as a header name as headers["X-Frame-Options"], where users see headers.X-Frame-Options.
 
 import type { z } from "zod";
 import type { Problems } from "./problems.js";

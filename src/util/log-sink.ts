@@ -1,40 +1,51 @@
-// Where log lines go: a file descriptor written in the background, which a failing reader never blocks.
+// Where log lines go: sonic-boom (pino's destination) on a file descriptor, written in the background, which a failing reader never blocks.
 
-import { fstatSync, write } from "node:fs";
-import { Socket } from "node:net";
+import sonicBoom from "sonic-boom";
 
-/** Lines held while the reader is slow; past this the newest are dropped (and counted), never the process. */
+/** sonic-boom is CommonJS whose module.exports is the class; its types describe an ES module that exports it by name. */
+const SonicBoom = sonicBoom as unknown as typeof sonicBoom.SonicBoom;
+
+/** Bytes held while the reader is slow; past this the newest lines are dropped (and counted), never the process. */
 const MAX_QUEUED_BYTES = 1 << 20;
-/** Wait before writing again to a non-blocking pipe that was full. */
-const RETRY_MS = 20;
+
+/** Errors a full or failing disk gives: the lines are kept (up to the bound) and written again with the next line. */
+const PASSING = new Set(["ENOSPC", "EIO", "EDQUOT"]);
 
 /**
- * A pino destination on a file descriptor (stderr by default). Writes are asynchronous and one at a
- * time, so a reader that stops reading holds at most MAX_QUEUED_BYTES; a reader that is gone (EPIPE,
- * ENOSPC, EBADF...) turns the sink off. A pipe or socket is written through a non-blocking socket on
- * the event loop: a blocking write in the thread pool to a stalled pipe would never return, and the
- * process could then not exit. A file or terminal is written with fs.write. No error of the sink is
- * ever thrown or emitted: logging is never a reason to block a scrape or to stay alive.
+ * sonic-boom on a file descriptor (stderr by default), asynchronous, behind the redacting or logfmt
+ * `transform`. A reader that stops reading holds at most MAX_QUEUED_BYTES (and one pool thread in its
+ * write, which the exit does not wait for); a reader that is gone (EPIPE, EBADF...) turns the sink off.
+ * Not through pino.destination: it registers a synchronous flush at exit, which a reader that stopped
+ * reading would block forever. No error of the sink is ever thrown: logging is never a reason to block
+ * a scrape or to stay alive.
  */
 export class LogSink {
-  readonly #fd: number;
+  readonly #destination: InstanceType<typeof SonicBoom>;
   readonly #transform: (line: string) => string;
-  #queue: Buffer[] = [];
-  #queuedBytes = 0;
-  #writing = false;
+  /** Bytes accepted and not yet written. */
+  #pending = 0;
+  /** Set by a refused write and cleared by the next line: the refused lines wait in the destination for it. */
+  #stalled = false;
   #failed = false;
   #dropped = 0;
-  #idle: Array<() => void> = [];
-  /** Set on the first write when the descriptor is a pipe or socket. */
-  #socket: Socket | undefined;
-  #kind: "stream" | "file" | undefined;
 
   constructor(fd = 2, transform: (line: string) => string = (line) => line) {
-    this.#fd = fd;
     this.#transform = transform;
+    this.#destination = new SonicBoom({ fd, sync: false, maxLength: MAX_QUEUED_BYTES });
+    this.#destination.on("write", (n: number) => {
+      this.#pending -= n;
+      this.#stalled = false;
+    });
+    this.#destination.on("drop", () => this.#dropped++);
+    this.#destination.on("error", (error: NodeJS.ErrnoException) => {
+      // A refused write counts as a line dropped; anything but a full or failing disk ends the log for good.
+      this.#dropped++;
+      this.#stalled = true;
+      if (!PASSING.has(error.code ?? "")) this.#failed = true;
+    });
   }
 
-  /** Lines not written: the sink failed or the reader was too slow. */
+  /** Lines dropped because the reader was too slow or gone, and writes a full disk refused. */
   get dropped(): number {
     return this.#dropped;
   }
@@ -56,101 +67,26 @@ export class LogSink {
     } catch {
       line = text;
     }
-    const bytes = Buffer.from(line, "utf8");
-    if (this.#queuedBytes + bytes.length > MAX_QUEUED_BYTES) {
-      this.#dropped++;
-      return true;
-    }
-    this.#queue.push(bytes);
-    this.#queuedBytes += bytes.length;
-    this.#next();
+    const dropped = this.#dropped;
+    this.#stalled = false;
+    this.#destination.write(line);
+    if (this.#dropped === dropped) this.#pending += Buffer.byteLength(line);
     return true;
   }
 
-  /** Resolves when every queued line is written, the sink failed, or `timeoutMs` passed, whichever is first. */
+  /** Resolves when every accepted line is written, a write was refused, or `timeoutMs` passed, whichever is first. */
   flush(timeoutMs = 1_000): Promise<void> {
-    if (!this.#writing && this.#queue.length === 0) return Promise.resolve();
+    if (this.#failed || this.#stalled || this.#pending <= 0) return Promise.resolve();
+    const destination = this.#destination;
     return new Promise((resolve) => {
-      const timer = setTimeout(resolve, timeoutMs);
-      timer.unref();
-      this.#idle.push(() => {
+      const done = () => {
         clearTimeout(timer);
+        destination.off("drain", done).off("error", done);
         resolve();
-      });
+      };
+      const timer = setTimeout(done, timeoutMs);
+      timer.unref();
+      destination.on("drain", done).on("error", done);
     });
-  }
-
-  #next(): void {
-    if (this.#writing) return;
-    if (this.#failed || this.#queue.length === 0) {
-      const waiting = this.#idle;
-      this.#idle = [];
-      for (const wake of waiting) wake();
-      return;
-    }
-    const data = this.#queue.length === 1 ? this.#queue[0]! : Buffer.concat(this.#queue, this.#queuedBytes);
-    this.#queue = [];
-    this.#queuedBytes = 0;
-    this.#writing = true;
-    this.#writeAll(data);
-  }
-
-  #writeAll(data: Buffer): void {
-    this.#kind ??= this.#open();
-    const socket = this.#socket;
-    if (socket !== undefined) {
-      socket.write(data, (error) => {
-        if (error) return this.#fail();
-        this.#writing = false;
-        this.#next();
-      });
-      return;
-    }
-    write(this.#fd, data, 0, data.length, null, (error, written) => {
-      if (error !== null && error.code !== "EAGAIN") {
-        // A full disk (ENOSPC) or an I/O error may pass: drop this batch and keep trying later lines.
-        // Anything else (EPIPE, EBADF...) means the log is gone for good.
-        if (error.code === "ENOSPC" || error.code === "EIO" || error.code === "EDQUOT") {
-          this.#dropped++;
-          this.#writing = false;
-          this.#next();
-        } else {
-          this.#fail();
-        }
-        return;
-      }
-      const rest = error === null ? data.subarray(written) : data;
-      if (rest.length === 0) {
-        this.#writing = false;
-        this.#next();
-        return;
-      }
-      // A full non-blocking pipe: wait a moment (without keeping the process alive) and go on.
-      setTimeout(() => this.#writeAll(rest), error === null ? 0 : RETRY_MS).unref();
-    });
-  }
-
-  #open(): "stream" | "file" {
-    try {
-      const stat = fstatSync(this.#fd);
-      if (!stat.isFIFO() && !stat.isSocket()) return "file";
-      const socket = new Socket({ fd: this.#fd, readable: false, writable: true });
-      socket.on("error", () => this.#fail());
-      // An idle log must not keep the process alive.
-      socket.unref();
-      this.#socket = socket;
-      return "stream";
-    } catch {
-      return "file";
-    }
-  }
-
-  #fail(): void {
-    this.#failed = true;
-    this.#writing = false;
-    this.#dropped += this.#queue.length + 1;
-    this.#queue = [];
-    this.#queuedBytes = 0;
-    this.#next();
   }
 }
