@@ -37,6 +37,8 @@ describe("the user's Markdown", () => {
         "docs/configuration.md",
         "docs/security.md",
         "docs/alerting.md",
+        "docs/dashboards.md",
+        "docs/runbooks.md",
         "docs/deployment.md",
         "docs/performance.md",
         "docs/troubleshooting.md",
@@ -63,7 +65,7 @@ describe("the user's Markdown", () => {
     const readme = readDoc("README.md");
     expect(Buffer.byteLength(readme)).toBeLessThanOrEqual(25_000);
     const targets = relativeLinks(readme).map((l) => l.target.split("#")[0]);
-    for (const topic of ["metrics", "configuration", "security", "alerting", "deployment", "performance", "troubleshooting"]) {
+    for (const topic of ["metrics", "configuration", "security", "alerting", "dashboards", "runbooks", "deployment", "performance", "troubleshooting"]) {
       expect(targets, topic).toContain(`docs/${topic}.md`);
     }
   });
