@@ -31,7 +31,8 @@ function tableRows(doc: string, name: "flags" | "variables"): Row[] {
     .map((l) => {
       const cells = l.slice(1, -1).split(" | ").map(plain);
       const [first = "", ...rest] = cells;
-      const [file, def, meaning] = name === "flags" ? [rest[1], rest[2], rest[3]] : [rest[0], rest[1], rest[2]];
+      // flags: environment, config file, default, on reload, meaning; variables: config file, default, on reload, meaning.
+      const [file, def, meaning] = name === "flags" ? [rest[1], rest[2], rest[4]] : [rest[0], rest[1], rest[3]];
       return {
         name: first.replace(" or ", " / "),
         fileKey: file === "" || file?.startsWith("(") ? undefined : file,

@@ -4,7 +4,7 @@ import { parseArgs } from "node:util";
 import { ConfigError } from "../config/errors.js";
 import { nearest } from "../config/problems.js";
 import type { FlagValues } from "../config/load.js";
-import { type Setting, shownDefault } from "../config/setting.js";
+import { shownDefault } from "../config/setting.js";
 import { SETTING_LIST } from "../config/settings.js";
 
 export interface CommandLine {
@@ -21,13 +21,6 @@ const COMMANDS: Array<[string, string]> = [
   ["help", "Print this help and exit."],
   ["version", "Print the version and exit."],
 ];
-
-/** The README's longer text of a setting, saying when it is read at start-up only. */
-function moreOf(s: Setting<unknown>): string | undefined {
-  const parts = [s.more, s.startupOnly === undefined ? undefined : "Read at start-up only: a reload keeps the old value and logs a warning."];
-  const text = parts.filter((p) => p !== undefined).join(" ");
-  return text === "" ? undefined : text;
-}
 
 const SETTING_FLAGS = SETTING_LIST.flatMap(([, s]) => (s.flag === undefined ? [] : [s]));
 
@@ -96,7 +89,7 @@ export function flagRows(): Row[] {
     ...SETTING_FLAGS.map((s): Row => {
       const id = SETTING_LIST.find(([, t]) => t === s)![0];
       const flag = s.switch ? `--${s.flag}` : `--${s.flag}=${s.arg ?? "VALUE"}`;
-      return [flag, s.env ?? "", s.file ? id : "", shownDefault(s), s.help, moreOf(s)];
+      return [flag, s.env ?? "", s.file ? id : "", shownDefault(s), s.help, s.more];
     }),
     ...COMMANDS.map(([flag, meaning]): Row => [`--${flag}`, "", "", "", meaning, undefined]),
   ];
@@ -109,7 +102,7 @@ export function settingRows(): Array<[string, string, string, string, string | u
     s.file ? id : "",
     shownDefault(s),
     s.help,
-    moreOf(s),
+    s.more,
   ]);
 }
 

@@ -104,3 +104,59 @@ export function runnableBlocks(file: string, markdown: string): RunnableBlock[] 
   });
   return blocks;
 }
+
+export interface WalkthroughBlock {
+  lineNo: number;
+  /** `serves`: a server left running; `receives`: asked until it shows the notification; else a command that exits. */
+  kind: "serves" | "receives" | "runs";
+  script: string;
+}
+
+/** The steps of a walkthrough, in order: the sh blocks marked `<!-- walkthrough -->`, `<!-- walkthrough: serves -->` or
+ *  `<!-- walkthrough: receives -->` on the line before their fence. */
+export function walkthroughBlocks(file: string, markdown: string): WalkthroughBlock[] {
+  const all = markdown.split("\n");
+  const blocks: WalkthroughBlock[] = [];
+  all.forEach((text, i) => {
+    const marker = /^<!-- walkthrough(?:: (serves|receives))? -->$/.exec(text.trim());
+    if (!marker) return;
+    if (all[i + 1]?.trim() !== "```sh") throw new Error(`${file}:${i + 1}: <!-- walkthrough --> must stand right above a sh fence`);
+    const end = all.findIndex((l, j) => j > i + 1 && l.trim() === "```");
+    if (end < 0) throw new Error(`${file}:${i + 2}: the walkthrough block is never closed`);
+    blocks.push({ lineNo: i + 2, kind: (marker[1] as "serves" | "receives" | undefined) ?? "runs", script: all.slice(i + 2, end).join("\n") });
+  });
+  return blocks;
+}
+
+export interface OutputBlock {
+  lineNo: number;
+  /** What the `<!-- output: ... -->` marker says produces it. */
+  source: string;
+  /** The fence's info string: `console` (commands as `$ ` lines, each followed by its output) or empty (output alone). */
+  lang: string;
+  lines: string[];
+}
+
+/** The code blocks marked `<!-- output: SOURCE -->` on the line before their fence: shown output that a test keeps true. */
+export function outputBlocks(file: string, markdown: string): OutputBlock[] {
+  const all = markdown.split("\n");
+  const blocks: OutputBlock[] = [];
+  all.forEach((text, i) => {
+    const marker = /^<!-- output: (.+) -->$/.exec(text.trim());
+    if (!marker) return;
+    const fence = /^```(\w*)$/.exec(all[i + 1]?.trim() ?? "");
+    if (!fence) throw new Error(`${file}:${i + 1}: <!-- output: --> must stand right above a fence`);
+    const end = all.findIndex((l, j) => j > i + 1 && l.trim() === "```");
+    if (end < 0) throw new Error(`${file}:${i + 2}: the output block is never closed`);
+    blocks.push({ lineNo: i + 2, source: marker[1]!, lang: fence[1]!, lines: all.slice(i + 2, end) });
+  });
+  return blocks;
+}
+
+/** The inline code spans of the paragraphs that begin with `lead` (a paragraph ends at a blank line). */
+export function codeSpansAfter(markdown: string, lead: string): string[] {
+  return markdown
+    .split(/\n\s*\n/)
+    .filter((p) => p.trimStart().startsWith(lead))
+    .flatMap((p) => [...p.replace(/\n/g, " ").matchAll(/`([^`]+)`/g)].map((m) => m[1]!));
+}
