@@ -16,17 +16,9 @@ export const MAX_WAIT_MS = 5_000;
 /** New credentials checked or waiting at once from one address group; more are answered 429 at once. */
 export const MAX_CHECKS_PER_ADDRESS = 1;
 
-export type RefusalReason = "address_busy" | "queue_full" | "wait_expired";
-
-/** A check not run: the client is told to retry (429), not that its password is wrong. */
+/** A check not run (address_busy, queue_full, wait_expired): the client is told to retry (429), not that its password is wrong. */
 export class CheckRefusedError extends Error {
   override readonly name = "CheckRefusedError";
-  readonly reason: RefusalReason;
-
-  constructor(reason: RefusalReason) {
-    super(`password check refused: ${reason}`);
-    this.reason = reason;
-  }
 }
 
 interface Waiting<T> {
@@ -51,37 +43,29 @@ function rank(a: Standing & { arrival: number }, b: Standing & { arrival: number
 /** Runs submitted checks one at a time in the order of `rank`, at most MAX_WAITING_CHECKS waiting, each MAX_WAIT_MS at most. */
 export class CheckQueue<T> {
   readonly #standings: AddressStandings;
-  readonly #maxWaiting: number;
-  readonly #maxWaitMs: number;
   readonly #waiting = new Set<Waiting<T>>();
   readonly #held = new Map<string, number>();
   #running = false;
   #arrivals = 0;
 
-  constructor(standings: AddressStandings, options: { maxWaiting?: number; maxWaitMs?: number } = {}) {
+  constructor(standings: AddressStandings) {
     this.#standings = standings;
-    this.#maxWaiting = options.maxWaiting ?? MAX_WAITING_CHECKS;
-    this.#maxWaitMs = options.maxWaitMs ?? MAX_WAIT_MS;
-  }
-
-  /** Checks waiting for their turn (the running one not counted). */
-  get waiting(): number {
-    return this.#waiting.size;
   }
 
   /** Runs `run` when its turn comes; rejects with CheckRefusedError if it never comes. */
   submit(group: string, run: () => Promise<T>): Promise<T> {
     this.#standings.attempted(group);
     const held = this.#held.get(group) ?? 0;
-    if (held >= MAX_CHECKS_PER_ADDRESS) return Promise.reject(new CheckRefusedError("address_busy"));
+    if (held >= MAX_CHECKS_PER_ADDRESS) return Promise.reject(new CheckRefusedError("password check refused: address_busy"));
     return new Promise<T>((resolve, reject) => {
       const entry: Waiting<T> = { group, arrival: this.#arrivals++, run, resolve, reject };
-      if (this.#waiting.size >= this.#maxWaiting) {
-        const last = this.#last();
-        if (last === undefined || rank(this.#keyOf(entry), this.#keyOf(last)) >= 0) return reject(new CheckRefusedError("queue_full"));
-        this.#drop(last, new CheckRefusedError("queue_full"));
+      if (this.#waiting.size >= MAX_WAITING_CHECKS) {
+        const last = this.#pick(true);
+        const full = new CheckRefusedError("password check refused: queue_full");
+        if (last === undefined || rank(this.#keyOf(entry), this.#keyOf(last)) >= 0) return reject(full);
+        this.#drop(last, full);
       }
-      entry.timer = setTimeout(() => this.#drop(entry, new CheckRefusedError("wait_expired")), this.#maxWaitMs);
+      entry.timer = setTimeout(() => this.#drop(entry, new CheckRefusedError("password check refused: wait_expired")), MAX_WAIT_MS);
       entry.timer.unref();
       this.#waiting.add(entry);
       this.#held.set(group, held + 1);
@@ -101,10 +85,6 @@ export class CheckQueue<T> {
       if (chosenKey === undefined || (worst ? rank(key, chosenKey) > 0 : rank(key, chosenKey) < 0)) [chosen, chosenKey] = [entry, key];
     }
     return chosen;
-  }
-
-  #last(): Waiting<T> | undefined {
-    return this.#pick(true);
   }
 
   #drop(entry: Waiting<T>, error: CheckRefusedError): void {
