@@ -49,7 +49,7 @@ function check(key: string, what: string, build: () => unknown): void {
 
 /**
  * Go's client auth policies in Node's two switches. Node can only reject an unverified certificate; the
- * policies it has no switch for are finished after the handshake by `clientCertProblem` (client-cert-check.ts).
+ * policies it has no switch for are finished after the handshake by `clientCertRefusal` (client-cert-check.ts).
  */
 function clientAuthOptions(type: ClientAuthType): Pick<TlsOptions, "requestCert" | "rejectUnauthorized"> {
   if (type === "NoClientCert") return { requestCert: false };
