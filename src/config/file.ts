@@ -1,15 +1,14 @@
 // The config file: YAML read strictly, its keys checked against the settings table, its accounts built.
 
 import { readFileSync } from "node:fs";
-import { dirname } from "node:path";
+import { dirname, isAbsolute, resolve } from "node:path";
 import { parseDocument } from "yaml";
 import { z } from "zod";
 import { ConfigError } from "./errors.js";
 import { FROM_FILE, type Problems } from "./problems.js";
-import { readSecretSpec } from "./secret-source.js";
 import { SETTING_LIST, SETTINGS } from "./settings.js";
 import type { AccountConfig, AuthConfig } from "./types.js";
-import { checkHeaderValue } from "./secret.js";
+import { checkHeaderValue, Secret, secretFromFile, secretFromText } from "./secret.js";
 import { parseAccountName, parseHeaderName, parseIdList } from "./values.js";
 import { addZodIssues, documentOrder, type KeyPath } from "./zod-issues.js";
 import { libraryErrorText } from "../util/error-text.js";
@@ -63,27 +62,37 @@ function attempt<T>(lines: string[], step: () => T): T | undefined {
   }
 }
 
+/**
+ * The secret `name` of an auth block, from exactly one of `name`, `name_file` (relative to `baseDir`, the
+ * config file's folder) and `name_env`. `key` is its path ("accounts[0].auth.key"); errors name it, never the value.
+ */
+function secretOf(raw: Record<string, string | undefined>, name: string, key: string, env: Env, baseDir: string): Secret {
+  const [inline, file, variable] = [raw[name], raw[`${name}_file`], raw[`${name}_env`]];
+  const given = [inline, file, variable].filter((v) => v !== undefined).length;
+  const names = `${key}, ${key}_file or ${key}_env`;
+  if (given === 0) throw new ConfigError(`${key}: required (give one of ${names})`);
+  if (given > 1) throw new ConfigError(`${key}: give only one of ${names}`);
+  if (inline !== undefined) return secretFromText(inline, key);
+  if (file !== undefined) return secretFromFile(isAbsolute(file) ? file : resolve(baseDir, file), `${key}_file`);
+  const value = env[variable!];
+  if (value === undefined || value.trim() === "") throw new ConfigError(`${key}_env: the environment variable ${variable} is not set or empty`);
+  return new Secret(value.trim(), `${key}_env (${variable})`);
+}
+
 function auth(raw: RawAccount["auth"], key: string, env: Env, baseDir: string): AuthConfig {
   switch (raw.type) {
     case "api_key": {
       // A bad header name never hides a missing or doubled key: both are reported.
       const lines: string[] = [];
       const header = attempt(lines, () => parseHeaderName(raw.header_name, `${key}.header_name`));
-      const secret = attempt(lines, () => readSecretSpec({ inline: raw.key, file: raw.key_file, env: raw.key_env }, `${key}.key`, env, baseDir));
+      const secret = attempt(lines, () => secretOf(raw, "key", `${key}.key`, env, baseDir));
       if (header === undefined || secret === undefined) throw new ConfigError(lines);
       return { type: "api_key", header, key: secret };
     }
     case "bearer":
-      return {
-        type: "bearer",
-        token: readSecretSpec({ inline: raw.token, file: raw.token_file, env: raw.token_env }, `${key}.token`, env, baseDir),
-      };
+      return { type: "bearer", token: secretOf(raw, "token", `${key}.token`, env, baseDir) };
     case "basic":
-      return {
-        type: "basic",
-        username: raw.username,
-        password: readSecretSpec({ inline: raw.password, file: raw.password_file, env: raw.password_env }, `${key}.password`, env, baseDir),
-      };
+      return { type: "basic", username: raw.username, password: secretOf(raw, "password", `${key}.password`, env, baseDir) };
     case "none":
       return { type: "none" };
   }
