@@ -51,17 +51,6 @@ function knownSections(): Map<string, string[]> {
   return sections;
 }
 
-/** Runs `step`; its ConfigError's lines go to `lines`, so the next step still runs and is reported too. */
-function attempt<T>(lines: string[], step: () => T): T | undefined {
-  try {
-    return step();
-  } catch (error) {
-    if (!(error instanceof ConfigError)) throw error;
-    lines.push(...error.problems);
-    return undefined;
-  }
-}
-
 /**
  * The secret `name` of an auth block, from exactly one of `name`, `name_file` (relative to `baseDir`, the
  * config file's folder) and `name_env`. `key` is its path ("accounts[0].auth.key"); errors name it, never the value.
@@ -79,20 +68,24 @@ function secretOf(raw: Record<string, string | undefined>, name: string, key: st
   return new Secret(value.trim(), `${key}_env (${variable})`);
 }
 
-function auth(raw: RawAccount["auth"], key: string, env: Env, baseDir: string): AuthConfig {
+/** The account's credential; each problem goes to `collect`, which returns undefined for a step that had one. */
+function auth(raw: RawAccount["auth"], key: string, env: Env, baseDir: string, collect: <T>(step: () => T) => T | undefined): AuthConfig | undefined {
+  const secret = (name: string): Secret | undefined => collect(() => secretOf(raw, name, `${key}.${name}`, env, baseDir));
   switch (raw.type) {
     case "api_key": {
       // A bad header name never hides a missing or doubled key: both are reported.
-      const lines: string[] = [];
-      const header = attempt(lines, () => parseHeaderName(raw.header_name, `${key}.header_name`));
-      const secret = attempt(lines, () => secretOf(raw, "key", `${key}.key`, env, baseDir));
-      if (header === undefined || secret === undefined) throw new ConfigError(lines);
-      return { type: "api_key", header, key: secret };
+      const header = collect(() => parseHeaderName(raw.header_name, `${key}.header_name`));
+      const apiKey = secret("key");
+      return header === undefined || apiKey === undefined ? undefined : { type: "api_key", header, key: apiKey };
     }
-    case "bearer":
-      return { type: "bearer", token: secretOf(raw, "token", `${key}.token`, env, baseDir) };
-    case "basic":
-      return { type: "basic", username: raw.username, password: secretOf(raw, "password", `${key}.password`, env, baseDir) };
+    case "bearer": {
+      const token = secret("token");
+      return token === undefined ? undefined : { type: "bearer", token };
+    }
+    case "basic": {
+      const password = secret("password");
+      return password === undefined ? undefined : { type: "basic", username: raw.username, password };
+    }
     case "none":
       return { type: "none" };
   }
@@ -200,7 +193,7 @@ export class ConfigFile {
         problems.collect(where(["accounts", i, "auth"]), () => checkHeaderValue(username, `${key}.auth.username`), undefined);
       }
       const authConfig = rawAuth.success
-        ? problems.collect(where(["accounts", i, "auth"]), () => auth(rawAuth.data, `${key}.auth`, env, this.baseDir), undefined)
+        ? auth(rawAuth.data, `${key}.auth`, env, this.baseDir, (step) => problems.collect(where(["accounts", i, "auth"]), step, undefined))
         : undefined;
       if (!parsed.success || authConfig === undefined || rawHeaders.data === undefined || problems.size > before) return;
       accounts.push({ name, collateralIds, auth: authConfig, headers: rawHeaders.data });
