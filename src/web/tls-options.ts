@@ -5,9 +5,8 @@ import { readFileSync } from "node:fs";
 import { createSecureContext, DEFAULT_CIPHERS, type TlsOptions } from "node:tls";
 import { ConfigError } from "../config/errors.js";
 import { libraryErrorText } from "../util/error-text.js";
-import type { ClientAuthType, PemSource, TlsServerConfig } from "./tls-config.js";
 import { ecdhCurveOption, NODE_TLS_VERSION, openSslCipherList } from "./tls-names.js";
-import type { WebConfig } from "./types.js";
+import type { ClientAuthType, PemSource, TlsServerConfig, WebConfig } from "./types.js";
 
 /** The PEM bytes a config names: its files as read now, or its inline text. */
 export interface TlsPems {

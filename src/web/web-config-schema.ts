@@ -2,7 +2,7 @@
 
 import { z } from "zod";
 import { headerValueProblem } from "../config/secret.js";
-import { CLIENT_AUTH_TYPES, TLS_VERSIONS } from "./tls-config.js";
+import { CLIENT_AUTH_TYPES, TLS_VERSIONS } from "./types.js";
 import { goDurationMs } from "./go-duration.js";
 import { cipherSuiteProblem, curveProblem, isTls13Suite } from "./tls-names.js";
 

@@ -7,12 +7,9 @@ import { ConfigError } from "../config/errors.js";
 import { FROM_FILE, Problems } from "../config/problems.js";
 import { addZodIssues, documentOrder } from "../config/zod-issues.js";
 import { tlsServerOptions } from "./tls-options.js";
-import type { PemSource, TlsServerConfig } from "./tls-config.js";
-import type { WebConfig } from "./types.js";
+import type { PemSource, TlsServerConfig, WebConfig } from "./types.js";
 import { webConfigSchema, type WebConfigFile } from "./web-config-schema.js";
 import { libraryErrorText } from "../util/error-text.js";
-
-export type { WebConfig } from "./types.js";
 
 function parseYaml(text: string): unknown {
   const doc = parseDocument(text);
