@@ -1,8 +1,6 @@
 // The config file: YAML read strictly, its keys checked against the settings table, its accounts built.
 
-import { readFileSync } from "node:fs";
 import { dirname, isAbsolute, resolve } from "node:path";
-import { parseDocument } from "yaml";
 import { z } from "zod";
 import { ConfigError } from "./errors.js";
 import { FROM_FILE, type Problems } from "./problems.js";
@@ -10,8 +8,8 @@ import { SETTING_LIST, SETTINGS } from "./settings.js";
 import type { AccountConfig, AuthConfig } from "./types.js";
 import { checkHeaderValue, Secret, secretFromFile, secretFromText } from "./secret.js";
 import { parseAccountName, parseHeaderName, parseIdList } from "./values.js";
+import { parseYaml, readText } from "./yaml.js";
 import { addZodIssues, documentOrder, type KeyPath } from "./zod-issues.js";
-import { libraryErrorText } from "../util/error-text.js";
 
 const text = z.string().min(1);
 
@@ -204,18 +202,5 @@ export class ConfigFile {
 
 /** Reads and parses a config file; an unreadable file or bad YAML is one line (the rest cannot be read). */
 export function readConfigFile(path: string): ConfigFile {
-  let source: string;
-  try {
-    source = readFileSync(path, "utf8");
-  } catch (error) {
-    throw new ConfigError(libraryErrorText(error, `config file: cannot read ${JSON.stringify(path)}`));
-  }
-  const doc = parseDocument(source, { uniqueKeys: true, prettyErrors: false });
-  const problem = doc.errors[0];
-  if (problem !== undefined) {
-    // The line number and the parser's code only: the line's text could hold a secret.
-    const line = source.slice(0, problem.pos[0]).split("\n").length;
-    throw new ConfigError(`config file: not valid YAML (line ${line}): ${problem.code}`);
-  }
-  return new ConfigFile(doc.toJS(), dirname(path));
+  return new ConfigFile(parseYaml(readText(path, "config file"), "config file", true), dirname(path));
 }

@@ -1,27 +1,13 @@
 // Reads and validates the --web.config.file (exporter-toolkit's format): TLS, basic auth users, extra headers.
 
-import { readFileSync } from "node:fs";
 import { dirname, resolve } from "node:path";
-import { parseDocument } from "yaml";
 import { ConfigError } from "../config/errors.js";
 import { FROM_FILE, Problems } from "../config/problems.js";
+import { parseYaml, readText } from "../config/yaml.js";
 import { addZodIssues, documentOrder } from "../config/zod-issues.js";
 import { tlsServerOptions } from "./tls-options.js";
 import type { PemSource, TlsServerConfig, WebConfig } from "./types.js";
 import { webConfigSchema, type WebConfigFile } from "./web-config-schema.js";
-import { libraryErrorText } from "../util/error-text.js";
-
-function parseYaml(text: string): unknown {
-  const doc = parseDocument(text);
-  const first = doc.errors[0];
-  if (first !== undefined) {
-    // Only the line: the message would quote the text, which may hold a password hash.
-    const line = first.linePos?.[0].line;
-    throw new ConfigError(line === undefined ? "web config: not valid YAML" : `web config: not valid YAML (line ${line})`);
-  }
-  // An empty file (or one of comments only) turns nothing on, as in exporter-toolkit.
-  return doc.toJS() ?? {};
-}
 
 /** Inline text or a file path resolved against the web config's folder, as the toolkit's SetDirectory does. */
 function pemSource(inline: string | undefined, file: string | undefined, baseDir: string): PemSource | undefined {
@@ -75,7 +61,8 @@ function toWebConfig(file: WebConfigFile, baseDir: string): WebConfig {
  * directory. The TLS files are read now, so a missing or unusable one stops start-up with its key named.
  */
 export function parseWebConfig(text: string, source: string): WebConfig {
-  const data = parseYaml(text);
+  // An empty file (or one of comments only) turns nothing on, as in exporter-toolkit.
+  const data = parseYaml(text, "web config", false) ?? {};
   const parsed = webConfigSchema.safeParse(data, { reportInput: true });
   if (!parsed.success) {
     // Every problem at once, in file order, an unknown key with the key probably meant.
@@ -91,11 +78,5 @@ export function parseWebConfig(text: string, source: string): WebConfig {
 }
 
 export function loadWebConfig(path: string): WebConfig {
-  let text: string;
-  try {
-    text = readFileSync(path, "utf8");
-  } catch (error) {
-    throw new ConfigError(libraryErrorText(error, `web config: cannot read ${JSON.stringify(path)}`));
-  }
-  return parseWebConfig(text, path);
+  return parseWebConfig(readText(path, "web config"), path);
 }
