@@ -8,8 +8,6 @@ import { AddressStandings, addressGroup, setNewest } from "./address-standing.js
 import { BcryptWorker } from "./bcrypt-worker.js";
 import { CheckQueue, CheckRefusedError } from "./check-queue.js";
 
-export { MAX_CHECKS_PER_ADDRESS } from "./check-queue.js";
-
 const CHALLENGE = 'Basic realm="trading-exporter", charset="UTF-8"';
 /** Good credentials remembered; recent wrong ones remembered, and for how long: a repeated wrong password costs no bcrypt. */
 const GOOD_ENTRIES = 256;

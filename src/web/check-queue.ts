@@ -13,8 +13,6 @@ export const MAX_WAITING_CHECKS = 128;
  * and leaves half of Prometheus's default 10 s scrape timeout for the scrape.
  */
 export const MAX_WAIT_MS = 5_000;
-/** New credentials checked or waiting at once from one address group; more are answered 429 at once. */
-export const MAX_CHECKS_PER_ADDRESS = 1;
 
 /** A check not run (address_busy, queue_full, wait_expired): the client is told to retry (429), not that its password is wrong. */
 export class CheckRefusedError extends Error {
@@ -44,7 +42,8 @@ function rank(a: Standing & { arrival: number }, b: Standing & { arrival: number
 export class CheckQueue<T> {
   readonly #standings: AddressStandings;
   readonly #waiting = new Set<Waiting<T>>();
-  readonly #held = new Map<string, number>();
+  /** Address groups with a check running or waiting: one each, a second is answered 429 at once. */
+  readonly #busy = new Set<string>();
   #running = false;
   #arrivals = 0;
 
@@ -55,8 +54,7 @@ export class CheckQueue<T> {
   /** Runs `run` when its turn comes; rejects with CheckRefusedError if it never comes. */
   submit(group: string, run: () => Promise<T>): Promise<T> {
     this.#standings.attempted(group);
-    const held = this.#held.get(group) ?? 0;
-    if (held >= MAX_CHECKS_PER_ADDRESS) return Promise.reject(new CheckRefusedError("password check refused: address_busy"));
+    if (this.#busy.has(group)) return Promise.reject(new CheckRefusedError("password check refused: address_busy"));
     return new Promise<T>((resolve, reject) => {
       const entry: Waiting<T> = { group, arrival: this.#arrivals++, run, resolve, reject };
       if (this.#waiting.size >= MAX_WAITING_CHECKS) {
@@ -68,7 +66,7 @@ export class CheckQueue<T> {
       entry.timer = setTimeout(() => this.#drop(entry, new CheckRefusedError("password check refused: wait_expired")), MAX_WAIT_MS);
       entry.timer.unref();
       this.#waiting.add(entry);
-      this.#held.set(group, held + 1);
+      this.#busy.add(group);
       this.#next();
     });
   }
@@ -90,14 +88,8 @@ export class CheckQueue<T> {
   #drop(entry: Waiting<T>, error: CheckRefusedError): void {
     if (!this.#waiting.delete(entry)) return;
     clearTimeout(entry.timer);
-    this.#release(entry.group);
+    this.#busy.delete(entry.group);
     entry.reject(error);
-  }
-
-  #release(group: string): void {
-    const left = (this.#held.get(group) ?? 1) - 1;
-    if (left > 0) this.#held.set(group, left);
-    else this.#held.delete(group);
   }
 
   #next(): void {
@@ -109,7 +101,7 @@ export class CheckQueue<T> {
     this.#running = true;
     const done = (): void => {
       this.#running = false;
-      this.#release(entry.group);
+      this.#busy.delete(entry.group);
       this.#next();
     };
     entry.run().then(
