@@ -38,15 +38,15 @@ export type PemSource = { file: string } | { inline: string };
 export interface TlsServerConfig {
   cert: PemSource;
   key: PemSource;
-  clientCa?: PemSource;
+  clientCa?: PemSource | undefined;
   clientAuthType: ClientAuthType;
   /** The client certificate must carry one of these SANs (DNS, IP, e-mail or URI), exactly. */
-  clientAllowedSans?: string[];
+  clientAllowedSans?: string[] | undefined;
   minVersion: TlsVersion;
   maxVersion: TlsVersion;
   /** Go names of the TLS 1.0-1.2 suites, in preference order (TLS 1.3 ones are accepted and ignored, as in Go). */
-  cipherSuites?: string[];
+  cipherSuites?: string[] | undefined;
   preferServerCipherSuites: boolean;
   /** Go names (CurveP256, ...), in preference order. */
-  curvePreferences?: string[];
+  curvePreferences?: string[] | undefined;
 }

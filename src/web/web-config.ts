@@ -21,17 +21,19 @@ function toTlsConfig(file: NonNullable<WebConfigFile["tls_server_config"]>, base
   const clientCa = pemSource(file.client_ca, file.client_ca_file, baseDir);
   // The schema refused a config without either; this only tells the compiler.
   if (cert === undefined || key === undefined) throw new ConfigError("web config: tls_server_config: missing cert or key");
+  // An empty list means Go's default, as an absent one does.
+  const nonEmpty = (list: string[] | undefined) => (list?.length ? list : undefined);
   return {
     cert,
     key,
-    ...(clientCa === undefined ? {} : { clientCa }),
+    clientCa,
     clientAuthType: file.client_auth_type === "RequireClientCert" ? "RequireAnyClientCert" : file.client_auth_type,
-    ...(file.client_allowed_sans === undefined ? {} : { clientAllowedSans: file.client_allowed_sans }),
+    clientAllowedSans: file.client_allowed_sans,
     minVersion: file.min_version,
     maxVersion: file.max_version,
-    ...(file.cipher_suites === undefined || file.cipher_suites.length === 0 ? {} : { cipherSuites: file.cipher_suites }),
+    cipherSuites: nonEmpty(file.cipher_suites),
     preferServerCipherSuites: file.prefer_server_cipher_suites,
-    ...(file.curve_preferences === undefined || file.curve_preferences.length === 0 ? {} : { curvePreferences: file.curve_preferences }),
+    curvePreferences: nonEmpty(file.curve_preferences),
   };
 }
 
