@@ -2,6 +2,7 @@
 
 import { dirname, isAbsolute, resolve } from "node:path";
 import { z } from "zod";
+import type { Env } from "./env.js";
 import { ConfigError } from "./errors.js";
 import { FROM_FILE, type Problems } from "./problems.js";
 import { SETTING_LIST, SETTINGS } from "./settings.js";
@@ -36,7 +37,6 @@ const ACCOUNT = z.strictObject({
 const HEADERS = ACCOUNT.shape.headers;
 
 type RawAccount = z.infer<typeof ACCOUNT>;
-type Env = Record<string, string | undefined>;
 
 /** The sections and keys the file may have: the settings table's file keys, and the accounts. */
 function knownSections(): Map<string, string[]> {
