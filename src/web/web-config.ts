@@ -16,17 +16,13 @@ function pemSource(inline: string | undefined, file: string | undefined, baseDir
 }
 
 function toTlsConfig(file: NonNullable<WebConfigFile["tls_server_config"]>, baseDir: string): TlsServerConfig {
-  const cert = pemSource(file.cert, file.cert_file, baseDir);
-  const key = pemSource(file.key, file.key_file, baseDir);
-  const clientCa = pemSource(file.client_ca, file.client_ca_file, baseDir);
-  // The schema refused a config without either; this only tells the compiler.
-  if (cert === undefined || key === undefined) throw new ConfigError("web config: tls_server_config: missing cert or key");
   // An empty list means Go's default, as an absent one does.
   const nonEmpty = (list: string[] | undefined) => (list?.length ? list : undefined);
   return {
-    cert,
-    key,
-    clientCa,
+    // The schema refused a config without a cert or a key.
+    cert: pemSource(file.cert, file.cert_file, baseDir)!,
+    key: pemSource(file.key, file.key_file, baseDir)!,
+    clientCa: pemSource(file.client_ca, file.client_ca_file, baseDir),
     clientAuthType: file.client_auth_type === "RequireClientCert" ? "RequireAnyClientCert" : file.client_auth_type,
     clientAllowedSans: file.client_allowed_sans,
     minVersion: file.min_version,
@@ -37,24 +33,17 @@ function toTlsConfig(file: NonNullable<WebConfigFile["tls_server_config"]>, base
   };
 }
 
-/**
- * The toolkit turns the limiter off with a zero interval; a zero burst there would refuse every
- * request, which no one means, so it turns the limiter off here too.
- */
-function rateLimitOf(file: WebConfigFile["rate_limit"]): Pick<WebConfig, "rateLimit"> {
-  const intervalMs = file?.interval ?? 0;
-  const burst = file?.burst ?? 0;
-  return intervalMs > 0 && burst > 0 ? { rateLimit: { intervalMs, burst } } : {};
-}
-
 function toWebConfig(file: WebConfigFile, baseDir: string): WebConfig {
-  const tls = file.tls_server_config === undefined ? undefined : toTlsConfig(file.tls_server_config, baseDir);
+  const http = file.http_server_config;
+  // The toolkit turns the limiter off with a zero interval; a zero burst there would refuse every
+  // request, which no one means, so it turns the limiter off here too.
+  const { interval: intervalMs = 0, burst = 0 } = file.rate_limit ?? {};
   return {
-    tls,
+    tls: file.tls_server_config === undefined ? undefined : toTlsConfig(file.tls_server_config, baseDir),
     basicAuthUsers: { ...file.basic_auth_users },
-    headers: { ...file.http_server_config?.headers },
-    ...(file.http_server_config?.http2 === undefined ? {} : { http2: file.http_server_config.http2 }),
-    ...rateLimitOf(file.rate_limit),
+    headers: { ...http?.headers },
+    ...(http?.http2 === undefined ? {} : { http2: http.http2 }),
+    ...(intervalMs > 0 && burst > 0 ? { rateLimit: { intervalMs, burst } } : {}),
   };
 }
 
@@ -71,8 +60,8 @@ export function parseWebConfig(text: string, source: string): WebConfig {
     const problems = new Problems();
     addZodIssues(parsed.error, problems, { schema: webConfigSchema, data, at: [], label: "web config: ", order: documentOrder(data), source: FROM_FILE });
     problems.throwIfAny();
+    throw new ConfigError("web config: invalid");
   }
-  if (!parsed.success) throw new ConfigError("web config: invalid");
   const config = toWebConfig(parsed.data, dirname(resolve(source)));
   // The TLS files are read and checked now, so a bad one stops start-up (or --config.check) with its key named.
   tlsServerOptions(config);
