@@ -49,15 +49,11 @@ const tlsServerConfig = z
   })
   .superRefine((tls, ctx) => {
     const report = (path: PropertyKey[], message: string): void => ctx.addIssue({ code: "custom", path, message });
-    for (const [name, required] of [
-      ["cert", true],
-      ["key", true],
-      ["client_ca", false],
-    ] as const) {
+    for (const name of ["cert", "key", "client_ca"] as const) {
       const [inline, file] = [tls[name], tls[`${name}_file`]];
       if (inline !== undefined && file !== undefined) report([name], `give ${name} or ${name}_file, not both`);
       // "required" on the file key, so a misspelt cert_fle is reported in its place (config/problems.ts).
-      else if (required && inline === undefined && file === undefined) report([`${name}_file`], `required (or ${name} with the PEM inline)`);
+      else if (name !== "client_ca" && inline === undefined && file === undefined) report([`${name}_file`], `required (or ${name} with the PEM inline)`);
     }
     if (tls.client_auth_type === "NoClientCert") {
       // As the toolkit: a CA alone used to require certificates here, and would silently check nothing now.
@@ -99,11 +95,8 @@ const headerValue = z.union([z.string(), z.number(), z.boolean()]).transform(Str
 const headers = z.record(z.string(), headerValue).superRefine((entries, ctx) => {
   for (const [name, value] of Object.entries(entries)) {
     if (!Object.hasOwn(ALLOWED_HEADERS, name)) {
-      ctx.addIssue({
-        code: "custom",
-        path: [name],
-        message: `cannot be configured (allowed: ${Object.keys(ALLOWED_HEADERS).join(", ")})`,
-      });
+      const message = `cannot be configured (allowed: ${Object.keys(ALLOWED_HEADERS).join(", ")})`;
+      ctx.addIssue({ code: "custom", path: [name], message });
       continue;
     }
     const allowed = ALLOWED_HEADERS[name];
