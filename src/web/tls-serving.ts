@@ -21,13 +21,9 @@ export interface TlsServing {
 }
 
 // A digest, so a bad key file is not kept in memory to be compared with.
-const digestOf = (pems: TlsPems): string =>
+const digestOf = ({ cert, key, clientCa }: TlsPems): string =>
   createHash("sha256")
-    .update(pems.cert)
-    .update("\0")
-    .update(pems.key)
-    .update("\0")
-    .update(pems.clientCa ?? "")
+    .update(Buffer.concat([cert, Buffer.from("\0"), key, Buffer.from("\0"), clientCa ?? Buffer.alloc(0)]))
     .digest("hex");
 
 /** Reads the PEMs now (a ConfigError names a bad one) and returns what the server needs. */
