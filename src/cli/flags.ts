@@ -56,7 +56,7 @@ function shown(name: string): string {
 }
 
 /** Why parseArgs refused the command line, found by walking it the way parseArgs does. */
-export function refusal(argv: string[], options: Record<string, Option>): string {
+function refusal(argv: string[], options: Record<string, Option>): string {
   const shorts = new Map(Object.entries(options).flatMap(([name, o]) => (o.short === undefined ? [] : [[o.short, name] as const])));
   for (let i = 0; i < argv.length; i++) {
     const token = argv[i]!;

@@ -1,11 +1,9 @@
 // The environment's part of the configuration: its secrets, and the TRADING_* names nobody reads.
 
-import { readFileSync } from "node:fs";
 import { ConfigError } from "./errors.js";
 import { nearest } from "./problems.js";
-import { Secret } from "./secret.js";
+import { type Secret, secretFromFile, secretFromText } from "./secret.js";
 import { knownVariables } from "./settings.js";
-import { libraryErrorText } from "../util/error-text.js";
 
 export type Env = Record<string, string | undefined>;
 
@@ -20,19 +18,9 @@ export function readSecret(env: Env, name: string): Secret {
   const direct = env[name];
   const file = env[`${name}_FILE`];
   if (direct !== undefined && file !== undefined) throw new ConfigError(`${name} and ${name}_FILE: give one, not both`);
-  if (direct !== undefined) {
-    if (direct.trim() === "") throw new ConfigError(`${name}: is empty`);
-    return new Secret(direct.trim(), name);
-  }
+  if (direct !== undefined) return secretFromText(direct, name);
   if (file === undefined) throw new ConfigError(`${name} or ${name}_FILE: required`);
-  let text: string;
-  try {
-    text = readFileSync(file, "utf8");
-  } catch (error) {
-    throw new ConfigError(libraryErrorText(error, `${name}_FILE: cannot read the file`));
-  }
-  if (text.trim() === "") throw new ConfigError(`${name}_FILE: the file is empty`);
-  return new Secret(text.trim(), `${name}_FILE`);
+  return secretFromFile(file, `${name}_FILE`);
 }
 
 /** Each TRADING_* variable that no setting reads, with the name probably meant and the line that says so. */

@@ -1,18 +1,16 @@
 // The config file: YAML read strictly, its keys checked against the settings table, its accounts built.
 
-import { readFileSync } from "node:fs";
-import { dirname } from "node:path";
-import { parseDocument } from "yaml";
+import { dirname, isAbsolute, resolve } from "node:path";
 import { z } from "zod";
+import type { Env } from "./env.js";
 import { ConfigError } from "./errors.js";
 import { FROM_FILE, type Problems } from "./problems.js";
-import { readSecretSpec } from "./secret-source.js";
 import { SETTING_LIST, SETTINGS } from "./settings.js";
 import type { AccountConfig, AuthConfig } from "./types.js";
-import { checkHeaderValue } from "./secret.js";
+import { checkHeaderValue, Secret, secretFromFile, secretFromText } from "./secret.js";
 import { parseAccountName, parseHeaderName, parseIdList } from "./values.js";
+import { parseYaml, readText } from "./yaml.js";
 import { addZodIssues, documentOrder, type KeyPath } from "./zod-issues.js";
-import { libraryErrorText } from "../util/error-text.js";
 
 const text = z.string().min(1);
 
@@ -39,7 +37,6 @@ const ACCOUNT = z.strictObject({
 const HEADERS = ACCOUNT.shape.headers;
 
 type RawAccount = z.infer<typeof ACCOUNT>;
-type Env = Record<string, string | undefined>;
 
 /** The sections and keys the file may have: the settings table's file keys, and the accounts. */
 function knownSections(): Map<string, string[]> {
@@ -52,38 +49,41 @@ function knownSections(): Map<string, string[]> {
   return sections;
 }
 
-/** Runs `step`; its ConfigError's lines go to `lines`, so the next step still runs and is reported too. */
-function attempt<T>(lines: string[], step: () => T): T | undefined {
-  try {
-    return step();
-  } catch (error) {
-    if (!(error instanceof ConfigError)) throw error;
-    lines.push(...error.problems);
-    return undefined;
-  }
+/**
+ * The secret `name` of an auth block, from exactly one of `name`, `name_file` (relative to `baseDir`, the
+ * config file's folder) and `name_env`. `key` is its path ("accounts[0].auth.key"); errors name it, never the value.
+ */
+function secretOf(raw: Record<string, string | undefined>, name: string, key: string, env: Env, baseDir: string): Secret {
+  const [inline, file, variable] = [raw[name], raw[`${name}_file`], raw[`${name}_env`]];
+  const given = [inline, file, variable].filter((v) => v !== undefined).length;
+  const names = `${key}, ${key}_file or ${key}_env`;
+  if (given === 0) throw new ConfigError(`${key}: required (give one of ${names})`);
+  if (given > 1) throw new ConfigError(`${key}: give only one of ${names}`);
+  if (inline !== undefined) return secretFromText(inline, key);
+  if (file !== undefined) return secretFromFile(isAbsolute(file) ? file : resolve(baseDir, file), `${key}_file`);
+  const value = env[variable!];
+  if (value === undefined || value.trim() === "") throw new ConfigError(`${key}_env: the environment variable ${variable} is not set or empty`);
+  return new Secret(value.trim(), `${key}_env (${variable})`);
 }
 
-function auth(raw: RawAccount["auth"], key: string, env: Env, baseDir: string): AuthConfig {
+/** The account's credential; each problem goes to `collect`, which returns undefined for a step that had one. */
+function auth(raw: RawAccount["auth"], key: string, env: Env, baseDir: string, collect: <T>(step: () => T) => T | undefined): AuthConfig | undefined {
+  const secret = (name: string): Secret | undefined => collect(() => secretOf(raw, name, `${key}.${name}`, env, baseDir));
   switch (raw.type) {
     case "api_key": {
       // A bad header name never hides a missing or doubled key: both are reported.
-      const lines: string[] = [];
-      const header = attempt(lines, () => parseHeaderName(raw.header_name, `${key}.header_name`));
-      const secret = attempt(lines, () => readSecretSpec({ inline: raw.key, file: raw.key_file, env: raw.key_env }, `${key}.key`, env, baseDir));
-      if (header === undefined || secret === undefined) throw new ConfigError(lines);
-      return { type: "api_key", header, key: secret };
+      const header = collect(() => parseHeaderName(raw.header_name, `${key}.header_name`));
+      const apiKey = secret("key");
+      return header === undefined || apiKey === undefined ? undefined : { type: "api_key", header, key: apiKey };
     }
-    case "bearer":
-      return {
-        type: "bearer",
-        token: readSecretSpec({ inline: raw.token, file: raw.token_file, env: raw.token_env }, `${key}.token`, env, baseDir),
-      };
-    case "basic":
-      return {
-        type: "basic",
-        username: raw.username,
-        password: readSecretSpec({ inline: raw.password, file: raw.password_file, env: raw.password_env }, `${key}.password`, env, baseDir),
-      };
+    case "bearer": {
+      const token = secret("token");
+      return token === undefined ? undefined : { type: "bearer", token };
+    }
+    case "basic": {
+      const password = secret("password");
+      return password === undefined ? undefined : { type: "basic", username: raw.username, password };
+    }
     case "none":
       return { type: "none" };
   }
@@ -191,7 +191,7 @@ export class ConfigFile {
         problems.collect(where(["accounts", i, "auth"]), () => checkHeaderValue(username, `${key}.auth.username`), undefined);
       }
       const authConfig = rawAuth.success
-        ? problems.collect(where(["accounts", i, "auth"]), () => auth(rawAuth.data, `${key}.auth`, env, this.baseDir), undefined)
+        ? auth(rawAuth.data, `${key}.auth`, env, this.baseDir, (step) => problems.collect(where(["accounts", i, "auth"]), step, undefined))
         : undefined;
       if (!parsed.success || authConfig === undefined || rawHeaders.data === undefined || problems.size > before) return;
       accounts.push({ name, collateralIds, auth: authConfig, headers: rawHeaders.data });
@@ -202,18 +202,5 @@ export class ConfigFile {
 
 /** Reads and parses a config file; an unreadable file or bad YAML is one line (the rest cannot be read). */
 export function readConfigFile(path: string): ConfigFile {
-  let source: string;
-  try {
-    source = readFileSync(path, "utf8");
-  } catch (error) {
-    throw new ConfigError(libraryErrorText(error, `config file: cannot read ${JSON.stringify(path)}`));
-  }
-  const doc = parseDocument(source, { uniqueKeys: true, prettyErrors: false });
-  const problem = doc.errors[0];
-  if (problem !== undefined) {
-    // The line number and the parser's code only: the line's text could hold a secret.
-    const line = source.slice(0, problem.pos[0]).split("\n").length;
-    throw new ConfigError(`config file: not valid YAML (line ${line}): ${problem.code}`);
-  }
-  return new ConfigFile(doc.toJS(), dirname(path));
+  return new ConfigFile(parseYaml(readText(path, "config file"), "config file", true), dirname(path));
 }

@@ -23,12 +23,6 @@ export interface Loaded {
   warnings: string[];
 }
 
-/** The config file named by --config.file or TRADING_CONFIG_FILE, if any. */
-function configFilePath(sources: Sources): string | undefined {
-  const flag = sources.flags?.["config.file"];
-  return typeof flag === "string" ? flag : envValue(sources.env, "TRADING_CONFIG_FILE");
-}
-
 /** Resolves every setting of the table, then the accounts; throws one ConfigError listing every problem. */
 export function buildConfig(sources: Sources, file: ConfigFile | undefined): Loaded {
   const { env } = sources;
@@ -159,7 +153,8 @@ export function configFromEnv(env: Env): Config {
 
 /** Reads the sources: a YAML file when one is named (its reader loaded only then), the environment, the flags. */
 export async function loadConfig(sources: Sources): Promise<Loaded> {
-  const path = configFilePath(sources);
+  const flag = sources.flags?.["config.file"];
+  const path = typeof flag === "string" ? flag : envValue(sources.env, "TRADING_CONFIG_FILE");
   // The YAML reader and its schema (yaml, zod) are loaded only when a file is used: the
   // environment-only exporter does without their memory.
   const file = path === undefined ? undefined : (await import("./file.js")).readConfigFile(path);

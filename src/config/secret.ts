@@ -1,6 +1,8 @@
 // A credential that prints as <secret> however it is logged, stringified or inspected.
 
+import { readFileSync } from "node:fs";
 import { inspect } from "node:util";
+import { libraryErrorText } from "../util/error-text.js";
 import { ConfigError } from "./errors.js";
 
 export const REDACTED = "<secret>";
@@ -52,4 +54,22 @@ export class Secret {
   [inspect.custom](): string {
     return REDACTED;
   }
+}
+
+/** A secret given as text (`key` names where): trimmed, and not empty. */
+export function secretFromText(text: string, key: string): Secret {
+  if (text.trim() === "") throw new ConfigError(`${key}: is empty`);
+  return new Secret(text.trim(), key);
+}
+
+/** A secret read from a file (`key` names the setting that names the file): trimmed, and not empty. */
+export function secretFromFile(path: string, key: string): Secret {
+  let text: string;
+  try {
+    text = readFileSync(path, "utf8");
+  } catch (error) {
+    throw new ConfigError(libraryErrorText(error, `${key}: cannot read the file`));
+  }
+  if (text.trim() === "") throw new ConfigError(`${key}: the file is empty`);
+  return new Secret(text.trim(), key);
 }

@@ -24,7 +24,7 @@ export function parseHeaderValue(value: unknown, key: string): string {
   return text;
 }
 
-export function parseListenAddress(value: unknown, key: string): { host: string; port: number } {
+function parseListenAddress(value: unknown, key: string): { host: string; port: number } {
   const expected = "host:port (e.g. 0.0.0.0:9842 or [::1]:9842)";
   const match = /^(?:\[([0-9a-fA-F:.]+)\]|([^:[\]]*)):(\d{1,5})$/.exec(textOf(value, key, expected).trim());
   const port = match ? Number(match[3]) : Number.NaN;
@@ -46,16 +46,21 @@ export function parseListenAddresses(value: unknown, key: string): Array<{ host:
   return addresses;
 }
 
-/** A whole number from 0 to `max`; 0 means no limit. */
-export function countOrZero(max: number): (value: unknown, key: string) => number {
+/** A whole number from `min` to `max`; `expected` says so in the error. */
+function wholeNumber(min: number, max: number, expected: string): (value: unknown, key: string) => number {
   return (value, key) => {
-    const expected = `a whole number from 0 (no limit) to ${max}`;
     const text = textOf(value, key, expected).trim();
     const n = /^\d+$/.test(text) ? Number(text) : Number.NaN;
-    if (!Number.isSafeInteger(n) || n > max) throw new ConfigError(`${key}: expected ${expected}`);
+    if (!Number.isSafeInteger(n) || n < min || n > max) throw new ConfigError(`${key}: expected ${expected}`);
     return n;
   };
 }
+
+/** A whole number from 0 to `max`; 0 means no limit. */
+export const countOrZero = (max: number) => wholeNumber(0, max, `a whole number from 0 (no limit) to ${max}`);
+
+/** A whole number from 1 to `max`. */
+export const positiveInt = (max = Number.MAX_SAFE_INTEGER) => wholeNumber(1, max, `a whole number from 1 to ${max}`);
 
 /** The exporter's other paths (http/app.ts; "/" is the status page): the telemetry path may not take one of them. */
 const RESERVED_PATHS = ["/probe", "/sd", "/exporter-metrics", "/-/healthy", "/-/ready", "/-/reload", "/runbooks", "/status.css"];
@@ -91,17 +96,6 @@ export function parseBaseUrl(value: unknown, key: string): URL {
   }
   if (!url.pathname.endsWith("/")) url.pathname += "/";
   return url;
-}
-
-/** A whole number from 1 to `max`. */
-export function positiveInt(max = Number.MAX_SAFE_INTEGER): (value: unknown, key: string) => number {
-  return (value, key) => {
-    const expected = `a whole number from 1 to ${max}`;
-    const text = textOf(value, key, expected).trim();
-    const n = /^\d+$/.test(text) ? Number(text) : Number.NaN;
-    if (!Number.isSafeInteger(n) || n < 1 || n > max) throw new ConfigError(`${key}: expected ${expected}`);
-    return n;
-  };
 }
 
 /** A number of seconds from `min` (exclusive when `min` is 0 and `zero` is false) up to `max`. */
@@ -172,7 +166,7 @@ export function oneOf<const T extends string>(words: readonly T[]): (value: unkn
 export const AUTH_TYPES = ["api_key", "bearer", "basic", "none"] as const;
 export type AuthType = (typeof AUTH_TYPES)[number];
 
-export const LOG_LEVELS = ["debug", "info", "warn", "error"] as const;
+const LOG_LEVELS = ["debug", "info", "warn", "error"] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
 export const parseLogLevel = oneOf(LOG_LEVELS);
 

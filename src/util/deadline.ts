@@ -2,22 +2,18 @@
 
 export class Deadline {
   readonly signal: AbortSignal;
-  readonly #expiresAt: number;
+  /** Epoch milliseconds at which the scrape must answer. */
+  readonly expiresAt: number;
   readonly #now: () => number;
 
   constructor(seconds: number, now: () => number = Date.now) {
     this.#now = now;
-    this.#expiresAt = now() + seconds * 1000;
+    this.expiresAt = now() + seconds * 1000;
     this.signal = AbortSignal.timeout(Math.max(1, Math.round(seconds * 1000)));
-  }
-
-  /** Epoch milliseconds at which the scrape must answer. */
-  get expiresAt(): number {
-    return this.#expiresAt;
   }
 
   /** Milliseconds left before the scrape must answer. */
   remainingMs(): number {
-    return Math.max(0, this.#expiresAt - this.#now());
+    return Math.max(0, this.expiresAt - this.#now());
   }
 }

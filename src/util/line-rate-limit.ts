@@ -1,15 +1,13 @@
 // At most one log line per kind per window: a warning a thousand accounts repeat is one line a minute, not a thousand.
 
-/** How long one kind of line stays quiet after it was written. */
-export const LINE_WINDOW_MS = 60_000;
-
 export class LineRateLimit {
   readonly #windowMs: number;
   readonly #now: () => number;
   /** Per kind: when its last line was written and how many were held back since. */
   readonly #kinds = new Map<string, { writtenAt: number; held: number }>();
 
-  constructor(windowMs: number = LINE_WINDOW_MS, now: () => number = Date.now) {
+  /** `windowMs`: how long one kind of line stays quiet after it was written. */
+  constructor(windowMs = 60_000, now: () => number = Date.now) {
     this.#windowMs = windowMs;
     this.#now = now;
   }

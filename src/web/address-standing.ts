@@ -2,10 +2,6 @@
 
 import { isIPv6 } from "node:net";
 
-/** Addresses remembered at most, and for how long after their last check: an attacker's many addresses cost bounded memory. */
-export const ADDRESS_ENTRIES = 4096;
-export const ADDRESS_TTL_MS = 10 * 60_000;
-
 /**
  * The group a client address counts in: an IPv4 address alone (an IPv4-mapped IPv6 one as its IPv4
  * address), an IPv6 address by its /64, since one host or site is handed a whole /64 and could take a
@@ -32,21 +28,27 @@ export interface Standing {
   attempts: number;
 }
 
-interface Entry extends Standing {
-  expires: number;
+/** Sets `key` as `map`'s newest entry, dropping the oldest past `limit`: the Map's order is the order of last change. */
+export function setNewest<K, V>(map: Map<K, V>, key: K, value: V, limit: number): void {
+  map.delete(key);
+  map.set(key, value);
+  if (map.size > limit) map.delete(map.keys().next().value as K);
 }
 
-/** The record of each address group, expiring ADDRESS_TTL_MS after its last change; the oldest go first past `entries`. */
+/**
+ * The record of each address group, expiring `ttlMs` after its last change; the stalest go first past
+ * `entries`, so an attacker's many addresses cost bounded memory.
+ */
 export class AddressStandings {
-  readonly #entries = new Map<string, Entry>();
+  readonly #entries = new Map<string, Standing & { expires: number }>();
   readonly #now: () => number;
   readonly #limit: number;
   readonly #ttlMs: number;
 
-  constructor(now: () => number, options: { entries?: number; ttlMs?: number } = {}) {
+  constructor(now: () => number, { entries = 4096, ttlMs = 10 * 60_000 } = {}) {
     this.#now = now;
-    this.#limit = options.entries ?? ADDRESS_ENTRIES;
-    this.#ttlMs = options.ttlMs ?? ADDRESS_TTL_MS;
+    this.#limit = entries;
+    this.#ttlMs = ttlMs;
   }
 
   get size(): number {
@@ -55,20 +57,19 @@ export class AddressStandings {
 
   of(group: string): Standing {
     const entry = this.#entries.get(group);
-    if (entry === undefined) return { failures: 0, attempts: 0 };
-    if (entry.expires > this.#now()) return { failures: entry.failures, attempts: entry.attempts };
+    if (entry !== undefined && entry.expires > this.#now()) return { failures: entry.failures, attempts: entry.attempts };
     this.#entries.delete(group);
     return { failures: 0, attempts: 0 };
   }
 
   attempted(group: string): void {
-    const { failures, attempts } = this.of(group);
-    this.#set(group, { failures, attempts: attempts + 1, expires: 0 });
+    const standing = this.of(group);
+    this.#set(group, { ...standing, attempts: standing.attempts + 1 });
   }
 
   failed(group: string): void {
-    const { failures, attempts } = this.of(group);
-    this.#set(group, { failures: failures + 1, attempts, expires: 0 });
+    const standing = this.of(group);
+    this.#set(group, { ...standing, failures: standing.failures + 1 });
   }
 
   /** A good password from the address: its earlier misses were a person's, not a flood's. */
@@ -76,13 +77,7 @@ export class AddressStandings {
     this.#entries.delete(group);
   }
 
-  #set(group: string, entry: Entry): void {
-    // Re-inserted, so the Map's order is the order of last change and the first entry is the stalest.
-    this.#entries.delete(group);
-    this.#entries.set(group, { ...entry, expires: this.#now() + this.#ttlMs });
-    if (this.#entries.size > this.#limit) {
-      const stalest = this.#entries.keys().next();
-      if (stalest.done !== true) this.#entries.delete(stalest.value);
-    }
+  #set(group: string, standing: Standing): void {
+    setNewest(this.#entries, group, { ...standing, expires: this.#now() + this.#ttlMs }, this.#limit);
   }
 }

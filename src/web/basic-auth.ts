@@ -4,15 +4,13 @@
 import { createHmac, randomBytes } from "node:crypto";
 import bcrypt from "bcryptjs";
 import type express from "express";
-import { AddressStandings, addressGroup } from "./address-standing.js";
-import { BcryptPool } from "./bcrypt-worker.js";
+import { AddressStandings, addressGroup, setNewest } from "./address-standing.js";
+import { BcryptWorker } from "./bcrypt-worker.js";
 import { CheckQueue, CheckRefusedError } from "./check-queue.js";
 
-export { MAX_CHECKS_PER_ADDRESS } from "./check-queue.js";
-
 const CHALLENGE = 'Basic realm="trading-exporter", charset="UTF-8"';
-const CACHE_ENTRIES = 256;
-/** Recent wrong credentials remembered, and for how long: a repeated wrong password costs no bcrypt. */
+/** Good credentials remembered; recent wrong ones remembered, and for how long: a repeated wrong password costs no bcrypt. */
+const GOOD_ENTRIES = 256;
 const FAILED_ENTRIES = 4096;
 const FAILED_TTL_MS = 5 * 60_000;
 const BCRYPT_BASE64 = "./ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
@@ -47,55 +45,6 @@ function highestCost(hashes: Iterable<string>): number {
   return cost;
 }
 
-/** Remembers credentials that passed, as keyed digests: a repeated scrape skips bcrypt, the password is not kept. */
-class GoodCredentials {
-  // A per-process key, so a memory dump does not hold unsalted password digests.
-  readonly #key = randomBytes(32);
-  readonly #entries = new Set<string>();
-
-  digest({ user, password }: Credentials): string {
-    return createHmac("sha256", this.#key).update(user).update("\0").update(password).digest("base64");
-  }
-
-  has(digest: string): boolean {
-    if (!this.#entries.has(digest)) return false;
-    // Most recently used last, so eviction drops the oldest.
-    this.#entries.delete(digest);
-    this.#entries.add(digest);
-    return true;
-  }
-
-  add(digest: string): void {
-    this.#entries.add(digest);
-    if (this.#entries.size > CACHE_ENTRIES) {
-      const oldest = this.#entries.values().next();
-      if (oldest.done !== true) this.#entries.delete(oldest.value);
-    }
-  }
-}
-
-/** Credentials that failed lately, as keyed digests with an expiry; the oldest go first past FAILED_ENTRIES. */
-class FailedCredentials {
-  readonly #entries = new Map<string, number>();
-
-  has(digest: string, now: number): boolean {
-    const expires = this.#entries.get(digest);
-    if (expires === undefined) return false;
-    if (expires > now) return true;
-    this.#entries.delete(digest);
-    return false;
-  }
-
-  add(digest: string, now: number): void {
-    this.#entries.delete(digest);
-    this.#entries.set(digest, now + FAILED_TTL_MS);
-    if (this.#entries.size > FAILED_ENTRIES) {
-      const oldest = this.#entries.keys().next();
-      if (oldest.done !== true) this.#entries.delete(oldest.value);
-    }
-  }
-}
-
 function busy(res: express.Response): void {
   res.status(429).set("retry-after", "1").type("text/plain");
   res.send("429 Too Many Requests: too many password checks in progress, retry shortly\n");
@@ -127,13 +76,16 @@ export function basicAuth(users: Record<string, string>, options: BasicAuthOptio
   if (hashes.size === 0) return (_req, _res, next) => next();
   const now = options.now ?? Date.now;
   const dummy = dummyHash(highestCost(hashes.values()));
-  const good = new GoodCredentials();
-  const failed = new FailedCredentials();
+  // Credentials that passed (most recently used last) and ones that failed lately (with their expiry), as
+  // digests keyed per process: the password is not kept, and a memory dump holds no unsalted digest.
+  const key = randomBytes(32);
+  const digestOf = ({ user, password }: Credentials): string => createHmac("sha256", key).update(user).update("\0").update(password).digest("base64");
+  const good = new Map<string, true>();
+  const failed = new Map<string, number>();
   const standings = new AddressStandings(now);
   const queue = new CheckQueue<boolean>(standings);
-  // The queue runs one check at a time, so the pool never holds more than one.
-  const pool = new BcryptPool(1);
-  const compare = options.compare ?? ((password: string, hash: string) => pool.compare(password, hash));
+  const worker = new BcryptWorker();
+  const compare = options.compare ?? ((password: string, hash: string) => worker.compare(password, hash));
   const inFlight = new Map<string, Promise<boolean>>();
 
   const check = (credentials: Credentials, digest: string, group: string): Promise<boolean> => {
@@ -155,18 +107,21 @@ export function basicAuth(users: Record<string, string>, options: BasicAuthOptio
   return (req, res, next) => {
     const credentials = credentialsOf(req.headers.authorization);
     if (credentials === undefined) return deny(res);
-    const digest = good.digest(credentials);
-    if (good.has(digest)) return next();
-    if (failed.has(digest, now())) return deny(res);
+    const digest = digestOf(credentials);
+    if (good.has(digest)) {
+      setNewest(good, digest, true, GOOD_ENTRIES);
+      return next();
+    }
+    if ((failed.get(digest) ?? 0) > now()) return deny(res);
     const group = addressGroup(req.socket.remoteAddress);
     check(credentials, digest, group).then(
       (ok) => {
         if (!ok) {
-          failed.add(digest, now());
+          setNewest(failed, digest, now() + FAILED_TTL_MS, FAILED_ENTRIES);
           standings.failed(group);
           return deny(res);
         }
-        good.add(digest);
+        setNewest(good, digest, true, GOOD_ENTRIES);
         standings.succeeded(group);
         next();
       },

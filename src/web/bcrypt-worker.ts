@@ -1,4 +1,4 @@
-// bcrypt checks on one worker thread, a few queued at most: a flood of wrong passwords never holds the event loop.
+// bcrypt checks on one worker thread: a flood of wrong passwords never holds the event loop.
 
 import { createRequire } from "node:module";
 import { pathToFileURL } from "node:url";
@@ -15,36 +15,18 @@ import("node:worker_threads").then(async ({ parentPort, workerData }) => {
   });
 });`;
 
-export class QueueFullError extends Error {
-  override readonly name = "QueueFullError";
-}
-
 interface Pending {
   resolve(ok: boolean): void;
   reject(error: Error): void;
 }
 
-/**
- * Runs bcrypt compares one at a time on a worker thread (so at most one core is spent on them),
- * with at most `maxQueued` waiting: past that a check is refused at once with QueueFullError.
- */
-export class BcryptPool {
-  readonly #maxQueued: number;
+/** Runs bcrypt compares in order on one worker thread, so at most one core is spent on them (CheckQueue sends one at a time). */
+export class BcryptWorker {
   #worker: Worker | undefined;
   readonly #pending = new Map<number, Pending>();
   #nextId = 0;
 
-  constructor(maxQueued: number) {
-    this.#maxQueued = maxQueued;
-  }
-
-  /** Checks in flight or waiting. */
-  get size(): number {
-    return this.#pending.size;
-  }
-
   compare(password: string, hash: string): Promise<boolean> {
-    if (this.#pending.size >= this.#maxQueued) return Promise.reject(new QueueFullError("too many password checks waiting"));
     const worker = this.#start();
     const id = this.#nextId++;
     return new Promise<boolean>((resolve, reject) => {
@@ -53,14 +35,6 @@ export class BcryptPool {
       if (this.#pending.size === 1) worker.ref();
       worker.postMessage({ id, password, hash });
     });
-  }
-
-  /** Stops the thread; waiting checks fail. */
-  async close(): Promise<void> {
-    const worker = this.#worker;
-    this.#worker = undefined;
-    this.#failAll(new Error("password checks stopped"));
-    await worker?.terminate();
   }
 
   #start(): Worker {
@@ -77,17 +51,13 @@ export class BcryptPool {
     // A dead worker fails its checks (denied); the next check starts a new one.
     const dead = (): void => {
       if (this.#worker === worker) this.#worker = undefined;
-      this.#failAll(new Error("password check thread stopped"));
+      const pending = [...this.#pending.values()];
+      this.#pending.clear();
+      for (const p of pending) p.reject(new Error("password check thread stopped"));
     };
     worker.on("error", dead);
     worker.on("exit", dead);
     this.#worker = worker;
     return worker;
-  }
-
-  #failAll(error: Error): void {
-    const pending = [...this.#pending.values()];
-    this.#pending.clear();
-    for (const p of pending) p.reject(error);
   }
 }

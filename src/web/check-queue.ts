@@ -13,20 +13,10 @@ export const MAX_WAITING_CHECKS = 128;
  * and leaves half of Prometheus's default 10 s scrape timeout for the scrape.
  */
 export const MAX_WAIT_MS = 5_000;
-/** New credentials checked or waiting at once from one address group; more are answered 429 at once. */
-export const MAX_CHECKS_PER_ADDRESS = 1;
 
-export type RefusalReason = "address_busy" | "queue_full" | "wait_expired";
-
-/** A check not run: the client is told to retry (429), not that its password is wrong. */
+/** A check not run (address_busy, queue_full, wait_expired): the client is told to retry (429), not that its password is wrong. */
 export class CheckRefusedError extends Error {
   override readonly name = "CheckRefusedError";
-  readonly reason: RefusalReason;
-
-  constructor(reason: RefusalReason) {
-    super(`password check refused: ${reason}`);
-    this.reason = reason;
-  }
 }
 
 interface Waiting<T> {
@@ -51,40 +41,32 @@ function rank(a: Standing & { arrival: number }, b: Standing & { arrival: number
 /** Runs submitted checks one at a time in the order of `rank`, at most MAX_WAITING_CHECKS waiting, each MAX_WAIT_MS at most. */
 export class CheckQueue<T> {
   readonly #standings: AddressStandings;
-  readonly #maxWaiting: number;
-  readonly #maxWaitMs: number;
   readonly #waiting = new Set<Waiting<T>>();
-  readonly #held = new Map<string, number>();
+  /** Address groups with a check running or waiting: one each, a second is answered 429 at once. */
+  readonly #busy = new Set<string>();
   #running = false;
   #arrivals = 0;
 
-  constructor(standings: AddressStandings, options: { maxWaiting?: number; maxWaitMs?: number } = {}) {
+  constructor(standings: AddressStandings) {
     this.#standings = standings;
-    this.#maxWaiting = options.maxWaiting ?? MAX_WAITING_CHECKS;
-    this.#maxWaitMs = options.maxWaitMs ?? MAX_WAIT_MS;
-  }
-
-  /** Checks waiting for their turn (the running one not counted). */
-  get waiting(): number {
-    return this.#waiting.size;
   }
 
   /** Runs `run` when its turn comes; rejects with CheckRefusedError if it never comes. */
   submit(group: string, run: () => Promise<T>): Promise<T> {
     this.#standings.attempted(group);
-    const held = this.#held.get(group) ?? 0;
-    if (held >= MAX_CHECKS_PER_ADDRESS) return Promise.reject(new CheckRefusedError("address_busy"));
+    if (this.#busy.has(group)) return Promise.reject(new CheckRefusedError("password check refused: address_busy"));
     return new Promise<T>((resolve, reject) => {
       const entry: Waiting<T> = { group, arrival: this.#arrivals++, run, resolve, reject };
-      if (this.#waiting.size >= this.#maxWaiting) {
-        const last = this.#last();
-        if (last === undefined || rank(this.#keyOf(entry), this.#keyOf(last)) >= 0) return reject(new CheckRefusedError("queue_full"));
-        this.#drop(last, new CheckRefusedError("queue_full"));
+      if (this.#waiting.size >= MAX_WAITING_CHECKS) {
+        const last = this.#pick(true);
+        const full = new CheckRefusedError("password check refused: queue_full");
+        if (last === undefined || rank(this.#keyOf(entry), this.#keyOf(last)) >= 0) return reject(full);
+        this.#drop(last, full);
       }
-      entry.timer = setTimeout(() => this.#drop(entry, new CheckRefusedError("wait_expired")), this.#maxWaitMs);
+      entry.timer = setTimeout(() => this.#drop(entry, new CheckRefusedError("password check refused: wait_expired")), MAX_WAIT_MS);
       entry.timer.unref();
       this.#waiting.add(entry);
-      this.#held.set(group, held + 1);
+      this.#busy.add(group);
       this.#next();
     });
   }
@@ -103,21 +85,11 @@ export class CheckQueue<T> {
     return chosen;
   }
 
-  #last(): Waiting<T> | undefined {
-    return this.#pick(true);
-  }
-
   #drop(entry: Waiting<T>, error: CheckRefusedError): void {
     if (!this.#waiting.delete(entry)) return;
     clearTimeout(entry.timer);
-    this.#release(entry.group);
+    this.#busy.delete(entry.group);
     entry.reject(error);
-  }
-
-  #release(group: string): void {
-    const left = (this.#held.get(group) ?? 1) - 1;
-    if (left > 0) this.#held.set(group, left);
-    else this.#held.delete(group);
   }
 
   #next(): void {
@@ -129,7 +101,7 @@ export class CheckQueue<T> {
     this.#running = true;
     const done = (): void => {
       this.#running = false;
-      this.#release(entry.group);
+      this.#busy.delete(entry.group);
       this.#next();
     };
     entry.run().then(

@@ -3,15 +3,7 @@
 import type { X509Certificate } from "node:crypto";
 import { isIP } from "node:net";
 import type { TLSSocket } from "node:tls";
-import type { ClientAuthType } from "./tls-config.js";
-
-export interface ClientCertPolicy {
-  clientAuthType: ClientAuthType;
-  clientAllowedSans?: readonly string[] | undefined;
-}
-
-/** Why a client's connection must be closed, as a `reason` word: the certificate is missing, unverified or has no allowed SAN. */
-export type ClientCertRefusal = "missing" | "unverified" | "san";
+import type { TlsServerConfig } from "./types.js";
 
 /** An IP address as one spelling (Node writes ::1 as 0:0:0:0:0:0:0:1, Go as ::1); anything else as it is. */
 function canonical(value: string): string {
@@ -42,16 +34,20 @@ export function subjectAltNames(text: string | undefined): string[] {
 }
 
 /** Whether the certificate carries one of the allowed SANs, compared exactly as Go's toolkit does. */
-export function hasAllowedSan(cert: X509Certificate, allowed: readonly string[]): boolean {
+function hasAllowedSan(cert: X509Certificate, allowed: readonly string[]): boolean {
   const wanted = new Set(allowed.map(canonical));
   return subjectAltNames(cert.subjectAltName).some((name) => wanted.has(name));
 }
 
 /**
- * Checks a finished handshake against the policy; undefined admits it. Go fails the handshake in these
- * cases; Node has finished it by now, so the caller closes the connection before any request is read.
+ * Checks a finished handshake against the policy; undefined admits it, else the `reason` word: the
+ * certificate is missing, unverified or has no allowed SAN. Go fails the handshake in these cases; Node
+ * has finished it by now, so the caller closes the connection before any request is read.
  */
-export function clientCertRefusal(socket: TLSSocket, policy: ClientCertPolicy): ClientCertRefusal | undefined {
+export function clientCertRefusal(
+  socket: TLSSocket,
+  policy: Pick<TlsServerConfig, "clientAuthType" | "clientAllowedSans">,
+): "missing" | "unverified" | "san" | undefined {
   const { clientAuthType: type, clientAllowedSans: sans } = policy;
   if (type === "NoClientCert") return undefined;
   const cert = socket.getPeerX509Certificate();

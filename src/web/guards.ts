@@ -25,9 +25,5 @@ export function responseHeaders(headers: Record<string, string>): express.Reques
  * the rate limit comes before basic auth so a flood past it costs no bcrypt.
  */
 export function webGuards(config: WebConfig, events?: GuardEvents): express.RequestHandler[] {
-  return [
-    responseHeaders(config.headers),
-    rateLimit(config.rateLimit, events === undefined ? {} : { onLimited: () => events.rateLimited() }),
-    basicAuth(config.basicAuthUsers),
-  ];
+  return [responseHeaders(config.headers), rateLimit(config.rateLimit, () => events?.rateLimited()), basicAuth(config.basicAuthUsers)];
 }

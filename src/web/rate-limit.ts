@@ -44,19 +44,16 @@ export class TokenBucket {
   }
 }
 
-export interface RateLimitOptions {
-  /** Called for each request refused. */
-  onLimited?: () => void;
-  now?: () => number;
-}
-
-/** Refuses requests past the bucket with 429 and a Retry-After; passes everything when `limit` is undefined (off). */
-export function rateLimit(limit: RateLimit | undefined, options: RateLimitOptions = {}): express.RequestHandler {
+/**
+ * Refuses requests past the bucket with 429 and a Retry-After, calling `onLimited` for each; passes
+ * everything when `limit` is undefined (off).
+ */
+export function rateLimit(limit: RateLimit | undefined, onLimited?: () => void): express.RequestHandler {
   if (limit === undefined) return (_req, _res, next) => next();
-  const bucket = new TokenBucket(limit, options.now);
+  const bucket = new TokenBucket(limit);
   return (_req, res, next) => {
     if (bucket.take()) return next();
-    options.onLimited?.();
+    onLimited?.();
     res
       .status(429)
       .set("retry-after", String(Math.max(1, Math.ceil(bucket.waitMs() / 1000))))

@@ -5,9 +5,8 @@ import { readFileSync } from "node:fs";
 import { createSecureContext, DEFAULT_CIPHERS, type TlsOptions } from "node:tls";
 import { ConfigError } from "../config/errors.js";
 import { libraryErrorText } from "../util/error-text.js";
-import type { ClientAuthType, PemSource, TlsServerConfig } from "./tls-config.js";
 import { ecdhCurveOption, NODE_TLS_VERSION, openSslCipherList } from "./tls-names.js";
-import type { WebConfig } from "./types.js";
+import type { PemSource, TlsServerConfig, WebConfig } from "./types.js";
 
 /** The PEM bytes a config names: its files as read now, or its inline text. */
 export interface TlsPems {
@@ -47,15 +46,6 @@ function check(key: string, what: string, build: () => unknown): void {
   }
 }
 
-/**
- * Go's client auth policies in Node's two switches. Node can only reject an unverified certificate; the
- * policies it has no switch for are finished after the handshake by `clientCertProblem` (client-cert-check.ts).
- */
-function clientAuthOptions(type: ClientAuthType): Pick<TlsOptions, "requestCert" | "rejectUnauthorized"> {
-  if (type === "NoClientCert") return { requestCert: false };
-  return { requestCert: true, rejectUnauthorized: type === "RequireAndVerifyClientCert" };
-}
-
 /** OpenSSL's cipher list, or undefined for Node's default. */
 function ciphersOption(tls: TlsServerConfig): string | undefined {
   const list = tls.cipherSuites === undefined ? undefined : openSslCipherList(tls.cipherSuites).join(":");
@@ -88,10 +78,13 @@ export function tlsOptionsFrom(tls: TlsServerConfig, pems: TlsPems): TlsOptions 
     maxVersion: NODE_TLS_VERSION[tls.maxVersion],
     // Go's PreferServerCipherSuites (the toolkit's default true); false lets the client's order win.
     honorCipherOrder: tls.preferServerCipherSuites,
-    ...clientAuthOptions(tls.clientAuthType),
-    ...(clientCa === undefined ? {} : { ca: clientCa }),
-    ...(ciphers === undefined ? {} : { ciphers }),
-    ...(ecdhCurve === undefined ? {} : { ecdhCurve }),
+    // Go's client auth policies in Node's two switches. Node can only reject an unverified certificate; the
+    // policies it has no switch for are finished after the handshake by `clientCertRefusal` (client-cert-check.ts).
+    requestCert: tls.clientAuthType !== "NoClientCert",
+    rejectUnauthorized: tls.clientAuthType === "RequireAndVerifyClientCert",
+    ca: clientCa,
+    ciphers,
+    ecdhCurve,
   };
 }
 

@@ -2,9 +2,9 @@
 
 import { z } from "zod";
 import { headerValueProblem } from "../config/secret.js";
-import { CLIENT_AUTH_TYPES, TLS_VERSIONS } from "./tls-config.js";
-import { tlsConfigProblems } from "./tls-config-problems.js";
+import { CLIENT_AUTH_TYPES, TLS_VERSIONS } from "./types.js";
 import { goDurationMs } from "./go-duration.js";
+import { cipherSuiteProblem, curveProblem, isTls13Suite } from "./tls-names.js";
 
 // $2a$/$2b$/$2y$, two-digit cost 04-31, 22 salt and 31 digest characters of bcrypt's base64.
 const BCRYPT_HASH = /^\$2[aby]\$(0[4-9]|[12][0-9]|3[01])\$[./A-Za-z0-9]{53}$/;
@@ -25,6 +25,11 @@ const tlsVersion = z.enum(TLS_VERSIONS);
 // Go reads an inline PEM given as "" as not given.
 const inlinePem = z.string().transform((text) => (text === "" ? undefined : text));
 
+// A name is shown only if it looks like one: the list could hold anything pasted by mistake.
+const shownName = (name: string): string => (/^[A-Za-z0-9_]{1,64}$/.test(name) ? `${name}: ` : "");
+
+// The mistakes no single key shows: a PEM given twice or not at all, a client CA or SAN list that nothing
+// would check, versions the wrong way round, suite and curve names without an OpenSSL equivalent.
 const tlsServerConfig = z
   .strictObject({
     cert: inlinePem.optional(),
@@ -42,7 +47,35 @@ const tlsServerConfig = z
     prefer_server_cipher_suites: z.boolean().default(true),
     curve_preferences: z.array(z.string()).optional(),
   })
-  .superRefine((tls, ctx) => tlsConfigProblems(tls, (path, message) => ctx.addIssue({ code: "custom", path, message })));
+  .superRefine((tls, ctx) => {
+    const report = (path: PropertyKey[], message: string): void => ctx.addIssue({ code: "custom", path, message });
+    for (const name of ["cert", "key", "client_ca"] as const) {
+      const [inline, file] = [tls[name], tls[`${name}_file`]];
+      if (inline !== undefined && file !== undefined) report([name], `give ${name} or ${name}_file, not both`);
+      // "required" on the file key, so a misspelt cert_fle is reported in its place (config/problems.ts).
+      else if (name !== "client_ca" && inline === undefined && file === undefined) report([`${name}_file`], `required (or ${name} with the PEM inline)`);
+    }
+    if (tls.client_auth_type === "NoClientCert") {
+      // As the toolkit: a CA alone used to require certificates here, and would silently check nothing now.
+      const needsPolicy = "is set but client_auth_type is NoClientCert (the default), so no certificate is asked for: set RequireAndVerifyClientCert";
+      for (const key of ["client_ca", "client_ca_file", "client_allowed_sans"] as const) if (tls[key] !== undefined) report([key], needsPolicy);
+    }
+    if (TLS_VERSIONS.indexOf(tls.min_version) > TLS_VERSIONS.indexOf(tls.max_version)) {
+      report(["min_version"], `${tls.min_version} is above max_version ${tls.max_version}`);
+    }
+    const suites = tls.cipher_suites ?? [];
+    suites.forEach((name, i) => {
+      const problem = cipherSuiteProblem(name);
+      if (problem !== undefined) report(["cipher_suites", i], `${shownName(name)}${problem}`);
+    });
+    if (suites.length > 0 && suites.every(isTls13Suite)) {
+      report(["cipher_suites"], "lists only TLS 1.3 suites, which are not configurable (as in Go): list TLS 1.0-1.2 ones or leave the key out");
+    }
+    (tls.curve_preferences ?? []).forEach((name, i) => {
+      const problem = curveProblem(name);
+      if (problem !== undefined) report(["curve_preferences", i], `${shownName(name)}${problem}`);
+    });
+  });
 
 // The message never quotes the value: it is a password hash.
 const bcryptHash = z.string().regex(BCRYPT_HASH, "not a bcrypt hash ($2a$, $2b$ or $2y$ with cost 04-31)");
@@ -62,11 +95,8 @@ const headerValue = z.union([z.string(), z.number(), z.boolean()]).transform(Str
 const headers = z.record(z.string(), headerValue).superRefine((entries, ctx) => {
   for (const [name, value] of Object.entries(entries)) {
     if (!Object.hasOwn(ALLOWED_HEADERS, name)) {
-      ctx.addIssue({
-        code: "custom",
-        path: [name],
-        message: `cannot be configured (allowed: ${Object.keys(ALLOWED_HEADERS).join(", ")})`,
-      });
+      const message = `cannot be configured (allowed: ${Object.keys(ALLOWED_HEADERS).join(", ")})`;
+      ctx.addIssue({ code: "custom", path: [name], message });
       continue;
     }
     const allowed = ALLOWED_HEADERS[name];

@@ -1,30 +1,13 @@
 // Reads and validates the --web.config.file (exporter-toolkit's format): TLS, basic auth users, extra headers.
 
-import { readFileSync } from "node:fs";
 import { dirname, resolve } from "node:path";
-import { parseDocument } from "yaml";
 import { ConfigError } from "../config/errors.js";
 import { FROM_FILE, Problems } from "../config/problems.js";
+import { parseYaml, readText } from "../config/yaml.js";
 import { addZodIssues, documentOrder } from "../config/zod-issues.js";
 import { tlsServerOptions } from "./tls-options.js";
-import type { PemSource, TlsServerConfig } from "./tls-config.js";
-import type { WebConfig } from "./types.js";
+import type { PemSource, TlsServerConfig, WebConfig } from "./types.js";
 import { webConfigSchema, type WebConfigFile } from "./web-config-schema.js";
-import { libraryErrorText } from "../util/error-text.js";
-
-export type { WebConfig } from "./types.js";
-
-function parseYaml(text: string): unknown {
-  const doc = parseDocument(text);
-  const first = doc.errors[0];
-  if (first !== undefined) {
-    // Only the line: the message would quote the text, which may hold a password hash.
-    const line = first.linePos?.[0].line;
-    throw new ConfigError(line === undefined ? "web config: not valid YAML" : `web config: not valid YAML (line ${line})`);
-  }
-  // An empty file (or one of comments only) turns nothing on, as in exporter-toolkit.
-  return doc.toJS() ?? {};
-}
 
 /** Inline text or a file path resolved against the web config's folder, as the toolkit's SetDirectory does. */
 function pemSource(inline: string | undefined, file: string | undefined, baseDir: string): PemSource | undefined {
@@ -33,43 +16,34 @@ function pemSource(inline: string | undefined, file: string | undefined, baseDir
 }
 
 function toTlsConfig(file: NonNullable<WebConfigFile["tls_server_config"]>, baseDir: string): TlsServerConfig {
-  const cert = pemSource(file.cert, file.cert_file, baseDir);
-  const key = pemSource(file.key, file.key_file, baseDir);
-  const clientCa = pemSource(file.client_ca, file.client_ca_file, baseDir);
-  // The schema refused a config without either; this only tells the compiler.
-  if (cert === undefined || key === undefined) throw new ConfigError("web config: tls_server_config: missing cert or key");
+  // An empty list means Go's default, as an absent one does.
+  const nonEmpty = (list: string[] | undefined) => (list?.length ? list : undefined);
   return {
-    cert,
-    key,
-    ...(clientCa === undefined ? {} : { clientCa }),
+    // The schema refused a config without a cert or a key.
+    cert: pemSource(file.cert, file.cert_file, baseDir)!,
+    key: pemSource(file.key, file.key_file, baseDir)!,
+    clientCa: pemSource(file.client_ca, file.client_ca_file, baseDir),
     clientAuthType: file.client_auth_type === "RequireClientCert" ? "RequireAnyClientCert" : file.client_auth_type,
-    ...(file.client_allowed_sans === undefined ? {} : { clientAllowedSans: file.client_allowed_sans }),
+    clientAllowedSans: file.client_allowed_sans,
     minVersion: file.min_version,
     maxVersion: file.max_version,
-    ...(file.cipher_suites === undefined || file.cipher_suites.length === 0 ? {} : { cipherSuites: file.cipher_suites }),
+    cipherSuites: nonEmpty(file.cipher_suites),
     preferServerCipherSuites: file.prefer_server_cipher_suites,
-    ...(file.curve_preferences === undefined || file.curve_preferences.length === 0 ? {} : { curvePreferences: file.curve_preferences }),
+    curvePreferences: nonEmpty(file.curve_preferences),
   };
 }
 
-/**
- * The toolkit turns the limiter off with a zero interval; a zero burst there would refuse every
- * request, which no one means, so it turns the limiter off here too.
- */
-function rateLimitOf(file: WebConfigFile["rate_limit"]): Pick<WebConfig, "rateLimit"> {
-  const intervalMs = file?.interval ?? 0;
-  const burst = file?.burst ?? 0;
-  return intervalMs > 0 && burst > 0 ? { rateLimit: { intervalMs, burst } } : {};
-}
-
 function toWebConfig(file: WebConfigFile, baseDir: string): WebConfig {
-  const tls = file.tls_server_config === undefined ? undefined : toTlsConfig(file.tls_server_config, baseDir);
+  const http = file.http_server_config;
+  // The toolkit turns the limiter off with a zero interval; a zero burst there would refuse every
+  // request, which no one means, so it turns the limiter off here too.
+  const { interval: intervalMs = 0, burst = 0 } = file.rate_limit ?? {};
   return {
-    tls,
+    tls: file.tls_server_config === undefined ? undefined : toTlsConfig(file.tls_server_config, baseDir),
     basicAuthUsers: { ...file.basic_auth_users },
-    headers: { ...file.http_server_config?.headers },
-    ...(file.http_server_config?.http2 === undefined ? {} : { http2: file.http_server_config.http2 }),
-    ...rateLimitOf(file.rate_limit),
+    headers: { ...http?.headers },
+    ...(http?.http2 === undefined ? {} : { http2: http.http2 }),
+    ...(intervalMs > 0 && burst > 0 ? { rateLimit: { intervalMs, burst } } : {}),
   };
 }
 
@@ -78,15 +52,16 @@ function toWebConfig(file: WebConfigFile, baseDir: string): WebConfig {
  * directory. The TLS files are read now, so a missing or unusable one stops start-up with its key named.
  */
 export function parseWebConfig(text: string, source: string): WebConfig {
-  const data = parseYaml(text);
+  // An empty file (or one of comments only) turns nothing on, as in exporter-toolkit.
+  const data = parseYaml(text, "web config", false) ?? {};
   const parsed = webConfigSchema.safeParse(data, { reportInput: true });
   if (!parsed.success) {
     // Every problem at once, in file order, an unknown key with the key probably meant.
     const problems = new Problems();
     addZodIssues(parsed.error, problems, { schema: webConfigSchema, data, at: [], label: "web config: ", order: documentOrder(data), source: FROM_FILE });
     problems.throwIfAny();
+    throw new ConfigError("web config: invalid");
   }
-  if (!parsed.success) throw new ConfigError("web config: invalid");
   const config = toWebConfig(parsed.data, dirname(resolve(source)));
   // The TLS files are read and checked now, so a bad one stops start-up (or --config.check) with its key named.
   tlsServerOptions(config);
@@ -94,11 +69,5 @@ export function parseWebConfig(text: string, source: string): WebConfig {
 }
 
 export function loadWebConfig(path: string): WebConfig {
-  let text: string;
-  try {
-    text = readFileSync(path, "utf8");
-  } catch (error) {
-    throw new ConfigError(libraryErrorText(error, `web config: cannot read ${JSON.stringify(path)}`));
-  }
-  return parseWebConfig(text, path);
+  return parseWebConfig(readText(path, "web config"), path);
 }
