@@ -1,5 +1,6 @@
-// The last line of defence: every configured secret, any 12-byte run of it, its JSON and base64 forms,
-// and any Authorization value, as <secret>, found in one pass over the text whatever the number of secrets.
+// Every configured secret, any 12-byte run of it, its JSON and base64 forms, and any Authorization value,
+// as <secret>, found in one pass over the text whatever the number of secrets. Every venue string is
+// redacted where the readers take it (venue/fields.ts readId); log lines and pages by `redact`.
 
 const REDACTED = "<secret>";
 const REDACTED_BYTES = Buffer.from(REDACTED);
@@ -50,10 +51,6 @@ const shortQuads = new Uint32Array(1 << (QUAD_BITS - 5));
 const shortHeads = new Uint32Array(1 << (QUAD_BITS - 5));
 let shortMin = WINDOW;
 let shortMax = 0;
-/** Label values seen lately and what they became: the same market ids come back in every answer. */
-const memo = new Map<string, string>();
-const MEMO_ENTRIES = 16_384;
-const MEMO_MAX_LENGTH = 256;
 
 function forms(secret: string): string[] {
   const json = JSON.stringify(secret).slice(1, -1);
@@ -125,7 +122,6 @@ export function addSecrets(values: Iterable<string>): void {
       else addWindows(bytes);
     }
   }
-  memo.clear();
 }
 
 function sameWindow(bytes: Buffer, at: number, h: number): boolean {
@@ -223,17 +219,6 @@ export function redactKnown(text: string): string {
   const bytes = Buffer.from(text, "utf8");
   const out = redactKnownBytes(bytes);
   return out === bytes ? text : out.toString("utf8");
-}
-
-/** A venue string before it is cut to a label value: redacted first, so no cut can leave part of a secret. */
-export function redactLabel(text: string): string {
-  const seen = memo.get(text);
-  if (seen !== undefined) return seen;
-  const out = redactKnown(text);
-  if (text.length > MEMO_MAX_LENGTH) return out;
-  if (memo.size >= MEMO_ENTRIES) memo.clear();
-  memo.set(text, out);
-  return out;
 }
 
 /** `text` with every known secret and any Authorization value replaced by <secret>. */
