@@ -7,15 +7,15 @@ import { Tokenizer, TokenParser, TokenType } from "@streamparser/json";
 import { DOUBLE_DIGITS, significantDigits } from "./decimal.js";
 
 /**
- * Bodies below this go to JSON.parse whatever their shape: at worst (330 k empty objects a MiB)
- * that is about 45 ms and 45 MB, and JSON.parse is five to ten times faster than any JS parser.
+ * Bodies below this go to JSON.parse whatever their shape: even a MiB of empty objects is parsed
+ * within a slice of a scrape's deadline, and JSON.parse is much faster than any JS parser.
  */
 export const STREAM_FROM = 1 << 20;
 /**
  * Past STREAM_FROM, a body with more values than this (counted as its `,`, `{` and `[` bytes, up to
  * here, so the count costs little) is streamed: JSON.parse's memory and time grow with the values it
- * makes, and an answer of millions of `{}` would take seconds and gigabytes. A venue's real answers
- * stay below it (5,000 orders are about 140,000).
+ * makes, and an answer of millions of `{}` would take seconds and gigabytes. A venue's real answers,
+ * thousands of orders of a few dozen values each, stay well below it.
  */
 export const PARSE_MAX_VALUES = 500_000;
 /**
@@ -170,8 +170,8 @@ async function walkStreamed(bytes: Buffer, options: WalkOptions, each: (item: un
   let heldBeforeItem = 0;
   let items = 0;
   // Past the cap the list's tokens are only followed for their nesting and their items counted, never
-  // handed to the parser (building millions of `{}` to drop them would cost most of the deadline); the
-  // list's own `]` goes to the parser again, which then saw the list end after the last kept item.
+  // handed to the parser (it would build every item only to drop it); the list's own `]` goes to the
+  // parser again, which then saw the list end after the last kept item.
   let skipping = false;
   let overCap = 0;
   tokenizer.onToken = (info) => {

@@ -81,9 +81,8 @@ function readOrder(raw: Record<string, unknown>, invalid: FieldReporter, list: O
   const side = readLabel(raw.side, "side", invalid);
   const direction = readLabel(raw.direction, "direction", invalid);
   const status = readLabel(raw.status, "status", invalid);
-  // Every Order of a list has the same shape (exact last, usually undefined): one hidden class for 50,000 of them.
-  // A history order leaves out its flags, prices and quantities (and their slots): no metric of the history
-  // reads them, and a thousand accounts' histories kept them as 800,000 boxed numbers in objects half empty.
+  // Every Order of a list has the same shape (exact last, usually undefined), so the engine gives them one hidden class.
+  // A history order leaves out its flags, prices and quantities (and their slots): no metric of the history reads them.
   if (list === "orders_history") return { id, marketId, type, side, direction, status, createdAt, rejectionCode };
   return {
     id,
