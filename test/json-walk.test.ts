@@ -117,6 +117,20 @@ describe.each(WAYS)("walkJson, %s", (_name, walk) => {
   });
 });
 
+describe("long numbers, in one parse", () => {
+  it("keeps every number of over 15 significant digits as its text, wherever it stands, and the others as numbers", async () => {
+    const longs = ["12345678901234567", "-1234567.8901234567", "0.00012345678901234567", "1234567890.12345678e-3", "99999999999999999999"];
+    const text = `[${longs[0]}, {"a":${longs[1]},"b": [1, ${longs[2]}]},\n ${longs[3]},${longs[4]}, 0.1, 123456789012345, "12345678901234567"]`;
+    for (const walk of [walkJsonParsed, walkJsonStreamed]) {
+      const items: unknown[] = [];
+      await walk(Buffer.from(text), { maxItems: 10 }, (item) => items.push(item));
+      expect(items).toEqual([longs[0], { a: longs[1], b: [1, longs[2]] }, longs[3], longs[4], 0.1, 123456789012345, "12345678901234567"]);
+    }
+    const top = await walkJsonParsed(Buffer.from("12345678901234567"), { maxItems: 1 }, () => undefined);
+    expect(top.root).toBe("12345678901234567");
+  });
+});
+
 describe("walkJson on hostile bodies", () => {
   const empties = (n: number, wrap: (list: string) => string = (l) => l) => Buffer.from(wrap(`[${"{},".repeat(n - 1)}{}]`));
 

@@ -93,6 +93,15 @@ type Reviver = (this: unknown, key: string, value: unknown, context?: { source?:
 const keepLongNumber: Reviver = (_key, value, context) =>
   typeof value === "number" && context?.source !== undefined && isLong(context.source) ? context.source : value;
 
+/**
+ * Whether the text may hold a number of over DOUBLE_DIGITS significant digits: such a number, in a
+ * value's place (after `:`, `,`, `[` or at the start), has at least 16 digits and at most one point in a row. A
+ * reviver makes JSON.parse call back for every value, several times its own cost, so a body that
+ * cannot hold one (the usual case) is parsed without it; a false alarm (digits in a string) only
+ * costs the reviver.
+ */
+const MAY_HOLD_LONG_NUMBER = /(?:^|[:,[])\s*-?[0-9.]{16}/;
+
 /** Counts the bytes of `marks` in `bytes`, stopping once past `limit`. */
 function countPast(bytes: Buffer, marks: readonly number[], limit: number): number {
   let count = 0;
@@ -120,7 +129,8 @@ function listOf(root: unknown, list: string | undefined): unknown[] | undefined 
 async function walkParsed(bytes: Buffer, options: WalkOptions, each: (item: unknown) => void): Promise<Walked> {
   let root: unknown;
   try {
-    root = JSON.parse(bytes.toString("utf8"), keepLongNumber as (this: unknown, k: string, v: unknown) => unknown);
+    const text = bytes.toString("utf8");
+    root = MAY_HOLD_LONG_NUMBER.test(text) ? JSON.parse(text, keepLongNumber as (this: unknown, k: string, v: unknown) => unknown) : JSON.parse(text);
   } catch {
     throw new JsonWalkError("syntax", "not valid JSON");
   }
