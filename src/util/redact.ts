@@ -41,6 +41,8 @@ const grams = new Uint32Array(1 << (FILTER_BITS - 5));
 const windows = new Map<number, Buffer[]>();
 /** Forms shorter than WINDOW, matched whole (there are few: a key is rarely under 12 characters). */
 const shortForms: Buffer[] = [];
+/** The same forms as text, for texts too short to hold a window. */
+const shortTexts: string[] = [];
 /** Up to this many short forms, one native search each is faster than the pass below (a config's own few). */
 const SHORT_SEARCHES = 2;
 /** Short forms by their first four bytes (big-endian); a filter of every four bytes of every short form; the shortest's and longest's length. */
@@ -97,6 +99,7 @@ function quadBit(head: number): number {
 
 function addShort(bytes: Buffer): void {
   shortForms.push(bytes);
+  shortTexts.push(bytes.toString("utf8"));
   shortMin = Math.min(shortMin, bytes.length);
   shortMax = Math.max(shortMax, bytes.length);
   const head = bytes.readUInt32BE(0);
@@ -213,9 +216,20 @@ export function redactKnownBytes(bytes: Buffer): Buffer {
   return Buffer.concat(parts);
 }
 
+/** UTF-8 of texts up to a third of its size is written here, not into a new Buffer: most texts hold no secret. */
+const scratch = Buffer.allocUnsafe(4096);
+
 /** `text` with every run of a known secret replaced: one pass over its bytes, whatever the number of secrets. */
 export function redactKnown(text: string): string {
   if (text.length < MIN_LENGTH || (text.length < WINDOW && shortForms.length === 0)) return text;
+  // Too short for a window (under WINDOW bytes): only a short form can be in it, found as text.
+  if (text.length < WINDOW && shortTexts.length <= SHORT_SEARCHES && Buffer.byteLength(text) < WINDOW) {
+    if (!shortTexts.some((form) => text.includes(form))) return text;
+  } else if (text.length * 3 <= scratch.length) {
+    const view = scratch.subarray(0, scratch.write(text, "utf8"));
+    const out = redactKnownBytes(view);
+    return out === view ? text : out.toString("utf8");
+  }
   const bytes = Buffer.from(text, "utf8");
   const out = redactKnownBytes(bytes);
   return out === bytes ? text : out.toString("utf8");
