@@ -100,7 +100,10 @@ const keepLongNumber: Reviver = (_key, value, context) =>
  * cannot hold one (the usual case) is parsed without it; a false alarm (digits in a string) only
  * costs the reviver.
  */
-const MAY_HOLD_LONG_NUMBER = /(?:^|[:,[])\s*-?[0-9.]{16}/;
+// Two patterns, not one alternation with `^`: the engine then looks for the first character class only.
+const LONG_NUMBER_IN_VALUE = /[:,[]\s*-?[0-9.]{16}/;
+const LONG_NUMBER_AT_START = /^\s*-?[0-9.]{16}/;
+const mayHoldLongNumber = (text: string): boolean => LONG_NUMBER_IN_VALUE.test(text) || LONG_NUMBER_AT_START.test(text);
 
 /** Counts the bytes of `marks` in `bytes`, stopping once past `limit`. */
 function countPast(bytes: Buffer, marks: readonly number[], limit: number): number {
@@ -130,7 +133,7 @@ async function walkParsed(bytes: Buffer, options: WalkOptions, each: (item: unkn
   let root: unknown;
   try {
     const text = bytes.toString("utf8");
-    root = MAY_HOLD_LONG_NUMBER.test(text) ? JSON.parse(text, keepLongNumber as (this: unknown, k: string, v: unknown) => unknown) : JSON.parse(text);
+    root = mayHoldLongNumber(text) ? JSON.parse(text, keepLongNumber as (this: unknown, k: string, v: unknown) => unknown) : JSON.parse(text);
   } catch {
     throw new JsonWalkError("syntax", "not valid JSON");
   }
