@@ -7,7 +7,6 @@ import { maintenanceMargin, marginRatio } from "../src/collectors/account.js";
 import { Aggregate } from "../src/collectors/group.js";
 import { liquidationDistance, notional } from "../src/collectors/positions.js";
 import { walkJson } from "../src/util/json-walk.js";
-import type { Precision } from "../src/venue/fields.js";
 import { parseAccountInfo } from "../src/venue/parse-account.js";
 import { parseOrders } from "../src/venue/parse-orders.js";
 
@@ -82,7 +81,7 @@ const ignore = (): void => undefined;
 /** A body with the texts as decimal strings, or as JSON numbers read the way the client reads them. */
 async function body(json: string, asNumbers: boolean): Promise<unknown> {
   const text = asNumbers ? json.replace(/"(-?[0-9.]+)"/g, "$1") : json;
-  return (await walkJson(Buffer.from(text), { maxItems: 0, keepLongNumbers: asNumbers }, ignore)).root;
+  return (await walkJson(Buffer.from(text), { maxItems: 0 }, ignore)).root;
 }
 
 function position(size: string, avg: string, liq: string, mm: string): string {
@@ -116,8 +115,7 @@ describe("derived values are the exact decimals rounded once", () => {
       await fc.assert(
         fc.asyncProperty(fc.array(fc.tuple(decimalText, decimalText), { minLength: 1, maxLength: 6 }), async (rows) => {
           const json = `[${rows.map(([price, qty]) => `{"id":"x","price":"${price.text}","quantity":"${qty.text}"}`).join(",")}]`;
-          const precision: Precision = { lost: false };
-          const orders = parseOrders(await body(json, asNumbers), "orders_active", ignore, precision);
+          const orders = parseOrders(await body(json, asNumbers), "orders_active", ignore);
           const quantity = new Aggregate();
           const notionalSum = new Aggregate();
           let wantQuantity: Rational = [0n, 1n];

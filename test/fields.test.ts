@@ -44,11 +44,25 @@ describe("readTimestampSeconds", () => {
 });
 
 describe("readLabel and readFlag", () => {
-  it("accepts strings and numbers as labels, not empties or objects", () => {
-    expect(readLabel("BTC-USD")).toBe("BTC-USD");
-    expect(readLabel(42)).toBe("42");
-    expect(readLabel("")).toBeUndefined();
-    expect(readLabel({ id: 1 })).toBeUndefined();
+  it("accepts strings and numbers as labels, not empties or objects, which are reported", () => {
+    const reported: string[] = [];
+    const report = (field: string): void => void reported.push(field);
+    expect(readLabel("BTC-USD", "a", report)).toBe("BTC-USD");
+    expect(readLabel(42, "b", report)).toBe("42");
+    expect(readLabel("", "c", report)).toBeUndefined();
+    expect(readLabel({ id: 1 }, "d", report)).toBeUndefined();
+    expect(reported).toEqual(["c", "d"]);
+  });
+
+  it("replaces bidirectional controls and reports the field, keeping the rest of the text", () => {
+    const reported: string[] = [];
+    const report = (field: string): void => void reported.push(field);
+    const controls = ["\u202A", "\u202B", "\u202C", "\u202D", "\u202E", "\u2066", "\u2067", "\u2068", "\u2069", "\u200E", "\u200F", "\u061C"];
+    for (const c of controls) expect(readLabel(`BTC-USD${c} GNOL`, "marketId", report)).toBe("BTC-USD\uFFFD GNOL");
+    expect(reported).toEqual(controls.map(() => "marketId"));
+    // Right-to-left text itself is no control: it stays as sent, and is not reported.
+    expect(readLabel("\u05E9\u05D5\u05E7", "marketId", report)).toBe("\u05E9\u05D5\u05E7");
+    expect(reported).toHaveLength(controls.length);
   });
 
   it("accepts booleans and their string forms", () => {

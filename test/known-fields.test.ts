@@ -15,7 +15,7 @@ const BAD = { nested: true };
 /** Fields reported while reading `body` with at most 2 items of its list. */
 async function reported(body: unknown, read: (walk: ReturnType<typeof bodyWalk>, report: (field: string) => void) => Promise<unknown>): Promise<Set<string>> {
   const fields = new Set<string>();
-  const walk = bodyWalk(() => Buffer.from(JSON.stringify(body)), new URL("http://venue.test/"), { maxItems: 2, signal: new AbortController().signal }, false);
+  const walk = bodyWalk(Buffer.from(JSON.stringify(body)), new URL("http://venue.test/"), { maxItems: 2, signal: new AbortController().signal });
   await read(walk, (field) => fields.add(field));
   return fields;
 }
@@ -29,7 +29,7 @@ describe("the fields each reader knows", () => {
       {},
     ];
     for (const endpoint of ["orders_active", "orders_history"] as const) {
-      const got = await reported(orderBody, (walk, report) => readOrders(walk, endpoint, report, { lost: false }));
+      const got = await reported(orderBody, (walk, report) => readOrders(walk, endpoint, report));
       expect([...got].sort(), endpoint).toEqual([...KNOWN_INVALID_FIELDS[endpoint]].sort());
     }
     const settings = Object.fromEntries(KNOWN_INVALID_FIELDS.markets.filter((f) => f.startsWith("settings.")).map((f) => [f.slice("settings.".length), BAD]));
@@ -49,8 +49,8 @@ describe("the fields each reader knows", () => {
       KNOWN_INVALID_FIELDS.account_info.filter((f) => f.startsWith("positions[].")).map((f) => [f.slice("positions[].".length), BAD]),
     );
     const top = Object.fromEntries(KNOWN_INVALID_FIELDS.account_info.filter((f) => !f.includes("[")).map((f) => [f, BAD]));
-    const detailed = await reported({ ...top, positions: [42, position, {}] }, (walk, report) => readAccountInfo(walk, "USDC", report, { lost: false }));
-    const summary = await reported({ ...top }, (walk, report) => readAccountInfo(walk, "USDC", report, { lost: false }));
+    const detailed = await reported({ ...top, positions: [42, position, {}] }, (walk, report) => readAccountInfo(walk, "USDC", report));
+    const summary = await reported({ ...top }, (walk, report) => readAccountInfo(walk, "USDC", report));
     expect([...new Set([...detailed, ...summary])].sort()).toEqual([...KNOWN_INVALID_FIELDS.account_info].sort());
   });
 

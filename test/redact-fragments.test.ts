@@ -7,7 +7,7 @@ import { configFromEnv } from "../src/config/load.js";
 import { createLogger } from "../src/log.js";
 import { SelfMetrics } from "../src/metrics/self.js";
 import { startService, type Service } from "../src/service.js";
-import { wellFormedLabel } from "../src/util/label-text.js";
+import { readLabel } from "../src/venue/fields.js";
 import { WINDOW, addSecrets, redact } from "../src/util/redact.js";
 import { parseExposition } from "./helpers/exposition.js";
 import { startTinyVenue, type TinyVenue } from "./helpers/tiny-venue.js";
@@ -74,10 +74,10 @@ describe("redaction of any 12-character run of a secret", () => {
     );
   });
 
-  it("redacts before a label value is cut, so the cut leaves no part of the secret", () => {
+  it("redacts where a venue string is read, before a label value is cut, so the cut leaves no part of the secret", () => {
     const key = `K${"0123456789abcdefghij".repeat(9)}`;
     addSecrets([key]);
-    const label = wellFormedLabel(`${"x".repeat(10)}${key}`);
+    const label = readLabel(`${"x".repeat(10)}${key}`, "marketId", () => undefined)!;
     expect(label.length).toBeLessThanOrEqual(128);
     expect(leaks(label, key)).toEqual([]);
     expect(label).toContain("<secret>");

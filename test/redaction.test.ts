@@ -3,6 +3,7 @@
 import { Writable } from "node:stream";
 import { describe, expect, it } from "vitest";
 import { configFromObject } from "./helpers/config-files.js";
+import { echoedEverywhere } from "./helpers/echoing-venue.js";
 import { createLogger } from "../src/log.js";
 import { authenticator, secretHeaderNames } from "../src/venue/auth.js";
 
@@ -52,5 +53,32 @@ describe("log redaction", () => {
     const headers = { "x-desk-key": "value-nobody-configured" };
     expect(logged([], { headers })).toContain("value-nobody-configured");
     expect(logged(["X-Desk-Key"], { headers })).not.toContain("value-nobody-configured");
+  });
+});
+
+describe("configured header values echoed by the venue", () => {
+  it("are redacted wherever the venue puts them, long or short, in answers and the log alike", async () => {
+    const values = { key: "desk-key-value-7f3a", tenant: "tenant-9", extra: "x-tenant-secret-value-42" };
+    const all = await echoedEverywhere(Object.values(values), (url) =>
+      configFromObject(
+        {
+          venue: { base_url: url },
+          web: { listen_address: "127.0.0.1:0" },
+          accounts: [
+            {
+              name: "a",
+              collateral_ids: ["X"],
+              auth: { type: "api_key", header_name: "X-Desk-Key", key: values.key },
+              headers: { "X-Tenant": values.tenant, "X-Tenant-Secret": values.extra },
+            },
+          ],
+        },
+        {},
+        "/",
+      ),
+    );
+    expect(all).toContain("<secret>");
+    expect(Object.values(values).filter((v) => all.includes(v))).toEqual([]);
+    expect([values.key.slice(3, 15), values.extra.slice(5, 17)].filter((run) => all.includes(run))).toEqual([]);
   });
 });

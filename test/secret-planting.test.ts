@@ -5,7 +5,8 @@ import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { loadConfigFile } from "./helpers/config-files.js";
+import { configFromObject, loadConfigFile } from "./helpers/config-files.js";
+import { echoedEverywhere } from "./helpers/echoing-venue.js";
 import { headerValueProblem } from "../src/config/secret.js";
 import { redact, addSecrets } from "../src/util/redact.js";
 import { runExporter } from "./helpers/child.js";
@@ -204,5 +205,33 @@ describe("the redactor, the last line of defence", () => {
     expect(out.match(/<secret>/g)?.length).toBeGreaterThanOrEqual(4);
     // Ordinary words after "basic" stay.
     expect(redact("basic authentication required")).toBe("basic authentication required");
+  });
+});
+
+describe("valid values planted in every credential slot, echoed by the venue", () => {
+  it("in every field, key and error body: none of them shown anywhere", async () => {
+    const planted = { key: "PLANTED-KEY-f1e2d3c4", header: "PLANTED-HEADER-a9b8c7", token: "PLANTED-TOKEN-5e6f7a8b", password: "PLANTED-PASSWORD-0c1d2e" };
+    const all = await echoedEverywhere(Object.values(planted), (url) =>
+      configFromObject(
+        {
+          venue: { base_url: url },
+          web: { listen_address: "127.0.0.1:0" },
+          accounts: [
+            { name: "a", collateral_ids: ["USDC"], auth: { type: "api_key", key: planted.key }, headers: { "X-Api-Secret": planted.header } },
+            { name: "b", collateral_ids: ["USDC"], auth: { type: "bearer", token: planted.token } },
+            { name: "c", collateral_ids: ["USDC"], auth: { type: "basic", username: "u", password: planted.password } },
+          ],
+        },
+        {},
+        "/",
+      ),
+    );
+    expect(all).toContain("<secret>");
+    // "PLANTED-" is 8 characters: any longer run of a value would be one left unredacted.
+    expect(
+      Object.values(planted)
+        .flatMap((v) => [v, v.slice(0, 13), v.slice(-12)])
+        .filter((n) => all.includes(n)),
+    ).toEqual([]);
   });
 });

@@ -8,7 +8,8 @@ import { join } from "node:path";
 import { Writable } from "node:stream";
 import bcrypt from "bcryptjs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { loadConfigFile } from "./helpers/config-files.js";
+import { configFromObject, loadConfigFile } from "./helpers/config-files.js";
+import { echoedEverywhere } from "./helpers/echoing-venue.js";
 import { createLogger } from "../src/log.js";
 import { SelfMetrics } from "../src/metrics/self.js";
 import { startService, type Service } from "../src/service.js";
@@ -145,5 +146,30 @@ describe("no secret escapes", () => {
     // The status page, with each account's last failure (the wrong key's is auth).
     expect(all).toMatch(/id="account-wrong"[\s\S]*?<code>auth<\/code>/);
     expect(NEEDLES.filter((n) => all.includes(n))).toEqual([]);
+  });
+});
+
+describe("a venue that echoes every credential it is sent", () => {
+  it("in every field, key and error body: none of them in /metrics, /probe, the debug probe or the log", async () => {
+    const sent = [SECRETS.venueKey, SECRETS.header, SECRETS.bearer, SECRETS.basicPassword, Buffer.from(`ops:${SECRETS.basicPassword}`).toString("base64")];
+    const all = await echoedEverywhere(sent, (url) =>
+      configFromObject(
+        {
+          venue: { base_url: url },
+          web: { listen_address: "127.0.0.1:0" },
+          accounts: [
+            { name: "good", collateral_ids: ["USDC"], auth: { type: "api_key", key: SECRETS.venueKey }, headers: { "X-Extra": SECRETS.header } },
+            { name: "bear", collateral_ids: ["USDC"], auth: { type: "bearer", token: SECRETS.bearer } },
+            { name: "ops", collateral_ids: ["USDC"], auth: { type: "basic", username: "ops", password: SECRETS.basicPassword } },
+          ],
+        },
+        {},
+        "/",
+      ),
+    );
+    expect(all).toContain("<secret>");
+    expect(sent.filter((n) => all.includes(n))).toEqual([]);
+    // Nor any 12-character run of them, however the venue cut them.
+    expect(sent.flatMap((n) => [n.slice(2, 14), n.slice(-12)]).filter((run) => all.includes(run))).toEqual([]);
   });
 });

@@ -282,6 +282,64 @@ describe("label values are well-formed, and no two series share a label set", ()
   });
 });
 
+describe("bidirectional controls never reach an answer", () => {
+  // Each control, in a market id, a direction, an order's fields and a market's: read in a browser or
+  // a terminal, a raw one would reverse the rest of the line, the sample value included ("96" as "69").
+  const CONTROLS = ["\u202A", "\u202B", "\u202C", "\u202D", "\u202E", "\u2066", "\u2067", "\u2068", "\u2069", "\u200E", "\u200F", "\u061C"];
+  const BIDI = /[\u202A-\u202E\u2066-\u2069\u200E\u200F\u061C]/;
+
+  it("replaces them in /metrics, /probe and the debug probe, counts each field, and keeps the value beside them exact", async () => {
+    const position = (marketId: string, direction: string): Record<string, unknown> => ({
+      marketId,
+      direction,
+      size: "1",
+      avgExecutionPrice: "100",
+      marginAmount: "1",
+      borrowedAmount: "0",
+      leverage: "1",
+      realizedPnl: "0",
+      liquidationPrice: "96",
+      maintenanceMargin: "0.1",
+    });
+    const r = await start({
+      account: {
+        collateralBalance: "100",
+        availableMargin: "50",
+        totalInvested: "10",
+        totalMargin: "100",
+        totalUnrealizedPnl: "0",
+        positions: [position("BTC-USD\u202E GNOL", "\u202ETROHS"), ...CONTROLS.map((c, i) => position(`M${i}${c}X`, "LONG"))],
+      },
+      active: CONTROLS.map((c, i) => order(i + 1, { marketId: `ETH${c}-USD`, side: `BUY${c}` })),
+      markets: [
+        { id: "BTC-USD\u2066 GNOL", name: "\u2067name", assetId: "A", collateralAssetId: "USD", status: "TRADABLE\u200F", settings: { tickSize: 0.5 } },
+      ],
+    });
+    const { text, samples } = await r.scrape();
+    const probe = await (await fetch(new URL("/probe?target=acct", r.service.server.url))).text();
+    const debug = await (await fetch(new URL("/probe?target=acct&debug=true", r.service.server.url))).text();
+    for (const [where, answer] of [
+      ["/metrics", text],
+      ["/probe", probe],
+      ["debug probe", debug],
+    ] as const) {
+      expect(BIDI.test(answer), where).toBe(false);
+      expect(answer, where).toContain("BTC-USD\uFFFD GNOL");
+    }
+    // The value beside the replaced labels is the venue's, exactly.
+    expect(valueOf(samples, "trading_position_liquidation_price", { market_id: "BTC-USD\uFFFD GNOL", direction: "\uFFFDTROHS" })).toBe(96);
+    expect(valueOf(parseExposition(probe), "trading_position_liquidation_price", { market_id: "BTC-USD\uFFFD GNOL", direction: "\uFFFDTROHS" })).toBe(96);
+    expect(valueOf(samples, "trading_market_tick_size", { market_id: "BTC-USD\uFFFD GNOL" })).toBe(0.5);
+    const invalid = (endpoint: string, field: string): number | undefined => valueOf(samples, "trading_exporter_invalid_fields_total", { endpoint, field });
+    expect(invalid("account_info", "positions[].marketId")).toBe(1 + CONTROLS.length);
+    expect(invalid("account_info", "positions[].direction")).toBe(1);
+    expect([invalid("orders_active", "marketId"), invalid("orders_active", "side")]).toEqual([CONTROLS.length, CONTROLS.length]);
+    expect([invalid("markets", "id"), invalid("markets", "name"), invalid("markets", "status")]).toEqual([1, 1, 1]);
+    expect(duplicateSeries(samples)).toEqual([]);
+    expect(checkMetrics(text)).toBe("");
+  });
+});
+
 describe("derived values come from the decimals as written", () => {
   it("an 18-digit JSON number or decimal string times 1.1 is the exact product rounded once, read once", async () => {
     const active = [

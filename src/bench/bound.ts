@@ -30,7 +30,7 @@ export class Bound {
   /** The market list, read once: the exporter caches it too (60 s by default), so it is not a per-scrape request. */
   #markets: Raw[] | undefined;
   readonly #marketsEveryScrape: boolean;
-  /** With `pool`, bodies come through the exporter's own connection pool (undici's request()) instead of fetch. */
+  /** With `pool`, bodies come through the exporter's own connection pool (undici's Agent) instead of fetch. */
   readonly #pool: Transport | undefined;
 
   /** True when the pool is the caller's (one for many bounds), which closes it. */
@@ -63,13 +63,14 @@ export class Bound {
         url,
         headers: new Headers(this.#headers),
         signal: AbortSignal.timeout(10_000),
+        remainingMs: () => 10_000,
         maxBodyBytes: 10 * 2 ** 20,
         maxRetryAfterSeconds: 0,
-        request: this.#pool.request,
+        fetch: this.#pool.fetch,
       });
-      return JSON.parse(Buffer.concat(body.chunks, body.length).toString("utf8")) as unknown;
+      return JSON.parse(body.toString("utf8")) as unknown;
     }
-    const answer = await this.#pool.request({ origin: url.origin, path: url.pathname + url.search, method: "GET", headers: this.#headers });
+    const answer = await this.#pool.dispatcher.request({ origin: url.origin, path: url.pathname + url.search, method: "GET", headers: this.#headers });
     return JSON.parse(await answer.body.text()) as unknown;
   }
 

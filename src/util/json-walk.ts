@@ -1,21 +1,21 @@
 // Reads a JSON body's one list of items (the top-level array, or one list member of a top-level
-// object) within bounds: items past a cap are counted, never kept; the event loop gets a turn every
-// few milliseconds; a body dense in objects and arrays is streamed instead of parsed whole.
+// object) in one parse, within bounds: items past a cap are counted, never kept; the event loop gets
+// a turn every few milliseconds; a body dense in objects and arrays is streamed instead of parsed
+// whole. A number with more significant digits than a double keeps comes back as its text.
 
 import { Tokenizer, TokenParser, TokenType } from "@streamparser/json";
 import { DOUBLE_DIGITS, significantDigits } from "./decimal.js";
-import { SkippedItems } from "./json-skip.js";
 
 /**
- * Bodies below this go to JSON.parse whatever their shape: at worst (330 k empty objects a MiB)
- * that is about 45 ms and 45 MB, and JSON.parse is five to ten times faster than any JS parser.
+ * Bodies below this go to JSON.parse whatever their shape: even a MiB of empty objects is parsed
+ * within a slice of a scrape's deadline, and JSON.parse is much faster than any JS parser.
  */
 export const STREAM_FROM = 1 << 20;
 /**
  * Past STREAM_FROM, a body with more values than this (counted as its `,`, `{` and `[` bytes, up to
  * here, so the count costs little) is streamed: JSON.parse's memory and time grow with the values it
- * makes, and an answer of millions of `{}` would take seconds and gigabytes. A venue's real answers
- * stay below it (5,000 orders are about 140,000).
+ * makes, and an answer of millions of `{}` would take seconds and gigabytes. A venue's real answers,
+ * thousands of orders of a few dozen values each, stay well below it.
  */
 export const PARSE_MAX_VALUES = 500_000;
 /**
@@ -51,8 +51,6 @@ export interface WalkOptions {
   maxItems: number;
   /** Checked at every turn of the event loop: once aborted, the walk stops with reason "aborted". */
   signal?: AbortSignal;
-  /** A number with more significant digits than a double keeps comes back as its text (always so when streamed). */
-  keepLongNumbers?: boolean;
 }
 
 export interface Walked {
@@ -87,11 +85,25 @@ class Pacer {
   }
 }
 
-const longNumberText = (text: string): number | string => (significantDigits(text) > DOUBLE_DIGITS ? text : Number(text));
+/** A number's source text when a double would not keep it as written (over DOUBLE_DIGITS significant digits). */
+const isLong = (text: string): boolean => text.length > DOUBLE_DIGITS && significantDigits(text) > DOUBLE_DIGITS;
 
 type Reviver = (this: unknown, key: string, value: unknown, context?: { source?: string }) => unknown;
+/** JSON.parse's reviver: each number's source text is at hand, so a long one is kept exact in the same parse. */
 const keepLongNumber: Reviver = (_key, value, context) =>
-  typeof value === "number" && context?.source !== undefined && typeof longNumberText(context.source) === "string" ? context.source : value;
+  typeof value === "number" && context?.source !== undefined && isLong(context.source) ? context.source : value;
+
+/**
+ * Whether the text may hold a number of over DOUBLE_DIGITS significant digits: such a number, in a
+ * value's place (after `:`, `,`, `[` or at the start), has at least 16 digits and at most one point in a row. A
+ * reviver makes JSON.parse call back for every value, several times its own cost, so a body that
+ * cannot hold one (the usual case) is parsed without it; a false alarm (digits in a string) only
+ * costs the reviver.
+ */
+// Two patterns, not one alternation with `^`: the engine then looks for the first character class only.
+const LONG_NUMBER_IN_VALUE = /[:,[]\s*-?[0-9.]{16}/;
+const LONG_NUMBER_AT_START = /^\s*-?[0-9.]{16}/;
+const mayHoldLongNumber = (text: string): boolean => LONG_NUMBER_IN_VALUE.test(text) || LONG_NUMBER_AT_START.test(text);
 
 /** Counts the bytes of `marks` in `bytes`, stopping once past `limit`. */
 function countPast(bytes: Buffer, marks: readonly number[], limit: number): number {
@@ -120,10 +132,8 @@ function listOf(root: unknown, list: string | undefined): unknown[] | undefined 
 async function walkParsed(bytes: Buffer, options: WalkOptions, each: (item: unknown) => void): Promise<Walked> {
   let root: unknown;
   try {
-    root = JSON.parse(
-      bytes.toString("utf8"),
-      options.keepLongNumbers === true ? (keepLongNumber as (this: unknown, k: string, v: unknown) => unknown) : undefined,
-    );
+    const text = bytes.toString("utf8");
+    root = mayHoldLongNumber(text) ? JSON.parse(text, keepLongNumber as (this: unknown, k: string, v: unknown) => unknown) : JSON.parse(text);
   } catch {
     throw new JsonWalkError("syntax", "not valid JSON");
   }
@@ -140,14 +150,15 @@ async function walkParsed(bytes: Buffer, options: WalkOptions, each: (item: unkn
 /** A tokenizer that keeps a long number's text, as the parser's documentation suggests, so no digit is lost. */
 class ExactTokenizer extends Tokenizer {
   override parseNumber(text: string): number {
-    return longNumberText(text) as number;
+    return (isLong(text) ? text : Number(text)) as number;
   }
 }
 
 /**
  * Streams `bytes` through @streamparser/json: the tokenizer's tokens go to a token parser that
  * emits each item of the list and forgets it (nothing above it is emitted, so it is not kept),
- * and are watched here for the nesting depth and, in an object, its top-level members.
+ * and are watched here for the nesting depth and, in an object, its top-level members. The held
+ * values are bounded by MAX_HELD_VALUES and the depth by MAX_DEPTH, whatever the body.
  */
 async function walkStreamed(bytes: Buffer, options: WalkOptions, each: (item: unknown) => void): Promise<Walked> {
   const tokenizer = new ExactTokenizer({ stringBufferSize: 64 * 1024, numberBufferSize: 64 });
@@ -171,31 +182,33 @@ async function walkStreamed(bytes: Buffer, options: WalkOptions, each: (item: un
   let held = 0;
   let heldBeforeItem = 0;
   let items = 0;
-  // The items past the cap: followed token by token for their grammar, counted, never built.
-  let skipped: SkippedItems | undefined;
+  // Past the cap the list's tokens are only followed for their nesting and their items counted, never
+  // handed to the parser (it would build every item only to drop it); the list's own `]` goes to the
+  // parser again, which then saw the list end after the last kept item.
+  let skipping = false;
   let overCap = 0;
   tokenizer.onToken = (info) => {
     if (failure !== undefined) return;
     const token = info.token;
-    if (skipped !== undefined) {
-      // The hot path past the cap: millions of tokens, nothing built.
-      const step = skipped.feed(token);
-      if (step === "more") {
-        if (token <= TokenType.LEFT_BRACKET && itemDepth + skipped.depth > MAX_DEPTH) fail(new JsonWalkError("depth", `nested deeper than ${MAX_DEPTH}`));
-        return;
-      }
-      if (step === "error") return fail(new JsonWalkError("syntax", "not valid JSON"));
-      // The list's `]`: the parser, which saw the list up to the cap, sees it end there.
-      overCap = skipped.count;
-      skipped = undefined;
-    }
     const value = info.value;
     const opens = token === TokenType.LEFT_BRACE || token === TokenType.LEFT_BRACKET;
     const closes = token === TokenType.RIGHT_BRACE || token === TokenType.RIGHT_BRACKET;
-    if (inList && depth === itemDepth && !closes && token !== TokenType.COLON && items >= options.maxItems) {
-      // The cap is reached: what follows in the list is never handed to the parser.
-      skipped = new SkippedItems(items > 0);
-      if (skipped.feed(token) === "error") return fail(new JsonWalkError("syntax", "not valid JSON"));
+    if (skipping) {
+      if (opens) {
+        if (++depth > MAX_DEPTH) fail(new JsonWalkError("depth", `nested deeper than ${MAX_DEPTH}`));
+        return;
+      }
+      if (!closes || depth > itemDepth) {
+        if (closes) depth--;
+        else if (token === TokenType.COMMA && depth === itemDepth) overCap++;
+        return;
+      }
+      skipping = false;
+    } else if (inList && depth === itemDepth && !closes && token !== TokenType.COLON && items >= options.maxItems) {
+      // The cap is reached: this token starts the first item past it, or is the comma before it.
+      skipping = true;
+      overCap = 1;
+      if (opens && ++depth > MAX_DEPTH) fail(new JsonWalkError("depth", `nested deeper than ${MAX_DEPTH}`));
       return;
     }
     if (depth === 0 && root === undefined) {

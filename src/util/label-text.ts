@@ -1,9 +1,16 @@
-// Label values as Prometheus can hold them: well-formed UTF-16, secrets redacted, at most 128 code units, cut between code points.
-
-import { redactLabel } from "./redact.js";
+// Label values as Prometheus can hold them and a person can read them: well-formed UTF-16, no bidirectional controls, at most 128 code units, cut between code points.
 
 /** Label values longer than this are cut, so a hostile venue cannot blow up a scrape. */
 export const MAX_LABEL_VALUE_LENGTH = 128;
+
+/** Unicode's bidirectional controls: embeddings, overrides, isolates and marks, which reorder the text around them. */
+const BIDI = /[\u202A-\u202E\u2066-\u2069\u200E\u200F\u061C]/;
+const BIDI_ALL = new RegExp(BIDI.source, "g");
+
+/** Whether `text` holds a bidirectional control. */
+export function hasBidiControls(text: string): boolean {
+  return BIDI.test(text);
+}
 
 /** `text` cut to at most `max` UTF-16 units, never between the two halves of a surrogate pair. */
 export function cutLabel(text: string, max = MAX_LABEL_VALUE_LENGTH): string {
@@ -13,11 +20,12 @@ export function cutLabel(text: string, max = MAX_LABEL_VALUE_LENGTH): string {
 }
 
 /**
- * A venue string as a label value: lone surrogates replaced by U+FFFD (they cannot be written as
- * UTF-8, and became one "?" for two distinct strings), any run of a configured secret redacted
- * (before the cut, which could otherwise leave a part of it too short to recognise), then cut on a
- * code-point boundary. Two values that become equal here make one series (dedupe-series.ts).
+ * A venue string as a label value: lone surrogates (they cannot be written as UTF-8, and became one
+ * "?" for two distinct strings) and bidirectional controls (read in a browser or a terminal, they
+ * reverse the rest of the line, sample value included) replaced by U+FFFD, then cut on a code-point
+ * boundary. Two values that become equal here make one series (dedupe-series.ts).
  */
 export function wellFormedLabel(text: string): string {
-  return cutLabel(redactLabel(text.isWellFormed() ? text : text.toWellFormed()));
+  const formed = text.isWellFormed() ? text : text.toWellFormed();
+  return cutLabel(BIDI.test(formed) ? formed.replace(BIDI_ALL, "\uFFFD") : formed);
 }

@@ -1,5 +1,6 @@
-// The last line of defence: every configured secret, any 12-byte run of it, its JSON and base64 forms,
-// and any Authorization value, as <secret>, found in one pass over the text whatever the number of secrets.
+// Every configured secret, any 12-byte run of it, its JSON and base64 forms, and any Authorization value,
+// as <secret>, found in one pass over the text whatever the number of secrets. Every venue string is
+// redacted where the readers take it (venue/fields.ts readId); log lines and pages by `redact`.
 
 const REDACTED = "<secret>";
 const REDACTED_BYTES = Buffer.from(REDACTED);
@@ -40,6 +41,8 @@ const grams = new Uint32Array(1 << (FILTER_BITS - 5));
 const windows = new Map<number, Buffer[]>();
 /** Forms shorter than WINDOW, matched whole (there are few: a key is rarely under 12 characters). */
 const shortForms: Buffer[] = [];
+/** The same forms as text, for texts too short to hold a window. */
+const shortTexts: string[] = [];
 /** Up to this many short forms, one native search each is faster than the pass below (a config's own few). */
 const SHORT_SEARCHES = 2;
 /** Short forms by their first four bytes (big-endian); a filter of every four bytes of every short form; the shortest's and longest's length. */
@@ -50,10 +53,6 @@ const shortQuads = new Uint32Array(1 << (QUAD_BITS - 5));
 const shortHeads = new Uint32Array(1 << (QUAD_BITS - 5));
 let shortMin = WINDOW;
 let shortMax = 0;
-/** Label values seen lately and what they became: the same market ids come back in every answer. */
-const memo = new Map<string, string>();
-const MEMO_ENTRIES = 16_384;
-const MEMO_MAX_LENGTH = 256;
 
 function forms(secret: string): string[] {
   const json = JSON.stringify(secret).slice(1, -1);
@@ -100,6 +99,7 @@ function quadBit(head: number): number {
 
 function addShort(bytes: Buffer): void {
   shortForms.push(bytes);
+  shortTexts.push(bytes.toString("utf8"));
   shortMin = Math.min(shortMin, bytes.length);
   shortMax = Math.max(shortMax, bytes.length);
   const head = bytes.readUInt32BE(0);
@@ -125,7 +125,6 @@ export function addSecrets(values: Iterable<string>): void {
       else addWindows(bytes);
     }
   }
-  memo.clear();
 }
 
 function sameWindow(bytes: Buffer, at: number, h: number): boolean {
@@ -217,23 +216,23 @@ export function redactKnownBytes(bytes: Buffer): Buffer {
   return Buffer.concat(parts);
 }
 
+/** UTF-8 of texts up to a third of its size is written here, not into a new Buffer: most texts hold no secret. */
+const scratch = Buffer.allocUnsafe(4096);
+
 /** `text` with every run of a known secret replaced: one pass over its bytes, whatever the number of secrets. */
 export function redactKnown(text: string): string {
   if (text.length < MIN_LENGTH || (text.length < WINDOW && shortForms.length === 0)) return text;
+  // Too short for a window (under WINDOW bytes): only a short form can be in it, found as text.
+  if (text.length < WINDOW && shortTexts.length <= SHORT_SEARCHES && Buffer.byteLength(text) < WINDOW) {
+    if (!shortTexts.some((form) => text.includes(form))) return text;
+  } else if (text.length * 3 <= scratch.length) {
+    const view = scratch.subarray(0, scratch.write(text, "utf8"));
+    const out = redactKnownBytes(view);
+    return out === view ? text : out.toString("utf8");
+  }
   const bytes = Buffer.from(text, "utf8");
   const out = redactKnownBytes(bytes);
   return out === bytes ? text : out.toString("utf8");
-}
-
-/** A venue string before it is cut to a label value: redacted first, so no cut can leave part of a secret. */
-export function redactLabel(text: string): string {
-  const seen = memo.get(text);
-  if (seen !== undefined) return seen;
-  const out = redactKnown(text);
-  if (text.length > MEMO_MAX_LENGTH) return out;
-  if (memo.size >= MEMO_ENTRIES) memo.clear();
-  memo.set(text, out);
-  return out;
 }
 
 /** `text` with every known secret and any Authorization value replaced by <secret>. */

@@ -1,8 +1,12 @@
 // Tolerant readers for single venue fields: numbers or decimal strings, labels, flags, timestamps.
 
-import { type Decimal, keptByDouble, longDecimal } from "../util/decimal.js";
-import { wellFormedLabel } from "../util/label-text.js";
+import { type Decimal, longDecimal } from "../util/decimal.js";
+import { hasBidiControls, wellFormedLabel } from "../util/label-text.js";
+import { redactKnown } from "../util/redact.js";
 import type { Exact } from "./snapshot.js";
+
+/** Reports a field that was missing or malformed, by its name; `count` of them at once (1 when left out). */
+export type FieldReporter = (field: string, count?: number) => void;
 
 const DECIMAL_TEXT = /^[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?$/;
 const MAX_NUMBER_TEXT = 400;
@@ -19,31 +23,17 @@ export function readNumber(value: unknown): number | undefined {
 
 /**
  * The decimal a number field was written as, when its text (a decimal string, or a JSON number's
- * source kept by util/json-parse.ts) has more significant digits than a double keeps; else undefined.
+ * source kept by the parse, util/json-walk.ts) has more significant digits than a double keeps.
  */
 function readLongDecimal(value: unknown): Decimal | undefined {
   return typeof value === "string" && value.length <= MAX_NUMBER_TEXT ? longDecimal(value) : undefined;
 }
 
-/** Set when a JSON number may have had more digits than its double keeps: its source text is then read again. */
-export interface Precision {
-  lost: boolean;
-}
-
-/**
- * The long decimals of `fields` of `raw`, or undefined when there were none. A JSON number there
- * that is not exactly a short decimal sets `precision.lost`: JSON.parse dropped digits, and the
- * caller parses the body again keeping number texts (util/json-parse.ts).
- */
-export function exactFields<K extends string>(raw: Record<string, unknown>, fields: readonly K[], precision?: Precision): Exact<K> | undefined {
+/** The long decimals of `fields` of `raw`, or undefined when there were none (the usual case). */
+export function exactFields<K extends string>(raw: Record<string, unknown>, fields: readonly K[]): Exact<K> | undefined {
   let exact: Exact<K> | undefined;
   for (const field of fields) {
-    const value = raw[field];
-    if (typeof value === "number") {
-      if (precision !== undefined && !keptByDouble(value)) precision.lost = true;
-      continue;
-    }
-    const d = readLongDecimal(value);
+    const d = readLongDecimal(raw[field]);
     if (d === undefined) continue;
     exact ??= {};
     exact[field] = d;
@@ -51,16 +41,25 @@ export function exactFields<K extends string>(raw: Record<string, unknown>, fiel
   return exact;
 }
 
-/** A non-empty identifier, as sent, for telling records apart; numbers are accepted as their decimal text. */
+/**
+ * A non-empty identifier, for telling records apart; numbers are accepted as their decimal text.
+ * The one redaction point: every string the readers keep from the venue is read here, so any run of
+ * a configured secret (util/redact.ts) is replaced before it can reach a label, a page or a log.
+ */
 export function readId(value: unknown): string | undefined {
-  if (typeof value === "string") return value.length > 0 ? value : undefined;
+  if (typeof value === "string") return value.length > 0 ? redactKnown(value) : undefined;
   if (typeof value === "number" && Number.isFinite(value)) return String(value);
   return undefined;
 }
 
-/** An identifier or enum value that becomes a label value: well-formed and cut (label-text.ts). */
-export function readLabel(value: unknown): string | undefined {
+/**
+ * An identifier or enum value that becomes a label value: redacted (readId), then well-formed and
+ * cut (label-text.ts). Missing or malformed, it is reported as `field`; so is one that held a
+ * bidirectional control, which is replaced (it would reverse how the line around it reads).
+ */
+export function readLabel(value: unknown, field: string, invalid: FieldReporter): string | undefined {
   const text = readId(value);
+  if (text === undefined || hasBidiControls(text)) invalid(field);
   return text === undefined ? undefined : wellFormedLabel(text);
 }
 

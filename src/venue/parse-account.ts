@@ -1,12 +1,11 @@
 // Reads an account-info body, in either of its two shapes, into an AccountInfo.
 
 import { VenueError } from "./errors.js";
-import { type Precision, exactFields, isRecord, readId, readLabel, readNumber } from "./fields.js";
+import { type FieldReporter, exactFields, isRecord, readId, readLabel, readNumber } from "./fields.js";
 import type { AccountInfo, Position } from "./snapshot.js";
 import { OVER_CAP_FIELD, type ListWalk } from "./walk.js";
 
-/** Reports a field that was missing or malformed, by its name; `count` of them at once (1 when left out). */
-export type FieldReporter = (field: string, count?: number) => void;
+export type { FieldReporter };
 
 /** The numeric fields of a position (besides marketId and direction), as the reference lists them. */
 export const POSITION_NUMBERS = [
@@ -44,21 +43,15 @@ function number(body: Record<string, unknown>, field: string, invalid: FieldRepo
   return value;
 }
 
-function label(body: Record<string, unknown>, field: string, invalid: FieldReporter, prefix = ""): string | undefined {
-  const value = readLabel(body[field]);
-  if (value === undefined) invalid(prefix + field);
-  return value;
-}
-
-function readPosition(raw: unknown, invalid: FieldReporter, precision: Precision | undefined): Position | undefined {
+function readPosition(raw: unknown, invalid: FieldReporter): Position | undefined {
   if (!isRecord(raw)) {
     invalid("positions[]");
     return undefined;
   }
   const p = "positions[].";
   const position: Position = {
-    marketId: label(raw, "marketId", invalid, p),
-    direction: label(raw, "direction", invalid, p),
+    marketId: readLabel(raw.marketId, `${p}marketId`, invalid),
+    direction: readLabel(raw.direction, `${p}direction`, invalid),
     avgExecutionPrice: undefined,
     size: undefined,
     marginAmount: undefined,
@@ -70,7 +63,7 @@ function readPosition(raw: unknown, invalid: FieldReporter, precision: Precision
     exact: undefined,
   };
   for (const field of POSITION_NUMBERS) position[field] = number(raw, field, invalid, p);
-  position.exact = exactFields(raw, ["size", "avgExecutionPrice", "liquidationPrice", "maintenanceMargin"] as const, precision);
+  position.exact = exactFields(raw, ["size", "avgExecutionPrice", "liquidationPrice", "maintenanceMargin"] as const);
   return position;
 }
 
@@ -85,16 +78,14 @@ class PositionReader {
   // for the account's sums, and left out of the position series by the collector.
   readonly #seen = new Set<string>();
   readonly #invalid: FieldReporter;
-  readonly #precision: Precision | undefined;
 
-  constructor(invalid: FieldReporter, precision: Precision | undefined) {
+  constructor(invalid: FieldReporter) {
     this.#invalid = invalid;
-    this.#precision = precision;
   }
 
   add(raw: unknown): void {
     this.read++;
-    const position = readPosition(raw, this.#invalid, this.#precision);
+    const position = readPosition(raw, this.#invalid);
     if (position === undefined) {
       this.complete = false;
       return;
@@ -111,14 +102,7 @@ class PositionReader {
  * else (a count, or no positions field) the summary shape. A body that is not an object fails the
  * endpoint with invalid_schema. `positionCount` is how many the list held, read or not.
  */
-function accountInfoOf(
-  body: unknown,
-  reader: PositionReader,
-  listed: number,
-  collateralId: string,
-  invalid: FieldReporter,
-  precision: Precision | undefined,
-): AccountInfo {
+function accountInfoOf(body: unknown, reader: PositionReader, listed: number, collateralId: string, invalid: FieldReporter): AccountInfo {
   if (!isRecord(body)) {
     throw new VenueError("invalid_schema", "account_info: expected a JSON object");
   }
@@ -145,22 +129,22 @@ function accountInfoOf(
     positions: reader.positions,
     // Positions past the cap were not read: sums over them (the margin ratio) are unknown.
     positionsComplete: reader.complete && reader.read === listed,
-    exact: exactFields(body, ["totalMargin"] as const, precision),
+    exact: exactFields(body, ["totalMargin"] as const),
   };
 }
 
 /** An already parsed account-info body (tests and fixtures): every position is read. */
-export function parseAccountInfo(body: unknown, collateralId: string, invalid: FieldReporter, precision?: Precision): AccountInfo {
-  const reader = new PositionReader(invalid, precision);
+export function parseAccountInfo(body: unknown, collateralId: string, invalid: FieldReporter): AccountInfo {
+  const reader = new PositionReader(invalid);
   const list = isRecord(body) && Array.isArray(body.positions) ? (body.positions as unknown[]) : [];
   for (const raw of list) reader.add(raw);
-  return accountInfoOf(body, reader, list.length, collateralId, invalid, precision);
+  return accountInfoOf(body, reader, list.length, collateralId, invalid);
 }
 
 /** An account-info body walked within its bounds: at most the cap of positions read, the rest counted. */
-export async function readAccountInfo(walk: ListWalk, collateralId: string, invalid: FieldReporter, precision: Precision): Promise<AccountInfo> {
-  const reader = new PositionReader(invalid, precision);
+export async function readAccountInfo(walk: ListWalk, collateralId: string, invalid: FieldReporter): Promise<AccountInfo> {
+  const reader = new PositionReader(invalid);
   const walked = await walk("positions", (raw) => reader.add(raw));
   if (walked.overCap > 0) invalid(OVER_CAP_FIELD, walked.overCap);
-  return accountInfoOf(walked.root, reader, walked.items, collateralId, invalid, precision);
+  return accountInfoOf(walked.root, reader, walked.items, collateralId, invalid);
 }

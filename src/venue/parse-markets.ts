@@ -1,8 +1,7 @@
 // Reads the public market list into Markets.
 
 import { VenueError } from "./errors.js";
-import { isRecord, readLabel, readNumber } from "./fields.js";
-import type { FieldReporter } from "./parse-account.js";
+import { type FieldReporter, isRecord, readLabel, readNumber } from "./fields.js";
 import { OVER_CAP_FIELD, type ListWalk } from "./walk.js";
 import { MARKET_SETTINGS, type Market, type MarketSetting } from "./snapshot.js";
 
@@ -23,16 +22,9 @@ export const MARKET_FIELDS = [
 ] as const;
 
 function readMarket(raw: Record<string, unknown>, invalid: FieldReporter): Market | undefined {
-  const id = readLabel(raw.id);
-  if (id === undefined) {
-    invalid("id");
-    return undefined;
-  }
-  const label = (field: string): string | undefined => {
-    const value = readLabel(raw[field]);
-    if (value === undefined) invalid(field);
-    return value;
-  };
+  const id = readLabel(raw.id, "id", invalid);
+  if (id === undefined) return undefined;
+  const label = (field: string): string | undefined => readLabel(raw[field], field, invalid);
   const settingsRaw = isRecord(raw.settings) ? raw.settings : undefined;
   if (settingsRaw === undefined) invalid("settings");
   const settings = {} as Record<MarketSetting, number | undefined>;

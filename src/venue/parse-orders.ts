@@ -1,8 +1,18 @@
 // Reads the order lists (active and history share one Order shape) into Orders.
 
 import { VenueError } from "./errors.js";
-import { type Precision, UNSET_PREFIX, exactFields, isRecord, isUnsetTime, readFlag, readId, readLabel, readNumber, readTimestampSeconds } from "./fields.js";
-import type { FieldReporter } from "./parse-account.js";
+import {
+  type FieldReporter,
+  UNSET_PREFIX,
+  exactFields,
+  isRecord,
+  isUnsetTime,
+  readFlag,
+  readId,
+  readLabel,
+  readNumber,
+  readTimestampSeconds,
+} from "./fields.js";
 import type { Order } from "./snapshot.js";
 import { OVER_CAP_FIELD, type ListWalk } from "./walk.js";
 
@@ -35,12 +45,6 @@ export const HISTORY_ORDER_FIELDS = ORDER_FIELDS.filter((f) => !HISTORY_UNUSED.h
 /** Which list an order comes from: a history order is read without the fields only active orders' metrics use. */
 export type OrderList = "orders_active" | "orders_history";
 
-function label(raw: Record<string, unknown>, field: string, invalid: FieldReporter): string | undefined {
-  const value = readLabel(raw[field]);
-  if (value === undefined) invalid(field);
-  return value;
-}
-
 function num(raw: Record<string, unknown>, field: string, invalid: FieldReporter): number | undefined {
   const value = readNumber(raw[field]);
   if (value === undefined) invalid(field);
@@ -61,25 +65,24 @@ function flag(raw: Record<string, unknown>, field: string, invalid: FieldReporte
  * rejection, and not an invalid field either.
  * The readers above are plain functions, not closures made per order (thousands a scrape).
  */
-function readOrder(raw: Record<string, unknown>, invalid: FieldReporter, precision: Precision | undefined, list: OrderList): Order {
+function readOrder(raw: Record<string, unknown>, invalid: FieldReporter, list: OrderList): Order {
   // An unset time leaves the order out of oldest/newest figures only; it is not a malformed field.
   const createdAt = readTimestampSeconds(raw.createdAt);
   if (createdAt === undefined) invalid(isUnsetTime(raw.createdAt) ? `${UNSET_PREFIX}createdAt` : "createdAt");
   let rejectionCode: string | undefined;
   const rejection = raw.rejectionReason;
   if (rejection !== undefined && rejection !== null && !(isRecord(rejection) && (rejection.code === "" || rejection.code === null))) {
-    rejectionCode = isRecord(rejection) ? readLabel(rejection.code) : undefined;
-    if (rejectionCode === undefined) invalid("rejectionReason.code");
+    if (isRecord(rejection)) rejectionCode = readLabel(rejection.code, "rejectionReason.code", invalid);
+    else invalid("rejectionReason.code");
   }
   const id = readId(raw.id);
-  const marketId = label(raw, "marketId", invalid);
-  const type = label(raw, "type", invalid);
-  const side = label(raw, "side", invalid);
-  const direction = label(raw, "direction", invalid);
-  const status = label(raw, "status", invalid);
-  // Every Order of a list has the same shape (exact last, usually undefined): one hidden class for 50,000 of them.
-  // A history order leaves out its flags, prices and quantities (and their slots): no metric of the history
-  // reads them, and a thousand accounts' histories kept them as 800,000 boxed numbers in objects half empty.
+  const marketId = readLabel(raw.marketId, "marketId", invalid);
+  const type = readLabel(raw.type, "type", invalid);
+  const side = readLabel(raw.side, "side", invalid);
+  const direction = readLabel(raw.direction, "direction", invalid);
+  const status = readLabel(raw.status, "status", invalid);
+  // Every Order of a list has the same shape (exact last, usually undefined), so the engine gives them one hidden class.
+  // A history order leaves out its flags, prices and quantities (and their slots): no metric of the history reads them.
   if (list === "orders_history") return { id, marketId, type, side, direction, status, createdAt, rejectionCode };
   return {
     id,
@@ -97,13 +100,13 @@ function readOrder(raw: Record<string, unknown>, invalid: FieldReporter, precisi
     quantityFilled: num(raw, "quantityFilled", invalid),
     createdAt,
     rejectionCode,
-    exact: exactFields(raw, EXACT_ORDER_FIELDS, precision),
+    exact: exactFields(raw, EXACT_ORDER_FIELDS),
   };
 }
 
 /** One element of an order list: an Order, or undefined (reported as "[]") when it is not an object. */
-function readOrderItem(raw: unknown, invalid: FieldReporter, precision: Precision | undefined, list: OrderList): Order | undefined {
-  if (isRecord(raw)) return readOrder(raw, invalid, precision, list);
+function readOrderItem(raw: unknown, invalid: FieldReporter, list: OrderList): Order | undefined {
+  if (isRecord(raw)) return readOrder(raw, invalid, list);
   invalid("[]");
   return undefined;
 }
@@ -114,11 +117,11 @@ function notAnOrderList(endpoint: string): VenueError {
 }
 
 /** An order list body: a JSON array of Order objects. Anything else fails with invalid_schema. */
-export function parseOrders(body: unknown, endpoint: OrderList, invalid: FieldReporter, precision?: Precision): Order[] {
+export function parseOrders(body: unknown, endpoint: OrderList, invalid: FieldReporter): Order[] {
   if (!Array.isArray(body)) throw notAnOrderList(endpoint);
   const orders: Order[] = [];
   for (const raw of body) {
-    const order = readOrderItem(raw, invalid, precision, endpoint);
+    const order = readOrderItem(raw, invalid, endpoint);
     if (order !== undefined) orders.push(order);
   }
   return orders;
@@ -128,15 +131,10 @@ export function parseOrders(body: unknown, endpoint: OrderList, invalid: FieldRe
  * An order list walked within its bounds: each order read as soon as it is parsed, so the parsed
  * JSON of thousands of orders never lives all at once; at most the cap read, the rest counted.
  */
-export async function readOrders(
-  walk: ListWalk,
-  endpoint: OrderList,
-  invalid: FieldReporter,
-  precision: Precision,
-): Promise<{ orders: Order[]; overCap: number }> {
+export async function readOrders(walk: ListWalk, endpoint: OrderList, invalid: FieldReporter): Promise<{ orders: Order[]; overCap: number }> {
   const orders: Order[] = [];
   const walked = await walk(undefined, (raw) => {
-    const order = readOrderItem(raw, invalid, precision, endpoint);
+    const order = readOrderItem(raw, invalid, endpoint);
     if (order !== undefined) orders.push(order);
   });
   if (!Array.isArray(walked.root)) throw notAnOrderList(endpoint);

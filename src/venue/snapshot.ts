@@ -45,8 +45,8 @@ export interface AccountInfo {
 
 /**
  * An order of either list. The fields marked optional are read for active orders only: no metric of
- * the history uses them, and a history order is made without them (a smaller object, 200 of them an
- * account); reading one gives undefined either way.
+ * the history uses them, and a history order is made without them (a smaller object); reading one
+ * gives undefined either way.
  */
 export interface Order {
   id: Maybe<string>;

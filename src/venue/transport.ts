@@ -1,20 +1,65 @@
-// The connection pool to the venue: keep-alive, bounded connections, closed on shutdown.
+// The connection pool to the venue (keep-alive, bounded connections, closed on shutdown) and the fetch ky sends through it.
 
-import { createRequire } from "node:module";
-import type { Agent as AgentType } from "undici";
+import { pipeline, type Readable, type Transform } from "node:stream";
+import { createBrotliDecompress, createGunzip, createInflate } from "node:zlib";
+import { Agent } from "undici";
+import { VenueError } from "./errors.js";
 
-// Only the Agent and its request API: the package's index loads every feature (fetch, websockets,
-// caches, mocks) and costs about 10 MB more memory than the two pieces the exporter uses.
-const load = createRequire(import.meta.url);
-const Agent = load("undici/lib/dispatcher/agent.js") as typeof AgentType;
-const request = load("undici/lib/api/api-request.js") as AgentType["request"];
+/** The only content codings asked for; an answer in any other is refused unread. */
+function decoderFor(coding: string): Transform {
+  switch (coding) {
+    case "gzip":
+    case "x-gzip":
+      return createGunzip();
+    case "deflate":
+      return createInflate();
+    default:
+      return createBrotliDecompress();
+  }
+}
+const DECODED = new Set(["gzip", "x-gzip", "deflate", "br"]);
 
-/** undici's request() bound to a dispatcher, as the package's index would attach it. */
-export type PoolRequest = (options: Parameters<AgentType["request"]>[0]) => ReturnType<AgentType["request"]>;
+/** Stops reading a body; undici then reports the abort as an error event, which is expected here. */
+function discard(stream: Readable): void {
+  stream.on("error", () => undefined);
+  stream.destroy();
+}
+
+/** The body's bytes could not be decoded: they arrived, but were not what their coding says, or were cut short. */
+export class DecodeError extends Error {
+  override readonly name = "DecodeError";
+}
+
+/**
+ * The decoded chunks of `raw`. zlib ends strictly, so a body cut short is an error (fetch's decoder,
+ * lenient at the end, would let it pass as a shorter body). A failure of the raw body itself (a reset
+ * mid-answer) stays a transport failure; only the decoder's own is a DecodeError. Returning early
+ * (the reader's cap, its deadline) destroys both streams, and so stops the transfer.
+ */
+async function* decoded(raw: Readable, coding: string): AsyncGenerator<Uint8Array> {
+  if (coding === "" || coding === "identity") {
+    yield* raw as AsyncIterable<Uint8Array>;
+    return;
+  }
+  let rawFailed = false;
+  raw.on("error", () => {
+    rawFailed = true;
+  });
+  const out = pipeline(raw, decoderFor(coding), () => undefined) as Readable;
+  try {
+    yield* out as AsyncIterable<Uint8Array>;
+  } catch (error) {
+    if (rawFailed) throw error;
+    throw new DecodeError(`the ${coding} body could not be decoded`);
+  }
+}
+
+function headerValue(value: string | string[] | undefined): string | undefined {
+  return Array.isArray(value) ? value.join(", ") : value;
+}
 
 export class Transport {
-  readonly dispatcher: AgentType;
-  readonly request: PoolRequest;
+  readonly dispatcher: Agent;
 
   constructor() {
     this.dispatcher = new Agent({
@@ -24,8 +69,39 @@ export class Transport {
       connections: 16,
       connect: { timeout: 10_000 },
     });
-    this.request = (options) => request.call(this.dispatcher, options) as ReturnType<AgentType["request"]>;
   }
+
+  /**
+   * A fetch for ky over the pool's public request(): redirects never followed, a failure's body never
+   * read, a success's body handed over as a stream of decoded bytes (see `decoded`), which the caller
+   * reads under its cap.
+   */
+  readonly fetch = async (input: Parameters<typeof fetch>[0], init?: RequestInit): Promise<Response> => {
+    const asked = input instanceof Request ? input : new Request(input, init);
+    const url = new URL(asked.url);
+    const headers: Record<string, string> = { "accept-encoding": "gzip, deflate, br" };
+    asked.headers.forEach((value, key) => {
+      headers[key] = value;
+    });
+    const answer = await this.dispatcher.request({ origin: url.origin, path: url.pathname + url.search, method: "GET", headers, signal: asked.signal });
+    const responseHeaders = new Headers();
+    for (const [key, value] of Object.entries(answer.headers)) {
+      const text = headerValue(value);
+      if (text !== undefined && key !== "content-encoding" && key !== "content-length") responseHeaders.set(key, text);
+    }
+    const status = answer.statusCode;
+    if (status < 200 || status >= 300 || status === 204 || status === 205) {
+      // Failures are judged by status alone: the body is not read.
+      discard(answer.body);
+      return new Response(null, { status, headers: responseHeaders });
+    }
+    const coding = headerValue(answer.headers["content-encoding"])?.trim().toLowerCase() ?? "";
+    if (coding !== "" && coding !== "identity" && !DECODED.has(coding)) {
+      discard(answer.body);
+      throw new VenueError("invalid_encoding", `GET ${url.pathname}: body sent in an encoding that was not asked for`);
+    }
+    return new Response(ReadableStream.from(decoded(answer.body, coding)), { status, headers: responseHeaders });
+  };
 
   /** Closes idle connections and waits for busy ones, up to `graceMs`; then destroys what is left. */
   async close(graceMs = 5_000): Promise<void> {

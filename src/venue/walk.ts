@@ -16,12 +16,11 @@ export interface WalkLimits {
   signal: AbortSignal;
 }
 
-/** A ListWalk over `bytes` (read when called, so a reused buffer is read before anything else runs). */
-export function bodyWalk(bytes: () => Buffer, url: URL, limits: WalkLimits, keepLongNumbers: boolean): ListWalk {
+/** A ListWalk over `body`: one parse, whatever the reader asks of it. */
+export function bodyWalk(body: Buffer, url: URL, limits: WalkLimits): ListWalk {
   return async (list, each) => {
-    const body = bytes();
     try {
-      return await walkJson(body, { ...(list === undefined ? {} : { list }), maxItems: limits.maxItems, signal: limits.signal, keepLongNumbers }, each);
+      return await walkJson(body, { ...(list === undefined ? {} : { list }), maxItems: limits.maxItems, signal: limits.signal }, each);
     } catch (error) {
       if (!(error instanceof JsonWalkError)) throw error;
       const where = `GET ${url.pathname}`;
