@@ -2,8 +2,9 @@
 
 import express, { type NextFunction, type Request, type Response } from "express";
 import type { Logger } from "pino";
-import type { Exporter, ScrapeOutput } from "../exporter.js";
-import { acceptsGzip, negotiateFormat, sendMetrics } from "./metrics-response.js";
+import type { Exporter } from "../exporter.js";
+import type { Answer } from "../metrics/answer.js";
+import { acceptsGzip, sendMetrics } from "./metrics-response.js";
 import { Deadline } from "../util/deadline.js";
 import { VERSION } from "../version.js";
 import { redact } from "../util/redact.js";
@@ -94,7 +95,7 @@ export function createApp(options: AppOptions): express.Express {
   });
 
   /** Budget from Prometheus's header, the in-flight limit, then `scrape`, answered in the negotiated format. */
-  async function serveScrape(req: Request, res: Response, scrape: (deadline: Deadline) => Promise<ScrapeOutput>): Promise<void> {
+  async function serveScrape(req: Request, res: Response, scrape: (deadline: Deadline) => Promise<Answer>): Promise<void> {
     let budget: number;
     try {
       budget = scrapeBudgetSeconds(req.get("x-prometheus-scrape-timeout-seconds"), timeouts);
@@ -111,7 +112,7 @@ export function createApp(options: AppOptions): express.Express {
     }
     try {
       const out = await scrape(new Deadline(budget - (Date.now() - waitStarted) / 1000));
-      sendMetrics(res, out, negotiateFormat(req.get("accept")), acceptsGzip(req.get("accept-encoding")));
+      sendMetrics(res, out, acceptsGzip(req.get("accept-encoding")));
     } finally {
       slots.release();
     }
@@ -134,7 +135,7 @@ export function createApp(options: AppOptions): express.Express {
   // The exporter's own metrics without any account's, as blackbox_exporter's /metrics beside its /probe:
   // the job that keeps them with the /probe pattern then costs the venue nothing.
   app.get("/exporter-metrics", async (req, res) => {
-    sendMetrics(res, await exporter.ownMetrics(), negotiateFormat(req.get("accept")), acceptsGzip(req.get("accept-encoding")));
+    sendMetrics(res, await exporter.ownMetrics(), acceptsGzip(req.get("accept-encoding")));
   });
 
   // Prometheus http_sd_configs: every account as a /probe target, current after a reload.
