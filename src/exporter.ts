@@ -41,10 +41,11 @@ export class Exporter {
   readonly #transport = new Transport();
   /**
    * The last answer per view (which accounts, markets or not), with the collection results it was
-   * rendered from, when, and its venue text: a collection is rendered and compressed once however
-   * many scrapes it serves (the scraper hands back the same result objects until it collects again).
+   * rendered from and when: a collection is rendered and compressed once however many scrapes it
+   * serves (the scraper hands back the same result objects until it collects again). /metrics keeps
+   * its venue text too, to put the exporter's own metrics as they are now in front of it.
    */
-  readonly #answers = new Map<string, { results: unknown[]; renderedAt: number; venue: string; answer: Promise<Answer> }>();
+  readonly #answers = new Map<string, { results: unknown[]; renderedAt: number; answer: Promise<Answer>; venue: string | undefined }>();
   /** The clock of the minimum collection interval and the caches (a test's fake one moves it by hand). */
   readonly #now: () => number;
   /** What the last scrapes served, for the status page: it reads them and never collects. */
@@ -145,13 +146,13 @@ export class Exporter {
     const last = this.#answers.get(view);
     if (last !== undefined && sameList(last.results, results)) {
       // A reload's outcome or a rejected scrape must not wait for the next collection to show.
-      return !own || result.collectedAt <= last.renderedAt ? last.answer : this.#withOwn(last.venue);
+      return last.venue === undefined || result.collectedAt <= last.renderedAt ? last.answer : this.#withOwn(last.venue);
     }
     this.#recordAll(result);
     const venue = this.#render(result).text;
     const answer = own ? this.#withOwn(venue) : Promise.resolve(new Answer(venue));
     // Stored before it resolves, so the scrapes resuming right after this one find it.
-    this.#answers.set(view, { results, renderedAt: this.#now(), venue, answer });
+    this.#answers.set(view, { results, renderedAt: this.#now(), answer, venue: own ? venue : undefined });
     return answer;
   }
 

@@ -79,6 +79,13 @@ describe("Answer", () => {
     expect(decoded.text.toString("utf8")).toBe(answer.text);
     expect(answer.gzip).toBe(answer.gzip);
   });
+
+  it("keeps a small gzip in memory of its own size, not in a slab of Node's shared buffer pool", () => {
+    const answer = new Answer("trading_x 1\n");
+    expect(answer.gzip.byteLength).toBeLessThan(Buffer.poolSize / 2);
+    expect(answer.gzip.buffer.byteLength).toBe(answer.gzip.byteLength);
+    expect(answer.text).toBe("trading_x 1\n");
+  });
 });
 
 describe("Groups", () => {
