@@ -51,14 +51,15 @@ function renderFamily(family: Family, heads: Map<ReadonlyArray<string | null>, s
       labels = labelText(prefixes, sample.labels);
       heads.set(sample.labels, labels);
     }
-    const head = `${name}${labels}`;
-    const line = `${head} ${formatValue(sample.value)}`;
-    const at = seen?.get(head);
-    if (at !== undefined) {
-      lines[at] = line;
-      continue;
+    const line = `${name}${labels} ${formatValue(sample.value)}`;
+    if (seen !== undefined) {
+      const at = seen.get(labels);
+      if (at !== undefined) {
+        lines[at] = line;
+        continue;
+      }
+      seen.set(labels, lines.length);
     }
-    seen?.set(head, lines.length);
     lines.push(line);
   }
   return lines.join("\n");
@@ -67,16 +68,16 @@ function renderFamily(family: Family, heads: Map<ReadonlyArray<string | null>, s
 /** Families as a Prometheus text exposition: no blank lines, a final newline; "\n" for none, as prom-client. */
 export function renderText(families: readonly Family[]): string {
   if (families.length === 0) return "\n";
-  let text = "";
   // Label texts by label-name list, then by label array: the same array under other names is another text.
   const heads = new Map<readonly string[], Map<ReadonlyArray<string | null>, string>>();
-  for (const family of families) {
+  const texts = families.map((family) => {
     let byArray = heads.get(family.labelNames);
     if (byArray === undefined) {
       byArray = new Map();
       heads.set(family.labelNames, byArray);
     }
-    text += `${renderFamily(family, byArray)}\n`;
-  }
-  return text;
+    return renderFamily(family, byArray);
+  });
+  texts.push("");
+  return texts.join("\n");
 }
