@@ -8,34 +8,15 @@ import type { ScrapeResult } from "./collect/result.js";
 import { Scraper, type ScrapeOptions } from "./collect/scraper.js";
 import type { AccountConfig, Config } from "./config/types.js";
 import { debugReport } from "./debug-report.js";
-import { Body, familiesToOpenMetrics } from "./metrics/body.js";
 import { COLLECTORS } from "./collectors/index.js";
-import { Exposition } from "./metrics/exposition.js";
-import { selfToOpenMetrics } from "./metrics/openmetrics.js";
+import { Answer } from "./metrics/answer.js";
+import { type Exposition, expose } from "./metrics/exposition.js";
 import { SelfMetrics } from "./metrics/self.js";
 import type { Deadline } from "./util/deadline.js";
 import { LineRateLimit } from "./util/line-rate-limit.js";
 import type { RequestTrace } from "./venue/client.js";
 import type { OrderHistory, PagingAnomaly } from "./venue/snapshot.js";
 import { Transport } from "./venue/transport.js";
-
-/**
- * One collection's exposition in two parts, each encoded once per format and shared by every scrape
- * that joined the collection: the head (the exporter's own metrics and what changes every
- * collection) and the part rendered from unchanged venue data (shared across collections too).
- */
-export interface ScrapeOutput {
-  head: Body;
-  reused: Body | undefined;
-}
-
-/** The whole exposition as Prometheus text. */
-function outputText(out: ScrapeOutput): string {
-  return out.head.text + (out.reused?.text ?? "");
-}
-
-/** An output with the venue families of its head kept apart, so the exporter's own can be read again. */
-type Rendered = ScrapeOutput & { fresh: string; dropped: number };
 
 function sameList(a: readonly unknown[], b: readonly unknown[]): boolean {
   return a.length === b.length && a.every((x, i) => x === b[i]);
@@ -58,9 +39,13 @@ export class Exporter {
    */
   readonly #healthLines = new LineRateLimit();
   readonly #transport = new Transport();
-  readonly #exposition = new Exposition(COLLECTORS);
-  /** The last output per view, with the collection results it was rendered from and when. */
-  readonly #outputs = new Map<string, { results: unknown[]; renderedAt: number; output: Promise<Rendered> }>();
+  /**
+   * The last answer per view (which accounts, markets or not), with the collection results it was
+   * rendered from and when: a collection is rendered and compressed once however many scrapes it
+   * serves (the scraper hands back the same result objects until it collects again). /metrics keeps
+   * its venue text too, to put the exporter's own metrics as they are now in front of it.
+   */
+  readonly #answers = new Map<string, { results: unknown[]; renderedAt: number; answer: Promise<Answer>; venue: string | undefined }>();
   /** The clock of the minimum collection interval and the caches (a test's fake one moves it by hand). */
   readonly #now: () => number;
   /** What the last scrapes served, for the status page: it reads them and never collects. */
@@ -145,37 +130,38 @@ export class Exporter {
   }
 
   /**
-   * A scrape: the exporter's own metrics, then this collection's families. Scrapes that joined the same collection (same result objects) get the same output,
-   * rendered, encoded and counted once: a burst of 50 costs one render, not 50. A scrape that arrives after the render and is
-   * served the same collection (inside the minimum interval) gets its venue part as rendered and the exporter's own metrics as they are now.
+   * A scrape: the exporter's own metrics (on /metrics), then this collection's families. Scrapes that
+   * joined the same collection get the same answer, rendered, compressed and counted once: a burst of
+   * 50 costs one render, not 50. A scrape that comes after the render and is served the same
+   * collection (inside the minimum interval) gets the venue text as rendered after the exporter's own
+   * metrics as they are now.
    */
-  async metrics(deadline: Deadline, options: ScrapeOptions = {}): Promise<ScrapeOutput> {
+  async metrics(deadline: Deadline, options: ScrapeOptions = {}): Promise<Answer> {
     const result = await this.#scraper.scrape(deadline, options);
     this.latest.served(result);
     // A probe (accounts named) is a pure target: the exporter's own metrics stay on /metrics.
     const own = options.accounts === undefined;
     const view = `${own ? "all" : "probe"}|${result.accounts.map((a) => a.account).join("\u0000")}|${result.marketFamilies ? "m" : ""}`;
     const results = [...result.accounts, result.markets];
-    const last = this.#outputs.get(view);
+    const last = this.#answers.get(view);
     if (last !== undefined && sameList(last.results, results)) {
-      if (!own || result.collectedAt <= last.renderedAt) return last.output;
       // A reload's outcome or a rejected scrape must not wait for the next collection to show.
-      const { fresh, reused } = await last.output;
-      return { head: await this.#head(fresh, true), reused };
+      return last.venue === undefined || result.collectedAt <= last.renderedAt ? last.answer : this.#withOwn(last.venue);
     }
     this.#recordAll(result);
+    const venue = this.#render(result).text;
+    const answer = own ? this.#withOwn(venue) : Promise.resolve(new Answer(venue));
     // Stored before it resolves, so the scrapes resuming right after this one find it.
-    const output = this.#render(result, own);
-    this.#outputs.set(view, { results, renderedAt: this.#now(), output });
-    return output;
+    this.#answers.set(view, { results, renderedAt: this.#now(), answer, venue: own ? venue : undefined });
+    return answer;
   }
 
   /**
    * The exporter's own metrics alone (process, runtime, trading_exporter_*), for the job beside /probe:
    * it calls no venue endpoint, where a scrape of /metrics collects every account.
    */
-  async ownMetrics(): Promise<ScrapeOutput> {
-    return { head: await this.#head("", true), reused: undefined };
+  ownMetrics(): Promise<Answer> {
+    return this.#withOwn("");
   }
 
   /** A debug probe of one account (or, undefined, of the market target): its own collection, every request and problem reported as text. */
@@ -188,18 +174,16 @@ export class Exporter {
       trace: (r) => requests.push(r),
       onInvalid: (endpoint, field, count) => invalid.set(`${endpoint} ${field}`, (invalid.get(`${endpoint} ${field}`) ?? 0) + count),
     });
-    const output = await this.#render(result, false);
-    return debugReport({ account, requests, invalid, result, dropped: output.dropped, exposition: outputText(output) });
+    const { text, dropped } = this.#render(result);
+    return debugReport({ account, requests, invalid, result, dropped, exposition: text });
   }
 
-  /**
-   * `withOwn`: the exporter's own metrics (process, runtime, counters) head the exposition.
-   * Also says how many series were dropped over the cap (the debug report shows it).
-   */
-  async #render(result: ScrapeResult, withOwn: boolean): Promise<Rendered> {
+  /** The collection's families as text; counts the series dropped over the cap and the repeats left out. */
+  #render(result: ScrapeResult): Exposition {
     const max = this.#config.scrape.maxSeries;
-    const { fresh, reused, dropped, duplicates, series } = this.#exposition.render(result, max);
-    this.self.seriesDuplicated(duplicates);
+    const exposition = expose(COLLECTORS, result, max);
+    const { dropped, series } = exposition;
+    this.self.seriesDuplicated(exposition.duplicates);
     if (dropped > 0) {
       this.self.seriesDropped(dropped);
       this.#logger.warn({ dropped, max }, "scrape over the series cap");
@@ -209,14 +193,12 @@ export class Exporter {
       const accounts = result.accounts.map((a) => a.account);
       this.#logger.debug({ accounts, series, dropped, failed, ms: this.#now() - result.collectedAt }, "collection rendered");
     }
-    return { head: await this.#head(fresh, withOwn), reused, fresh, dropped };
+    return exposition;
   }
 
-  /** The head of an exposition: the exporter's own metrics if asked, then the venue families that change every collection. */
-  async #head(fresh: string, withOwn: boolean): Promise<Body> {
-    // prom-client renders the exporter's own (few) metrics; the scrape's are already text.
-    const own = withOwn ? await this.self.registry.metrics() : "";
-    return new Body(own + fresh, () => selfToOpenMetrics(own) + familiesToOpenMetrics(fresh));
+  /** The exporter's own metrics as they are now (prom-client renders them), then `venue`. */
+  async #withOwn(venue: string): Promise<Answer> {
+    return new Answer((await this.self.registry.metrics()) + venue);
   }
 
   /** Closes the connections to the venue. */

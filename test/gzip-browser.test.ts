@@ -2,7 +2,7 @@
 // the whole answer (a browser decodes only the first gzip member of a body).
 
 import { afterEach, describe, expect, it } from "vitest";
-import type { ScrapeOutput } from "../src/exporter.js";
+import type { Answer } from "../src/metrics/answer.js";
 import { chromiumMissing as missing, runChromium } from "./helpers/chromium.js";
 import { startStack, type Stack } from "./helpers/stack.js";
 
@@ -29,7 +29,7 @@ describe.skipIf(missing)(title, () => {
       // Chromium's scrape and the identity one below get the same output, as scrapes joining one collection do.
       const exporter = stack.exporter;
       const metrics = exporter.metrics.bind(exporter);
-      let pinned: Promise<ScrapeOutput> | undefined;
+      let pinned: Promise<Answer> | undefined;
       exporter.metrics = (deadline, options) => {
         pinned ??= metrics(deadline, options);
         return pinned;

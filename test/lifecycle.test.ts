@@ -13,7 +13,7 @@ import { addressText, ListenError } from "../src/http/listen-error.js";
 import { listenAll } from "../src/http/listeners.js";
 import { listen } from "../src/http/server.js";
 import { createLogger } from "../src/log.js";
-import { Body } from "../src/metrics/body.js";
+import { Answer } from "../src/metrics/answer.js";
 import { SelfMetrics } from "../src/metrics/self.js";
 import { startSimulator, type RunningSimulator } from "../src/simulator/server.js";
 import { runExporter, startExporterChild } from "./helpers/child.js";
@@ -179,7 +179,7 @@ describe("an unexpected error in one request", () => {
     const config = configFromEnv({ TRADING_BASE_URL: "http://127.0.0.1:1", TRADING_API_KEY: "k", TRADING_COLLATERAL_IDS: "X" });
     const exporter = new Exporter(config, logger, new SelfMetrics({ defaultMetrics: false }));
     let calls = 0;
-    exporter.metrics = () => (++calls === 1 ? Promise.reject(new Error("boom")) : Promise.resolve({ head: new Body("ok_metric 1\n"), reused: undefined }));
+    exporter.metrics = () => (++calls === 1 ? Promise.reject(new Error("boom")) : Promise.resolve(new Answer("ok_metric 1\n")));
     const server = await listen(
       createApp({ exporter, logger, timeouts: { defaultSeconds: 5, offsetSeconds: 0.5, maxSeconds: 10 }, maxInFlight: 5 }),
       "127.0.0.1",

@@ -1,11 +1,11 @@
 // Content negotiation: gzip when accepted (one gzip member, which browsers, curl and Python's zlib
-// read whole), OpenMetrics when asked for, plain Prometheus text otherwise; every form passes
-// promtool check metrics.
+// read whole), the Prometheus text format whatever the Accept header prefers; both pass promtool
+// check metrics.
 
 import { request } from "node:http";
 import { afterEach, describe, expect, it } from "vitest";
-import type { ScrapeOutput } from "../src/exporter.js";
-import { acceptsGzip, negotiateFormat } from "../src/http/metrics-response.js";
+import { acceptsGzip } from "../src/http/metrics-response.js";
+import type { Answer } from "../src/metrics/answer.js";
 import { parseExposition } from "./helpers/exposition.js";
 import { curlCompressed, pythonFirstMember } from "./helpers/gzip-clients.js";
 import { checkMetrics } from "./helpers/promtool.js";
@@ -60,27 +60,19 @@ describe("/metrics content negotiation", () => {
     expect(checkMetrics(decoded.text.toString())).toBe("");
   });
 
-  it("answers OpenMetrics when asked, ending in # EOF, and promtool accepts it", async () => {
+  it("answers the text format to a scraper that prefers OpenMetrics, as Prometheus does, and promtool accepts it", async () => {
     stack = await startStack();
     const res = await raw(new URL("metrics", stack.server.url), {
       accept: "application/openmetrics-text;version=1.0.0,text/plain;version=0.0.4;q=0.5",
     });
-    expect(res.headers["content-type"]).toBe("application/openmetrics-text; version=1.0.0; charset=utf-8");
+    expect(res.headers["content-type"]).toBe("text/plain; version=0.0.4; charset=utf-8");
+    expect(res.headers.vary).toBe("accept-encoding");
     const text = res.body.toString();
-    expect(text.endsWith("# EOF\n")).toBe(true);
-    expect(text).not.toContain("\n\n");
-    expect(text).toMatch(/^# TYPE trading_exporter_upstream_requests counter$/m);
-    expect(text).toMatch(/^trading_exporter_upstream_requests_total\{/m);
-    // promtool 2.42 lints with the Prometheus text parser, which reads an OpenMetrics counter's
-    // `foo_total` sample as a family without HELP. That is its only allowed complaint; the real
-    // Prometheus in test/prometheus-e2e.test.ts scrapes this format (it prefers OpenMetrics).
-    const counters = [...text.matchAll(/^# TYPE (\S+) counter$/gm)].map((m) => `${m[1]}_total no help text`);
-    const complaints = checkMetrics(text)
-      .split("\n")
-      .filter((l) => l !== "" && !counters.includes(l));
-    expect(complaints).toEqual([]);
-    expect(checkMetrics(text.replace(/^(# (?:HELP|TYPE) trading_account_margin_ratio) .*$/m, "$1"))).not.toBe(checkMetrics(text));
-    expect(parseExposition(text.replace("# EOF\n", "")).some((s) => s.name === "trading_account_margin_ratio")).toBe(true);
+    expect(text).not.toContain("# EOF");
+    expect(text).toMatch(/^# TYPE trading_exporter_upstream_requests_total counter$/m);
+    expect(checkMetrics(text)).toBe("");
+    expect(checkMetrics(text.replace(/^(# (?:HELP|TYPE) trading_account_margin_ratio) .*$/m, "$1"))).not.toBe("");
+    expect(parseExposition(text).some((s) => s.name === "trading_account_margin_ratio")).toBe(true);
   });
 
   it("serves a second scrape of unchanged data from the shared body, byte for byte", async () => {
@@ -99,7 +91,7 @@ describe("/metrics content negotiation", () => {
 function pinOutputs(stack: Stack): void {
   const exporter = stack.exporter;
   const metrics = exporter.metrics.bind(exporter);
-  const pinned = new Map<string, Promise<ScrapeOutput>>();
+  const pinned = new Map<string, Promise<Answer>>();
   exporter.metrics = (deadline, options = {}) => {
     const key = JSON.stringify(options.accounts ?? null);
     let output = pinned.get(key);
@@ -115,26 +107,20 @@ describe("single-member gzip decoders read the whole answer", () => {
   // Families that come after the head: with concatenated members these were what clients lost.
   const LATE_FAMILIES = ["trading_account_total_margin", "trading_account_margin_ratio", "trading_position_size"];
 
-  it.each([
-    ["/metrics", "text"],
-    ["/probe?target=sim", "text"],
-    ["/metrics", "openmetrics"],
-    ["/probe?target=sim", "openmetrics"],
-  ])("%s as %s: python zlib.decompressobj(31) and curl --compressed get the identity answer byte for byte", async (path, format) => {
+  it.each(["/metrics", "/probe?target=sim"])("%s: python zlib.decompressobj(31) and curl --compressed get the identity answer byte for byte", async (path) => {
     stack = await startStack();
     pinOutputs(stack);
     const url = new URL(path, stack.server.url);
-    const accept = format === "openmetrics" ? { accept: "application/openmetrics-text; version=1.0.0" } : {};
-    const plain = await raw(url, { ...accept, "accept-encoding": "identity" });
+    const plain = await raw(url, { "accept-encoding": "identity" });
     expect(plain.status).toBe(200);
     const text = plain.body.toString();
     for (const family of LATE_FAMILIES) expect(text).toMatch(new RegExp(`^${family}\\{`, "m"));
-    const zipped = await raw(url, { ...accept, "accept-encoding": "gzip" });
+    const zipped = await raw(url, { "accept-encoding": "gzip" });
     expect(zipped.headers["content-encoding"]).toBe("gzip");
     const python = pythonFirstMember(zipped.body);
     expect(python).toMatchObject({ leftOver: 0, complete: true });
     expect(python.text.equals(plain.body)).toBe(true);
-    const curl = await curlCompressed(url.href, accept);
+    const curl = await curlCompressed(url.href);
     expect(curl.equals(plain.body)).toBe(true);
   });
 });
@@ -149,14 +135,5 @@ describe("negotiation rules", () => {
     [undefined, false],
   ])("Accept-Encoding %j -> gzip %s", (header, expected) => {
     expect(acceptsGzip(header)).toBe(expected);
-  });
-
-  it.each([
-    ["application/openmetrics-text; version=1.0.0", "openmetrics"],
-    ["text/plain;version=0.0.4", "text"],
-    ["*/*", "text"],
-    [undefined, "text"],
-  ])("Accept %j -> %s", (header, expected) => {
-    expect(negotiateFormat(header)).toBe(expected);
   });
 });

@@ -108,10 +108,10 @@ describe("order outcome counters", () => {
     expect(orders(reloaded, "FILLED")).toBe(4);
     expect(rejections(reloaded, "MARGIN")).toBe(2);
 
-    // OpenMetrics names a counter's family without _total.
-    const openMetrics = await scrape("application/openmetrics-text; version=1.0.0");
-    expect(openMetrics).toContain("# TYPE trading_orders counter\n");
-    expect(openMetrics).toContain("# TYPE trading_order_rejections counter\n");
+    // A scraper that prefers OpenMetrics reads the counters in the text format, each family named with _total.
+    const preferring = await scrape("application/openmetrics-text; version=1.0.0");
+    expect(preferring).toContain("# TYPE trading_orders_total counter\n");
+    expect(preferring).toContain("# TYPE trading_order_rejections_total counter\n");
 
     // A restart: every order now in the lists is the new baseline, nothing bursts.
     const restarted = parseExposition(await (await exporterOn(venue.url)).scrape());

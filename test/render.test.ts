@@ -1,6 +1,6 @@
-// The fast text renderer against prom-client: byte-identical, but for prom-client's blank lines
-// between families (ours writes none, so gauges are OpenMetrics as they are), for the golden
-// fixtures and for arbitrary families (labels with escapes, absent labels, repeats, special values).
+// The text renderer against prom-client: byte-identical, but for prom-client's blank lines between
+// families (ours writes none), for the golden fixtures and for arbitrary families (labels with
+// escapes, absent labels, repeats, special values).
 
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";

@@ -11,7 +11,7 @@ type Raw = Record<string, unknown>;
 /** ky and the exporter's getBody, loaded only by a bound that uses them, so the others do not carry their memory. */
 let venueHttp: Promise<typeof import("../venue/http.js")> | undefined;
 
-/** The exporter's gzip level (metrics/body.ts). */
+/** The exporter's gzip level (metrics/answer.ts). */
 const GZIP_LEVEL = 1;
 
 export interface VenueTarget {

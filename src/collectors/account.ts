@@ -68,7 +68,4 @@ function collect(scrape: ScrapeResult): Family[] {
   return [...families, positions, maintenance, ratio];
 }
 
-export const account: Collector = {
-  inputs: (scrape) => scrape.accounts.flatMap((a) => [a.account, ...a.accountInfos]),
-  collect,
-};
+export const account: Collector = { collect };

@@ -97,7 +97,4 @@ function collect(scrape: ScrapeResult): Family[] {
   return distinctSeries([count, quantity, filled, locked, notional, pending, oldest, truncated]);
 }
 
-export const activeOrders: Collector = {
-  inputs: (scrape) => scrape.accounts.flatMap((a) => [a.account, a.activeOrders]),
-  collect,
-};
+export const activeOrders: Collector = { collect };

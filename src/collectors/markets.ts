@@ -45,7 +45,4 @@ function collect(scrape: ScrapeResult): Family[] {
   return [info, status, ...settings];
 }
 
-export const markets: Collector = {
-  inputs: (scrape) => (scrape.marketFamilies ? [scrape.markets?.markets, scrape.markets?.maxAgeSeconds] : [false]),
-  collect,
-};
+export const markets: Collector = { collect };

@@ -70,7 +70,4 @@ function collect(scrape: ScrapeResult): Family[] {
   return distinctSeries([orders, rejections, lastCreated, fetched, truncated]);
 }
 
-export const orderHistory: Collector = {
-  inputs: (scrape) => scrape.accounts.flatMap((a) => [a.account, a.history]),
-  collect,
-};
+export const orderHistory: Collector = { collect };

@@ -31,7 +31,4 @@ function collect(scrape: ScrapeResult): Family[] {
   return distinctSeries([orders, rejections, tracked]);
 }
 
-export const orderOutcomes: Collector = {
-  inputs: (scrape) => scrape.accounts.flatMap((a) => [a.account, a.orderCounts]),
-  collect,
-};
+export const orderOutcomes: Collector = { collect };

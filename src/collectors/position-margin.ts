@@ -43,7 +43,4 @@ function collect(scrape: ScrapeResult): Family[] {
   return [requirement, limit, missing];
 }
 
-export const positionMargin: Collector = {
-  inputs: (scrape) => [scrape.markets?.markets, ...scrape.accounts.flatMap((a) => [a.account, ...a.accountInfos])],
-  collect,
-};
+export const positionMargin: Collector = { collect };

@@ -55,7 +55,4 @@ function collect(scrape: ScrapeResult): Family[] {
   return families;
 }
 
-export const positions: Collector = {
-  inputs: (scrape) => scrape.accounts.flatMap((a) => [a.account, ...a.accountInfos]),
-  collect,
-};
+export const positions: Collector = { collect };

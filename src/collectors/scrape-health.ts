@@ -44,5 +44,4 @@ function collect(scrape: ScrapeResult): Family[] {
   return [success, duration, up, collectedAt, age];
 }
 
-/** Durations and ages change every scrape: never reused. */
-export const scrapeHealth: Collector = { inputs: () => undefined, collect, uncapped: true };
+export const scrapeHealth: Collector = { collect, uncapped: true };

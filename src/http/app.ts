@@ -2,8 +2,9 @@
 
 import express, { type NextFunction, type Request, type Response } from "express";
 import type { Logger } from "pino";
-import type { Exporter, ScrapeOutput } from "../exporter.js";
-import { acceptsGzip, negotiateFormat, sendMetrics } from "./metrics-response.js";
+import type { Exporter } from "../exporter.js";
+import type { Answer } from "../metrics/answer.js";
+import { acceptsGzip, sendMetrics } from "./metrics-response.js";
 import { Deadline } from "../util/deadline.js";
 import { VERSION } from "../version.js";
 import { redact } from "../util/redact.js";
@@ -40,7 +41,7 @@ export interface AppOptions {
 }
 
 /** What a scrape runs once it holds a slot, or the one-line reason of a 400 (its target is not served). */
-type ScrapeRun = ((deadline: Deadline) => Promise<ScrapeOutput>) | { refused: string };
+type ScrapeRun = ((deadline: Deadline) => Promise<Answer>) | { refused: string };
 
 /** Log lines quote at most this much of a request's path: a client chooses its length (up to Node's 16 KiB of headers). */
 export const LOGGED_PATH_CHARS = 100;
@@ -126,7 +127,7 @@ export function createApp(options: AppOptions): express.Express {
       const scrape = resolve();
       if (typeof scrape !== "function") return plain(res, 400, scrape.refused);
       const out = await scrape(new Deadline(budget - (Date.now() - waitStarted) / 1000));
-      sendMetrics(res, out, negotiateFormat(req.get("accept")), acceptsGzip(req.get("accept-encoding")));
+      sendMetrics(res, out, acceptsGzip(req.get("accept-encoding")));
     } finally {
       slots.release();
     }
@@ -155,7 +156,7 @@ export function createApp(options: AppOptions): express.Express {
   // The exporter's own metrics without any account's, as blackbox_exporter's /metrics beside its /probe:
   // the job that keeps them with the /probe pattern then costs the venue nothing.
   app.get("/exporter-metrics", async (req, res) => {
-    sendMetrics(res, await exporter.ownMetrics(), negotiateFormat(req.get("accept")), acceptsGzip(req.get("accept-encoding")));
+    sendMetrics(res, await exporter.ownMetrics(), acceptsGzip(req.get("accept-encoding")));
   });
 
   // Prometheus http_sd_configs: every account as a /probe target, current after a reload.

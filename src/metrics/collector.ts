@@ -4,12 +4,6 @@ import type { ScrapeResult } from "../collect/result.js";
 import type { Family } from "./family.js";
 
 export interface Collector {
-  /**
-   * The parts of the scrape this collector reads. While they are the same objects as last time
-   * (the venue's bodies did not change), the collector's rendered text is reused; undefined means
-   * the output changes every scrape and is never reused.
-   */
-  inputs(scrape: ScrapeResult): readonly unknown[] | undefined;
   collect(scrape: ScrapeResult): Family[];
   /**
    * True for the health of the scrape itself (trading_up and its kin): always served whole and not
