@@ -214,7 +214,7 @@ export class Exporter {
 
   /** The head of an exposition: the exporter's own metrics if asked, then the venue families that change every collection. */
   async #head(fresh: string, withOwn: boolean): Promise<Body> {
-    // prom-client renders the exporter's own (few) metrics; the scrape's are already text.
+    // The Prometheus client renders the exporter's own (few) metrics; the scrape's are already text.
     const own = withOwn ? await this.self.registry.metrics() : "";
     return new Body(own + fresh, () => selfToOpenMetrics(own) + familiesToOpenMetrics(fresh));
   }

@@ -25,7 +25,7 @@ function perturb<T>(value: T): T {
   return value;
 }
 
-/** Blank lines separate families in prom-client's joins and not between two parts; Prometheus ignores them. */
+/** Blank lines separate families in the Prometheus client's joins and not between two parts; Prometheus ignores them. */
 const lines = (text: string): string[] => text.split("\n").filter((l) => l !== "");
 
 const fullRender = (scrape: ScrapeResult, collectors: readonly Collector[] = COLLECTORS): string[] =>

@@ -1,4 +1,4 @@
-// Prometheus text with counters (the exporter's own, prom-client's, or a collector's) as OpenMetrics: counter families are named
+// Prometheus text with counters (the exporter's own, the Prometheus client's, or a collector's) as OpenMetrics: counter families are named
 // without _total (their samples keep it), no blank lines; "# EOF" is added by whoever ends the body.
 
 export function selfToOpenMetrics(text: string): string {

@@ -1,4 +1,4 @@
-// A spec-exact renderer of gauge families to the Prometheus text format: prom-client's output for the
+// A spec-exact renderer of gauge families to the Prometheus text format: the Prometheus client's output for the
 // same families without its blank lines between families (proven by test/render.test.ts), several
 // times faster, written straight into one reused buffer, each label set's text made once per label
 // array. Without blank lines, gauges are also OpenMetrics as they are, so one compressed piece serves both.
@@ -17,7 +17,7 @@ function escapeLabel(value: string): string {
   return NEEDS_ESCAPE.test(value) ? value.replace(/\\/g, "\\\\").replace(/\n/g, "\\n").replace(/"/g, '\\"') : value;
 }
 
-/** prom-client's number format: Nan, +Inf, -Inf, else JavaScript's shortest round-trip form. */
+/** the Prometheus client's number format: Nan, +Inf, -Inf, else JavaScript's shortest round-trip form. */
 export function formatValue(value: number): string {
   if (Number.isNaN(value)) return "Nan";
   if (value === Number.POSITIVE_INFINITY) return "+Inf";
