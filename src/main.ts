@@ -11,7 +11,7 @@ import { loadConfig, type Sources } from "./config/load.js";
 import { createLogger, stderrSink, type LogSink } from "./log.js";
 import { ListenError } from "./http/listen-error.js";
 import { SystemdSocketError } from "./http/systemd-socket.js";
-import { enginesRange, satisfiesEngines } from "./node-engines.js";
+import { enginesRange, satisfiesEngines } from "./util/node-engines.js";
 import { startService } from "./service.js";
 import { secretHeaderNames } from "./venue/auth.js";
 import { VERSION, versionText } from "./version.js";

@@ -3,7 +3,7 @@
 import { execFileSync, spawn } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { enginesRange, satisfiesEngines } from "../src/node-engines.js";
+import { enginesRange, satisfiesEngines } from "../src/util/node-engines.js";
 import { MAIN, startExporterChild, watchExporterChild } from "./helpers/child.js";
 
 const ENV = {

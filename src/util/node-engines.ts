@@ -5,7 +5,7 @@ import { readFileSync } from "node:fs";
 /** package.json's `engines.node`, or undefined when it cannot be read. */
 export function enginesRange(): string | undefined {
   try {
-    const pkg = JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8")) as { engines?: { node?: unknown } };
+    const pkg = JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8")) as { engines?: { node?: unknown } };
     return typeof pkg.engines?.node === "string" ? pkg.engines.node : undefined;
   } catch {
     return undefined;
