@@ -53,19 +53,34 @@ export function debugReport(input: DebugInput): string {
     lines.push(`  ${"".padEnd(15)} headers sent: ${r.headerNames.join(", ")} (values not shown)`);
   }
   lines.push("", "Endpoints:");
-  const outcomes = result.accounts.flatMap((a) => a.outcomes);
-  if (result.markets) outcomes.push(result.markets.outcome);
-  for (const o of outcomes) {
+  const row = (o: (typeof result.accounts)[number]["outcomes"][number]): string => {
     const status = o.ok ? "ok" : `FAILED (${o.reason}): ${o.message ?? ""}`;
-    lines.push(`  ${o.endpoint.padEnd(15)} ${status} in ${(o.durationSeconds * 1000).toFixed(1)} ms`);
-  }
+    return `  ${o.endpoint.padEnd(15)} ${status} in ${(o.durationSeconds * 1000).toFixed(1)} ms`;
+  };
+  // Each account's history line sits under its orders_history row, whatever row comes after it.
   for (const a of result.accounts) {
-    if (a.history === undefined) continue;
-    const anomalies = Object.entries(a.history.anomalies).map(([kind, n]) => `${kind} x${n}`);
-    lines.push(
-      `  ${"".padEnd(15)} history: ${a.history.orders.length} orders${a.history.truncated ? ", cut short (cap, request bound or paging anomaly)" : ""}${anomalies.length > 0 ? `; paging anomalies: ${anomalies.join(", ")}` : ""}`,
-    );
+    const history = a.history;
+    const historyLine =
+      history === undefined
+        ? undefined
+        : `  ${"".padEnd(15)} history: ${history.orders.length} orders${history.truncated ? ", cut short (cap, request bound or paging anomaly)" : ""}${
+            Object.keys(history.anomalies).length > 0
+              ? `; paging anomalies: ${Object.entries(history.anomalies)
+                  .map(([kind, n]) => `${kind} x${n}`)
+                  .join(", ")}`
+              : ""
+          }`;
+    let placed = false;
+    for (const o of a.outcomes) {
+      lines.push(row(o));
+      if (o.endpoint === "orders_history" && historyLine !== undefined) {
+        lines.push(historyLine);
+        placed = true;
+      }
+    }
+    if (!placed && historyLine !== undefined) lines.push(historyLine);
   }
+  if (result.markets) lines.push(row(result.markets.outcome));
   lines.push("", "Validation problems (missing or malformed fields, series dropped):");
   if (input.dropped > 0) lines.push(`  ${input.dropped} series dropped over the series cap (scrape.max_series)`);
   if (invalid.size === 0 && input.dropped === 0) lines.push("  none");

@@ -11,8 +11,8 @@ import { startSimulator } from "./simulator/server.js";
 const DEMO_KEY = "demo-key";
 
 async function demo(): Promise<void> {
-  // The simulated clock starts now, so order ages and timestamps read as real ones on a dashboard.
-  const venue = await startSimulator({ host: "127.0.0.1", port: 0, seed: 1, apiKey: DEMO_KEY, tickMs: 1000, epochMs: Date.now() });
+  // The simulated clock starts now (the simulator's default), so order ages read as real ones on a dashboard.
+  const venue = await startSimulator({ host: "127.0.0.1", port: 0, seed: 1, apiKey: DEMO_KEY, tickMs: 1000 });
   const config = configFromEnv({
     TRADING_BASE_URL: venue.url,
     TRADING_API_KEY: DEMO_KEY,

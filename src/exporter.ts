@@ -196,7 +196,7 @@ export class Exporter {
     return exposition;
   }
 
-  /** The exporter's own metrics as they are now (prom-client renders them), then `venue`. */
+  /** The exporter's own metrics as they are now (the Prometheus client renders them), then `venue`. */
   async #withOwn(venue: string): Promise<Answer> {
     return new Answer((await this.self.registry.metrics()) + venue);
   }

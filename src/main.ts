@@ -11,6 +11,7 @@ import { loadConfig, type Sources } from "./config/load.js";
 import { createLogger, stderrSink, type LogSink } from "./log.js";
 import { ListenError } from "./http/listen-error.js";
 import { SystemdSocketError } from "./http/systemd-socket.js";
+import { enginesRange, satisfiesEngines } from "./util/node-engines.js";
 import { startService } from "./service.js";
 import { secretHeaderNames } from "./venue/auth.js";
 import { VERSION, versionText } from "./version.js";
@@ -56,6 +57,10 @@ async function main(argv: string[]): Promise<number> {
   sink = stderrSink(config.logFormat);
   const logger = createLogger(config.logLevel, sink, secretHeaderNames(config.accounts));
   for (const warning of warnings) logger.warn({ problem: warning }, "configuration warning");
+  const engines = enginesRange();
+  if (engines !== undefined && satisfiesEngines(process.versions.node, engines) === false) {
+    logger.warn({ node: process.version, engines }, "unsupported Node.js: outside package.json engines");
+  }
   const source = async () => {
     const next = await load();
     for (const warning of next.warnings) logger.warn({ problem: warning }, "configuration warning");

@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { resolveConfig } from "../src/simulator/config.js";
 import { exporterConfigYaml } from "../src/simulator/exporter-config.js";
 import { testRules } from "./helpers/alerting-files.js";
-import { dashboardQueries, defaultVariables, loadDashboards } from "./helpers/dashboard-queries.js";
+import { allPanels, dashboardQueries, defaultVariables, loadDashboards } from "./helpers/dashboard-queries.js";
 import { RULES_FILE, startPrometheus, waitFor, type RunningPrometheus } from "./helpers/prometheus.js";
 import { SIM_KEY, startStack, type Stack } from "./helpers/stack.js";
 
@@ -143,5 +143,38 @@ for (const deployment of ["metrics", "probe"] as const) {
       expect(maxGraphSeries).toBeLessThanOrEqual(MAX_GRAPH_SERIES);
       expect(maxGraphSeries).toBeGreaterThan(1);
     }, 180_000);
+
+    it(`Market status draws the markets the account holds, not the venue's ${MARKETS}, even with $market_id matching every market`, async () => {
+      const found = loadDashboards().find(({ dashboard }) => allPanels(dashboard).some((panel) => panel.title === "Market status"));
+      if (found === undefined) throw new Error("no dashboard has a Market status panel");
+      const vars = await waitFor(
+        "the variables' values",
+        () => defaultVariables(found.dashboard, (selector, label) => p().labelValues(selector, label)),
+        60_000,
+      );
+      // Grafana's All may be sent as a wildcard (a custom all value, or a variable that found no market yet).
+      const queries = dashboardQueries(found.dashboard, { ...vars, market_id: ".*", __rate_interval: RATE_INTERVAL }).filter(
+        (q) => q.panel === "Market status",
+      );
+      expect(queries.length).toBeGreaterThan(0);
+      const heldSelector = `trading_position_size{account="${vars.account}", collateral_id="${vars.collateral_id}"}`;
+      const held = await waitFor(
+        "the account's positions and the market list stored",
+        async () => {
+          const markets = await p().labelValues(heldSelector, "market_id");
+          return markets.length > 0 && (await p().series("count(trading_market_status)")).length > 0 ? markets : undefined;
+        },
+        60_000,
+      );
+      expect(held.length).toBeLessThan(MAX_GRAPH_SERIES);
+      for (const q of queries) {
+        const range = await p().queryRange(q.expr, RANGE_SECONDS, 1);
+        expect(range.status, q.expr).toBe("success");
+        const drawn = (range.data?.result ?? []).map((r) => r.metric.market_id ?? "");
+        expect(drawn.length).toBeGreaterThan(0);
+        expect(drawn.length).toBeLessThanOrEqual(MAX_GRAPH_SERIES);
+        expect(drawn.filter((m) => !held.includes(m))).toEqual([]);
+      }
+    }, 60_000);
   });
 }

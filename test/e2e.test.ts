@@ -14,7 +14,7 @@ const ONLY_SOMETIMES: Record<string, string> = {
   trading_position_margin_input_missing: "no series while every position's market is listed with its tier settings (the golden odd and margin cases show it)",
 };
 
-/** prom-client's process and Node.js metrics: on /metrics, not in the metrics table. */
+/** the Prometheus client's process and Node.js metrics: on /metrics, not in the metrics table. */
 const RUNTIME_FAMILY = /^(?:process|nodejs)_/;
 
 type Json = Record<string, unknown>;

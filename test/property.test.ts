@@ -5,7 +5,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import type { ScrapeResult } from "../src/collect/result.js";
 import { collectFamilies } from "../src/collectors/index.js";
-import { render } from "./helpers/prom-client-render.js";
+import { render } from "./helpers/prometheus-client-render.js";
 import { VenueError } from "../src/venue/errors.js";
 import { POSITION_NUMBERS, parseAccountInfo } from "../src/venue/parse-account.js";
 import { parseMarkets } from "../src/venue/parse-markets.js";

@@ -129,6 +129,33 @@ describe("runCli", () => {
     }
   });
 
+  it("refuses --print-exporter-config with --port 0 in one line: the printed base_url would name port 0", async () => {
+    const c = capture();
+    expect(await runCli(["--print-exporter-config", "--port", "0"], c.io)).toBe(1);
+    expect(c.out).toEqual([]);
+    expect(c.err).toHaveLength(1);
+    expect(c.err[0]).toMatch(/^simulator: --print-exporter-config needs the port .*--port 0/);
+    const ok = capture();
+    expect(await runCli(["--print-exporter-config", "--port", "9000"], ok.io)).toBe(0);
+    expect(ok.out.join("\n")).toContain('base_url: "http://127.0.0.1:9000"');
+  });
+
+  it("starts the simulated clock now unless --epoch-ms fixes it", async () => {
+    const c = capture();
+    const before = Date.now();
+    const sim = await runCli(["--port", "0", "--tick-ms", "0"], c.io);
+    if (typeof sim === "number") throw new Error(`runCli exited with ${sim}: ${c.err.join(" ")}`);
+    try {
+      const state = (await rawRequest(`${sim.url}/_sim/state`)).body.toString("utf8");
+      const nowMs = (JSON.parse(state) as { nowMs: number }).nowMs;
+      expect(nowMs).toBeGreaterThanOrEqual(before);
+      expect(nowMs).toBeLessThanOrEqual(Date.now());
+    } finally {
+      await sim.close();
+    }
+    expect(parseCliArgs(["--epoch-ms", "1704067200000"])).toEqual({ kind: "run", options: { port: 8080, epochMs: 1704067200000 } });
+  });
+
   it("prints the usage on --help and exits 0", async () => {
     const c = capture();
     expect(await runCli(["--help"], c.io)).toBe(0);

@@ -85,9 +85,9 @@ describe.skipIf(chromiumMissing)(title, () => {
     expect(failing.map((s) => s.attrs["data-endpoint"])).toEqual(["orders_history"]);
     expect(dom).toMatch(/orders_history<\/th><td[^>]*>.*failing.*<\/td><td><code>http_5xx<\/code>/);
     expect(byMetric("trading_scrape_success").length).toBe(samples.filter((s) => s.name === "trading_scrape_success").length);
-    // The data's age: the collection's start as /metrics has it.
+    // The collection's start as /metrics has it: a down account's is a failed attempt, not data of that age.
     expect(byMetric("trading_collection_timestamp_seconds").map((s) => s.text)).toEqual([
-      expect.stringMatching(/^Data collected \d\d:\d\d:\d\d UTC, \d+ s ago$/),
+      expect.stringMatching(/^Last collection failed \(orders_history\), started \d\d:\d\d:\d\d UTC, \d+ s ago$/),
     ]);
 
     // Margin ratio: a percentage and the alerts' state, per collateral.

@@ -210,4 +210,29 @@ describe("a desk of several accounts", () => {
     ]);
     expect(page.match(/<p class="summary">.*?<\/p>/)?.[0].replace(/<[^>]+>/g, "")).toBe("6 accounts: 1 critical 1 down 1 warning 1 not collected 2 ok");
   });
+
+  const section = (page: string, name: string) =>
+    page.slice(page.indexOf(`id="account-${name}"`), page.indexOf("</section>", page.indexOf(`id="account-${name}"`)));
+  const pageOf = (accounts: StatusData["accounts"]) =>
+    statusPage({ data: { accounts, markets: undefined }, collected: true, version: "1", uptimeSeconds: 1, telemetryPath: "/metrics", now: 1_700_000_001_000 });
+
+  it("says no endpoint was read yet instead of an empty endpoint table", () => {
+    const text = section(pageOf([account("c-new", undefined, undefined)]), "c-new");
+    expect(text).not.toContain('<table class="endpoints">');
+    expect(text).toContain("No endpoint read yet.");
+  });
+
+  it("calls a down account's last collection a failed one, naming the endpoints, not data of its age", () => {
+    const down = {
+      ...account("e-down", 0, 0.2),
+      endpoints: [
+        { endpoint: "account_info", success: 1, lastFailure: undefined },
+        { endpoint: "orders_history", success: 0, lastFailure: undefined },
+      ],
+    };
+    const text = section(pageOf([down, account("a-ok", 1, 0.1)]), "e-down").replace(/<[^>]+>/g, "");
+    expect(text).not.toContain("Data collected");
+    expect(text).toContain("Last collection failed (orders_history), started 22:13:20 UTC, 1 s ago");
+    expect(section(pageOf([account("a-ok", 1, 0.1)]), "a-ok").replace(/<[^>]+>/g, "")).toContain("Data collected 22:13:20 UTC, 1 s ago");
+  });
 });

@@ -302,7 +302,8 @@ export function accountDashboard(): DashboardBuilder {
         { unit: UNIT.count, mappings: tradableMappings() },
         [
           {
-            expr: `max by (market_id) (trading_market_status{market_id=~"$market_id", status="TRADABLE"}) or 0 * ${market("trading_market_status")}`,
+            // Only the markets held: the venue's whole list would be a row per market, hundreds on a large venue.
+            expr: `(max by (market_id) (trading_market_status{market_id=~"$market_id", status="TRADABLE"}) or 0 * ${market("trading_market_status")}) and on (market_id) group by (market_id) (trading_position_size{${P}})`,
             legend: "{{market_id}}",
           },
         ],

@@ -182,7 +182,7 @@ function targets(result: Awaited<ReturnType<typeof contest>>): { lines: string[]
       `alone, as many scrapes, the exporter's runtime settings: floor ${floorAlone} MB, bound ${rssOf("bound")} MB, ` +
         `floor through the exporter's pool (undici request()) ${result.poolFloorRssMB} MB, ` +
         `floor with the exporter's code loaded ${result.codeFloorRssMB} MB (${round2(result.codeFloorRssMB / floorAlone)}x the floor alone: the least the exporter's code can hold), ` +
-        `floor with only its libraries loaded (express, prom-client, pino, ky, undici) ${result.stackFloorRssMB} MB (${round2((result.stackFloorRssMB ?? 0) / floorAlone)}x)`,
+        `floor with only its libraries loaded (express, @prometheus-io/client, pino, ky, undici) ${result.stackFloorRssMB} MB (${round2((result.stackFloorRssMB ?? 0) / floorAlone)}x)`,
     );
   } else {
     rssLines.push(`exporter rss after ${result.exporterScrapes} scrapes: ${rss} MB (run alone processes for the target's ratio)`);

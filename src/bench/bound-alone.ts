@@ -3,7 +3,7 @@
 // that work holds after as many scrapes as the exporter.
 // code-floor is the floor in a process that has also loaded the exporter's code (every module the service
 // imports, its libraries among them) without starting it: the least an exporter made of that code can hold;
-// stack-floor loads only the libraries the product is made with (express, prom-client, pino, ky, undici).
+// stack-floor loads only the libraries the product is made with (express, @prometheus-io/client, pino, ky, undici).
 // `node bound-alone.js floor|bound|pool-floor|code-floor|stack-floor TARGET_JSON SCRAPES [INTERVAL_MS]` prints one JSON line
 // (RSS after the last scrape and the most after any), then exits; INTERVAL_MS paces the scrapes.
 
@@ -29,12 +29,12 @@ async function main(): Promise<void> {
     throw new Error("usage: bound-alone.js floor|bound|pool-floor|code-floor|stack-floor TARGET_JSON SCRAPES [INTERVAL_MS]");
   }
   if (mode === "code-floor") {
-    // What main.js loads before it reads its configuration: the service (express, prom-client, undici) and the logger (pino).
+    // What main.js loads before it reads its configuration: the service (express, @prometheus-io/client, undici) and the logger (pino).
     await import("../service.js");
     await import("../log.js");
   }
   if (mode === "stack-floor") {
-    for (const library of ["express", "prom-client", "pino", "ky", "undici"]) await import(library);
+    for (const library of ["express", "@prometheus-io/client", "pino", "ky", "undici"]) await import(library);
   }
   const bound = new Bound(JSON.parse(targetJson) as VenueTarget, { client: mode === "pool-floor" ? "pool" : "fetch" });
   const rss = () => process.memoryUsage().rss / 2 ** 20;

@@ -1,11 +1,11 @@
-// The benchmark's naive peer, an exporter as many are written: express, prom-client's default
+// The benchmark's naive peer, an exporter as many are written: express, the Prometheus client's default
 // registry, one Gauge per family reset and set on every scrape, every request made every scrape
 // (the market list too), no gzip. Run as its own process; prints its URL.
 // Env: PEER_VENUE, PEER_KEY, PEER_COLLATERALS (comma-separated), PEER_ACTIVE_LIMIT, PEER_HISTORY_LIMIT.
 
 import express from "express";
 import type { AddressInfo } from "node:net";
-import { Gauge, collectDefaultMetrics, register } from "prom-client";
+import { Gauge, collectDefaultMetrics, register } from "@prometheus-io/client";
 import { FAMILIES, venueSeries } from "./venue-series.js";
 
 type Raw = Record<string, unknown>;

@@ -85,15 +85,21 @@ function endpointTable(rows: Html[]): Html {
 function accountSection(a: AccountStatus, now: number): Html {
   const probe = `/probe?target=${encodeURIComponent(a.name)}`;
   const state = a.up === undefined ? badge("none", "not collected") : a.up === 1 ? badge("up", "up") : badge("down", "down");
+  // A down account's last collection failed in part: it is an attempt, not data of that age.
+  const failed = a.endpoints.filter((e) => e.success !== 1).map((e) => e.endpoint);
   const age =
     a.collectedAtSeconds === undefined
       ? html`<p class="age">Not collected yet.</p>`
-      : html`<p class="age" data-metric="trading_collection_timestamp_seconds" data-account="${a.name}" data-value="${formatValue(a.collectedAtSeconds)}">Data collected ${timeAt(a.collectedAtSeconds * 1000, now)}</p>`;
+      : html`<p class="age" data-metric="trading_collection_timestamp_seconds" data-account="${a.name}" data-value="${formatValue(a.collectedAtSeconds)}">${
+          a.up === 0 ? `Last collection failed (${failed.join(", ") || "no endpoint answered"}), started ` : "Data collected "
+        }${timeAt(a.collectedAtSeconds * 1000, now)}</p>`;
+  const endpoints =
+    a.endpoints.length === 0 ? html`<p class="quiet">No endpoint read yet.</p>` : endpointTable(a.endpoints.map((e) => endpointRow(e, a.name, now)));
   return html`<section class="account" id="account-${a.name}">
 <h2><span data-metric="trading_up" data-account="${a.name}" data-value="${a.up === undefined ? "" : formatValue(a.up)}">${state}</span> <bdi>${a.name}</bdi></h2>
 ${age}
 <table class="risk"><thead><tr><th scope="col">Collateral</th><th scope="col">Margin ratio</th><th scope="col">Nearest liquidation</th></tr></thead><tbody>${a.collaterals.map((c) => collateralRow(a.name, c))}</tbody></table>
-${endpointTable(a.endpoints.map((e) => endpointRow(e, a.name, now)))}
+${endpoints}
 <p class="links"><a href="${`${probe}&debug=true`}">Debug probe</a> <a href="${probe}">Probe</a></p>
 </section>`;
 }

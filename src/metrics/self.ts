@@ -2,7 +2,7 @@
 // Every counter whose label values are known in advance starts at 0 for each of them, so the first
 // event is an increase Prometheus can see.
 
-import { Counter, Gauge, Registry, collectDefaultMetrics } from "prom-client";
+import { Counter, Gauge, Registry, collectDefaultMetrics } from "@prometheus-io/client";
 import { REVISION, VERSION } from "../version.js";
 import { ENDPOINTS, type Endpoint } from "../venue/endpoints.js";
 import { FAILURE_REASONS, type FailureReason } from "../venue/errors.js";
@@ -11,7 +11,7 @@ import { KNOWN_INVALID_FIELDS } from "../venue/known-fields.js";
 import { PAGING_ANOMALIES, type PagingAnomaly } from "../venue/snapshot.js";
 import { metricName } from "./family.js";
 
-/** prom-client defaults dropped from the exposition (see the constructor). */
+/** The Prometheus client's defaults dropped from the exposition (see the constructor). */
 export const NONCONFORMING_DEFAULTS = ["nodejs_active_handles_total", "nodejs_active_requests_total", "nodejs_active_resources_total"];
 
 export class SelfMetrics {

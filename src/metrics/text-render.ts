@@ -1,4 +1,4 @@
-// The Prometheus text format (0.0.4) of metric families: prom-client's output for the same families
+// The Prometheus text format (0.0.4) of metric families: the Prometheus client's output for the same families
 // without its blank lines between families (proven by test/render.test.ts).
 
 import type { Family } from "./family.js";
@@ -15,7 +15,7 @@ function escapeLabel(value: string): string {
   return NEEDS_ESCAPE.test(value) ? value.replace(/\\/g, "\\\\").replace(/\n/g, "\\n").replace(/"/g, '\\"') : value;
 }
 
-/** prom-client's number format: Nan, +Inf, -Inf, else JavaScript's shortest round-trip form. */
+/** the Prometheus client's number format: Nan, +Inf, -Inf, else JavaScript's shortest round-trip form. */
 export function formatValue(value: number): string {
   if (Number.isNaN(value)) return "Nan";
   if (value === Number.POSITIVE_INFINITY) return "+Inf";
@@ -36,7 +36,7 @@ function labelText(prefixes: readonly string[], values: ReadonlyArray<string | n
 
 /**
  * The lines of one family: HELP, TYPE and one per distinct label set (a repeat keeps its first place
- * and takes the last value, as prom-client's set does). `heads` keeps each label array's text for the
+ * and takes the last value, as the Prometheus client's set does). `heads` keeps each label array's text for the
  * next family with the same label names: a collector shares one array per series across its families.
  */
 function renderFamily(family: Family, heads: Map<ReadonlyArray<string | null>, string>): string {
@@ -65,7 +65,7 @@ function renderFamily(family: Family, heads: Map<ReadonlyArray<string | null>, s
   return lines.join("\n");
 }
 
-/** Families as a Prometheus text exposition: no blank lines, a final newline; "\n" for none, as prom-client. */
+/** Families as a Prometheus text exposition: no blank lines, a final newline; "\n" for none, as the Prometheus client. */
 export function renderText(families: readonly Family[]): string {
   if (families.length === 0) return "\n";
   // Label texts by label-name list, then by label array: the same array under other names is another text.

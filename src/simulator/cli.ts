@@ -12,7 +12,7 @@ A deterministic, seeded, in-memory simulation of the trading venue's read API.
 Options:
   --host HOST                 address to listen on (default 127.0.0.1)
   --port N                    port, 0 for any free one (default 8080)
-  --seed N                    PRNG seed; same seed, same state and ticks (default 1)
+  --seed N                    PRNG seed; same seed and --epoch-ms, same state and ticks (default 1)
   --tick-ms N                 ms between state ticks; 0 = only on POST /_sim/tick (default 1000)
   --profile small|large|huge  size of the generated state (default small)
   --markets N, --positions N, --active-orders N, --history-orders N
@@ -21,8 +21,8 @@ Options:
   --api-key KEY               key the private endpoints require (default sim-key)
   --api-key-header NAME       header carrying the key (default X-Api-Key)
   --time-unit s|ms|us|ns      unit of order timestamps (default ms)
-  --epoch-ms N|now            simulated clock at start, ms since 1970 (default 2024-01-01T00:00:00Z,
-                              fixed for determinism; "now" makes order ages realistic)
+  --epoch-ms N|now            simulated clock at start, ms since 1970 (default now: order ages are
+                              real ones); a fixed N makes runs with the same seed reproducible
   --fault ENDPOINT:KIND[:ARG] inject a fault; repeatable. ENDPOINT: account_info, orders_history,
                               orders_active, markets or *. ARG: latencyMs (latency, trickle), status
                               (status, redirect; status:CODE:RETRY_AFTER adds Retry-After), bytes
@@ -37,6 +37,7 @@ Options:
   --accounts N                accounts served, each its own state and key KEY-1..KEY-N (default 1: the key
                               KEY itself); the scenarios and /_sim/state act on the first
   --print-exporter-config     print the exporter's YAML config for these accounts at http://HOST:PORT, and exit
+                              (not with --port 0)
   -h, --help                  print this help
 
 Control API (no key): POST /_sim/tick?n=1, GET /_sim/state, GET /_sim/stats, POST /_sim/stats/reset,
@@ -179,6 +180,10 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<Runnin
   if (command.kind === "print-config") {
     try {
       const config = resolveConfig(command.options);
+      if (config.port === 0) {
+        io.err("simulator: --print-exporter-config needs the port the simulator will listen on, not --port 0 (any free port, known only at start)");
+        return 1;
+      }
       const host = config.host.includes(":") ? `[${config.host}]` : config.host;
       io.out(exporterConfigYaml(config, `http://${host}:${config.port}`).trimEnd());
       return 0;

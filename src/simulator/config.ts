@@ -25,7 +25,7 @@ export interface SimulatorOptions {
   collaterals?: CollateralSpec[];
   /** Unit of order timestamps, default "ms". */
   timeUnit?: TimeUnit;
-  /** Simulated wall clock at tick 0, in ms since the epoch; default 2024-01-01T00:00:00Z, for determinism. */
+  /** Simulated wall clock at tick 0, in ms since the epoch; default now, so order ages are real ones. Fix it for reproducible runs. */
   epochMs?: number;
   /** Initial faults. */
   faults?: FaultSpec[];
@@ -77,8 +77,6 @@ export const PROFILES: Readonly<Record<ProfileName, ProfileSizes>> = {
 
 /** Enough for the capacity benchmark (1,000) and its headroom; each account is a whole small venue in memory. */
 export const MAX_ACCOUNTS = 10_000;
-
-export const DEFAULT_EPOCH_MS = Date.UTC(2024, 0, 1);
 
 export class SimulatorConfigError extends Error {
   override name = "SimulatorConfigError";
@@ -142,7 +140,7 @@ export function resolveConfig(opts: SimulatorOptions = {}): SimConfig {
     historyOrders: integerIn("historyOrders", opts.historyOrders, sizes.historyOrders, 0, 1_000_000),
     collaterals: checkCollaterals(opts.collaterals ?? sizes.collaterals),
     timeUnit: oneOf("timeUnit", opts.timeUnit, "ms", ["s", "ms", "us", "ns"]),
-    epochMs: integerIn("epochMs", opts.epochMs, DEFAULT_EPOCH_MS, 0, 8_640_000_000_000),
+    epochMs: integerIn("epochMs", opts.epochMs, Date.now(), 0, 8_640_000_000_000),
     faults: opts.faults === undefined ? [] : validateFaultList(opts.faults),
     moving: opts.moving === true,
     accounts: integerIn("accounts", opts.accounts, 1, 1, MAX_ACCOUNTS),

@@ -7,6 +7,8 @@ import type { OrderStatus } from "./types.js";
 const FIRST_SEQ = 100_000_000_001;
 const HOUR_MS = 3_600_000;
 const HISTORY_SPAN_MS = 7 * 24 * HOUR_MS;
+/** Active orders at start are younger than TradingActiveOrderStuck's hour, so a quiet venue pages no one. */
+const ACTIVE_SPAN_MS = HOUR_MS / 2;
 /** History keeps growing at the front but is trimmed at the back beyond this many times its profile size. */
 export const HISTORY_CAP_FACTOR = 3;
 
@@ -89,7 +91,7 @@ export class OrderBook {
       const updatedMs = status === "CREATED" ? createdMs : createdMs + rng.int(20, HOUR_MS);
       this.history.push(factory.create({ seq: this.nextSeq++, createdMs, status, updatedMs }));
     }
-    for (const createdMs of spreadTimes(activeTarget, nowMs - HOUR_MS, nowMs, rng)) {
+    for (const createdMs of spreadTimes(activeTarget, nowMs - ACTIVE_SPAN_MS, nowMs, rng)) {
       this.active.push(factory.create({ seq: this.nextSeq++, createdMs, status: "CREATED", mayBePending: true }));
     }
   }
@@ -155,7 +157,8 @@ export class OrderBook {
       const seq = this.nextSeq++;
       if (isActive) kept.push(this.factory.create({ seq, createdMs, status: "CREATED", mayBePending: true }));
       else {
-        const status = rng.chance(0.88) ? "FILLED" : "REJECTED";
+        // One market order in a hundred rejected: normal trading, which pages no one (TradingRejectionsRising).
+        const status = rng.chance(0.99) ? "FILLED" : "REJECTED";
         instantDone.push(this.factory.create({ seq, createdMs, status, type: "MARKET", updatedMs: Math.min(nowMs, createdMs + rng.int(5, 200)) }));
       }
     }

@@ -121,7 +121,10 @@ export class OrderFactory {
     return { seq: req.seq, market, data, bytes: undefined };
   }
 
-  /** The final state of an active order; a pending flag decides its fate, otherwise mostly filled. */
+  /**
+   * The final state of an active order; a pending flag decides its fate, otherwise mostly filled. Only a
+   * pending rejection ends in REJECTED: a desk's normal day sees a rejection now and then, not a stream.
+   */
   finish(record: OrderRecord, nowMs: number): OrderRecord {
     const old = record.data;
     const rng = this.rng;
@@ -131,7 +134,7 @@ export class OrderFactory {
     else if (old.isPendingRejection) status = "REJECTED";
     else {
       const r = rng.next();
-      status = r < 0.6 ? "FILLED" : r < 0.85 ? "CANCELLED" : r < 0.93 ? "EXPIRED" : "REJECTED";
+      status = r < 0.6 ? "FILLED" : r < 0.88 ? "CANCELLED" : "EXPIRED";
     }
     let filled = old.quantityFilled;
     if (status === "FILLED") filled = old.quantity;

@@ -65,7 +65,7 @@ export interface StackOptions {
   logLevel?: string;
   /** Middleware before every route (basic auth, headers), as a web config adds. */
   guards?: import("express").RequestHandler[];
-  /** prom-client's process and Node.js metrics on /metrics (off by default: they vary). */
+  /** the Prometheus client's process and Node.js metrics on /metrics (off by default: they vary). */
   defaultMetrics?: boolean;
 }
 

@@ -1,7 +1,7 @@
-// The reference renderer: families through a fresh prom-client registry. The exporter's own
-// renderer (src/metrics/text-render.ts) must match it byte for byte.
+// The reference renderer: families through a fresh registry of the Prometheus client for Node.js
+// (formerly prom-client). The exporter's own renderer (src/metrics/text-render.ts) must match it byte for byte.
 
-import { Counter, Gauge, Registry } from "prom-client";
+import { Counter, Gauge, Registry } from "@prometheus-io/client";
 import type { Family } from "../../src/metrics/family.js";
 
 /** A new registry filled from the families (gauges and counters): scrapes never share mutable metrics. */
