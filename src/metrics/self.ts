@@ -12,7 +12,13 @@ import { PAGING_ANOMALIES, type PagingAnomaly } from "../venue/snapshot.js";
 import { metricName } from "./family.js";
 
 /** The Prometheus client's defaults dropped from the exposition (see the constructor). */
-export const NONCONFORMING_DEFAULTS = ["nodejs_active_handles_total", "nodejs_active_requests_total", "nodejs_active_resources_total"];
+export const NONCONFORMING_DEFAULTS = [
+  "nodejs_active_handles_total",
+  "nodejs_active_requests_total",
+  "nodejs_active_resources_total",
+  "nodejs_eventloop_utilization_histogram",
+  "nodejs_eventloop_utilization_summary",
+];
 
 export class SelfMetrics {
   readonly registry = new Registry();
@@ -34,8 +40,8 @@ export class SelfMetrics {
     const registers = [this.registry];
     if (options.defaultMetrics !== false) {
       collectDefaultMetrics({ register: this.registry });
-      // Gauges with a counter's suffix fail `promtool check metrics`; each is the sum of the per-type
-      // gauge of the same name without `_total`, so nothing is lost: sum(nodejs_active_handles).
+      // Names `promtool check metrics` fails: gauges with a counter's suffix (each the sum of the per-type
+      // gauge without `_total`: sum(nodejs_active_handles)) and event-loop utilization named after its type.
       for (const name of NONCONFORMING_DEFAULTS) this.registry.removeSingleMetric(name);
     }
     new Gauge({
