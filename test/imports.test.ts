@@ -26,7 +26,8 @@ const LAYERS: Record<string, number> = {
   web: 10,
   service: 11,
   cli: 12,
-  main: 13,
+  serve: 13,
+  main: 14,
   demo: 13,
   bench: 13,
 };

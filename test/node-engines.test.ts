@@ -1,10 +1,10 @@
-// The exporter warns once at start on a Node.js outside package.json's engines, and not on a supported one.
+// A Node.js older than package.json's engines is refused at start with one line; a supported one starts.
 
-import { execFileSync, spawn } from "node:child_process";
+import { execFileSync, spawnSync } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { enginesRange, satisfiesEngines } from "../src/util/node-engines.js";
-import { MAIN, startExporterChild, watchExporterChild } from "./helpers/child.js";
+import { NODE_FLOOR, belowFloor } from "../src/util/node-engines.js";
+import { MAIN, startExporterChild } from "./helpers/child.js";
 
 const ENV = {
   TRADING_BASE_URL: "http://127.0.0.1:9",
@@ -12,39 +12,31 @@ const ENV = {
   TRADING_COLLATERAL_IDS: "USDC",
   TRADING_LISTEN_ADDRESS: "127.0.0.1:0",
 };
-const WARNING = /unsupported Node\.js: outside package\.json engines/;
 /** Debian's own node, older than the project supports, where the machine has one. */
 const OLD_NODE = "/usr/bin/node";
-const oldNodeOutside = (): boolean =>
-  existsSync(OLD_NODE) && satisfiesEngines(execFileSync(OLD_NODE, ["--version"], { encoding: "utf8" }).trim(), enginesRange() ?? "") === false;
+const oldNodeBelow = (): boolean => existsSync(OLD_NODE) && belowFloor(execFileSync(OLD_NODE, ["--version"], { encoding: "utf8" }).trim().slice(1));
 
-describe("satisfiesEngines", () => {
-  it("reads package.json's range and judges versions against it", () => {
-    const range = enginesRange();
-    expect(range).toBe(JSON.parse(readFileSync("package.json", "utf8")).engines.node);
-    expect(satisfiesEngines(process.versions.node, range ?? "")).toBe(true);
-    expect(satisfiesEngines("20.20.2", ">=22.19")).toBe(false);
-    expect(satisfiesEngines("v22.18.9", ">=22.19")).toBe(false);
-    expect(satisfiesEngines("22.19.0", ">=22.19")).toBe(true);
-    expect(satisfiesEngines("24.1.0", "^22 || ^24 || >=26")).toBe(true);
-    expect(satisfiesEngines("25.0.0", "^22 || ^24 || >=26")).toBe(false);
-    expect(satisfiesEngines("24.1.0", "22.x - 24.x")).toBeUndefined();
+describe("the Node.js floor", () => {
+  it("is package.json's engines.node, and judges versions against it", () => {
+    expect(JSON.parse(readFileSync("package.json", "utf8")).engines.node).toBe(`>=${NODE_FLOOR}`);
+    expect(belowFloor(process.versions.node)).toBe(false);
+    expect(belowFloor("20.20.2")).toBe(true);
+    expect(belowFloor("22.18.9")).toBe(true);
+    expect(belowFloor("22.19.0")).toBe(false);
+    expect(belowFloor("26.0.0")).toBe(false);
   });
 });
 
 describe("the started exporter", () => {
-  it("logs no warning on this (supported) Node.js", async () => {
+  it("starts on this (supported) Node.js", async () => {
     const { lines } = await startExporterChild(ENV);
-    expect(lines.filter((l) => WARNING.test(l))).toEqual([]);
+    expect(lines.some((l) => l.includes("listening"))).toBe(true);
   });
 
-  it.runIf(oldNodeOutside())("logs one warning line on an older Node.js, naming the version and the range", async () => {
-    const child = spawn(OLD_NODE, [MAIN], { env: { PATH: process.env.PATH ?? "", ...ENV }, stdio: ["ignore", "pipe", "pipe"] });
-    const { lines } = await watchExporterChild(child);
-    const warned = lines.filter((l) => WARNING.test(l));
-    expect(warned).toHaveLength(1);
-    const version = (JSON.parse(warned[0]!) as { node: string; engines: string }).node;
-    expect(satisfiesEngines(version, enginesRange() ?? "")).toBe(false);
-    expect(JSON.parse(warned[0]!)).toMatchObject({ engines: enginesRange() });
+  it.runIf(oldNodeBelow())("refuses an older Node.js with one line naming its version and the floor, exit 1", () => {
+    const run = spawnSync(OLD_NODE, [MAIN], { env: { PATH: process.env.PATH ?? "", ...ENV }, encoding: "utf8", timeout: 20_000 });
+    expect(run.status).toBe(1);
+    const version = execFileSync(OLD_NODE, ["--version"], { encoding: "utf8" }).trim();
+    expect(run.stderr).toBe(`trading-exporter: Node.js ${version} is older than this release supports (>=${NODE_FLOOR}); run it on Node.js 24 LTS\n`);
   });
 });

@@ -1,0 +1,118 @@
+// The exporter's command once the Node.js release is known good: flags, configuration, serving, reload on SIGHUP, clean stop on signals.
+
+import { parseCommandLine, usage } from "./cli/flags.js";
+import { shardLines } from "./cli/shard-lines.js";
+import { ConfigError } from "./config/errors.js";
+import { loadConfig, type Sources } from "./config/load.js";
+import { createLogger, stderrSink, type LogSink } from "./log.js";
+import { ListenError } from "./http/listen-error.js";
+import { SystemdSocketError } from "./http/systemd-socket.js";
+import { startService } from "./service.js";
+import { secretHeaderNames } from "./venue/auth.js";
+import { VERSION, versionText } from "./version.js";
+import { libraryErrorText } from "./util/error-text.js";
+import type { WebConfig } from "./web/types.js";
+import type { SelfMetrics } from "./metrics/self.js";
+
+/** What to do about a start-up failure we have no words for: it is ours to fix. */
+const REPORT_IT = "please report it with the output of --version and the command line";
+
+/** The log sink, once there is one: flushed (briefly) before exit. */
+let sink: LogSink | undefined;
+
+async function main(argv: string[]): Promise<number> {
+  const flags = parseCommandLine(argv);
+  if (flags.help) {
+    process.stdout.write(`${usage()}\n`);
+    return 0;
+  }
+  if (flags.version) {
+    process.stdout.write(`${versionText()}\n`);
+    return 0;
+  }
+  const sources: Sources = { flags: flags.flags, env: process.env };
+  // Start-up, --config.check and every reload refuse a value sent as a header with a line break in it
+  // (the parsers check them, so they are listed with every other problem).
+  const load = () => loadConfig(sources);
+  const { config, warnings } = await load();
+  // TLS and basic auth (zod, bcryptjs) are loaded only when a web config asks for them.
+  const webConfigFile = config.webConfigFile;
+  const webModule = webConfigFile === undefined ? undefined : await import("./web/web-config.js");
+  const web: WebConfig | undefined = webConfigFile === undefined ? undefined : webModule?.loadWebConfig(webConfigFile);
+  // Read again here: the certificate files may have changed since the web config was checked.
+  const tlsModule = web?.tls === undefined ? undefined : await import("./web/tls-serving.js");
+  if (flags.configCheck) {
+    for (const warning of warnings) process.stderr.write(`trading-exporter: warning: ${warning}\n`);
+    const lines = [`configuration OK: ${config.accounts.length} account(s): ${config.accounts.map((a) => a.name).join(", ")}`, ...shardLines(config)];
+    // Written before exit: process.exit drops what a pipe has not taken yet (a long list of shards).
+    await new Promise((resolve) => process.stdout.write(lines.map((line) => `${line}\n`).join(""), resolve));
+    return 0;
+  }
+  // A sink that never blocks: a closed or stalled stderr drops log lines, never a scrape or the stop.
+  sink = stderrSink(config.logFormat);
+  const logger = createLogger(config.logLevel, sink, secretHeaderNames(config.accounts));
+  for (const warning of warnings) logger.warn({ problem: warning }, "configuration warning");
+  const source = async () => {
+    const next = await load();
+    for (const warning of next.warnings) logger.warn({ problem: warning }, "configuration warning");
+    return next.config;
+  };
+  // One failing request or stray promise must not take the exporter down: log it and serve on.
+  process.on("unhandledRejection", (reason) => {
+    logger.error({ error: libraryErrorText(reason, "unexpected failure") }, "unhandled rejection");
+  });
+  process.on("uncaughtException", (error) => {
+    logger.error({ error: libraryErrorText(error, "unexpected failure") }, "uncaught exception");
+  });
+  const webGuards = web === undefined ? undefined : (await import("./web/guards.js")).webGuards;
+  const guards = (self: SelfMetrics) => (web === undefined || webGuards === undefined ? [] : webGuards(web, self.guards));
+  const tls = web?.tls === undefined ? undefined : tlsModule?.tlsServing(web.tls, logger);
+  if (web?.http2 === true) logger.info("http_server_config.http2 is accepted, but Express serves HTTP/1.1 only: ALPN settles on it with HTTP/2 clients");
+  const service = await startService(config, logger, { source, guards, tls: tls?.options, onTlsServer: tls?.attach });
+  const { shard, totalShards } = config.sharding;
+  logger.info(
+    { url: service.server.url, urls: service.server.urls, accounts: service.exporter.accountNames(), shard, totalShards, version: VERSION },
+    "listening",
+  );
+  process.on("SIGHUP", () => {
+    service.reload().catch(() => undefined); // logged and counted by reload itself
+  });
+
+  const signal = await new Promise<string>((resolve) => {
+    process.once("SIGTERM", () => resolve("SIGTERM"));
+    process.once("SIGINT", () => resolve("SIGINT"));
+  });
+  logger.info({ signal }, "stopping: finishing in-flight scrapes");
+  // Bounded whatever happens: in-flight scrapes get their longest deadline, the pool 5 s more.
+  const graceMs = config.scrape.maxTimeoutSeconds * 1000;
+  setTimeout(() => {
+    logger.error("stop took too long; exiting");
+    void exit(1);
+  }, graceMs + 10_000).unref();
+  await service.close(graceMs);
+  logger.info("stopped");
+  return 0;
+}
+
+/** Exits once the last log lines are out, or after 1 s if the log's reader is slow or gone. */
+async function exit(code: number): Promise<never> {
+  await sink?.flush(1_000);
+  process.exit(code);
+}
+
+main(process.argv.slice(2)).then(
+  (code) => exit(code),
+  (error: unknown) => {
+    // Every configuration problem on its own line; anything else in one that says where and what to do.
+    const lines =
+      error instanceof ConfigError
+        ? error.problems.map((problem) => `configuration error: ${problem}`)
+        : error instanceof ListenError
+          ? [error.line("--web.listen-address")]
+          : error instanceof SystemdSocketError
+            ? [error.message]
+            : [`${libraryErrorText(error, "could not start: unexpected error")}; ${REPORT_IT}`];
+    process.stderr.write(lines.map((line) => `trading-exporter: ${line}\n`).join(""));
+    process.exit(1);
+  },
+);
