@@ -56,11 +56,9 @@ describe("the user's Markdown", () => {
     expect(Buffer.byteLength(readDoc(file))).toBeLessThanOrEqual(20_000);
   });
 
-  // A manual, not a diary: history goes in CHANGELOG.md. (docs/security.md is being rewritten on the security
-  // branch; DIARY_PENDING names it until that lands.)
-  const DIARY_PENDING = new Set(["docs/security.md"]);
+  // A manual, not a diary: history goes in CHANGELOG.md.
   const DIARY = /before this release|earlier the same day|the same day|shared 2-core|2-core machine|\b20\d\d-[01]\d-[0-3]\d\b|in our runs|latest run/i;
-  it.each(userDocs().filter((f) => !DIARY_PENDING.has(f)))("%s: reads as a manual, not a diary of dated runs", (file) => {
+  it.each(userDocs())("%s: reads as a manual, not a diary of dated runs", (file) => {
     const lines = readDoc(file)
       .split("\n")
       .map((text, i) => `${i + 1}: ${text}`)

@@ -191,7 +191,7 @@ export const SETTINGS = {
     env: "TRADING_COLLATERAL_IDS",
     envAccount: true,
     required: true,
-    help: "Comma-separated collateral ids; account-info is called once per id per scrape.",
+    help: "Comma-separated collateral ids; account-info is called once per id per collection.",
     more: "In the config file: each account's `collateral_ids`.",
     parse: parseIdList,
   }),
