@@ -14,19 +14,8 @@ export function fromNumber(value: number): Decimal {
   if (Number.isInteger(value) && Math.abs(value) <= Number.MAX_SAFE_INTEGER) {
     return { mantissa: BigInt(value), scale: 0 };
   }
-  const text = String(value);
-  const expAt = text.search(/e/i);
-  const body = expAt === -1 ? text : text.slice(0, expAt);
-  const exponent = expAt === -1 ? 0 : Number(text.slice(expAt + 1));
-  const dot = body.indexOf(".");
-  const digits = dot === -1 ? body : body.slice(0, dot) + body.slice(dot + 1);
-  let scale = (dot === -1 ? 0 : body.length - dot - 1) - exponent;
-  let mantissa = BigInt(digits);
-  if (scale < 0) {
-    mantissa *= 10n ** BigInt(-scale);
-    scale = 0;
-  }
-  return { mantissa, scale };
+  // A finite double's exponent is within MAX_EXPONENT, so its text always reads.
+  return parseDecimal(String(value))!;
 }
 
 function align(a: Decimal, b: Decimal): [bigint, bigint, number] {
@@ -187,15 +176,6 @@ function scaled(value: number): number {
     }
   }
   return Number.NaN;
-}
-
-/**
- * Whether the double is exactly a decimal of at most 15 significant digits, so that any text it was
- * read from (with at most 15 digits) is recovered by fromNumber(); false hints at a longer text.
- */
-export function keptByDouble(value: number): boolean {
-  if (Number.isInteger(value)) return Math.abs(value) <= Number.MAX_SAFE_INTEGER;
-  return scaled(value) !== undefined;
 }
 
 /**

@@ -129,7 +129,8 @@ function listOf(root: unknown, list: string | undefined): unknown[] | undefined 
   return Array.isArray(value) ? value : undefined;
 }
 
-async function walkParsed(bytes: Buffer, options: WalkOptions, each: (item: unknown) => void): Promise<Walked> {
+/** The whole-parse walk (walkJson takes it below its size and value bounds; tests compare both ways). */
+export async function walkJsonParsed(bytes: Buffer, options: WalkOptions, each: (item: unknown) => void): Promise<Walked> {
   let root: unknown;
   try {
     const text = bytes.toString("utf8");
@@ -155,12 +156,13 @@ class ExactTokenizer extends Tokenizer {
 }
 
 /**
+ * The streamed walk (walkJson takes it past its size and value bounds; tests compare both ways).
  * Streams `bytes` through @streamparser/json: the tokenizer's tokens go to a token parser that
  * emits each item of the list and forgets it (nothing above it is emitted, so it is not kept),
  * and are watched here for the nesting depth and, in an object, its top-level members. The held
  * values are bounded by MAX_HELD_VALUES and the depth by MAX_DEPTH, whatever the body.
  */
-async function walkStreamed(bytes: Buffer, options: WalkOptions, each: (item: unknown) => void): Promise<Walked> {
+export async function walkJsonStreamed(bytes: Buffer, options: WalkOptions, each: (item: unknown) => void): Promise<Walked> {
   const tokenizer = new ExactTokenizer({ stringBufferSize: 64 * 1024, numberBufferSize: 64 });
   const parser = new TokenParser({ paths: [options.list === undefined ? "$.*" : `$.${options.list}.*`], keepStack: false });
   let failure: JsonWalkError | undefined;
@@ -173,6 +175,12 @@ async function walkStreamed(bytes: Buffer, options: WalkOptions, each: (item: un
   let root: unknown;
   const members: Record<string, unknown> = Object.create(null) as Record<string, unknown>;
   let depth = 0;
+  /** One level deeper; false (and the walk failed) past MAX_DEPTH. */
+  const enter = (): boolean => {
+    if (++depth <= MAX_DEPTH) return true;
+    fail(new JsonWalkError("depth", `nested deeper than ${MAX_DEPTH}`));
+    return false;
+  };
   let key: string | undefined;
   let expectKey = false;
   // The list's items stand at depth 1 in a top-level array, at depth 2 in the object's list member.
@@ -195,7 +203,7 @@ async function walkStreamed(bytes: Buffer, options: WalkOptions, each: (item: un
     const closes = token === TokenType.RIGHT_BRACE || token === TokenType.RIGHT_BRACKET;
     if (skipping) {
       if (opens) {
-        if (++depth > MAX_DEPTH) fail(new JsonWalkError("depth", `nested deeper than ${MAX_DEPTH}`));
+        enter();
         return;
       }
       if (!closes || depth > itemDepth) {
@@ -208,7 +216,7 @@ async function walkStreamed(bytes: Buffer, options: WalkOptions, each: (item: un
       // The cap is reached: this token starts the first item past it, or is the comma before it.
       skipping = true;
       overCap = 1;
-      if (opens && ++depth > MAX_DEPTH) fail(new JsonWalkError("depth", `nested deeper than ${MAX_DEPTH}`));
+      if (opens) enter();
       return;
     }
     if (depth === 0 && root === undefined) {
@@ -222,12 +230,8 @@ async function walkStreamed(bytes: Buffer, options: WalkOptions, each: (item: un
       } else if (token === TokenType.COMMA) {
         expectKey = true;
       } else if (key !== undefined && token !== TokenType.COLON && !closes) {
-        Object.defineProperty(members, key, {
-          value: opens ? (token === TokenType.LEFT_BRACE ? {} : []) : value,
-          enumerable: true,
-          writable: true,
-          configurable: true,
-        });
+        // `members` has no prototype, so a key such as __proto__ is an own member like any other.
+        members[key] = opens ? (token === TokenType.LEFT_BRACE ? {} : []) : value;
         inList = key === options.list && token === TokenType.LEFT_BRACKET;
         key = undefined;
       }
@@ -238,7 +242,7 @@ async function walkStreamed(bytes: Buffer, options: WalkOptions, each: (item: un
     }
     if (opens) {
       if (depth === 0 && token === TokenType.LEFT_BRACE) expectKey = true;
-      if (++depth > MAX_DEPTH) return fail(new JsonWalkError("depth", `nested deeper than ${MAX_DEPTH}`));
+      if (!enter()) return;
     } else if (closes) {
       depth--;
     }
@@ -270,10 +274,5 @@ async function walkStreamed(bytes: Buffer, options: WalkOptions, each: (item: un
  * Throws JsonWalkError. Items may have been handed out before a later part turns out not to be JSON.
  */
 export function walkJson(bytes: Buffer, options: WalkOptions, each: (item: unknown) => void): Promise<Walked> {
-  return parsesWhole(bytes) ? walkParsed(bytes, options, each) : walkStreamed(bytes, options, each);
+  return parsesWhole(bytes) ? walkJsonParsed(bytes, options, each) : walkJsonStreamed(bytes, options, each);
 }
-
-/** The streamed walk whatever the body's size, for tests that compare both ways. */
-export const walkJsonStreamed = walkStreamed;
-/** The whole-parse walk whatever the body's size, for tests that compare both ways. */
-export const walkJsonParsed = walkParsed;
