@@ -66,23 +66,15 @@ export interface Walked {
   overCap: number;
 }
 
-const turn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
-
-/** Lets the event loop run every SLICE_MS of work, and stops the walk once `signal` is aborted. */
-class Pacer {
-  #until = performance.now() + SLICE_MS;
-  readonly #signal: AbortSignal | undefined;
-
-  constructor(signal: AbortSignal | undefined) {
-    this.#signal = signal;
-  }
-
-  async tick(): Promise<void> {
-    if (performance.now() < this.#until) return;
-    await turn();
-    if (this.#signal?.aborted === true) throw new JsonWalkError("aborted", "gave up before the body was read");
-    this.#until = performance.now() + SLICE_MS;
-  }
+/** A tick that lets the event loop run every SLICE_MS of work, and stops the walk once `signal` is aborted. */
+function pacer(signal: AbortSignal | undefined): () => Promise<void> {
+  let until = performance.now() + SLICE_MS;
+  return async () => {
+    if (performance.now() < until) return;
+    await new Promise((resolve) => setImmediate(resolve));
+    if (signal?.aborted === true) throw new JsonWalkError("aborted", "gave up before the body was read");
+    until = performance.now() + SLICE_MS;
+  };
 }
 
 /** A number's source text when a double would not keep it as written (over DOUBLE_DIGITS significant digits). */
@@ -139,11 +131,11 @@ export async function walkJsonParsed(bytes: Buffer, options: WalkOptions, each: 
     throw new JsonWalkError("syntax", "not valid JSON");
   }
   const items = listOf(root, options.list) ?? [];
-  const pacer = new Pacer(options.signal);
+  const tick = pacer(options.signal);
   const kept = Math.min(items.length, options.maxItems);
   for (let i = 0; i < kept; i++) {
     each(items[i]);
-    if ((i & 255) === 255) await pacer.tick();
+    if ((i & 255) === 255) await tick();
   }
   return { root, items: items.length, overCap: items.length - kept };
 }
@@ -257,10 +249,10 @@ export async function walkJsonStreamed(bytes: Buffer, options: WalkOptions, each
     each(value);
   };
 
-  const pacer = new Pacer(options.signal);
+  const tick = pacer(options.signal);
   for (let at = 0; at < bytes.length && failure === undefined; at += CHUNK_BYTES) {
     tokenizer.write(bytes.subarray(at, at + CHUNK_BYTES));
-    await pacer.tick();
+    await tick();
   }
   if (failure === undefined && !tokenizer.isEnded) tokenizer.end();
   if (failure === undefined && !parser.isEnded) fail(new JsonWalkError("syntax", "not valid JSON"));
