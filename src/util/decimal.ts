@@ -112,17 +112,8 @@ function parseDecimal(text: string): Decimal | undefined {
  * holds the number as written.
  */
 export function significantDigits(text: string): number {
-  let count = 0;
-  let leading = true;
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    if (c === 101 || c === 69) break; // e, E
-    if (c < 48 || c > 57) continue;
-    if (leading && c === 48) continue;
-    leading = false;
-    count++;
-  }
-  return count;
+  const digits = text.replace(/[eE].*$/, "").replace(/[^0-9]/g, "");
+  return digits.replace(/^0+/, "").length;
 }
 
 /** Beyond this many significant digits a double does not keep a decimal as written. */

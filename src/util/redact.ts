@@ -53,13 +53,6 @@ export function addSecrets(values: Iterable<string>): void {
   }
 }
 
-/** Adds [start, end) to ranges sorted by start, merging with the last when they touch. */
-function addRange(ranges: Array<[number, number]>, start: number, end: number): void {
-  const last = ranges[ranges.length - 1];
-  if (last !== undefined && start <= last[1]) last[1] = Math.max(last[1], end);
-  else ranges.push([start, end]);
-}
-
 /** Where secrets stand in `text`, as sorted, merged [start, end) ranges; empty when none (the usual case). */
 function secretRanges(text: string): Array<[number, number]> {
   const found: Array<[number, number]> = [];
@@ -84,7 +77,11 @@ function secretRanges(text: string): Array<[number, number]> {
   }
   found.sort((a, b) => a[0] - b[0]);
   const merged: Array<[number, number]> = [];
-  for (const [start, end] of found) addRange(merged, start, end);
+  for (const [start, end] of found) {
+    const last = merged.at(-1);
+    if (last !== undefined && start <= last[1]) last[1] = Math.max(last[1], end);
+    else merged.push([start, end]);
+  }
   return merged;
 }
 
