@@ -18,16 +18,10 @@ export function fromNumber(value: number): Decimal {
   return parseDecimal(String(value))!;
 }
 
-function align(a: Decimal, b: Decimal): [bigint, bigint, number] {
-  if (a.scale === b.scale) return [a.mantissa, b.mantissa, a.scale];
-  if (a.scale > b.scale) return [a.mantissa, b.mantissa * 10n ** BigInt(a.scale - b.scale), a.scale];
-  return [a.mantissa * 10n ** BigInt(b.scale - a.scale), b.mantissa, b.scale];
-}
-
-/** a + b, exactly. */
+/** a + b, exactly: both brought to the finer scale. */
 export function add(a: Decimal, b: Decimal): Decimal {
-  const [x, y, scale] = align(a, b);
-  return { mantissa: x + y, scale };
+  const scale = Math.max(a.scale, b.scale);
+  return { mantissa: a.mantissa * 10n ** BigInt(scale - a.scale) + b.mantissa * 10n ** BigInt(scale - b.scale), scale };
 }
 
 /** a − b, exactly. */
