@@ -14,31 +14,14 @@ export function fromNumber(value: number): Decimal {
   if (Number.isInteger(value) && Math.abs(value) <= Number.MAX_SAFE_INTEGER) {
     return { mantissa: BigInt(value), scale: 0 };
   }
-  const text = String(value);
-  const expAt = text.search(/e/i);
-  const body = expAt === -1 ? text : text.slice(0, expAt);
-  const exponent = expAt === -1 ? 0 : Number(text.slice(expAt + 1));
-  const dot = body.indexOf(".");
-  const digits = dot === -1 ? body : body.slice(0, dot) + body.slice(dot + 1);
-  let scale = (dot === -1 ? 0 : body.length - dot - 1) - exponent;
-  let mantissa = BigInt(digits);
-  if (scale < 0) {
-    mantissa *= 10n ** BigInt(-scale);
-    scale = 0;
-  }
-  return { mantissa, scale };
+  // A finite double's exponent is within MAX_EXPONENT, so its text always reads.
+  return parseDecimal(String(value))!;
 }
 
-function align(a: Decimal, b: Decimal): [bigint, bigint, number] {
-  if (a.scale === b.scale) return [a.mantissa, b.mantissa, a.scale];
-  if (a.scale > b.scale) return [a.mantissa, b.mantissa * 10n ** BigInt(a.scale - b.scale), a.scale];
-  return [a.mantissa * 10n ** BigInt(b.scale - a.scale), b.mantissa, b.scale];
-}
-
-/** a + b, exactly. */
+/** a + b, exactly: both brought to the finer scale. */
 export function add(a: Decimal, b: Decimal): Decimal {
-  const [x, y, scale] = align(a, b);
-  return { mantissa: x + y, scale };
+  const scale = Math.max(a.scale, b.scale);
+  return { mantissa: a.mantissa * 10n ** BigInt(scale - a.scale) + b.mantissa * 10n ** BigInt(scale - b.scale), scale };
 }
 
 /** a − b, exactly. */
@@ -123,17 +106,8 @@ function parseDecimal(text: string): Decimal | undefined {
  * holds the number as written.
  */
 export function significantDigits(text: string): number {
-  let count = 0;
-  let leading = true;
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    if (c === 101 || c === 69) break; // e, E
-    if (c < 48 || c > 57) continue;
-    if (leading && c === 48) continue;
-    leading = false;
-    count++;
-  }
-  return count;
+  const digits = text.replace(/[eE].*$/, "").replace(/[^0-9]/g, "");
+  return digits.replace(/^0+/, "").length;
 }
 
 /** Beyond this many significant digits a double does not keep a decimal as written. */
@@ -187,15 +161,6 @@ function scaled(value: number): number {
     }
   }
   return Number.NaN;
-}
-
-/**
- * Whether the double is exactly a decimal of at most 15 significant digits, so that any text it was
- * read from (with at most 15 digits) is recovered by fromNumber(); false hints at a longer text.
- */
-export function keptByDouble(value: number): boolean {
-  if (Number.isInteger(value)) return Math.abs(value) <= Number.MAX_SAFE_INTEGER;
-  return scaled(value) !== undefined;
 }
 
 /**

@@ -66,23 +66,15 @@ export interface Walked {
   overCap: number;
 }
 
-const turn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
-
-/** Lets the event loop run every SLICE_MS of work, and stops the walk once `signal` is aborted. */
-class Pacer {
-  #until = performance.now() + SLICE_MS;
-  readonly #signal: AbortSignal | undefined;
-
-  constructor(signal: AbortSignal | undefined) {
-    this.#signal = signal;
-  }
-
-  async tick(): Promise<void> {
-    if (performance.now() < this.#until) return;
-    await turn();
-    if (this.#signal?.aborted === true) throw new JsonWalkError("aborted", "gave up before the body was read");
-    this.#until = performance.now() + SLICE_MS;
-  }
+/** A tick that lets the event loop run every SLICE_MS of work, and stops the walk once `signal` is aborted. */
+function pacer(signal: AbortSignal | undefined): () => Promise<void> {
+  let until = performance.now() + SLICE_MS;
+  return async () => {
+    if (performance.now() < until) return;
+    await new Promise((resolve) => setImmediate(resolve));
+    if (signal?.aborted === true) throw new JsonWalkError("aborted", "gave up before the body was read");
+    until = performance.now() + SLICE_MS;
+  };
 }
 
 /** A number's source text when a double would not keep it as written (over DOUBLE_DIGITS significant digits). */
@@ -129,7 +121,8 @@ function listOf(root: unknown, list: string | undefined): unknown[] | undefined 
   return Array.isArray(value) ? value : undefined;
 }
 
-async function walkParsed(bytes: Buffer, options: WalkOptions, each: (item: unknown) => void): Promise<Walked> {
+/** The whole-parse walk (walkJson takes it below its size and value bounds; tests compare both ways). */
+export async function walkJsonParsed(bytes: Buffer, options: WalkOptions, each: (item: unknown) => void): Promise<Walked> {
   let root: unknown;
   try {
     const text = bytes.toString("utf8");
@@ -138,11 +131,11 @@ async function walkParsed(bytes: Buffer, options: WalkOptions, each: (item: unkn
     throw new JsonWalkError("syntax", "not valid JSON");
   }
   const items = listOf(root, options.list) ?? [];
-  const pacer = new Pacer(options.signal);
+  const tick = pacer(options.signal);
   const kept = Math.min(items.length, options.maxItems);
   for (let i = 0; i < kept; i++) {
     each(items[i]);
-    if ((i & 255) === 255) await pacer.tick();
+    if ((i & 255) === 255) await tick();
   }
   return { root, items: items.length, overCap: items.length - kept };
 }
@@ -155,12 +148,13 @@ class ExactTokenizer extends Tokenizer {
 }
 
 /**
+ * The streamed walk (walkJson takes it past its size and value bounds; tests compare both ways).
  * Streams `bytes` through @streamparser/json: the tokenizer's tokens go to a token parser that
  * emits each item of the list and forgets it (nothing above it is emitted, so it is not kept),
  * and are watched here for the nesting depth and, in an object, its top-level members. The held
  * values are bounded by MAX_HELD_VALUES and the depth by MAX_DEPTH, whatever the body.
  */
-async function walkStreamed(bytes: Buffer, options: WalkOptions, each: (item: unknown) => void): Promise<Walked> {
+export async function walkJsonStreamed(bytes: Buffer, options: WalkOptions, each: (item: unknown) => void): Promise<Walked> {
   const tokenizer = new ExactTokenizer({ stringBufferSize: 64 * 1024, numberBufferSize: 64 });
   const parser = new TokenParser({ paths: [options.list === undefined ? "$.*" : `$.${options.list}.*`], keepStack: false });
   let failure: JsonWalkError | undefined;
@@ -173,6 +167,12 @@ async function walkStreamed(bytes: Buffer, options: WalkOptions, each: (item: un
   let root: unknown;
   const members: Record<string, unknown> = Object.create(null) as Record<string, unknown>;
   let depth = 0;
+  /** One level deeper; false (and the walk failed) past MAX_DEPTH. */
+  const enter = (): boolean => {
+    if (++depth <= MAX_DEPTH) return true;
+    fail(new JsonWalkError("depth", `nested deeper than ${MAX_DEPTH}`));
+    return false;
+  };
   let key: string | undefined;
   let expectKey = false;
   // The list's items stand at depth 1 in a top-level array, at depth 2 in the object's list member.
@@ -195,7 +195,7 @@ async function walkStreamed(bytes: Buffer, options: WalkOptions, each: (item: un
     const closes = token === TokenType.RIGHT_BRACE || token === TokenType.RIGHT_BRACKET;
     if (skipping) {
       if (opens) {
-        if (++depth > MAX_DEPTH) fail(new JsonWalkError("depth", `nested deeper than ${MAX_DEPTH}`));
+        enter();
         return;
       }
       if (!closes || depth > itemDepth) {
@@ -208,7 +208,7 @@ async function walkStreamed(bytes: Buffer, options: WalkOptions, each: (item: un
       // The cap is reached: this token starts the first item past it, or is the comma before it.
       skipping = true;
       overCap = 1;
-      if (opens && ++depth > MAX_DEPTH) fail(new JsonWalkError("depth", `nested deeper than ${MAX_DEPTH}`));
+      if (opens) enter();
       return;
     }
     if (depth === 0 && root === undefined) {
@@ -222,12 +222,8 @@ async function walkStreamed(bytes: Buffer, options: WalkOptions, each: (item: un
       } else if (token === TokenType.COMMA) {
         expectKey = true;
       } else if (key !== undefined && token !== TokenType.COLON && !closes) {
-        Object.defineProperty(members, key, {
-          value: opens ? (token === TokenType.LEFT_BRACE ? {} : []) : value,
-          enumerable: true,
-          writable: true,
-          configurable: true,
-        });
+        // `members` has no prototype, so a key such as __proto__ is an own member like any other.
+        members[key] = opens ? (token === TokenType.LEFT_BRACE ? {} : []) : value;
         inList = key === options.list && token === TokenType.LEFT_BRACKET;
         key = undefined;
       }
@@ -238,7 +234,7 @@ async function walkStreamed(bytes: Buffer, options: WalkOptions, each: (item: un
     }
     if (opens) {
       if (depth === 0 && token === TokenType.LEFT_BRACE) expectKey = true;
-      if (++depth > MAX_DEPTH) return fail(new JsonWalkError("depth", `nested deeper than ${MAX_DEPTH}`));
+      if (!enter()) return;
     } else if (closes) {
       depth--;
     }
@@ -253,10 +249,10 @@ async function walkStreamed(bytes: Buffer, options: WalkOptions, each: (item: un
     each(value);
   };
 
-  const pacer = new Pacer(options.signal);
+  const tick = pacer(options.signal);
   for (let at = 0; at < bytes.length && failure === undefined; at += CHUNK_BYTES) {
     tokenizer.write(bytes.subarray(at, at + CHUNK_BYTES));
-    await pacer.tick();
+    await tick();
   }
   if (failure === undefined && !tokenizer.isEnded) tokenizer.end();
   if (failure === undefined && !parser.isEnded) fail(new JsonWalkError("syntax", "not valid JSON"));
@@ -270,10 +266,5 @@ async function walkStreamed(bytes: Buffer, options: WalkOptions, each: (item: un
  * Throws JsonWalkError. Items may have been handed out before a later part turns out not to be JSON.
  */
 export function walkJson(bytes: Buffer, options: WalkOptions, each: (item: unknown) => void): Promise<Walked> {
-  return parsesWhole(bytes) ? walkParsed(bytes, options, each) : walkStreamed(bytes, options, each);
+  return parsesWhole(bytes) ? walkJsonParsed(bytes, options, each) : walkJsonStreamed(bytes, options, each);
 }
-
-/** The streamed walk whatever the body's size, for tests that compare both ways. */
-export const walkJsonStreamed = walkStreamed;
-/** The whole-parse walk whatever the body's size, for tests that compare both ways. */
-export const walkJsonParsed = walkParsed;
