@@ -23,8 +23,7 @@ COPY package.json package-lock.json ./
 RUN npm ci --ignore-scripts --no-audit --no-fund
 COPY tsconfig.json tsconfig.build.json ./
 COPY src ./src
-# dist/bench holds the soak and benchmark scripts: not part of the product (npm leaves them out too).
-RUN npm run build && rm -rf dist/bench
+RUN npm run build
 
 FROM node:24.21.0-bookworm-slim AS runtime
 # REVISION: the git commit, shown in trading_exporter_build_info{revision}; it, BRANCH, BUILD_USER

@@ -25,10 +25,10 @@ function sourceFiles(dir: string): string[] {
   );
 }
 
-/** Files of the exporter that name a scheme: the simulated venue, the webhook and the benchmark are other programs. */
+/** Files of the exporter that name a scheme: the simulated venue and the webhook are other programs. */
 function filesNaming(literal: string): string[] {
   return sourceFiles(join(ROOT, "src"))
-    .filter((f) => !/^src\/(simulator|webhook|bench)\//.test(f))
+    .filter((f) => !/^src\/(simulator|webhook)\//.test(f))
     .filter((f) => readFileSync(join(ROOT, f), "utf8").includes(literal));
 }
 

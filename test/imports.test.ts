@@ -29,7 +29,6 @@ const LAYERS: Record<string, number> = {
   serve: 13,
   main: 14,
   demo: 13,
-  bench: 13,
 };
 
 /** Imports allowed to run back up, each with the reason it must; empty, and meant to stay so. */
@@ -99,6 +98,10 @@ describe("imports", () => {
 
   it("never run from a lower layer to a higher one", () => {
     expect(upward(edges)).toEqual([]);
+  });
+
+  it("stay inside src/: the product never imports the benchmarks (bench/)", () => {
+    expect([...edges.entries()].flatMap(([from, targets]) => targets.filter((to) => to.startsWith("..")).map((to) => `${from} -> ${to}`))).toEqual([]);
   });
 
   it("form no circle between files", () => {

@@ -198,6 +198,8 @@ describe(".dockerignore", () => {
     "src/x.pem",
     "coverage/index.html",
     "bench-results/soak.json",
+    "bench/soak.ts",
+    "dist-bench/bench/soak.js",
     "npm-debug.log",
     "src/debug.log",
     ".env",

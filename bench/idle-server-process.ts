@@ -2,7 +2,7 @@
 
 import { readFileSync } from "node:fs";
 import express from "express";
-import { listen } from "../http/server.js";
+import { listen } from "../src/http/server.js";
 
 const tlsDir = process.env.BENCH_TLS_DIR;
 const tls = tlsDir === undefined ? undefined : { key: readFileSync(`${tlsDir}/server.key`), cert: readFileSync(`${tlsDir}/server.crt`) };

@@ -3,13 +3,13 @@
 // exporter's level. No validation, no exact sums, no escaping: what no exporter can beat.
 
 import { gzipSync } from "node:zlib";
-import { Transport } from "../venue/transport.js";
+import { Transport } from "../src/venue/transport.js";
 import { FAMILIES, venueSeries, type VenueData } from "./venue-series.js";
 
 type Raw = Record<string, unknown>;
 
 /** ky and the exporter's getBody, loaded only by a bound that uses them, so the others do not carry their memory. */
-let venueHttp: Promise<typeof import("../venue/http.js")> | undefined;
+let venueHttp: Promise<typeof import("../src/venue/http.js")> | undefined;
 
 /** The exporter's gzip level (metrics/answer.ts). */
 const GZIP_LEVEL = 1;
@@ -57,7 +57,7 @@ export class Bound {
     const url = new URL(path, this.#target.venue);
     if (this.#pool === undefined) return JSON.parse(await (await fetch(url, { headers: this.#headers })).text()) as unknown;
     if (this.#ky) {
-      venueHttp ??= import("../venue/http.js");
+      venueHttp ??= import("../src/venue/http.js");
       const { getBody } = await venueHttp;
       const body = await getBody({
         url,

@@ -3,7 +3,7 @@
 import { spawn } from "node:child_process";
 import { once } from "node:events";
 import { createInterface } from "node:readline";
-import type { FaultSpec } from "../simulator/server.js";
+import type { FaultSpec } from "../src/simulator/server.js";
 
 export interface SimulatorProcess {
   url: string;
@@ -14,7 +14,7 @@ export interface SimulatorProcess {
   close(): Promise<void>;
 }
 
-const MAIN = new URL("../simulator/main.js", import.meta.url).pathname;
+const MAIN = new URL("../../dist/simulator/main.js", import.meta.url).pathname;
 
 export async function startSimulatorProcess(args: string[]): Promise<SimulatorProcess> {
   const child = spawn(process.execPath, [MAIN, "--port", "0", ...args], { stdio: ["ignore", "pipe", "inherit"] });

@@ -1,11 +1,11 @@
-// `node dist/bench/status-page.js`: what a view of the status page costs at 1 and 1,000 accounts, after one /metrics
+// `node dist-bench/bench/status-page.js`: what a view of the status page costs at 1 and 1,000 accounts, after one /metrics
 // scrape, and that the views call the venue for nothing. Prints numbers; a benchmark, not a test. BENCH_VIEWS changes the
 // run; BENCH_CPU_PROF=DIR profiles the exporter (node --cpu-prof).
 
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { exporterConfigYaml } from "../simulator/exporter-config.js";
+import { exporterConfigYaml } from "../src/simulator/exporter-config.js";
 import { startExporterProcess } from "./exporter-process.js";
 import { cpuMs, percentile, rssMB, timed } from "./measure.js";
 import { round1, round2, table } from "./shared.js";

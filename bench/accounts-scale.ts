@@ -15,7 +15,7 @@ import { Agent, request } from "node:http";
 import { cpus, tmpdir, totalmem } from "node:os";
 import { join } from "node:path";
 import { gunzipSync } from "node:zlib";
-import { exporterConfigYaml } from "../simulator/exporter-config.js";
+import { exporterConfigYaml } from "../src/simulator/exporter-config.js";
 import { benchNodeArgs, startExporterProcess, type ExporterProcess } from "./exporter-process.js";
 import { cpuMs, percentile, rssMB } from "./measure.js";
 import { positiveInteger, round1, round2, table } from "./shared.js";

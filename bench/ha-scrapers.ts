@@ -1,4 +1,4 @@
-// `node dist/bench/ha-scrapers.js [--scale N] [--seconds S]`: venue requests of two real Prometheus servers at
+// `node dist-bench/bench/ha-scrapers.js [--scale N] [--seconds S]`: venue requests of two real Prometheus servers at
 // 15 s and 10 s plus a 5 s poller, against one Prometheus at 15 s alone, with and without the minimum
 // collection interval. A benchmark, not a test: the goal (at most 1.1 times one server's requests) is read off it.
 

@@ -13,7 +13,7 @@ export interface ExporterProcess {
   close(): Promise<void>;
 }
 
-const MAIN = new URL("../main.js", import.meta.url).pathname;
+const MAIN = new URL("../../dist/main.js", import.meta.url).pathname;
 
 /** The node flags the shipped command runs with, read from its shebang, so the benchmark measures the same thing. */
 export function shippedNodeFlags(): string[] {

@@ -1,7 +1,7 @@
 // The exporter's venue series computed the plain way, straight from JSON.parse's output with float
 // sums: what the benchmark's bound renders with a template and its naive peer sets as gauges.
 
-import { MARKET_SETTINGS } from "../venue/snapshot.js";
+import { MARKET_SETTINGS } from "../src/venue/snapshot.js";
 
 type Raw = Record<string, unknown>;
 

@@ -30,8 +30,8 @@ async function main(): Promise<void> {
   }
   if (mode === "code-floor") {
     // What main.js loads before it reads its configuration: the service (express, @prometheus-io/client, undici) and the logger (pino).
-    await import("../service.js");
-    await import("../log.js");
+    await import("../src/service.js");
+    await import("../src/log.js");
   }
   if (mode === "stack-floor") {
     for (const library of ["express", "@prometheus-io/client", "pino", "ky", "undici"]) await import(library);

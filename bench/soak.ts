@@ -2,10 +2,10 @@
 // Prints RSS and heap after warm-up and at the end, and the handles left open. Not a test: numbers.
 
 import { Writable } from "node:stream";
-import { configFromEnv } from "../config/load.js";
-import { createLogger } from "../log.js";
-import { startService } from "../service.js";
-import type { FaultSpec } from "../simulator/server.js";
+import { configFromEnv } from "../src/config/load.js";
+import { createLogger } from "../src/log.js";
+import { startService } from "../src/service.js";
+import type { FaultSpec } from "../src/simulator/server.js";
 import { startSimulatorProcess } from "./simulator-process.js";
 
 const SCRAPES = Number(process.env.SOAK_SCRAPES ?? 10_000);

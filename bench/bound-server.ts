@@ -7,8 +7,8 @@
 
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
-import { deskAccountKey, deskAccountName } from "../simulator/desk.js";
-import { Transport } from "../venue/transport.js";
+import { deskAccountKey, deskAccountName } from "../src/simulator/desk.js";
+import { Transport } from "../src/venue/transport.js";
 import { Bound } from "./bound.js";
 
 /** The exporter's defaults (config/settings.ts): history pages of 100 up to 1,000 orders, 1,000 active orders. */
