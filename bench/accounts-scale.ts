@@ -34,8 +34,8 @@ const PROMETHEUS_ACCEPT =
 const SCRAPE_TIMEOUT_SECONDS = 10;
 /** The guard against the code before a change (BENCH_BASE): CPU per probe and peak RSS at most this ratio. */
 const GUARD = 1.15;
-/** Goals of issue 22. */
-const GOALS = { rssMB: 400, rssPerAccountMB: 0.3, cpuMsPerProbe: 5, metricsSeconds: 10 };
+/** A /metrics of every account answers inside Prometheus's 10 s scrape timeout. */
+const GOALS = { metricsSeconds: 10 };
 
 interface Answer {
   status: number | "timeout" | "error";
@@ -378,10 +378,10 @@ async function main(): Promise<void> {
       `${accounts} accounts, one collateral each${simArgs.length > 0 ? ` (simulator ${simArgs.join(" ")})` : ""}, probed every ${intervalMs / 1000} s through /sd`,
     );
     console.log(table(rows));
-    console.log(`idle RSS ${round1(idleRss)} MB; peak RSS ${round1(peakRss)} MB (goal ≤ ${GOALS.rssMB}: ${mark(peakRss <= GOALS.rssMB)})`);
-    console.log(`RSS per account above idle ${round2(perAccount)} MB (goal ≤ ${GOALS.rssPerAccountMB}: ${mark(perAccount <= GOALS.rssPerAccountMB)})`);
+    console.log(`idle RSS ${round1(idleRss)} MB; peak RSS ${round1(peakRss)} MB`);
+    console.log(`RSS per account above idle ${round2(perAccount)} MB`);
     console.log(
-      `CPU per account probe after the first interval ${round2(cpuPerProbe)} ms (goal ≤ ${GOALS.cpuMsPerProbe}: ${mark(cpuPerProbe <= GOALS.cpuMsPerProbe)}); over every interval ${round2(
+      `CPU per account probe after the first interval ${round2(cpuPerProbe)} ms; over every interval ${round2(
         cpuOverProbing /
           Math.max(
             1,
