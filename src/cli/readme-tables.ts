@@ -11,8 +11,8 @@ const defaultCell = (text: string): string => (text === "" || text.startsWith("r
 const KEPT = "kept";
 const APPLIED = "applied";
 
-const startupOnlyFlags = new Set(SETTING_LIST.flatMap(([, s]) => (s.flag !== undefined && s.startupOnly !== undefined ? [`--${s.flag}`] : [])));
-const startupOnlyVariables = new Set(SETTING_LIST.flatMap(([, s]) => (s.env !== undefined && s.startupOnly !== undefined ? [s.env] : [])));
+const startupOnlyFlags = new Set(SETTING_LIST.flatMap(([, s]) => (s.flag !== undefined && s.startupOnly ? [`--${s.flag}`] : [])));
+const startupOnlyVariables = new Set(SETTING_LIST.flatMap(([, s]) => (s.env !== undefined && s.startupOnly ? [s.env] : [])));
 
 /** A command flag (--help, --config.check) is no setting: nothing to reload. */
 function flagReload(flag: string, variable: string, key: string): string {

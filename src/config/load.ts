@@ -74,46 +74,20 @@ export function buildConfig(sources: Sources, file: ConfigFile | undefined): Loa
   checkSharding(v, flags, env, problems);
   problems.throwIfAny();
 
+  // Each value goes to its place in the Config (its `at`); config-precedence.test.ts reads every one back.
+  const config = { accounts, venue: {}, scrape: {}, web: {}, sharding: {} } as unknown as Config;
+  for (const [id, setting] of SETTING_LIST) {
+    if (setting.at === undefined) continue;
+    const parts = setting.at.split(".");
+    const last = parts.pop()!;
+    const section = parts.reduce<Record<string, unknown>>((into, part) => into[part] as Record<string, unknown>, config as unknown as Record<string, unknown>);
+    section[last] = v[id];
+  }
   // A web config path in the file is relative to the file's folder, as the secret files are.
-  const webConfig = v["web.config_file"];
-  const webConfigFile =
-    webConfig !== undefined && fromFile.has("web.config_file") && file !== undefined && !isAbsolute(webConfig) ? resolve(file.baseDir, webConfig) : webConfig;
-  const config: Config = {
-    venue: {
-      baseUrl: v["venue.base_url"]!,
-      historyMaxOrders: v["venue.history_max_orders"]!,
-      historyPageSize: v["venue.history_page_size"]!,
-      activeOrdersLimit: v["venue.active_orders_limit"]!,
-      activeOrdersLimitParam: v["venue.active_orders_limit_param"]!,
-      maxBodyBytes: v["venue.max_body_bytes"]!,
-      maxItems: v["venue.max_items"]!,
-      maxRetryAfterSeconds: v["venue.max_retry_after_seconds"]!,
-      marketsCacheSeconds: v["venue.markets_cache_seconds"]!,
-      reuseUnchangedBodies: v["venue.reuse_unchanged_bodies"]!,
-    },
-    accounts,
-    scrape: {
-      minCollectionIntervalSeconds: v["scrape.min_collection_interval_seconds"]!,
-      defaultTimeoutSeconds: v["scrape.default_timeout_seconds"]!,
-      timeoutOffsetSeconds: v["scrape.timeout_offset_seconds"]!,
-      maxTimeoutSeconds: v["scrape.max_timeout_seconds"]!,
-      maxInFlight: v["scrape.max_in_flight"]!,
-      maxQueued: v["scrape.max_queued"]!,
-      maxSeries: v["scrape.max_series"]!,
-    },
-    listenAddresses: v["web.listen_address"]!,
-    web: {
-      maxConnections: v["web.max_connections"]!,
-      idleTimeoutSeconds: v["web.idle_timeout_seconds"]!,
-      systemdSocket: v["web.systemd_socket"]!,
-      telemetryPath: v["web.telemetry_path"]!,
-      disableExporterMetrics: v["web.disable_exporter_metrics"]!,
-    },
-    logLevel: v["log.level"]!,
-    logFormat: v["log.format"]!,
-    webConfigFile,
-    sharding: { shard: v["sharding.shard"]!, totalShards: v["sharding.total_shards"]! },
-  };
+  const webConfig = config.webConfigFile;
+  if (webConfig !== undefined && fromFile.has("web.config_file") && file !== undefined && !isAbsolute(webConfig)) {
+    config.webConfigFile = resolve(file.baseDir, webConfig);
+  }
   return { config, warnings };
 }
 

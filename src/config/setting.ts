@@ -18,11 +18,10 @@ export interface Setting<T> {
   /** A secret: the variable, or `<variable>_FILE` naming a file that holds it. */
   secret?: true;
   required?: true;
-  /**
-   * Read at start-up only (the listener, the logger, the HTTP limits): where its value sits in a
-   * Config, so a reload that changes it can say the change waits for a restart.
-   */
-  startupOnly?: (config: Config) => unknown;
+  /** Where its value sits in a Config ("venue.baseUrl"); none for a setting that is no field of its own. */
+  at?: string;
+  /** Read at start-up only (the listener, the logger, the HTTP limits): a reload that changes it says the change waits for a restart. */
+  startupOnly?: true;
   default?: T;
   /** The default as --help and docs/configuration.md show it, when not the default's own text. */
   shown?: string;
@@ -31,6 +30,11 @@ export interface Setting<T> {
   more?: string;
   /** One parser whatever the source: text from a flag or variable, a YAML value from the file. */
   parse(value: unknown, where: string): T;
+}
+
+/** The value at a setting's `at` path in a Config. */
+export function configValue(config: Config, at: string): unknown {
+  return at.split(".").reduce<unknown>((value, part) => (value as Record<string, unknown>)[part], config);
 }
 
 /** Declares a setting; the value type comes from its parser. */

@@ -2,7 +2,7 @@
 // help. The file loader, the environment loader, the flags, --help and the tables of docs/configuration.md all read it.
 
 import { ConfigError } from "./errors.js";
-import { type Setting, setting } from "./setting.js";
+import { configValue, type Setting, setting } from "./setting.js";
 import { MAX_TOTAL_SHARDS, parseShard } from "./sharding.js";
 import type { Config } from "./types.js";
 import {
@@ -52,7 +52,8 @@ export const SETTINGS = {
     parse: parseText,
   }),
   "web.listen_address": setting({
-    startupOnly: (c) => c.listenAddresses.map((a) => `${a.host}:${a.port}`).join(","),
+    at: "listenAddresses",
+    startupOnly: true,
     file: true,
     flag: "web.listen-address",
     repeatable: true,
@@ -65,7 +66,8 @@ export const SETTINGS = {
     parse: parseListenAddresses,
   }),
   "web.systemd_socket": setting({
-    startupOnly: (c) => c.web.systemdSocket,
+    at: "web.systemdSocket",
+    startupOnly: true,
     file: true,
     flag: "web.systemd-socket",
     switch: true,
@@ -76,7 +78,8 @@ export const SETTINGS = {
     parse: parseBoolean,
   }),
   "web.telemetry_path": setting({
-    startupOnly: (c) => c.web.telemetryPath,
+    at: "web.telemetryPath",
+    startupOnly: true,
     file: true,
     flag: "web.telemetry-path",
     arg: "PATH",
@@ -87,7 +90,8 @@ export const SETTINGS = {
     parse: parseTelemetryPath,
   }),
   "web.disable_exporter_metrics": setting({
-    startupOnly: (c) => c.web.disableExporterMetrics,
+    at: "web.disableExporterMetrics",
+    startupOnly: true,
     file: true,
     flag: "web.disable-exporter-metrics",
     switch: true,
@@ -98,7 +102,8 @@ export const SETTINGS = {
     parse: parseBoolean,
   }),
   "web.config_file": setting({
-    startupOnly: (c) => c.webConfigFile,
+    at: "webConfigFile",
+    startupOnly: true,
     file: true,
     flag: "web.config.file",
     arg: "PATH",
@@ -109,7 +114,8 @@ export const SETTINGS = {
     parse: parseText,
   }),
   "web.max_connections": setting({
-    startupOnly: (c) => c.web.maxConnections,
+    at: "web.maxConnections",
+    startupOnly: true,
     file: true,
     flag: "web.max-connections",
     arg: "N",
@@ -120,7 +126,8 @@ export const SETTINGS = {
     parse: positiveInt(1_000_000),
   }),
   "web.idle_timeout_seconds": setting({
-    startupOnly: (c) => c.web.idleTimeoutSeconds,
+    at: "web.idleTimeoutSeconds",
+    startupOnly: true,
     file: true,
     env: "TRADING_WEB_IDLE_TIMEOUT_SECONDS",
     default: 65,
@@ -129,7 +136,8 @@ export const SETTINGS = {
     parse: seconds({ zero: false, max: SECONDS_MAX }),
   }),
   "log.level": setting<LogLevel>({
-    startupOnly: (c) => c.logLevel,
+    at: "logLevel",
+    startupOnly: true,
     file: true,
     flag: "log.level",
     arg: "LEVEL",
@@ -140,7 +148,8 @@ export const SETTINGS = {
     parse: parseLogLevel,
   }),
   "log.format": setting<LogFormat>({
-    startupOnly: (c) => c.logFormat,
+    at: "logFormat",
+    startupOnly: true,
     file: true,
     flag: "log.format",
     arg: "FORMAT",
@@ -150,6 +159,7 @@ export const SETTINGS = {
     parse: oneOf(LOG_FORMATS),
   }),
   "sharding.shard": setting({
+    at: "sharding.shard",
     file: false,
     flag: "shard",
     arg: "I",
@@ -160,6 +170,7 @@ export const SETTINGS = {
     parse: parseShard,
   }),
   "sharding.total_shards": setting({
+    at: "sharding.totalShards",
     file: false,
     flag: "total-shards",
     arg: "N",
@@ -170,6 +181,7 @@ export const SETTINGS = {
     parse: positiveInt(MAX_TOTAL_SHARDS),
   }),
   "venue.base_url": setting({
+    at: "venue.baseUrl",
     file: true,
     env: "TRADING_BASE_URL",
     required: true,
@@ -253,6 +265,7 @@ export const SETTINGS = {
     parse: parseText,
   }),
   "venue.history_max_orders": setting({
+    at: "venue.historyMaxOrders",
     file: true,
     env: "TRADING_HISTORY_MAX_ORDERS",
     default: 1000,
@@ -260,6 +273,7 @@ export const SETTINGS = {
     parse: positiveInt(1_000_000),
   }),
   "venue.history_page_size": setting({
+    at: "venue.historyPageSize",
     file: true,
     env: "TRADING_HISTORY_PAGE_SIZE",
     default: 100,
@@ -268,6 +282,7 @@ export const SETTINGS = {
     parse: positiveInt(100_000),
   }),
   "venue.active_orders_limit": setting({
+    at: "venue.activeOrdersLimit",
     file: true,
     env: "TRADING_ACTIVE_ORDERS_LIMIT",
     default: 1000,
@@ -276,6 +291,7 @@ export const SETTINGS = {
     parse: positiveInt(1_000_000),
   }),
   "venue.active_orders_limit_param": setting({
+    at: "venue.activeOrdersLimitParam",
     file: true,
     env: "TRADING_ACTIVE_ORDERS_LIMIT_PARAM",
     default: "limit",
@@ -283,6 +299,7 @@ export const SETTINGS = {
     parse: parseHeaderName,
   }),
   "venue.max_body_bytes": setting({
+    at: "venue.maxBodyBytes",
     file: true,
     env: "TRADING_MAX_BODY_BYTES",
     default: 10 * 1024 * 1024,
@@ -291,6 +308,7 @@ export const SETTINGS = {
     parse: positiveInt(1024 * 1024 * 1024),
   }),
   "venue.max_items": setting({
+    at: "venue.maxItems",
     file: true,
     env: "TRADING_MAX_ITEMS",
     default: 10_000,
@@ -299,6 +317,7 @@ export const SETTINGS = {
     parse: positiveInt(1_000_000),
   }),
   "venue.max_retry_after_seconds": setting({
+    at: "venue.maxRetryAfterSeconds",
     file: true,
     env: "TRADING_MAX_RETRY_AFTER_SECONDS",
     default: 300,
@@ -306,6 +325,7 @@ export const SETTINGS = {
     parse: seconds({ zero: true, max: SECONDS_MAX }),
   }),
   "venue.markets_cache_seconds": setting({
+    at: "venue.marketsCacheSeconds",
     file: true,
     env: "TRADING_MARKETS_CACHE_SECONDS",
     default: 60,
@@ -317,11 +337,12 @@ export const SETTINGS = {
     file: true,
     env: "TRADING_REUSE_UNCHANGED_BODIES",
     default: true,
-    help: "Keep each request's last answer, so an unchanged one is not parsed or rendered again.",
-    more: "`false` trades that memory (about the size of the answers) for CPU.",
+    help: "Accepted and has no effect: every answer is read afresh.",
+    more: "Kept so that existing config files and environments still load.",
     parse: parseBoolean,
   }),
   "scrape.min_collection_interval_seconds": setting({
+    at: "scrape.minCollectionIntervalSeconds",
     file: true,
     env: "TRADING_MIN_COLLECTION_INTERVAL_SECONDS",
     default: 12,
@@ -330,7 +351,8 @@ export const SETTINGS = {
     parse: seconds({ zero: true, max: SECONDS_MAX }),
   }),
   "scrape.default_timeout_seconds": setting({
-    startupOnly: (c) => c.scrape.defaultTimeoutSeconds,
+    at: "scrape.defaultTimeoutSeconds",
+    startupOnly: true,
     file: true,
     env: "TRADING_SCRAPE_TIMEOUT_SECONDS",
     default: 10,
@@ -338,7 +360,8 @@ export const SETTINGS = {
     parse: seconds({ zero: false, max: SECONDS_MAX }),
   }),
   "scrape.timeout_offset_seconds": setting({
-    startupOnly: (c) => c.scrape.timeoutOffsetSeconds,
+    at: "scrape.timeoutOffsetSeconds",
+    startupOnly: true,
     file: true,
     env: "TRADING_SCRAPE_TIMEOUT_OFFSET_SECONDS",
     default: 0.5,
@@ -346,7 +369,8 @@ export const SETTINGS = {
     parse: seconds({ zero: true, max: SECONDS_MAX }),
   }),
   "scrape.max_timeout_seconds": setting({
-    startupOnly: (c) => c.scrape.maxTimeoutSeconds,
+    at: "scrape.maxTimeoutSeconds",
+    startupOnly: true,
     file: true,
     env: "TRADING_SCRAPE_TIMEOUT_MAX_SECONDS",
     default: 60,
@@ -354,7 +378,8 @@ export const SETTINGS = {
     parse: seconds({ zero: false, max: SECONDS_MAX }),
   }),
   "scrape.max_in_flight": setting({
-    startupOnly: (c) => c.scrape.maxInFlight,
+    at: "scrape.maxInFlight",
+    startupOnly: true,
     file: true,
     flag: "web.max-requests",
     arg: "N",
@@ -365,7 +390,8 @@ export const SETTINGS = {
     parse: countOrZero(100_000),
   }),
   "scrape.max_queued": setting({
-    startupOnly: (c) => c.scrape.maxQueued,
+    at: "scrape.maxQueued",
+    startupOnly: true,
     file: true,
     flag: "scrape.max-queued",
     arg: "N",
@@ -376,6 +402,7 @@ export const SETTINGS = {
     parse: wholeNumber(1_000_000),
   }),
   "scrape.max_series": setting({
+    at: "scrape.maxSeries",
     file: true,
     env: "TRADING_MAX_SERIES",
     default: 200_000,
@@ -395,7 +422,8 @@ export const SETTING_LIST = Object.entries(SETTINGS) as Array<[SettingId, Settin
 
 /** The start-up-only settings whose value differs between two configurations (a reload keeps the old one). */
 export function startupOnlyChanges(before: Config, after: Config): SettingId[] {
-  return SETTING_LIST.flatMap(([id, s]) => (s.startupOnly !== undefined && s.startupOnly(before) !== s.startupOnly(after) ? [id] : []));
+  const differs = (at: string) => JSON.stringify(configValue(before, at)) !== JSON.stringify(configValue(after, at));
+  return SETTING_LIST.flatMap(([id, s]) => (s.startupOnly && differs(s.at!) ? [id] : []));
 }
 
 /** Variables read elsewhere (the build's revision, branch, user and date; src/version.ts): known, so never warned about. */
