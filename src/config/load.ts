@@ -6,7 +6,6 @@ import { envValue, readSecret, unknownVariables, type Env } from "./env.js";
 import type { ConfigFile } from "./file.js";
 import { FROM_ENV, FROM_FILE, FROM_FLAG, Problems } from "./problems.js";
 import { SETTING_LIST, type SettingId, type Values } from "./settings.js";
-import { checkSharding } from "./sharding-check.js";
 import type { AccountConfig, AuthConfig, Config } from "./types.js";
 
 /** Flag values as given on the command line, by flag name without dashes ("web.listen-address"); a repeatable flag's as a list. */
@@ -32,6 +31,8 @@ export function buildConfig(sources: Sources, file: ConfigFile | undefined): Loa
   const warnings = unknown.map((u) => `${u.name}: ${u.text}`);
   const values: Partial<Record<SettingId, unknown>> = {};
   const fromFile = new Set<SettingId>();
+  /** The flag or variable a setting was given by, and where its lines sort. */
+  const given: Partial<Record<SettingId, { name: string; order: [number, number] }>> = {};
 
   file?.checkKeys(problems);
   SETTING_LIST.forEach(([id, setting], index) => {
@@ -45,8 +46,10 @@ export function buildConfig(sources: Sources, file: ConfigFile | undefined): Loa
     const variable = setting.env === undefined ? undefined : envValue(env, setting.env);
     const inFile = setting.file && file !== undefined ? file.value(id) : undefined;
     if (flag !== undefined) {
+      given[id] = { name: `--${setting.flag}`, order: [FROM_FLAG, index] };
       values[id] = problems.collect([FROM_FLAG, index], () => setting.parse(flag, `--${setting.flag}`), undefined);
     } else if (variable !== undefined) {
+      given[id] = { name: setting.env!, order: [FROM_ENV, index] };
       values[id] = problems.collect([FROM_ENV, index], () => setting.parse(variable, setting.env!), undefined);
     } else if (inFile !== undefined && file !== undefined) {
       fromFile.add(id);
@@ -71,7 +74,13 @@ export function buildConfig(sources: Sources, file: ConfigFile | undefined): Loa
   }
   // A misspelt variable explains the "required" of the one it was meant to be, and takes its place.
   for (const u of unknown) if (u.meant !== undefined) problems.misspelt(u.name, u.text, u.meant);
-  checkSharding(v, flags, env, problems);
+  // A shard at or past the total would serve no account at all, silently. The default shard, 0, is below every
+  // total; a value that failed its own parser was named already.
+  const [shard, total, shardGiven] = [v["sharding.shard"], v["sharding.total_shards"], given["sharding.shard"]];
+  if (shard !== undefined && total !== undefined && shard >= total && shardGiven !== undefined) {
+    const limit = given["sharding.total_shards"]?.name ?? "the number of shards, 1 when neither TRADING_TOTAL_SHARDS nor --total-shards is set";
+    problems.add(shardGiven.name, `must be below ${limit}; shards are numbered from 0`, shardGiven.order);
+  }
   problems.throwIfAny();
 
   // Each value goes to its place in the Config (its `at`); config-precedence.test.ts reads every one back.
