@@ -3,7 +3,7 @@
 import type { Config } from "./types.js";
 
 export interface Setting<T> {
-  /** Read from the config file at this key path (the setting's id) when true. */
+  /** Read from the config file at this key path (the setting's id); declared false only when not, and never for envAccount. */
   file: boolean;
   env?: string;
   /** The flag without its dashes ("web.listen-address"); `arg` names its value in --help. */
@@ -37,8 +37,8 @@ export function configValue(config: Config, at: string): unknown {
   return at.split(".").reduce<unknown>((value, part) => (value as Record<string, unknown>)[part], config);
 }
 
-/** Declares a setting; the value type comes from its parser. */
-export const setting = <T>(s: Setting<T>): Setting<T> => s;
+/** Declares a setting; the value type comes from its parser. An account setting of the environment is never in the file. */
+export const setting = <T>(s: Omit<Setting<T>, "file"> & { file?: false }): Setting<T> => ({ ...s, file: s.file ?? !s.envAccount });
 
 /** The default as --help and docs/configuration.md show it: "required", a word for none, or the value. */
 export function shownDefault(setting: Setting<unknown>): string {

@@ -54,7 +54,6 @@ export const SETTINGS = {
   "web.listen_address": setting({
     at: "listenAddresses",
     startupOnly: true,
-    file: true,
     flag: "web.listen-address",
     repeatable: true,
     arg: "HOST:PORT",
@@ -68,7 +67,6 @@ export const SETTINGS = {
   "web.systemd_socket": setting({
     at: "web.systemdSocket",
     startupOnly: true,
-    file: true,
     flag: "web.systemd-socket",
     switch: true,
     env: "TRADING_WEB_SYSTEMD_SOCKET",
@@ -80,7 +78,6 @@ export const SETTINGS = {
   "web.telemetry_path": setting({
     at: "web.telemetryPath",
     startupOnly: true,
-    file: true,
     flag: "web.telemetry-path",
     arg: "PATH",
     env: "TRADING_WEB_TELEMETRY_PATH",
@@ -92,7 +89,6 @@ export const SETTINGS = {
   "web.disable_exporter_metrics": setting({
     at: "web.disableExporterMetrics",
     startupOnly: true,
-    file: true,
     flag: "web.disable-exporter-metrics",
     switch: true,
     env: "TRADING_WEB_DISABLE_EXPORTER_METRICS",
@@ -104,7 +100,6 @@ export const SETTINGS = {
   "web.config_file": setting({
     at: "webConfigFile",
     startupOnly: true,
-    file: true,
     flag: "web.config.file",
     arg: "PATH",
     env: "TRADING_WEB_CONFIG_FILE",
@@ -116,7 +111,6 @@ export const SETTINGS = {
   "web.max_connections": setting({
     at: "web.maxConnections",
     startupOnly: true,
-    file: true,
     flag: "web.max-connections",
     arg: "N",
     env: "TRADING_WEB_MAX_CONNECTIONS",
@@ -128,7 +122,6 @@ export const SETTINGS = {
   "web.idle_timeout_seconds": setting({
     at: "web.idleTimeoutSeconds",
     startupOnly: true,
-    file: true,
     env: "TRADING_WEB_IDLE_TIMEOUT_SECONDS",
     default: 65,
     help: "An idle keep-alive connection to the exporter is closed after this long.",
@@ -138,7 +131,6 @@ export const SETTINGS = {
   "log.level": setting<LogLevel>({
     at: "logLevel",
     startupOnly: true,
-    file: true,
     flag: "log.level",
     arg: "LEVEL",
     env: "TRADING_LOG_LEVEL",
@@ -150,7 +142,6 @@ export const SETTINGS = {
   "log.format": setting<LogFormat>({
     at: "logFormat",
     startupOnly: true,
-    file: true,
     flag: "log.format",
     arg: "FORMAT",
     env: "TRADING_LOG_FORMAT",
@@ -182,7 +173,6 @@ export const SETTINGS = {
   }),
   "venue.base_url": setting({
     at: "venue.baseUrl",
-    file: true,
     env: "TRADING_BASE_URL",
     required: true,
     help: "Base URL of the venue; the /v1/... paths are appended to it.",
@@ -190,7 +180,6 @@ export const SETTINGS = {
     parse: parseBaseUrl,
   }),
   "account.name": setting({
-    file: false,
     env: "TRADING_ACCOUNT",
     envAccount: true,
     default: "default",
@@ -199,7 +188,6 @@ export const SETTINGS = {
     parse: parseAccountName,
   }),
   "account.collateral_ids": setting({
-    file: false,
     env: "TRADING_COLLATERAL_IDS",
     envAccount: true,
     required: true,
@@ -208,7 +196,6 @@ export const SETTINGS = {
     parse: parseIdList,
   }),
   "account.auth_type": setting<AuthType>({
-    file: false,
     env: "TRADING_AUTH_TYPE",
     envAccount: true,
     default: "api_key",
@@ -217,7 +204,6 @@ export const SETTINGS = {
     parse: oneOf(AUTH_TYPES),
   }),
   "account.api_key": setting({
-    file: false,
     env: "TRADING_API_KEY",
     envAccount: true,
     secret: true,
@@ -227,7 +213,6 @@ export const SETTINGS = {
     parse: parseText,
   }),
   "account.api_key_header": setting({
-    file: false,
     env: "TRADING_API_KEY_HEADER",
     envAccount: true,
     default: "X-Api-Key",
@@ -236,7 +221,6 @@ export const SETTINGS = {
     parse: parseHeaderName,
   }),
   "account.bearer_token": setting({
-    file: false,
     env: "TRADING_BEARER_TOKEN",
     envAccount: true,
     secret: true,
@@ -246,7 +230,6 @@ export const SETTINGS = {
     parse: parseText,
   }),
   "account.basic_username": setting({
-    file: false,
     env: "TRADING_BASIC_USERNAME",
     envAccount: true,
     shown: "required for basic",
@@ -255,7 +238,6 @@ export const SETTINGS = {
     parse: parseHeaderValue,
   }),
   "account.basic_password": setting({
-    file: false,
     env: "TRADING_BASIC_PASSWORD",
     envAccount: true,
     secret: true,
@@ -266,7 +248,6 @@ export const SETTINGS = {
   }),
   "venue.history_max_orders": setting({
     at: "venue.historyMaxOrders",
-    file: true,
     env: "TRADING_HISTORY_MAX_ORDERS",
     default: 1000,
     help: "Most history orders read per scrape (paged with offset/limit), up to 1000000.",
@@ -274,7 +255,6 @@ export const SETTINGS = {
   }),
   "venue.history_page_size": setting({
     at: "venue.historyPageSize",
-    file: true,
     env: "TRADING_HISTORY_PAGE_SIZE",
     default: 100,
     help: "limit of each history page, up to 100000.",
@@ -283,7 +263,6 @@ export const SETTINGS = {
   }),
   "venue.active_orders_limit": setting({
     at: "venue.activeOrdersLimit",
-    file: true,
     env: "TRADING_ACTIVE_ORDERS_LIMIT",
     default: 1000,
     help: "Limit asked of the active-order list, up to 1000000.",
@@ -292,7 +271,6 @@ export const SETTINGS = {
   }),
   "venue.active_orders_limit_param": setting({
     at: "venue.activeOrdersLimitParam",
-    file: true,
     env: "TRADING_ACTIVE_ORDERS_LIMIT_PARAM",
     default: "limit",
     help: "Query parameter that carries that limit (its name is not published).",
@@ -300,7 +278,6 @@ export const SETTINGS = {
   }),
   "venue.max_body_bytes": setting({
     at: "venue.maxBodyBytes",
-    file: true,
     env: "TRADING_MAX_BODY_BYTES",
     default: 10 * 1024 * 1024,
     help: "Largest decoded venue answer accepted (10 MiB), up to 1 GiB.",
@@ -309,7 +286,6 @@ export const SETTINGS = {
   }),
   "venue.max_items": setting({
     at: "venue.maxItems",
-    file: true,
     env: "TRADING_MAX_ITEMS",
     default: 10_000,
     help: "Most items of one list (positions, orders, markets) read from one venue answer, up to 1000000.",
@@ -318,7 +294,6 @@ export const SETTINGS = {
   }),
   "venue.max_retry_after_seconds": setting({
     at: "venue.maxRetryAfterSeconds",
-    file: true,
     env: "TRADING_MAX_RETRY_AFTER_SECONDS",
     default: 300,
     help: "Longest Retry-After honoured; a longer one is cut to this (0: never wait).",
@@ -326,7 +301,6 @@ export const SETTINGS = {
   }),
   "venue.markets_cache_seconds": setting({
     at: "venue.marketsCacheSeconds",
-    file: true,
     env: "TRADING_MARKETS_CACHE_SECONDS",
     default: 60,
     help: "How long the public market list is reused after a successful read (0: read every scrape).",
@@ -334,7 +308,6 @@ export const SETTINGS = {
     parse: seconds({ zero: true, max: SECONDS_MAX }),
   }),
   "venue.reuse_unchanged_bodies": setting({
-    file: true,
     env: "TRADING_REUSE_UNCHANGED_BODIES",
     default: true,
     help: "Accepted and has no effect: every answer is read afresh.",
@@ -343,7 +316,6 @@ export const SETTINGS = {
   }),
   "scrape.min_collection_interval_seconds": setting({
     at: "scrape.minCollectionIntervalSeconds",
-    file: true,
     env: "TRADING_MIN_COLLECTION_INTERVAL_SECONDS",
     default: 12,
     help: "A scrape less than this after the start of an account's last collection is answered from it (0: collect every scrape).",
@@ -353,7 +325,6 @@ export const SETTINGS = {
   "scrape.default_timeout_seconds": setting({
     at: "scrape.defaultTimeoutSeconds",
     startupOnly: true,
-    file: true,
     env: "TRADING_SCRAPE_TIMEOUT_SECONDS",
     default: 10,
     help: "Scrape deadline when Prometheus sends no X-Prometheus-Scrape-Timeout-Seconds.",
@@ -362,7 +333,6 @@ export const SETTINGS = {
   "scrape.timeout_offset_seconds": setting({
     at: "scrape.timeoutOffsetSeconds",
     startupOnly: true,
-    file: true,
     env: "TRADING_SCRAPE_TIMEOUT_OFFSET_SECONDS",
     default: 0.5,
     help: "Subtracted from Prometheus's timeout header, so the answer arrives before it gives up.",
@@ -371,7 +341,6 @@ export const SETTINGS = {
   "scrape.max_timeout_seconds": setting({
     at: "scrape.maxTimeoutSeconds",
     startupOnly: true,
-    file: true,
     env: "TRADING_SCRAPE_TIMEOUT_MAX_SECONDS",
     default: 60,
     help: "Upper bound of a scrape's deadline, whatever the header says.",
@@ -380,7 +349,6 @@ export const SETTINGS = {
   "scrape.max_in_flight": setting({
     at: "scrape.maxInFlight",
     startupOnly: true,
-    file: true,
     flag: "web.max-requests",
     arg: "N",
     env: "TRADING_MAX_IN_FLIGHT_SCRAPES",
@@ -392,7 +360,6 @@ export const SETTINGS = {
   "scrape.max_queued": setting({
     at: "scrape.maxQueued",
     startupOnly: true,
-    file: true,
     flag: "scrape.max-queued",
     arg: "N",
     env: "TRADING_MAX_QUEUED_SCRAPES",
@@ -403,7 +370,6 @@ export const SETTINGS = {
   }),
   "scrape.max_series": setting({
     at: "scrape.maxSeries",
-    file: true,
     env: "TRADING_MAX_SERIES",
     default: 200_000,
     help: "Venue series per scrape, up to 100000000; the rest are dropped and counted.",
