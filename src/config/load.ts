@@ -37,8 +37,8 @@ export function buildConfig(sources: Sources, file: ConfigFile | undefined): Loa
   file?.checkKeys(problems);
   SETTING_LIST.forEach(([id, setting], index) => {
     if (setting.envAccount && file !== undefined) {
-      const given = [setting.env, setting.secret ? `${setting.env}_FILE` : undefined].filter((n) => n !== undefined && envValue(env, n) !== undefined);
-      for (const name of given) warnings.push(`${name}: ignored with a config file (accounts come from the file)`);
+      const ignored = [setting.env, setting.secret ? `${setting.env}_FILE` : undefined].filter((n) => n !== undefined && envValue(env, n) !== undefined);
+      for (const name of ignored) warnings.push(`${name}: ignored with a config file (accounts come from the file)`);
       return;
     }
     if (setting.secret) return; // read below, with its *_FILE variant

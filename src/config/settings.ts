@@ -1,7 +1,6 @@
 // The one table of settings: each setting's file key, environment variable, flag, parser, default and
 // help. The file loader, the environment loader, the flags, --help and the tables of docs/configuration.md all read it.
 
-import { ConfigError } from "./errors.js";
 import { configValue, type Setting, setting } from "./setting.js";
 import { MAX_TOTAL_SHARDS, parseShard } from "./sharding.js";
 import type { Config } from "./types.js";
@@ -25,21 +24,10 @@ import {
   parseText,
   positiveInt,
   seconds,
+  wholeNumber,
 } from "./values.js";
 
 const SECONDS_MAX = 86_400;
-
-/** A whole number from 0 to `max`, where 0 means none (not "no limit"). */
-function wholeNumber(max: number): (value: unknown, key: string) => number {
-  const parse = countOrZero(max);
-  return (value, key) => {
-    try {
-      return parse(value, key);
-    } catch {
-      throw new ConfigError(`${key}: expected a whole number from 0 to ${max}`);
-    }
-  };
-}
 
 export const SETTINGS = {
   "config.file": setting({
@@ -366,7 +354,8 @@ export const SETTINGS = {
     default: 0,
     help: "Scrapes that may wait for a slot once the in-flight limit is reached, up to 1000000; past them 503 at once.",
     more: "A waiting scrape holds a socket, not a collection, for up to half its budget, then is answered 503. A burst of many probe targets (after a restart) then waits a moment instead of failing.",
-    parse: wholeNumber(1_000_000),
+    // 0 means none here, not "no limit" as for the in-flight scrapes.
+    parse: wholeNumber(0, 1_000_000, "a whole number from 0 to 1000000"),
   }),
   "scrape.max_series": setting({
     at: "scrape.maxSeries",
