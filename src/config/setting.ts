@@ -23,7 +23,7 @@ export interface Setting<T> {
   /** Read at start-up only (the listener, the logger, the HTTP limits): a reload that changes it says the change waits for a restart. */
   startupOnly?: true;
   default?: T;
-  /** The default as --help and docs/configuration.md show it, when not the default's own text. */
+  /** The default as --help and docs/configuration.md show it, when not the default's own text (required for an object default). */
   shown?: string;
   /** One sentence for --help; `more` is added in docs/configuration.md. */
   help: string;
@@ -44,7 +44,5 @@ export const setting = <T>(s: Omit<Setting<T>, "file"> & { file?: false }): Sett
 export function shownDefault(setting: Setting<unknown>): string {
   if (setting.shown !== undefined) return setting.shown;
   if (setting.default === undefined) return "required";
-  const value = setting.default as unknown;
-  if (typeof value === "object" && value !== null && "host" in value && "port" in value) return `${String(value.host)}:${String(value.port)}`;
-  return String(value);
+  return String(setting.default);
 }
