@@ -81,28 +81,31 @@ function refusal(argv: string[], options: Record<string, Option>): string {
   return "not understood (run --help for the flags)";
 }
 
-type Row = [flag: string, variable: string, key: string, fallback: string, meaning: string, more: string | undefined];
+/** A table row; `startupOnly` is undefined for a command (--help), which is no setting. */
+type Row = [flag: string, variable: string, key: string, fallback: string, meaning: string, more: string | undefined, startupOnly?: boolean];
 
 /** The rows of the flag table; --help and docs/configuration.md print them. */
 export function flagRows(): Row[] {
   return [
-    ...SETTING_FLAGS.map((s): Row => {
-      const id = SETTING_LIST.find(([, t]) => t === s)![0];
+    ...SETTING_LIST.flatMap(([id, s]): Row[] => {
+      if (s.flag === undefined) return [];
       const flag = s.switch ? `--${s.flag}` : `--${s.flag}=${s.arg ?? "VALUE"}`;
-      return [flag, s.env ?? "", s.file ? id : "", shownDefault(s), s.help, s.more];
+      return [[flag, s.env ?? "", s.file ? id : "", shownDefault(s), s.help, s.more, s.startupOnly === true]];
     }),
     ...COMMANDS.map(([flag, meaning]): Row => [`--${flag}`, "", "", "", meaning, undefined]),
   ];
 }
 
-/** The rows of the settings without a flag: [variable, file key, default, meaning]. */
-export function settingRows(): Array<[string, string, string, string, string | undefined]> {
+/** The rows of the settings without a flag. */
+export function settingRows(): Row[] {
   return SETTING_LIST.filter(([, s]) => s.flag === undefined).map(([id, s]) => [
+    "",
     s.secret ? `${s.env} / ${s.env}_FILE` : (s.env ?? ""),
     s.file ? id : "",
     shownDefault(s),
     s.help,
     s.more,
+    s.startupOnly === true,
   ]);
 }
 
@@ -114,9 +117,9 @@ export function usage(): string {
     return `  ${flag.padEnd(width)}  ${meaning}${extra ? ` (${extra})` : ""}`;
   });
   const settings = settingRows();
-  const envWidth = Math.max(...settings.map(([name]) => name.length));
+  const envWidth = Math.max(...settings.map(([, name]) => name.length));
   const envRows = settings.map(
-    ([name, key, fallback, meaning]) =>
+    ([, name, key, fallback, meaning]) =>
       `  ${name.padEnd(envWidth)}  ${meaning} (${key ? `file ${key}; ` : "without a config file only; "}${fallback.startsWith("required") ? fallback : `default ${fallback}`})`,
   );
   return [

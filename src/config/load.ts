@@ -6,7 +6,6 @@ import { envValue, readSecret, unknownVariables, type Env } from "./env.js";
 import type { ConfigFile } from "./file.js";
 import { FROM_ENV, FROM_FILE, FROM_FLAG, Problems } from "./problems.js";
 import { SETTING_LIST, type SettingId, type Values } from "./settings.js";
-import { checkSharding } from "./sharding-check.js";
 import type { AccountConfig, AuthConfig, Config } from "./types.js";
 
 /** Flag values as given on the command line, by flag name without dashes ("web.listen-address"); a repeatable flag's as a list. */
@@ -32,12 +31,14 @@ export function buildConfig(sources: Sources, file: ConfigFile | undefined): Loa
   const warnings = unknown.map((u) => `${u.name}: ${u.text}`);
   const values: Partial<Record<SettingId, unknown>> = {};
   const fromFile = new Set<SettingId>();
+  /** The flag or variable a setting was given by, and where its lines sort. */
+  const given: Partial<Record<SettingId, { name: string; order: [number, number] }>> = {};
 
   file?.checkKeys(problems);
   SETTING_LIST.forEach(([id, setting], index) => {
     if (setting.envAccount && file !== undefined) {
-      const given = [setting.env, setting.secret ? `${setting.env}_FILE` : undefined].filter((n) => n !== undefined && envValue(env, n) !== undefined);
-      for (const name of given) warnings.push(`${name}: ignored with a config file (accounts come from the file)`);
+      const ignored = [setting.env, setting.secret ? `${setting.env}_FILE` : undefined].filter((n) => n !== undefined && envValue(env, n) !== undefined);
+      for (const name of ignored) warnings.push(`${name}: ignored with a config file (accounts come from the file)`);
       return;
     }
     if (setting.secret) return; // read below, with its *_FILE variant
@@ -45,8 +46,10 @@ export function buildConfig(sources: Sources, file: ConfigFile | undefined): Loa
     const variable = setting.env === undefined ? undefined : envValue(env, setting.env);
     const inFile = setting.file && file !== undefined ? file.value(id) : undefined;
     if (flag !== undefined) {
+      given[id] = { name: `--${setting.flag}`, order: [FROM_FLAG, index] };
       values[id] = problems.collect([FROM_FLAG, index], () => setting.parse(flag, `--${setting.flag}`), undefined);
     } else if (variable !== undefined) {
+      given[id] = { name: setting.env!, order: [FROM_ENV, index] };
       values[id] = problems.collect([FROM_ENV, index], () => setting.parse(variable, setting.env!), undefined);
     } else if (inFile !== undefined && file !== undefined) {
       fromFile.add(id);
@@ -71,49 +74,29 @@ export function buildConfig(sources: Sources, file: ConfigFile | undefined): Loa
   }
   // A misspelt variable explains the "required" of the one it was meant to be, and takes its place.
   for (const u of unknown) if (u.meant !== undefined) problems.misspelt(u.name, u.text, u.meant);
-  checkSharding(v, flags, env, problems);
+  // A shard at or past the total would serve no account at all, silently. The default shard, 0, is below every
+  // total; a value that failed its own parser was named already.
+  const [shard, total, shardGiven] = [v["sharding.shard"], v["sharding.total_shards"], given["sharding.shard"]];
+  if (shard !== undefined && total !== undefined && shard >= total && shardGiven !== undefined) {
+    const limit = given["sharding.total_shards"]?.name ?? "the number of shards, 1 when neither TRADING_TOTAL_SHARDS nor --total-shards is set";
+    problems.add(shardGiven.name, `must be below ${limit}; shards are numbered from 0`, shardGiven.order);
+  }
   problems.throwIfAny();
 
+  // Each value goes to its place in the Config (its `at`); config-precedence.test.ts reads every one back.
+  const config = { accounts, venue: {}, scrape: {}, web: {}, sharding: {} } as unknown as Config;
+  for (const [id, setting] of SETTING_LIST) {
+    if (setting.at === undefined) continue;
+    const parts = setting.at.split(".");
+    const last = parts.pop()!;
+    const section = parts.reduce<Record<string, unknown>>((into, part) => into[part] as Record<string, unknown>, config as unknown as Record<string, unknown>);
+    section[last] = v[id];
+  }
   // A web config path in the file is relative to the file's folder, as the secret files are.
-  const webConfig = v["web.config_file"];
-  const webConfigFile =
-    webConfig !== undefined && fromFile.has("web.config_file") && file !== undefined && !isAbsolute(webConfig) ? resolve(file.baseDir, webConfig) : webConfig;
-  const config: Config = {
-    venue: {
-      baseUrl: v["venue.base_url"]!,
-      historyMaxOrders: v["venue.history_max_orders"]!,
-      historyPageSize: v["venue.history_page_size"]!,
-      activeOrdersLimit: v["venue.active_orders_limit"]!,
-      activeOrdersLimitParam: v["venue.active_orders_limit_param"]!,
-      maxBodyBytes: v["venue.max_body_bytes"]!,
-      maxItems: v["venue.max_items"]!,
-      maxRetryAfterSeconds: v["venue.max_retry_after_seconds"]!,
-      marketsCacheSeconds: v["venue.markets_cache_seconds"]!,
-      reuseUnchangedBodies: v["venue.reuse_unchanged_bodies"]!,
-    },
-    accounts,
-    scrape: {
-      minCollectionIntervalSeconds: v["scrape.min_collection_interval_seconds"]!,
-      defaultTimeoutSeconds: v["scrape.default_timeout_seconds"]!,
-      timeoutOffsetSeconds: v["scrape.timeout_offset_seconds"]!,
-      maxTimeoutSeconds: v["scrape.max_timeout_seconds"]!,
-      maxInFlight: v["scrape.max_in_flight"]!,
-      maxQueued: v["scrape.max_queued"]!,
-      maxSeries: v["scrape.max_series"]!,
-    },
-    listenAddresses: v["web.listen_address"]!,
-    web: {
-      maxConnections: v["web.max_connections"]!,
-      idleTimeoutSeconds: v["web.idle_timeout_seconds"]!,
-      systemdSocket: v["web.systemd_socket"]!,
-      telemetryPath: v["web.telemetry_path"]!,
-      disableExporterMetrics: v["web.disable_exporter_metrics"]!,
-    },
-    logLevel: v["log.level"]!,
-    logFormat: v["log.format"]!,
-    webConfigFile,
-    sharding: { shard: v["sharding.shard"]!, totalShards: v["sharding.total_shards"]! },
-  };
+  const webConfig = config.webConfigFile;
+  if (webConfig !== undefined && fromFile.has("web.config_file") && file !== undefined && !isAbsolute(webConfig)) {
+    config.webConfigFile = resolve(file.baseDir, webConfig);
+  }
   return { config, warnings };
 }
 

@@ -3,7 +3,7 @@
 import type { Config } from "./types.js";
 
 export interface Setting<T> {
-  /** Read from the config file at this key path (the setting's id) when true. */
+  /** Read from the config file at this key path (the setting's id); declared false only when not, and never for envAccount. */
   file: boolean;
   env?: string;
   /** The flag without its dashes ("web.listen-address"); `arg` names its value in --help. */
@@ -18,13 +18,12 @@ export interface Setting<T> {
   /** A secret: the variable, or `<variable>_FILE` naming a file that holds it. */
   secret?: true;
   required?: true;
-  /**
-   * Read at start-up only (the listener, the logger, the HTTP limits): where its value sits in a
-   * Config, so a reload that changes it can say the change waits for a restart.
-   */
-  startupOnly?: (config: Config) => unknown;
+  /** Where its value sits in a Config ("venue.baseUrl"); none for a setting that is no field of its own. */
+  at?: string;
+  /** Read at start-up only (the listener, the logger, the HTTP limits): a reload that changes it says the change waits for a restart. */
+  startupOnly?: true;
   default?: T;
-  /** The default as --help and docs/configuration.md show it, when not the default's own text. */
+  /** The default as --help and docs/configuration.md show it, when not the default's own text (required for an object default). */
   shown?: string;
   /** One sentence for --help; `more` is added in docs/configuration.md. */
   help: string;
@@ -33,14 +32,17 @@ export interface Setting<T> {
   parse(value: unknown, where: string): T;
 }
 
-/** Declares a setting; the value type comes from its parser. */
-export const setting = <T>(s: Setting<T>): Setting<T> => s;
+/** The value at a setting's `at` path in a Config. */
+export function configValue(config: Config, at: string): unknown {
+  return at.split(".").reduce<unknown>((value, part) => (value as Record<string, unknown>)[part], config);
+}
+
+/** Declares a setting; the value type comes from its parser. An account setting of the environment is never in the file. */
+export const setting = <T>(s: Omit<Setting<T>, "file"> & { file?: false }): Setting<T> => ({ ...s, file: s.file ?? !s.envAccount });
 
 /** The default as --help and docs/configuration.md show it: "required", a word for none, or the value. */
 export function shownDefault(setting: Setting<unknown>): string {
   if (setting.shown !== undefined) return setting.shown;
   if (setting.default === undefined) return "required";
-  const value = setting.default as unknown;
-  if (typeof value === "object" && value !== null && "host" in value && "port" in value) return `${String(value.host)}:${String(value.port)}`;
-  return String(value);
+  return String(setting.default);
 }

@@ -1,8 +1,7 @@
 // The one table of settings: each setting's file key, environment variable, flag, parser, default and
 // help. The file loader, the environment loader, the flags, --help and the tables of docs/configuration.md all read it.
 
-import { ConfigError } from "./errors.js";
-import { type Setting, setting } from "./setting.js";
+import { configValue, type Setting, setting } from "./setting.js";
 import { MAX_TOTAL_SHARDS, parseShard } from "./sharding.js";
 import type { Config } from "./types.js";
 import {
@@ -25,21 +24,10 @@ import {
   parseText,
   positiveInt,
   seconds,
+  wholeNumber,
 } from "./values.js";
 
 const SECONDS_MAX = 86_400;
-
-/** A whole number from 0 to `max`, where 0 means none (not "no limit"). */
-function wholeNumber(max: number): (value: unknown, key: string) => number {
-  const parse = countOrZero(max);
-  return (value, key) => {
-    try {
-      return parse(value, key);
-    } catch {
-      throw new ConfigError(`${key}: expected a whole number from 0 to ${max}`);
-    }
-  };
-}
 
 export const SETTINGS = {
   "config.file": setting({
@@ -52,8 +40,8 @@ export const SETTINGS = {
     parse: parseText,
   }),
   "web.listen_address": setting({
-    startupOnly: (c) => c.listenAddresses.map((a) => `${a.host}:${a.port}`).join(","),
-    file: true,
+    at: "listenAddresses",
+    startupOnly: true,
     flag: "web.listen-address",
     repeatable: true,
     arg: "HOST:PORT",
@@ -65,8 +53,8 @@ export const SETTINGS = {
     parse: parseListenAddresses,
   }),
   "web.systemd_socket": setting({
-    startupOnly: (c) => c.web.systemdSocket,
-    file: true,
+    at: "web.systemdSocket",
+    startupOnly: true,
     flag: "web.systemd-socket",
     switch: true,
     env: "TRADING_WEB_SYSTEMD_SOCKET",
@@ -76,8 +64,8 @@ export const SETTINGS = {
     parse: parseBoolean,
   }),
   "web.telemetry_path": setting({
-    startupOnly: (c) => c.web.telemetryPath,
-    file: true,
+    at: "web.telemetryPath",
+    startupOnly: true,
     flag: "web.telemetry-path",
     arg: "PATH",
     env: "TRADING_WEB_TELEMETRY_PATH",
@@ -87,8 +75,8 @@ export const SETTINGS = {
     parse: parseTelemetryPath,
   }),
   "web.disable_exporter_metrics": setting({
-    startupOnly: (c) => c.web.disableExporterMetrics,
-    file: true,
+    at: "web.disableExporterMetrics",
+    startupOnly: true,
     flag: "web.disable-exporter-metrics",
     switch: true,
     env: "TRADING_WEB_DISABLE_EXPORTER_METRICS",
@@ -98,8 +86,8 @@ export const SETTINGS = {
     parse: parseBoolean,
   }),
   "web.config_file": setting({
-    startupOnly: (c) => c.webConfigFile,
-    file: true,
+    at: "webConfigFile",
+    startupOnly: true,
     flag: "web.config.file",
     arg: "PATH",
     env: "TRADING_WEB_CONFIG_FILE",
@@ -109,8 +97,8 @@ export const SETTINGS = {
     parse: parseText,
   }),
   "web.max_connections": setting({
-    startupOnly: (c) => c.web.maxConnections,
-    file: true,
+    at: "web.maxConnections",
+    startupOnly: true,
     flag: "web.max-connections",
     arg: "N",
     env: "TRADING_WEB_MAX_CONNECTIONS",
@@ -120,8 +108,8 @@ export const SETTINGS = {
     parse: positiveInt(1_000_000),
   }),
   "web.idle_timeout_seconds": setting({
-    startupOnly: (c) => c.web.idleTimeoutSeconds,
-    file: true,
+    at: "web.idleTimeoutSeconds",
+    startupOnly: true,
     env: "TRADING_WEB_IDLE_TIMEOUT_SECONDS",
     default: 65,
     help: "An idle keep-alive connection to the exporter is closed after this long.",
@@ -129,8 +117,8 @@ export const SETTINGS = {
     parse: seconds({ zero: false, max: SECONDS_MAX }),
   }),
   "log.level": setting<LogLevel>({
-    startupOnly: (c) => c.logLevel,
-    file: true,
+    at: "logLevel",
+    startupOnly: true,
     flag: "log.level",
     arg: "LEVEL",
     env: "TRADING_LOG_LEVEL",
@@ -140,8 +128,8 @@ export const SETTINGS = {
     parse: parseLogLevel,
   }),
   "log.format": setting<LogFormat>({
-    startupOnly: (c) => c.logFormat,
-    file: true,
+    at: "logFormat",
+    startupOnly: true,
     flag: "log.format",
     arg: "FORMAT",
     env: "TRADING_LOG_FORMAT",
@@ -150,6 +138,7 @@ export const SETTINGS = {
     parse: oneOf(LOG_FORMATS),
   }),
   "sharding.shard": setting({
+    at: "sharding.shard",
     file: false,
     flag: "shard",
     arg: "I",
@@ -160,6 +149,7 @@ export const SETTINGS = {
     parse: parseShard,
   }),
   "sharding.total_shards": setting({
+    at: "sharding.totalShards",
     file: false,
     flag: "total-shards",
     arg: "N",
@@ -170,7 +160,7 @@ export const SETTINGS = {
     parse: positiveInt(MAX_TOTAL_SHARDS),
   }),
   "venue.base_url": setting({
-    file: true,
+    at: "venue.baseUrl",
     env: "TRADING_BASE_URL",
     required: true,
     help: "Base URL of the venue; the /v1/... paths are appended to it.",
@@ -178,7 +168,6 @@ export const SETTINGS = {
     parse: parseBaseUrl,
   }),
   "account.name": setting({
-    file: false,
     env: "TRADING_ACCOUNT",
     envAccount: true,
     default: "default",
@@ -187,7 +176,6 @@ export const SETTINGS = {
     parse: parseAccountName,
   }),
   "account.collateral_ids": setting({
-    file: false,
     env: "TRADING_COLLATERAL_IDS",
     envAccount: true,
     required: true,
@@ -196,7 +184,6 @@ export const SETTINGS = {
     parse: parseIdList,
   }),
   "account.auth_type": setting<AuthType>({
-    file: false,
     env: "TRADING_AUTH_TYPE",
     envAccount: true,
     default: "api_key",
@@ -205,7 +192,6 @@ export const SETTINGS = {
     parse: oneOf(AUTH_TYPES),
   }),
   "account.api_key": setting({
-    file: false,
     env: "TRADING_API_KEY",
     envAccount: true,
     secret: true,
@@ -215,7 +201,6 @@ export const SETTINGS = {
     parse: parseText,
   }),
   "account.api_key_header": setting({
-    file: false,
     env: "TRADING_API_KEY_HEADER",
     envAccount: true,
     default: "X-Api-Key",
@@ -224,7 +209,6 @@ export const SETTINGS = {
     parse: parseHeaderName,
   }),
   "account.bearer_token": setting({
-    file: false,
     env: "TRADING_BEARER_TOKEN",
     envAccount: true,
     secret: true,
@@ -234,7 +218,6 @@ export const SETTINGS = {
     parse: parseText,
   }),
   "account.basic_username": setting({
-    file: false,
     env: "TRADING_BASIC_USERNAME",
     envAccount: true,
     shown: "required for basic",
@@ -243,7 +226,6 @@ export const SETTINGS = {
     parse: parseHeaderValue,
   }),
   "account.basic_password": setting({
-    file: false,
     env: "TRADING_BASIC_PASSWORD",
     envAccount: true,
     secret: true,
@@ -253,14 +235,14 @@ export const SETTINGS = {
     parse: parseText,
   }),
   "venue.history_max_orders": setting({
-    file: true,
+    at: "venue.historyMaxOrders",
     env: "TRADING_HISTORY_MAX_ORDERS",
     default: 1000,
     help: "Most history orders read per scrape (paged with offset/limit), up to 1000000.",
     parse: positiveInt(1_000_000),
   }),
   "venue.history_page_size": setting({
-    file: true,
+    at: "venue.historyPageSize",
     env: "TRADING_HISTORY_PAGE_SIZE",
     default: 100,
     help: "limit of each history page, up to 100000.",
@@ -268,7 +250,7 @@ export const SETTINGS = {
     parse: positiveInt(100_000),
   }),
   "venue.active_orders_limit": setting({
-    file: true,
+    at: "venue.activeOrdersLimit",
     env: "TRADING_ACTIVE_ORDERS_LIMIT",
     default: 1000,
     help: "Limit asked of the active-order list, up to 1000000.",
@@ -276,14 +258,14 @@ export const SETTINGS = {
     parse: positiveInt(1_000_000),
   }),
   "venue.active_orders_limit_param": setting({
-    file: true,
+    at: "venue.activeOrdersLimitParam",
     env: "TRADING_ACTIVE_ORDERS_LIMIT_PARAM",
     default: "limit",
     help: "Query parameter that carries that limit (its name is not published).",
     parse: parseHeaderName,
   }),
   "venue.max_body_bytes": setting({
-    file: true,
+    at: "venue.maxBodyBytes",
     env: "TRADING_MAX_BODY_BYTES",
     default: 10 * 1024 * 1024,
     help: "Largest decoded venue answer accepted (10 MiB), up to 1 GiB.",
@@ -291,7 +273,7 @@ export const SETTINGS = {
     parse: positiveInt(1024 * 1024 * 1024),
   }),
   "venue.max_items": setting({
-    file: true,
+    at: "venue.maxItems",
     env: "TRADING_MAX_ITEMS",
     default: 10_000,
     help: "Most items of one list (positions, orders, markets) read from one venue answer, up to 1000000.",
@@ -299,14 +281,14 @@ export const SETTINGS = {
     parse: positiveInt(1_000_000),
   }),
   "venue.max_retry_after_seconds": setting({
-    file: true,
+    at: "venue.maxRetryAfterSeconds",
     env: "TRADING_MAX_RETRY_AFTER_SECONDS",
     default: 300,
     help: "Longest Retry-After honoured; a longer one is cut to this (0: never wait).",
     parse: seconds({ zero: true, max: SECONDS_MAX }),
   }),
   "venue.markets_cache_seconds": setting({
-    file: true,
+    at: "venue.marketsCacheSeconds",
     env: "TRADING_MARKETS_CACHE_SECONDS",
     default: 60,
     help: "How long the public market list is reused after a successful read (0: read every scrape).",
@@ -314,15 +296,14 @@ export const SETTINGS = {
     parse: seconds({ zero: true, max: SECONDS_MAX }),
   }),
   "venue.reuse_unchanged_bodies": setting({
-    file: true,
     env: "TRADING_REUSE_UNCHANGED_BODIES",
     default: true,
-    help: "Keep each request's last answer, so an unchanged one is not parsed or rendered again.",
-    more: "`false` trades that memory (about the size of the answers) for CPU.",
+    help: "Accepted and has no effect: every answer is read afresh.",
+    more: "Kept so that existing config files and environments still load.",
     parse: parseBoolean,
   }),
   "scrape.min_collection_interval_seconds": setting({
-    file: true,
+    at: "scrape.minCollectionIntervalSeconds",
     env: "TRADING_MIN_COLLECTION_INTERVAL_SECONDS",
     default: 12,
     help: "A scrape less than this after the start of an account's last collection is answered from it (0: collect every scrape).",
@@ -330,32 +311,32 @@ export const SETTINGS = {
     parse: seconds({ zero: true, max: SECONDS_MAX }),
   }),
   "scrape.default_timeout_seconds": setting({
-    startupOnly: (c) => c.scrape.defaultTimeoutSeconds,
-    file: true,
+    at: "scrape.defaultTimeoutSeconds",
+    startupOnly: true,
     env: "TRADING_SCRAPE_TIMEOUT_SECONDS",
     default: 10,
     help: "Scrape deadline when Prometheus sends no X-Prometheus-Scrape-Timeout-Seconds.",
     parse: seconds({ zero: false, max: SECONDS_MAX }),
   }),
   "scrape.timeout_offset_seconds": setting({
-    startupOnly: (c) => c.scrape.timeoutOffsetSeconds,
-    file: true,
+    at: "scrape.timeoutOffsetSeconds",
+    startupOnly: true,
     env: "TRADING_SCRAPE_TIMEOUT_OFFSET_SECONDS",
     default: 0.5,
     help: "Subtracted from Prometheus's timeout header, so the answer arrives before it gives up.",
     parse: seconds({ zero: true, max: SECONDS_MAX }),
   }),
   "scrape.max_timeout_seconds": setting({
-    startupOnly: (c) => c.scrape.maxTimeoutSeconds,
-    file: true,
+    at: "scrape.maxTimeoutSeconds",
+    startupOnly: true,
     env: "TRADING_SCRAPE_TIMEOUT_MAX_SECONDS",
     default: 60,
     help: "Upper bound of a scrape's deadline, whatever the header says.",
     parse: seconds({ zero: false, max: SECONDS_MAX }),
   }),
   "scrape.max_in_flight": setting({
-    startupOnly: (c) => c.scrape.maxInFlight,
-    file: true,
+    at: "scrape.maxInFlight",
+    startupOnly: true,
     flag: "web.max-requests",
     arg: "N",
     env: "TRADING_MAX_IN_FLIGHT_SCRAPES",
@@ -365,18 +346,19 @@ export const SETTINGS = {
     parse: countOrZero(100_000),
   }),
   "scrape.max_queued": setting({
-    startupOnly: (c) => c.scrape.maxQueued,
-    file: true,
+    at: "scrape.maxQueued",
+    startupOnly: true,
     flag: "scrape.max-queued",
     arg: "N",
     env: "TRADING_MAX_QUEUED_SCRAPES",
     default: 0,
     help: "Scrapes that may wait for a slot once the in-flight limit is reached, up to 1000000; past them 503 at once.",
     more: "A waiting scrape holds a socket, not a collection, for up to half its budget, then is answered 503. A burst of many probe targets (after a restart) then waits a moment instead of failing.",
-    parse: wholeNumber(1_000_000),
+    // 0 means none here, not "no limit" as for the in-flight scrapes.
+    parse: wholeNumber(0, 1_000_000, "a whole number from 0 to 1000000"),
   }),
   "scrape.max_series": setting({
-    file: true,
+    at: "scrape.maxSeries",
     env: "TRADING_MAX_SERIES",
     default: 200_000,
     help: "Venue series per scrape, up to 100000000; the rest are dropped and counted.",
@@ -395,7 +377,8 @@ export const SETTING_LIST = Object.entries(SETTINGS) as Array<[SettingId, Settin
 
 /** The start-up-only settings whose value differs between two configurations (a reload keeps the old one). */
 export function startupOnlyChanges(before: Config, after: Config): SettingId[] {
-  return SETTING_LIST.flatMap(([id, s]) => (s.startupOnly !== undefined && s.startupOnly(before) !== s.startupOnly(after) ? [id] : []));
+  const differs = (at: string) => JSON.stringify(configValue(before, at)) !== JSON.stringify(configValue(after, at));
+  return SETTING_LIST.flatMap(([id, s]) => (s.startupOnly && differs(s.at!) ? [id] : []));
 }
 
 /** Variables read elsewhere (the build's revision, branch, user and date; src/version.ts): known, so never warned about. */

@@ -47,7 +47,7 @@ export function parseListenAddresses(value: unknown, key: string): Array<{ host:
 }
 
 /** A whole number from `min` to `max`; `expected` says so in the error. */
-function wholeNumber(min: number, max: number, expected: string): (value: unknown, key: string) => number {
+export function wholeNumber(min: number, max: number, expected: string): (value: unknown, key: string) => number {
   return (value, key) => {
     const text = textOf(value, key, expected).trim();
     const n = /^\d+$/.test(text) ? Number(text) : Number.NaN;
