@@ -94,12 +94,6 @@ export class Exporter {
     return this.#scraper.account(name);
   }
 
-  async collect(deadline: Deadline, options: ScrapeOptions = {}): Promise<ScrapeResult> {
-    const result = await this.#scraper.scrape(deadline, options);
-    this.#recordAll(result);
-    return result;
-  }
-
   #recordAll(result: ScrapeResult): void {
     const outcomes = result.accounts.flatMap((a) => a.outcomes);
     if (result.markets) outcomes.push(result.markets.outcome);
@@ -168,12 +162,13 @@ export class Exporter {
   async debug(deadline: Deadline, account: AccountConfig | undefined): Promise<string> {
     const requests: RequestTrace[] = [];
     const invalid = new Map<string, number>();
-    const result = await this.collect(deadline, {
+    const result = await this.#scraper.scrape(deadline, {
       accounts: account === undefined ? [] : [account.name],
       marketFamilies: account === undefined,
       trace: (r) => requests.push(r),
       onInvalid: (endpoint, field, count) => invalid.set(`${endpoint} ${field}`, (invalid.get(`${endpoint} ${field}`) ?? 0) + count),
     });
+    this.#recordAll(result);
     const { text, dropped } = this.#render(result);
     return debugReport({ account, requests, invalid, result, dropped, exposition: text });
   }

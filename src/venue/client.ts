@@ -74,8 +74,7 @@ export class VenueClient {
     const budget: RequestBudget = { left: historyRequestBound(max, pageSize) };
     const page = (offset: number, limit: number): Promise<Order[]> =>
       this.#readOrders("orders_history", { offset: String(offset), limit: String(limit) }, ctx, limit, budget);
-    const { orders, truncated, anomalies } = await pageHistory(max, pageSize, budget, page);
-    return { orders, truncated, anomalies };
+    return pageHistory(max, pageSize, budget, page);
   }
 
   async markets(ctx: CallContext): Promise<Market[]> {
@@ -90,8 +89,7 @@ export class VenueClient {
     limit: number,
     budget?: RequestBudget,
   ): Promise<Order[]> {
-    const read = await this.#read(endpoint, query, ctx, Math.max(this.#venue.maxItems, limit), budget, (walk) => readOrders(walk, endpoint, ctx.invalid));
-    return read.orders;
+    return this.#read(endpoint, query, ctx, Math.max(this.#venue.maxItems, limit), budget, (walk) => readOrders(walk, endpoint, ctx.invalid));
   }
 
   /** GET, then the body's list walked within bounds (at most `maxItems` items kept) and read by `read`. */

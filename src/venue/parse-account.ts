@@ -3,9 +3,7 @@
 import { VenueError } from "./errors.js";
 import { type FieldReporter, exactFields, isRecord, readId, readLabel, readNumber } from "./fields.js";
 import type { AccountInfo, Position } from "./snapshot.js";
-import { OVER_CAP_FIELD, type ListWalk } from "./walk.js";
-
-export type { FieldReporter };
+import { OVER_CAP_FIELD, type ListWalk, walkList } from "./walk.js";
 
 /** The numeric fields of a position (besides marketId and direction), as the reference lists them. */
 export const POSITION_NUMBERS = [
@@ -144,7 +142,6 @@ export function parseAccountInfo(body: unknown, collateralId: string, invalid: F
 /** An account-info body walked within its bounds: at most the cap of positions read, the rest counted. */
 export async function readAccountInfo(walk: ListWalk, collateralId: string, invalid: FieldReporter): Promise<AccountInfo> {
   const reader = new PositionReader(invalid);
-  const walked = await walk("positions", (raw) => reader.add(raw));
-  if (walked.overCap > 0) invalid(OVER_CAP_FIELD, walked.overCap);
+  const walked = await walkList(walk, "positions", invalid, (raw) => reader.add(raw));
   return accountInfoOf(walked.root, reader, walked.items, collateralId, invalid);
 }

@@ -2,7 +2,7 @@
 
 import { VenueError } from "./errors.js";
 import { type FieldReporter, isRecord, readLabel, readNumber } from "./fields.js";
-import { OVER_CAP_FIELD, type ListWalk } from "./walk.js";
+import { OVER_CAP_FIELD, type ListWalk, walkList } from "./walk.js";
 import { MARKET_SETTINGS, type Market, type MarketSetting } from "./snapshot.js";
 
 /**
@@ -84,8 +84,7 @@ export function parseMarkets(body: unknown, invalid: FieldReporter): Market[] {
 /** The market list walked within its bounds: at most the cap of markets read, the rest counted. */
 export async function readMarkets(walk: ListWalk, invalid: FieldReporter): Promise<Market[]> {
   const reader = new MarketReader(invalid);
-  const walked = await walk(undefined, (raw) => reader.add(raw));
+  const walked = await walkList(walk, undefined, invalid, (raw) => reader.add(raw));
   if (!Array.isArray(walked.root)) throw notAMarketList();
-  if (walked.overCap > 0) invalid(OVER_CAP_FIELD, walked.overCap);
   return reader.markets;
 }

@@ -14,7 +14,7 @@ import {
   readTimestampSeconds,
 } from "./fields.js";
 import type { Order } from "./snapshot.js";
-import { OVER_CAP_FIELD, type ListWalk } from "./walk.js";
+import { OVER_CAP_FIELD, type ListWalk, walkList } from "./walk.js";
 
 const EXACT_ORDER_FIELDS = ["price", "quantity", "quantityLocked", "quantityFilled"] as const;
 
@@ -131,13 +131,12 @@ export function parseOrders(body: unknown, endpoint: OrderList, invalid: FieldRe
  * An order list walked within its bounds: each order read as soon as it is parsed, so the parsed
  * JSON of thousands of orders never lives all at once; at most the cap read, the rest counted.
  */
-export async function readOrders(walk: ListWalk, endpoint: OrderList, invalid: FieldReporter): Promise<{ orders: Order[]; overCap: number }> {
+export async function readOrders(walk: ListWalk, endpoint: OrderList, invalid: FieldReporter): Promise<Order[]> {
   const orders: Order[] = [];
-  const walked = await walk(undefined, (raw) => {
+  const walked = await walkList(walk, undefined, invalid, (raw) => {
     const order = readOrderItem(raw, invalid, endpoint);
     if (order !== undefined) orders.push(order);
   });
   if (!Array.isArray(walked.root)) throw notAnOrderList(endpoint);
-  if (walked.overCap > 0) invalid(OVER_CAP_FIELD, walked.overCap);
-  return { orders, overCap: walked.overCap };
+  return orders;
 }

@@ -2,6 +2,7 @@
 
 import { JsonWalkError, type Walked, walkJson } from "../util/json-walk.js";
 import { VenueError } from "./errors.js";
+import type { FieldReporter } from "./fields.js";
 
 /** The reporter's name for items past the cap, with their count: they were not examined. */
 export const OVER_CAP_FIELD = "over_cap";
@@ -29,4 +30,11 @@ export function bodyWalk(body: Buffer, url: URL, limits: WalkLimits): ListWalk {
       throw new VenueError("invalid_json", `${where}: body is not valid JSON (${body.length} bytes)`);
     }
   };
+}
+
+/** Walks `list` (as ListWalk), reports the items past the cap as OVER_CAP_FIELD, and returns the body's root. */
+export async function walkList(walk: ListWalk, list: string | undefined, invalid: FieldReporter, each: (item: unknown) => void): Promise<Walked> {
+  const walked = await walk(list, each);
+  if (walked.overCap > 0) invalid(OVER_CAP_FIELD, walked.overCap);
+  return walked;
 }
