@@ -92,7 +92,10 @@ export class VenueClient {
     return this.#read(endpoint, query, ctx, Math.max(this.#venue.maxItems, limit), budget, (walk) => readOrders(walk, endpoint, ctx.invalid));
   }
 
-  /** GET, then the body's list walked within bounds (at most `maxItems` items kept) and read by `read`. */
+  /**
+   * One GET and at most one retry (http.ts; with a budget, every attempt spends one and none is made
+   * without), then the body's list walked within bounds (at most `maxItems` items kept) and read by `read`.
+   */
   async #read<T>(
     endpoint: Endpoint,
     query: Record<string, string>,
@@ -103,16 +106,10 @@ export class VenueClient {
   ): Promise<T> {
     const url = new URL(PATHS[endpoint], this.#venue.baseUrl);
     for (const [key, value] of Object.entries(query)) url.searchParams.set(key, value);
-    const body = await this.#get(endpoint, url, ctx, budget);
-    return read(bodyWalk(body, url, { maxItems, signal: ctx.deadline.signal }));
-  }
-
-  /** One GET and at most one retry (http.ts); with a budget, every attempt spends one and none is made without. */
-  async #get(endpoint: Endpoint, url: URL, ctx: CallContext, budget: RequestBudget | undefined): Promise<Buffer> {
     const headers = new Headers({ accept: "application/json", ...this.#headers });
     if (endpoint !== "markets") this.#auth?.apply(headers, url);
     const target = url.pathname + url.search;
-    return getBody({
+    const body = await getBody({
       url,
       headers,
       signal: ctx.deadline.signal,
@@ -126,5 +123,6 @@ export class VenueClient {
         ctx.trace?.({ endpoint, target, headerNames: [...headers.keys()], result: reason ?? code, durationMs });
       },
     });
+    return read(bodyWalk(body, url, { maxItems, signal: ctx.deadline.signal }));
   }
 }

@@ -63,6 +63,13 @@ export function readLabel(value: unknown, field: string, invalid: FieldReporter)
   return text === undefined ? undefined : wellFormedLabel(text);
 }
 
+/** `raw[field]` as readNumber reads it; missing or malformed, it is reported as `name`. */
+export function numberField(raw: Record<string, unknown>, field: string, invalid: FieldReporter, name = field): number | undefined {
+  const value = readNumber(raw[field]);
+  if (value === undefined) invalid(name);
+  return value;
+}
+
 /** A boolean, also when sent as the strings "true"/"false". */
 export function readFlag(value: unknown): boolean | undefined {
   if (typeof value === "boolean") return value;

@@ -7,10 +7,10 @@ import {
   exactFields,
   isRecord,
   isUnsetTime,
+  numberField,
   readFlag,
   readId,
   readLabel,
-  readNumber,
   readTimestampSeconds,
 } from "./fields.js";
 import type { Order } from "./snapshot.js";
@@ -45,12 +45,6 @@ export const HISTORY_ORDER_FIELDS = ORDER_FIELDS.filter((f) => !HISTORY_UNUSED.h
 /** Which list an order comes from: a history order is read without the fields only active orders' metrics use. */
 export type OrderList = "orders_active" | "orders_history";
 
-function num(raw: Record<string, unknown>, field: string, invalid: FieldReporter): number | undefined {
-  const value = readNumber(raw[field]);
-  if (value === undefined) invalid(field);
-  return value;
-}
-
 function flag(raw: Record<string, unknown>, field: string, invalid: FieldReporter): boolean | undefined {
   const value = readFlag(raw[field]);
   if (value === undefined) invalid(field);
@@ -63,7 +57,6 @@ function flag(raw: Record<string, unknown>, field: string, invalid: FieldReporte
  * series that need it are dropped. rejectionReason is optional by nature and only read when present;
  * an empty or null code (`{code: "", message: ""}`, how a venue may write "not rejected") is no
  * rejection, and not an invalid field either.
- * The readers above are plain functions, not closures made per order (thousands a scrape).
  */
 function readOrder(raw: Record<string, unknown>, invalid: FieldReporter, list: OrderList): Order {
   // An unset time leaves the order out of oldest/newest figures only; it is not a malformed field.
@@ -81,8 +74,7 @@ function readOrder(raw: Record<string, unknown>, invalid: FieldReporter, list: O
   const side = readLabel(raw.side, "side", invalid);
   const direction = readLabel(raw.direction, "direction", invalid);
   const status = readLabel(raw.status, "status", invalid);
-  // Every Order of a list has the same shape (exact last, usually undefined), so the engine gives them one hidden class.
-  // A history order leaves out its flags, prices and quantities (and their slots): no metric of the history reads them.
+  // A history order leaves out its flags, prices and quantities: no metric of the history reads them.
   if (list === "orders_history") return { id, marketId, type, side, direction, status, createdAt, rejectionCode };
   return {
     id,
@@ -94,10 +86,10 @@ function readOrder(raw: Record<string, unknown>, invalid: FieldReporter, list: O
     isPendingExpiration: flag(raw, "isPendingExpiration", invalid),
     isPendingCancellation: flag(raw, "isPendingCancellation", invalid),
     isPendingRejection: flag(raw, "isPendingRejection", invalid),
-    price: num(raw, "price", invalid),
-    quantity: num(raw, "quantity", invalid),
-    quantityLocked: num(raw, "quantityLocked", invalid),
-    quantityFilled: num(raw, "quantityFilled", invalid),
+    price: numberField(raw, "price", invalid),
+    quantity: numberField(raw, "quantity", invalid),
+    quantityLocked: numberField(raw, "quantityLocked", invalid),
+    quantityFilled: numberField(raw, "quantityFilled", invalid),
     createdAt,
     rejectionCode,
     exact: exactFields(raw, EXACT_ORDER_FIELDS),

@@ -10,15 +10,11 @@ export const OVER_CAP_FIELD = "over_cap";
 /** Walks the body's list (`list` undefined: the top-level array), handing each item to `each`. */
 export type ListWalk = (list: string | undefined, each: (item: unknown) => void) => Promise<Walked>;
 
-export interface WalkLimits {
-  /** Items of a list handed out; the rest are counted. */
-  maxItems: number;
-  /** The scrape's deadline: a walk still going when it passes stops as a timeout. */
-  signal: AbortSignal;
-}
-
-/** A ListWalk over `body`: one parse, whatever the reader asks of it. */
-export function bodyWalk(body: Buffer, url: URL, limits: WalkLimits): ListWalk {
+/**
+ * A ListWalk over `body`: one parse, whatever the reader asks of it. At most `maxItems` items of the
+ * list are handed out, the rest counted; a walk still going when `signal` (the scrape's deadline) aborts stops as a timeout.
+ */
+export function bodyWalk(body: Buffer, url: URL, limits: { maxItems: number; signal: AbortSignal }): ListWalk {
   return async (list, each) => {
     try {
       return await walkJson(body, { ...(list === undefined ? {} : { list }), maxItems: limits.maxItems, signal: limits.signal }, each);
