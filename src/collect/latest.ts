@@ -11,7 +11,7 @@ export interface LastFailure {
 }
 
 /** The key of an endpoint's failure: the market list belongs to no account. */
-export function failureKey(endpoint: string, account: string | undefined): string {
+function failureKey(endpoint: string, account: string | undefined): string {
   return `${endpoint}\u0000${account ?? ""}`;
 }
 
