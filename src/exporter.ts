@@ -1,7 +1,7 @@
 // Glue of one scrape: collect from the venue, count failures, log state changes, render the text.
 
 import type { Logger } from "pino";
-import type { EndpointOutcome } from "./collect/outcome.js";
+import type { EndpointOutcome } from "./collect/result.js";
 import { LatestCollection } from "./collect/latest.js";
 import { OrderOutcomes } from "./collect/order-outcomes.js";
 import type { ScrapeResult } from "./collect/result.js";

@@ -9,7 +9,7 @@ import type { Endpoint } from "../venue/endpoints.js";
 import { VenueError } from "../venue/errors.js";
 import type { AccountInfo } from "../venue/snapshot.js";
 import { OrderOutcomes } from "./order-outcomes.js";
-import type { EndpointOutcome } from "./outcome.js";
+import type { EndpointOutcome } from "./result.js";
 import { RateLimits } from "./rate-limits.js";
 import type { AccountResult, MarketsResult, ScrapeResult } from "./result.js";
 import { mergeOutcomes, runEndpoint, type Run } from "./runner.js";

@@ -10,7 +10,7 @@ import { readAccountInfo } from "./parse-account.js";
 import { readMarkets } from "./parse-markets.js";
 import { readOrders } from "./parse-orders.js";
 import { bodyWalk, type ListWalk } from "./walk.js";
-import { historyRequestBound, pageHistory, type RequestBudget } from "./history-pager.js";
+import { pageHistory, type RequestBudget } from "./history-pager.js";
 import type { AccountInfo, ActiveOrders, Market, Order, OrderHistory } from "./snapshot.js";
 import type { Transport } from "./transport.js";
 
@@ -71,7 +71,7 @@ export class VenueClient {
    */
   async orderHistory(ctx: CallContext): Promise<OrderHistory> {
     const { historyMaxOrders: max, historyPageSize: pageSize } = this.#venue;
-    const budget: RequestBudget = { left: historyRequestBound(max, pageSize) };
+    const budget: RequestBudget = { left: Math.ceil(max / pageSize) };
     const page = (offset: number, limit: number): Promise<Order[]> =>
       this.#readOrders("orders_history", { offset: String(offset), limit: String(limit) }, ctx, limit, budget);
     return pageHistory(max, pageSize, budget, page);

@@ -2,11 +2,6 @@
 
 import type { Order, OrderHistory, PagingAnomaly } from "./snapshot.js";
 
-/** The most requests one history read may send, retries included: ceil(max orders / page size). */
-export function historyRequestBound(maxOrders: number, pageSize: number): number {
-  return Math.ceil(maxOrders / pageSize);
-}
-
 /** Requests left to one history read; every attempt, retries included, spends one. */
 export interface RequestBudget {
   left: number;

@@ -1,9 +1,8 @@
 // Builds a ScrapeResult from fixture files through the real parsers, as the client would.
 
 import { readFileSync } from "node:fs";
-import type { EndpointOutcome } from "../../src/collect/outcome.js";
 import { OrderOutcomes } from "../../src/collect/order-outcomes.js";
-import type { AccountResult, ScrapeResult } from "../../src/collect/result.js";
+import type { AccountResult, EndpointOutcome, ScrapeResult } from "../../src/collect/result.js";
 import type { Endpoint } from "../../src/venue/endpoints.js";
 import type { FailureReason } from "../../src/venue/errors.js";
 import { parseAccountInfo } from "../../src/venue/parse-account.js";
