@@ -8,7 +8,7 @@ import { VenueClient, type CallContext, type ClientHooks, type RequestTrace } fr
 import type { Endpoint } from "../venue/endpoints.js";
 import { VenueError } from "../venue/errors.js";
 import type { AccountInfo } from "../venue/snapshot.js";
-import { OrderOutcomes } from "./order-outcomes.js";
+import type { OrderOutcomes } from "./order-outcomes.js";
 import type { EndpointOutcome } from "./result.js";
 import { RateLimits } from "./rate-limits.js";
 import type { AccountResult, MarketsResult, ScrapeResult } from "./result.js";
@@ -58,7 +58,7 @@ export class Scraper {
   /** This shard serves the market target (every process does when not sharded). */
   readonly ownsMarkets: boolean;
 
-  constructor(config: Config, hooks: ScraperHooks, now: () => number = Date.now, orderOutcomes: OrderOutcomes = new OrderOutcomes()) {
+  constructor(config: Config, hooks: ScraperHooks, now: () => number, orderOutcomes: OrderOutcomes) {
     this.#hooks = hooks;
     this.#orderOutcomes = orderOutcomes;
     this.#historyMaxOrders = config.venue.historyMaxOrders;
