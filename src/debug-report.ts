@@ -34,6 +34,7 @@ function authLine(account: AccountConfig): string {
 
 export function debugReport(input: DebugInput): string {
   const { account, requests, invalid, result } = input;
+  const extraHeaders = Object.keys(account?.headers ?? {}).map((h) => `${h}: ${REDACTED}`);
   const lines: string[] =
     account === undefined
       ? [`Probe of ${MARKET_TARGET}: the venue's public market list`]
@@ -41,11 +42,7 @@ export function debugReport(input: DebugInput): string {
           `Probe of account ${account.name}`,
           `  collateral ids: ${account.collateralIds.join(", ")}`,
           `  auth: ${authLine(account)}`,
-          `  extra headers: ${
-            Object.keys(account.headers)
-              .map((h) => `${h}: ${REDACTED}`)
-              .join(", ") || "none"
-          }`,
+          `  extra headers: ${extraHeaders.join(", ") || "none"}`,
         ];
   lines.push("", "Requests (in the order they finished):");
   for (const r of requests) {

@@ -1,7 +1,7 @@
 // Glue of one scrape: collect from the venue, count failures, log state changes, render the text.
 
 import type { Logger } from "pino";
-import type { EndpointOutcome } from "./collect/outcome.js";
+import type { EndpointOutcome } from "./collect/result.js";
 import { LatestCollection } from "./collect/latest.js";
 import { OrderOutcomes } from "./collect/order-outcomes.js";
 import type { ScrapeResult } from "./collect/result.js";
@@ -20,6 +20,11 @@ import { Transport } from "./venue/transport.js";
 
 function sameList(a: readonly unknown[], b: readonly unknown[]): boolean {
   return a.length === b.length && a.every((x, i) => x === b[i]);
+}
+
+/** The log field of the lines a rate limit held back since the last one, absent when none were. */
+function suppressed(held: number): { suppressed?: number } {
+  return held > 0 ? { suppressed: held } : {};
 }
 
 export class Exporter {
@@ -42,8 +47,7 @@ export class Exporter {
   /**
    * The last answer per view (which accounts, markets or not), with the collection results it was
    * rendered from and when: a collection is rendered and compressed once however many scrapes it
-   * serves (the scraper hands back the same result objects until it collects again). /metrics keeps
-   * its venue text too, to put the exporter's own metrics as they are now in front of it.
+   * serves. /metrics keeps its venue text too, to put the exporter's own metrics as they are now in front of it.
    */
   readonly #answers = new Map<string, { results: unknown[]; renderedAt: number; answer: Promise<Answer>; venue: string | undefined }>();
   /** The clock of the minimum collection interval and the caches (a test's fake one moves it by hand). */
@@ -94,12 +98,6 @@ export class Exporter {
     return this.#scraper.account(name);
   }
 
-  async collect(deadline: Deadline, options: ScrapeOptions = {}): Promise<ScrapeResult> {
-    const result = await this.#scraper.scrape(deadline, options);
-    this.#recordAll(result);
-    return result;
-  }
-
   #recordAll(result: ScrapeResult): void {
     const outcomes = result.accounts.flatMap((a) => a.outcomes);
     if (result.markets) outcomes.push(result.markets.outcome);
@@ -121,20 +119,18 @@ export class Exporter {
     // The anomalies are all in the counter above; only the lines are rate-limited.
     const held = this.#pagingLines.take(now !== "" ? "misbehaves" : "behaves");
     if (held === undefined) return;
-    const suppressed = held > 0 ? { suppressed: held } : {};
     if (now !== "") {
-      this.#logger.warn({ account, anomalies: kinds, truncated: history.truncated, ...suppressed }, "venue history paging misbehaves");
+      this.#logger.warn({ account, anomalies: kinds, truncated: history.truncated, ...suppressed(held) }, "venue history paging misbehaves");
     } else {
-      this.#logger.info({ account, ...suppressed }, "venue history paging behaves again");
+      this.#logger.info({ account, ...suppressed(held) }, "venue history paging behaves again");
     }
   }
 
   /**
-   * A scrape: the exporter's own metrics (on /metrics), then this collection's families. Scrapes that
-   * joined the same collection get the same answer, rendered, compressed and counted once: a burst of
-   * 50 costs one render, not 50. A scrape that comes after the render and is served the same
-   * collection (inside the minimum interval) gets the venue text as rendered after the exporter's own
-   * metrics as they are now.
+   * A scrape: the exporter's own metrics (on /metrics), then this collection's families. Scrapes
+   * served the same collection (joined, or inside the minimum interval) get the same answer, rendered,
+   * compressed and counted once; one that comes after the render gets the venue text after the
+   * exporter's own metrics as they are now.
    */
   async metrics(deadline: Deadline, options: ScrapeOptions = {}): Promise<Answer> {
     const result = await this.#scraper.scrape(deadline, options);
@@ -168,12 +164,13 @@ export class Exporter {
   async debug(deadline: Deadline, account: AccountConfig | undefined): Promise<string> {
     const requests: RequestTrace[] = [];
     const invalid = new Map<string, number>();
-    const result = await this.collect(deadline, {
+    const result = await this.#scraper.scrape(deadline, {
       accounts: account === undefined ? [] : [account.name],
       marketFamilies: account === undefined,
       trace: (r) => requests.push(r),
       onInvalid: (endpoint, field, count) => invalid.set(`${endpoint} ${field}`, (invalid.get(`${endpoint} ${field}`) ?? 0) + count),
     });
+    this.#recordAll(result);
     const { text, dropped } = this.#render(result);
     return debugReport({ account, requests, invalid, result, dropped, exposition: text });
   }
@@ -216,11 +213,11 @@ export class Exporter {
     if (!o.ok && before !== false) {
       const held = this.#healthLines.take(`${o.endpoint}\u0000${o.reason ?? ""}`);
       if (held === undefined) return;
-      this.#logger.warn({ ...fields, reason: o.reason, error: o.message, ...(held > 0 ? { suppressed: held } : {}) }, "venue endpoint failing");
+      this.#logger.warn({ ...fields, reason: o.reason, error: o.message, ...suppressed(held) }, "venue endpoint failing");
     } else if (o.ok && before === false) {
       const held = this.#healthLines.take(`${o.endpoint}\u0000recovered`);
       if (held === undefined) return;
-      this.#logger.info({ ...fields, ...(held > 0 ? { suppressed: held } : {}) }, "venue endpoint recovered");
+      this.#logger.info({ ...fields, ...suppressed(held) }, "venue endpoint recovered");
     }
   }
 }

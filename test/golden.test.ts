@@ -3,10 +3,9 @@
 
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { collectFamilies } from "../src/collectors/index.js";
 import { renderText } from "../src/metrics/text-render.js";
 import { CASES } from "./helpers/fixture-cases.js";
-import { scrapeFromFixtures } from "./helpers/fixtures.js";
+import { scrapeFromFixtures, collectFamilies } from "./helpers/fixtures.js";
 
 describe("golden exposition", () => {
   for (const [name, c] of Object.entries(CASES)) {

@@ -1,11 +1,11 @@
 // Property tests: arbitrary JSON into every parser. Nothing but a VenueError escapes, and whatever
 // is read renders to an exposition that promtool accepts.
 
+import { collectFamilies } from "./helpers/fixtures.js";
+import { render } from "./helpers/prometheus-client-render.js";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import type { ScrapeResult } from "../src/collect/result.js";
-import { collectFamilies } from "../src/collectors/index.js";
-import { render } from "./helpers/prometheus-client-render.js";
 import { VenueError } from "../src/venue/errors.js";
 import { POSITION_NUMBERS, parseAccountInfo } from "../src/venue/parse-account.js";
 import { parseMarkets } from "../src/venue/parse-markets.js";

@@ -4,11 +4,10 @@
 
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { collectFamilies } from "../src/collectors/index.js";
 import type { Family } from "../src/metrics/family.js";
 import { render as clientRender } from "./helpers/prometheus-client-render.js";
 import { renderText } from "../src/metrics/text-render.js";
-import { scrapeFromFixtures } from "./helpers/fixtures.js";
+import { scrapeFromFixtures, collectFamilies } from "./helpers/fixtures.js";
 
 /** The client's text without its blank lines between families (the empty exposition stays "\n"). */
 async function render(families: readonly Family[]): Promise<string> {

@@ -1,6 +1,6 @@
 // The latest collection served per account and of the markets, and each endpoint's last failure: what the status page reads.
 
-import type { EndpointOutcome } from "./outcome.js";
+import type { EndpointOutcome } from "./result.js";
 import type { AccountResult, MarketsResult, ScrapeResult } from "./result.js";
 import type { FailureReason } from "../venue/errors.js";
 
@@ -11,7 +11,7 @@ export interface LastFailure {
 }
 
 /** The key of an endpoint's failure: the market list belongs to no account. */
-export function failureKey(endpoint: string, account: string | undefined): string {
+function failureKey(endpoint: string, account: string | undefined): string {
   return `${endpoint}\u0000${account ?? ""}`;
 }
 

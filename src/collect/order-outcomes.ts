@@ -9,7 +9,7 @@ export interface OrderCount {
   readonly count: number;
 }
 
-/** One account's counts as of a collection: a new object only when something in it changed, so its rendered text is reused otherwise. */
+/** One account's counts as of a collection. */
 export interface OrderCounts {
   readonly orders: readonly OrderCount[];
   readonly rejections: readonly OrderCount[];
@@ -21,27 +21,26 @@ export interface OrderCounts {
 interface SeenOrder {
   /** The last collection (the account's count of them) whose reads showed the id. */
   lastSeen: number;
-  /** The statuses already counted for the id; replaced, not grown in place, so it holds no spare room. */
-  statuses: readonly string[];
+  /** The statuses already counted for the id. */
+  statuses: string[];
   rejected: boolean;
 }
 
 class AccountOrders {
   /** In the order ids were first seen: the cap forgets from the front. */
   readonly seen = new Map<string, SeenOrder>();
-  /** Rows are never changed, only replaced (bump): a snapshot holds them as they were. */
+  /** Rows are never changed, only replaced (bump): a collection's counts hold them as they were. */
   readonly orders = new Map<string, OrderCount>();
   readonly rejections = new Map<string, OrderCount>();
   generation = 0;
-  snapshot: OrderCounts | undefined;
+  counts: OrderCounts | undefined;
 }
 
-/** Adds `n` (0 makes the series exist) to the count of (market, key): a new row, so snapshots can share the old ones. */
+/** Adds `n` (0 makes the series exist) to the count of (market, key). */
 function bump(counts: AccountOrders["orders"], marketId: string, key: string, n: number): void {
   const id = `${marketId}\u0000${key}`;
   const row = counts.get(id);
-  if (row === undefined) counts.set(id, { marketId, key, count: n });
-  else if (n !== 0) counts.set(id, { marketId, key, count: row.count + n });
+  counts.set(id, { marketId, key, count: (row?.count ?? 0) + n });
 }
 
 /**
@@ -56,7 +55,7 @@ export class OrderOutcomes {
 
   /** The counts as they are, for a collection that did not read both order lists. */
   peek(account: string): OrderCounts | undefined {
-    return this.#accounts.get(account)?.snapshot;
+    return this.#accounts.get(account)?.counts;
   }
 
   /**
@@ -74,7 +73,6 @@ export class OrderOutcomes {
     }
     const generation = ++state.generation;
     const step = baseline ? 0 : 1;
-    let changed = baseline;
     for (const list of [active.orders, history.orders]) {
       for (const o of list) {
         if (o.id === undefined) continue;
@@ -82,19 +80,16 @@ export class OrderOutcomes {
         if (seen === undefined) {
           seen = { lastSeen: generation, statuses: [], rejected: false };
           state.seen.set(o.id, seen);
-          changed = true;
         }
         seen.lastSeen = generation;
         if (o.marketId === undefined) continue;
         if (o.status !== undefined && !seen.statuses.includes(o.status)) {
-          seen.statuses = seen.statuses.concat(o.status);
+          seen.statuses.push(o.status);
           bump(state.orders, o.marketId, o.status, step);
-          changed = true;
         }
         if (o.rejectionCode !== undefined && o.rejectionCode !== "" && !seen.rejected) {
           seen.rejected = true;
           bump(state.rejections, o.marketId, o.rejectionCode, step);
-          changed = true;
         }
       }
     }
@@ -103,21 +98,14 @@ export class OrderOutcomes {
     // only orders older than its window, which never come back into it.
     const fullWindow = history.orders.length >= historyMaxOrders && Object.keys(history.anomalies).length === 0;
     const whole = (!history.truncated || fullWindow) && active.orders.length < active.limit;
-    if (forget(state.seen, generation, whole, 2 * (historyMaxOrders + active.limit))) changed = true;
-    if (changed || state.snapshot === undefined) {
-      state.snapshot = {
-        orders: [...state.orders.values()],
-        rejections: [...state.rejections.values()],
-        tracked: state.seen.size,
-      };
-    }
-    return state.snapshot;
+    forget(state.seen, generation, whole, 2 * (historyMaxOrders + active.limit));
+    state.counts = { orders: [...state.orders.values()], rejections: [...state.rejections.values()], tracked: state.seen.size };
+    return state.counts;
   }
 }
 
-/** Drops ids two reads have missed (only when both reads were whole), then the oldest over the cap; true if any went. */
-function forget(seen: Map<string, SeenOrder>, generation: number, whole: boolean, cap: number): boolean {
-  const before = seen.size;
+/** Drops ids two reads have missed (only when both reads were whole), then the oldest over the cap. */
+function forget(seen: Map<string, SeenOrder>, generation: number, whole: boolean, cap: number): void {
   if (whole) {
     for (const [id, s] of seen) if (s.lastSeen < generation - 1) seen.delete(id);
   }
@@ -130,5 +118,4 @@ function forget(seen: Map<string, SeenOrder>, generation: number, whole: boolean
     if (seen.size <= cap) break;
     seen.delete(id);
   }
-  return seen.size !== before;
 }

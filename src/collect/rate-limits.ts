@@ -6,7 +6,7 @@ export class RateLimits {
   readonly #until = new Map<string, number>();
   readonly #now: () => number;
 
-  constructor(now: () => number = Date.now) {
+  constructor(now: () => number) {
     this.#now = now;
   }
 

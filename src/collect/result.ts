@@ -2,7 +2,22 @@
 
 import type { AccountInfo, ActiveOrders, Market, OrderHistory } from "../venue/snapshot.js";
 import type { OrderCounts } from "./order-outcomes.js";
-import type { EndpointOutcome } from "./outcome.js";
+import type { Endpoint } from "../venue/endpoints.js";
+import type { FailureReason } from "../venue/errors.js";
+
+/** How one call of an endpoint went. */
+export interface EndpointOutcome {
+  endpoint: Endpoint;
+  /** Undefined for the public market list, which belongs to no account. */
+  account: string | undefined;
+  ok: boolean;
+  durationSeconds: number;
+  reason: FailureReason | undefined;
+  /** One line, safe to log: it names paths and statuses, never credentials. */
+  message: string | undefined;
+  /** Seconds the venue asked us to wait before calling this endpoint again (Retry-After on 429/418). */
+  retryAfterSeconds?: number | undefined;
+}
 
 export interface AccountResult {
   account: string;

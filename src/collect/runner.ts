@@ -2,7 +2,7 @@
 
 import type { Endpoint } from "../venue/endpoints.js";
 import { VenueError } from "../venue/errors.js";
-import type { EndpointOutcome } from "./outcome.js";
+import type { EndpointOutcome } from "./result.js";
 import { libraryErrorText } from "../util/error-text.js";
 
 export interface Run<T> {

@@ -8,8 +8,8 @@ import { VenueClient, type CallContext, type ClientHooks, type RequestTrace } fr
 import type { Endpoint } from "../venue/endpoints.js";
 import { VenueError } from "../venue/errors.js";
 import type { AccountInfo } from "../venue/snapshot.js";
-import { OrderOutcomes } from "./order-outcomes.js";
-import type { EndpointOutcome } from "./outcome.js";
+import type { OrderOutcomes } from "./order-outcomes.js";
+import type { EndpointOutcome } from "./result.js";
 import { RateLimits } from "./rate-limits.js";
 import type { AccountResult, MarketsResult, ScrapeResult } from "./result.js";
 import { mergeOutcomes, runEndpoint, type Run } from "./runner.js";
@@ -58,7 +58,7 @@ export class Scraper {
   /** This shard serves the market target (every process does when not sharded). */
   readonly ownsMarkets: boolean;
 
-  constructor(config: Config, hooks: ScraperHooks, now: () => number = Date.now, orderOutcomes: OrderOutcomes = new OrderOutcomes()) {
+  constructor(config: Config, hooks: ScraperHooks, now: () => number, orderOutcomes: OrderOutcomes) {
     this.#hooks = hooks;
     this.#orderOutcomes = orderOutcomes;
     this.#historyMaxOrders = config.venue.historyMaxOrders;
@@ -96,8 +96,7 @@ export class Scraper {
 
   /**
    * One collection per account at a time: a concurrent scrape joins it, up to its own deadline. A
-   * scrape inside the minimum interval gets the last one itself (the same object, so the exporter
-   * serves its already rendered answer), whatever the number and phase of the scrapers.
+   * scrape inside the minimum interval gets the last one, whatever the number and phase of the scrapers.
    */
   #account(name: string, deadline: Deadline): Promise<AccountResult> {
     return this.#collections.accounts.get(
@@ -188,18 +187,11 @@ export class Scraper {
       this.#call("orders_active", name, deadline, (ctx) => client.activeOrders(ctx), debug),
       this.#call("orders_history", name, deadline, (ctx) => client.orderHistory(ctx), debug),
     ]);
+    const infoOutcomes = infos.map((r) => r.outcome);
     return {
       account: name,
       startedAt,
-      outcomes: [
-        mergeOutcomes(
-          "account_info",
-          name,
-          infos.map((r) => r.outcome),
-        ),
-        active.outcome,
-        history.outcome,
-      ],
+      outcomes: [mergeOutcomes("account_info", name, infoOutcomes), active.outcome, history.outcome],
       accountInfos: infos.map((r) => r.value).filter((v): v is AccountInfo => v !== undefined),
       activeOrders: active.value,
       history: history.value,

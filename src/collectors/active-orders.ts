@@ -58,23 +58,13 @@ function collect(scrape: ScrapeResult): Family[] {
   const oldest = m("oldest_created_timestamp_seconds", "Creation time of the oldest active order, in seconds since the epoch.", ["account", "market_id"]);
   const truncated = m("truncated", "1 when the active-order list filled the requested limit, so orders beyond it may be missing; else 0.", ["account"]);
 
-  // One scratch key per grouping, refilled per order: Groups copies it only for a new group.
-  const groupKey: Array<string | undefined> = ["", "", "", "", "", ""];
-  const marketKey: Array<string | undefined> = ["", ""];
   for (const a of scrape.accounts) {
     if (a.activeOrders === undefined) continue;
     const groups = new Groups(() => new OrderGroup());
     const byMarket = new Groups(() => ({ created: new Aggregate(), flags: FLAGS.map(() => new Aggregate()) }));
-    groupKey[0] = marketKey[0] = a.account;
     for (const o of a.activeOrders.orders) {
-      groupKey[1] = o.marketId;
-      groupKey[2] = o.side;
-      groupKey[3] = o.direction;
-      groupKey[4] = o.type;
-      groupKey[5] = o.status;
-      groups.get(groupKey)?.add(o);
-      marketKey[1] = o.marketId;
-      const market = byMarket.get(marketKey);
+      groups.get([a.account, o.marketId, o.side, o.direction, o.type, o.status])?.add(o);
+      const market = byMarket.get([a.account, o.marketId]);
       if (market === undefined) continue;
       // An order without a time is left out of the oldest time, never hides the market's.
       if (o.createdAt !== undefined) market.created.add(o.createdAt);

@@ -43,68 +43,29 @@ export class Aggregate {
   }
 }
 
-interface Group<T> {
-  labels: string[];
-  value: T;
-}
-
-/** Groups sharing a bucket label are searched in a list up to this many, then through a keyed map. */
-const LIST_MAX = 8;
-
-function sameLabels(a: readonly string[], b: ReadonlyArray<string | undefined>): boolean {
-  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
-  return true;
-}
-
-/**
- * Groups keyed by their label values; a key with an unknown label value is skipped. Groups are
- * bucketed by one label (the market, which varies most) and found in their bucket's short list, so
- * no key string or array is made per order: the caller may pass the same scratch array every time,
- * copied only when a new group is made. A bucket past LIST_MAX groups (a hostile venue) is keyed.
- */
+/** Groups keyed by their label values, kept in the order first seen; a key with an unknown label value is skipped. */
 export class Groups<T> {
-  readonly #buckets = new Map<string, Group<T>[] | Map<string, Group<T>>>();
-  readonly #groups: Group<T>[] = [];
+  readonly #groups = new Map<string, { labels: string[]; value: T }>();
   readonly #make: () => T;
-  readonly #bucketBy: number;
 
-  /** `bucketBy`: the index of the label that varies most (default the second, or the only one). */
-  constructor(make: () => T, bucketBy = 1) {
+  constructor(make: () => T) {
     this.#make = make;
-    this.#bucketBy = bucketBy;
   }
 
-  get(labels: ReadonlyArray<string | undefined>): T | undefined {
-    for (let i = 0; i < labels.length; i++) if (labels[i] === undefined) return undefined;
-    const by = labels[Math.min(this.#bucketBy, labels.length - 1)] ?? "";
-    let bucket = this.#buckets.get(by);
-    if (bucket === undefined) {
-      bucket = [];
-      this.#buckets.set(by, bucket);
+  get(labels: Array<string | undefined>): T | undefined {
+    if (labels.includes(undefined)) return undefined;
+    // JSON keeps values apart whatever characters the venue put in them.
+    const key = JSON.stringify(labels);
+    let group = this.#groups.get(key);
+    if (group === undefined) {
+      group = { labels: labels as string[], value: this.#make() };
+      this.#groups.set(key, group);
     }
-    if (Array.isArray(bucket)) {
-      for (const group of bucket) if (sameLabels(group.labels, labels)) return group.value;
-      const group = this.#add(labels);
-      if (bucket.length < LIST_MAX) bucket.push(group);
-      else this.#buckets.set(by, new Map([...bucket, group].map((g) => [g.labels.join("\u0000"), g])));
-      return group.value;
-    }
-    const key = labels.join("\u0000");
-    const found = bucket.get(key);
-    if (found !== undefined) return found.value;
-    const group = this.#add(labels);
-    bucket.set(key, group);
     return group.value;
-  }
-
-  #add(labels: ReadonlyArray<string | undefined>): Group<T> {
-    const group = { labels: labels.slice() as string[], value: this.#make() };
-    this.#groups.push(group);
-    return group;
   }
 
   /** The groups in the order they were first seen. */
   entries(): Iterable<{ labels: string[]; value: T }> {
-    return this.#groups;
+    return this.#groups.values();
   }
 }

@@ -1,7 +1,5 @@
 // The list of collectors: a new metric family is one edit in one of these, a new collector one line here.
 
-import type { ScrapeResult } from "../collect/result.js";
-import type { Family } from "../metrics/family.js";
 import { account } from "./account.js";
 import { activeOrders } from "./active-orders.js";
 import type { Collector } from "../metrics/collector.js";
@@ -13,8 +11,3 @@ import { positions } from "./positions.js";
 import { scrapeHealth } from "./scrape-health.js";
 
 export const COLLECTORS: readonly Collector[] = [scrapeHealth, account, positions, positionMargin, activeOrders, orderHistory, orderOutcomes, markets];
-
-/** Every family of one scrape, empty ones left out. */
-export function collectFamilies(scrape: ScrapeResult): Family[] {
-  return COLLECTORS.flatMap((c) => c.collect(scrape)).filter((f) => f.samples.length > 0);
-}

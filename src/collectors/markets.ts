@@ -39,8 +39,7 @@ function collect(scrape: ScrapeResult): Family[] {
   for (const m of (scrape.marketFamilies ? scrape.markets?.markets : undefined) ?? []) {
     addSample(info, [m.id, m.name, m.assetId, m.collateralAssetId], 1);
     addSample(status, [m.id, m.status], 1);
-    const labels = [m.id];
-    SETTINGS.forEach(([key], i) => addSample(settings[i]!, labels, m.settings[key]));
+    SETTINGS.forEach(([key], i) => addSample(settings[i]!, [m.id], m.settings[key]));
   }
   return [info, status, ...settings];
 }

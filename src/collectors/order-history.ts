@@ -34,31 +34,20 @@ function collect(scrape: ScrapeResult): Family[] {
     "1 when the history read was cut by the order cap, the request bound or a paging anomaly, so orders may be missing; else 0.",
     ["account"],
   );
-  // Scratch keys refilled per order: Groups copies one only for a new group.
-  const statusKey: Array<string | undefined> = ["", "", "", "", "", ""];
-  const codeKey: Array<string | undefined> = ["", "", ""];
-  const marketKey: Array<string | undefined> = ["", ""];
   for (const a of scrape.accounts) {
     if (a.history === undefined) continue;
     const byStatus = new Groups(() => ({ n: 0 }));
     const byCode = new Groups(() => ({ n: 0 }));
     const byMarket = new Groups(() => new Aggregate());
-    statusKey[0] = codeKey[0] = marketKey[0] = a.account;
     for (const o of a.history.orders) {
-      statusKey[1] = codeKey[1] = marketKey[1] = o.marketId;
-      statusKey[2] = o.side;
-      statusKey[3] = o.direction;
-      statusKey[4] = o.type;
-      statusKey[5] = o.status;
-      const group = byStatus.get(statusKey);
+      const group = byStatus.get([a.account, o.marketId, o.side, o.direction, o.type, o.status]);
       if (group) group.n++;
       if (o.rejectionCode !== undefined) {
-        codeKey[2] = o.rejectionCode;
-        const rejected = byCode.get(codeKey);
+        const rejected = byCode.get([a.account, o.marketId, o.rejectionCode]);
         if (rejected) rejected.n++;
       }
       // An order without a time is left out of the newest time, never hides the market's.
-      if (o.createdAt !== undefined) byMarket.get(marketKey)?.add(o.createdAt);
+      if (o.createdAt !== undefined) byMarket.get([a.account, o.marketId])?.add(o.createdAt);
     }
     for (const { labels, value } of byStatus.entries()) addSample(orders, labels, value.n);
     for (const { labels, value } of byCode.entries()) addSample(rejections, labels, value.n);

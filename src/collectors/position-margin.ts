@@ -5,8 +5,7 @@ import type { Collector } from "../metrics/collector.js";
 import { addSample, gauge, metricName, type Family } from "../metrics/family.js";
 import type { Market } from "../venue/snapshot.js";
 import { initialMarginRequirement, LIMIT_SETTINGS, MARGIN_SETTINGS, sizeLimitRatio, unusableSettings } from "./implied-margin.js";
-
-const LABELS = ["account", "collateral_id", "market_id", "direction"] as const;
+import { eachPosition, LABELS } from "./positions.js";
 
 function collect(scrape: ScrapeResult): Family[] {
   const requirement = gauge(
@@ -22,24 +21,15 @@ function collect(scrape: ScrapeResult): Family[] {
   );
   const byId = new Map<string, Market>();
   for (const m of scrape.markets?.markets ?? []) if (!byId.has(m.id)) byId.set(m.id, m); // the parser reports duplicates; the first is exported
-  for (const a of scrape.accounts) {
-    for (const info of a.accountInfos) {
-      const seen = new Set<string>();
-      for (const p of info.positions) {
-        const key = `${p.marketId}\u0000${p.direction}`;
-        if (seen.has(key)) continue; // as positions.ts: the first one keeps the series
-        seen.add(key);
-        const labels = [a.account, info.collateralId, p.marketId, p.direction];
-        const market = p.marketId === undefined ? undefined : byId.get(p.marketId);
-        addSample(requirement, labels, initialMarginRequirement(p, market));
-        addSample(limit, labels, sizeLimitRatio(p, market));
-        // Without a market list at all, trading_scrape_success{endpoint="markets"} (on the venue's target) already says why.
-        if (scrape.markets?.markets === undefined) continue;
-        const lacking = market === undefined ? ["market"] : unusableSettings(market, [...MARGIN_SETTINGS, ...LIMIT_SETTINGS]);
-        for (const input of lacking) addSample(missing, [...labels, input], 1);
-      }
-    }
-  }
+  eachPosition(scrape, (labels, p) => {
+    const market = p.marketId === undefined ? undefined : byId.get(p.marketId);
+    addSample(requirement, labels, initialMarginRequirement(p, market));
+    addSample(limit, labels, sizeLimitRatio(p, market));
+    // Without a market list at all, trading_scrape_success{endpoint="markets"} (on the venue's target) already says why.
+    if (scrape.markets?.markets === undefined) return;
+    const lacking = market === undefined ? ["market"] : unusableSettings(market, [...MARGIN_SETTINGS, ...LIMIT_SETTINGS]);
+    for (const input of lacking) addSample(missing, [...labels, input], 1);
+  });
   return [requirement, limit, missing];
 }
 

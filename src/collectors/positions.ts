@@ -6,7 +6,25 @@ import type { Position } from "../venue/snapshot.js";
 import type { ScrapeResult } from "../collect/result.js";
 import type { Collector } from "../metrics/collector.js";
 
-const LABELS = ["account", "collateral_id", "market_id", "direction"] as const;
+export const LABELS = ["account", "collateral_id", "market_id", "direction"] as const;
+
+/**
+ * Each position of the scrape with its labels (LABELS). A repeated market and direction is reported
+ * by the parser and kept for the account's sums; only the first one keeps the series.
+ */
+export function eachPosition(scrape: ScrapeResult, use: (labels: Array<string | undefined>, p: Position) => void): void {
+  for (const a of scrape.accounts) {
+    for (const info of a.accountInfos) {
+      const seen = new Set<string>();
+      for (const p of info.positions) {
+        const key = `${p.marketId}\u0000${p.direction}`;
+        if (seen.has(key)) continue;
+        seen.add(key);
+        use([a.account, info.collateralId, p.marketId, p.direction], p);
+      }
+    }
+  }
+}
 
 type Figure = [name: string, help: string, value: (p: Position) => number | undefined];
 
@@ -40,18 +58,7 @@ const FIGURES: Figure[] = [
 
 function collect(scrape: ScrapeResult): Family[] {
   const families = FIGURES.map(([name, help]) => gauge(metricName("position", name), help, LABELS));
-  for (const a of scrape.accounts) {
-    for (const info of a.accountInfos) {
-      const seen = new Set<string>();
-      for (const p of info.positions) {
-        const key = `${p.marketId}\u0000${p.direction}`;
-        if (seen.has(key)) continue; // reported by the parser; the first one keeps the series
-        seen.add(key);
-        const labels = [a.account, info.collateralId, p.marketId, p.direction];
-        FIGURES.forEach(([, , value], i) => addSample(families[i]!, labels, value(p)));
-      }
-    }
-  }
+  eachPosition(scrape, (labels, p) => FIGURES.forEach(([, , value], i) => addSample(families[i]!, labels, value(p))));
   return families;
 }
 

@@ -2,11 +2,9 @@
 
 import { MAX_LABEL_VALUE_LENGTH, cutLabel } from "../util/label-text.js";
 
-export const NAMESPACE = "trading";
-
-/** A metric name in the exporter's namespace: metricName("account", "total_margin"). */
+/** A metric name in the exporter's namespace, "trading": metricName("account", "total_margin"). */
 export function metricName(...parts: string[]): string {
-  return [NAMESPACE, ...parts].join("_");
+  return ["trading", ...parts].join("_");
 }
 
 export interface Sample {

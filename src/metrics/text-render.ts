@@ -36,21 +36,16 @@ function labelText(prefixes: readonly string[], values: ReadonlyArray<string | n
 
 /**
  * The lines of one family: HELP, TYPE and one per distinct label set (a repeat keeps its first place
- * and takes the last value, as the Prometheus client's set does). `heads` keeps each label array's text for the
- * next family with the same label names: a collector shares one array per series across its families.
+ * and takes the last value, as the Prometheus client's set does).
  */
-function renderFamily(family: Family, heads: Map<ReadonlyArray<string | null>, string>): string {
+function renderFamily(family: Family): string {
   const name = escapeHelp(family.name);
   const lines = [`# HELP ${name} ${escapeHelp(family.help)}`, `# TYPE ${name} ${family.type}`];
   const prefixes = family.labelNames.map((label) => `${label}="`);
   // Collectors give each series once; only cut label values can make two alike (see addSample).
   const seen = family.capped === true ? new Map<string, number>() : undefined;
   for (const sample of family.samples) {
-    let labels = heads.get(sample.labels);
-    if (labels === undefined) {
-      labels = labelText(prefixes, sample.labels);
-      heads.set(sample.labels, labels);
-    }
+    const labels = labelText(prefixes, sample.labels);
     const line = `${name}${labels} ${formatValue(sample.value)}`;
     if (seen !== undefined) {
       const at = seen.get(labels);
@@ -68,16 +63,5 @@ function renderFamily(family: Family, heads: Map<ReadonlyArray<string | null>, s
 /** Families as a Prometheus text exposition: no blank lines, a final newline; "\n" for none, as the Prometheus client. */
 export function renderText(families: readonly Family[]): string {
   if (families.length === 0) return "\n";
-  // Label texts by label-name list, then by label array: the same array under other names is another text.
-  const heads = new Map<readonly string[], Map<ReadonlyArray<string | null>, string>>();
-  const texts = families.map((family) => {
-    let byArray = heads.get(family.labelNames);
-    if (byArray === undefined) {
-      byArray = new Map();
-      heads.set(family.labelNames, byArray);
-    }
-    return renderFamily(family, byArray);
-  });
-  texts.push("");
-  return texts.join("\n");
+  return `${families.map(renderFamily).join("\n")}\n`;
 }

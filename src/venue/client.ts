@@ -10,7 +10,7 @@ import { readAccountInfo } from "./parse-account.js";
 import { readMarkets } from "./parse-markets.js";
 import { readOrders } from "./parse-orders.js";
 import { bodyWalk, type ListWalk } from "./walk.js";
-import { historyRequestBound, pageHistory, type RequestBudget } from "./history-pager.js";
+import { pageHistory, type RequestBudget } from "./history-pager.js";
 import type { AccountInfo, ActiveOrders, Market, Order, OrderHistory } from "./snapshot.js";
 import type { Transport } from "./transport.js";
 
@@ -71,11 +71,10 @@ export class VenueClient {
    */
   async orderHistory(ctx: CallContext): Promise<OrderHistory> {
     const { historyMaxOrders: max, historyPageSize: pageSize } = this.#venue;
-    const budget: RequestBudget = { left: historyRequestBound(max, pageSize) };
+    const budget: RequestBudget = { left: Math.ceil(max / pageSize) };
     const page = (offset: number, limit: number): Promise<Order[]> =>
       this.#readOrders("orders_history", { offset: String(offset), limit: String(limit) }, ctx, limit, budget);
-    const { orders, truncated, anomalies } = await pageHistory(max, pageSize, budget, page);
-    return { orders, truncated, anomalies };
+    return pageHistory(max, pageSize, budget, page);
   }
 
   async markets(ctx: CallContext): Promise<Market[]> {
@@ -90,11 +89,13 @@ export class VenueClient {
     limit: number,
     budget?: RequestBudget,
   ): Promise<Order[]> {
-    const read = await this.#read(endpoint, query, ctx, Math.max(this.#venue.maxItems, limit), budget, (walk) => readOrders(walk, endpoint, ctx.invalid));
-    return read.orders;
+    return this.#read(endpoint, query, ctx, Math.max(this.#venue.maxItems, limit), budget, (walk) => readOrders(walk, endpoint, ctx.invalid));
   }
 
-  /** GET, then the body's list walked within bounds (at most `maxItems` items kept) and read by `read`. */
+  /**
+   * One GET and at most one retry (http.ts; with a budget, every attempt spends one and none is made
+   * without), then the body's list walked within bounds (at most `maxItems` items kept) and read by `read`.
+   */
   async #read<T>(
     endpoint: Endpoint,
     query: Record<string, string>,
@@ -105,16 +106,10 @@ export class VenueClient {
   ): Promise<T> {
     const url = new URL(PATHS[endpoint], this.#venue.baseUrl);
     for (const [key, value] of Object.entries(query)) url.searchParams.set(key, value);
-    const body = await this.#get(endpoint, url, ctx, budget);
-    return read(bodyWalk(body, url, { maxItems, signal: ctx.deadline.signal }));
-  }
-
-  /** One GET and at most one retry (http.ts); with a budget, every attempt spends one and none is made without. */
-  async #get(endpoint: Endpoint, url: URL, ctx: CallContext, budget: RequestBudget | undefined): Promise<Buffer> {
     const headers = new Headers({ accept: "application/json", ...this.#headers });
     if (endpoint !== "markets") this.#auth?.apply(headers, url);
     const target = url.pathname + url.search;
-    return getBody({
+    const body = await getBody({
       url,
       headers,
       signal: ctx.deadline.signal,
@@ -128,5 +123,6 @@ export class VenueClient {
         ctx.trace?.({ endpoint, target, headerNames: [...headers.keys()], result: reason ?? code, durationMs });
       },
     });
+    return read(bodyWalk(body, url, { maxItems, signal: ctx.deadline.signal }));
   }
 }

@@ -21,21 +21,18 @@ export type FailureReason = (typeof FAILURE_REASONS)[number];
 export class VenueError extends Error {
   override readonly name = "VenueError";
   readonly reason: FailureReason;
-  readonly status: number | undefined;
   /** Seconds the venue asked us to wait (Retry-After), when it did. */
   readonly retryAfterSeconds: number | undefined;
 
-  constructor(reason: FailureReason, message: string, options: { status?: number; retryAfterSeconds?: number; cause?: unknown } = {}) {
-    super(message, options.cause === undefined ? undefined : { cause: options.cause });
+  constructor(reason: FailureReason, message: string, retryAfterSeconds?: number) {
+    super(message);
     this.reason = reason;
-    this.status = options.status;
-    this.retryAfterSeconds = options.retryAfterSeconds;
+    this.retryAfterSeconds = retryAfterSeconds;
   }
 }
 
-/** The reason for an HTTP status the venue answered with, or undefined for success. */
-export function reasonForStatus(status: number): FailureReason | undefined {
-  if (status >= 200 && status < 300) return undefined;
+/** The reason for a failed HTTP status (anything but 2xx) the venue answered with. */
+export function reasonForStatus(status: number): FailureReason {
   if (status >= 300 && status < 400) return "redirect";
   if (status === 401 || status === 403) return "auth";
   if (status === 429 || status === 418) return "rate_limited";

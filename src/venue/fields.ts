@@ -1,6 +1,6 @@
 // Tolerant readers for single venue fields: numbers or decimal strings, labels, flags, timestamps.
 
-import { type Decimal, longDecimal } from "../util/decimal.js";
+import { longDecimal } from "../util/decimal.js";
 import { hasBidiControls, wellFormedLabel } from "../util/label-text.js";
 import { redactKnown } from "../util/redact.js";
 import type { Exact } from "./snapshot.js";
@@ -22,18 +22,15 @@ export function readNumber(value: unknown): number | undefined {
 }
 
 /**
- * The decimal a number field was written as, when its text (a decimal string, or a JSON number's
- * source kept by the parse, util/json-walk.ts) has more significant digits than a double keeps.
+ * The decimals `fields` of `raw` were written as, where their text (a decimal string, or a JSON
+ * number's source kept by the parse, util/json-walk.ts) has more significant digits than a double
+ * keeps; undefined when there were none (the usual case).
  */
-function readLongDecimal(value: unknown): Decimal | undefined {
-  return typeof value === "string" && value.length <= MAX_NUMBER_TEXT ? longDecimal(value) : undefined;
-}
-
-/** The long decimals of `fields` of `raw`, or undefined when there were none (the usual case). */
 export function exactFields<K extends string>(raw: Record<string, unknown>, fields: readonly K[]): Exact<K> | undefined {
   let exact: Exact<K> | undefined;
   for (const field of fields) {
-    const d = readLongDecimal(raw[field]);
+    const value = raw[field];
+    const d = typeof value === "string" && value.length <= MAX_NUMBER_TEXT ? longDecimal(value) : undefined;
     if (d === undefined) continue;
     exact ??= {};
     exact[field] = d;
@@ -61,6 +58,13 @@ export function readLabel(value: unknown, field: string, invalid: FieldReporter)
   const text = readId(value);
   if (text === undefined || hasBidiControls(text)) invalid(field);
   return text === undefined ? undefined : wellFormedLabel(text);
+}
+
+/** `raw[field]` as readNumber reads it; missing or malformed, it is reported as `name`. */
+export function numberField(raw: Record<string, unknown>, field: string, invalid: FieldReporter, name = field): number | undefined {
+  const value = readNumber(raw[field]);
+  if (value === undefined) invalid(name);
+  return value;
 }
 
 /** A boolean, also when sent as the strings "true"/"false". */

@@ -1,25 +1,10 @@
 // Pages through the order history with a request bound set by configuration, whatever the venue does.
 
-import type { Order, PagingAnomaly } from "./snapshot.js";
-
-/** The most requests one history read may send, retries included: ceil(max orders / page size). */
-export function historyRequestBound(maxOrders: number, pageSize: number): number {
-  return Math.ceil(maxOrders / pageSize);
-}
+import type { Order, OrderHistory, PagingAnomaly } from "./snapshot.js";
 
 /** Requests left to one history read; every attempt, retries included, spends one. */
 export interface RequestBudget {
   left: number;
-}
-
-export interface PagedHistory {
-  orders: Order[];
-  /** Each page as it came back, in order (identical bodies give identical objects). */
-  pages: Order[][];
-  /** True when the cap, the request bound or a paging anomaly ended the read before a short page did. */
-  truncated: boolean;
-  /** Pages that showed each anomaly; absent kinds were not seen. */
-  anomalies: Partial<Record<PagingAnomaly, number>>;
 }
 
 /**
@@ -33,9 +18,8 @@ export async function pageHistory(
   pageSize: number,
   budget: RequestBudget,
   fetchPage: (offset: number, limit: number) => Promise<Order[]>,
-): Promise<PagedHistory> {
+): Promise<OrderHistory> {
   const orders: Order[] = [];
-  const pages: Order[][] = [];
   const seen = new Set<string>();
   const anomalies: Partial<Record<PagingAnomaly, number>> = {};
   const note = (kind: PagingAnomaly): void => {
@@ -44,39 +28,33 @@ export async function pageHistory(
   let offset = 0;
   for (;;) {
     // Every page so far was full: more may exist, but the cap or the bound says stop.
-    if (orders.length >= maxOrders || budget.left <= 0) return { orders, pages, truncated: true, anomalies };
+    if (orders.length >= maxOrders || budget.left <= 0) return { orders, truncated: true, anomalies };
     const limit = Math.min(pageSize, maxOrders - orders.length);
     const page = await fetchPage(offset, limit);
-    pages.push(page);
     if (page.length > limit) note("more_than_asked");
     let added = 0;
     let repeats = 0;
     let cut = false;
     for (const order of page) {
-      if (order.id !== undefined) {
-        if (seen.has(order.id)) {
-          repeats++;
-          continue;
-        }
-        if (orders.length >= maxOrders) {
-          cut = true;
-          break;
-        }
-        seen.add(order.id);
-      } else if (orders.length >= maxOrders) {
+      if (order.id !== undefined && seen.has(order.id)) {
+        repeats++;
+        continue;
+      }
+      if (orders.length >= maxOrders) {
         cut = true;
         break;
       }
+      if (order.id !== undefined) seen.add(order.id);
       orders.push(order);
       added++;
     }
     if (repeats > 0 && added > 0) note("overlap");
-    if (page.length < limit) return { orders, pages, truncated: false, anomalies };
+    if (page.length < limit) return { orders, truncated: false, anomalies };
     if (added === 0) {
       note("no_progress");
-      return { orders, pages, truncated: true, anomalies };
+      return { orders, truncated: true, anomalies };
     }
-    if (cut) return { orders, pages, truncated: true, anomalies };
+    if (cut) return { orders, truncated: true, anomalies };
     offset += page.length;
   }
 }

@@ -45,11 +45,11 @@ function classify(error: unknown, where: string, options: GetOptions): VenueErro
   if (error instanceof VenueError) return error;
   if (isHTTPError(error)) {
     const status = error.response.status;
-    const reason = reasonForStatus(status) ?? "http_4xx";
+    const reason = reasonForStatus(status);
     const retryAfterSeconds =
       reason === "rate_limited" ? parseRetryAfter(error.response.headers.get("retry-after"), Date.now(), options.maxRetryAfterSeconds) : undefined;
     const message = reason === "redirect" ? `${where}: answered ${status}, a redirect, which is never followed` : `${where}: HTTP ${status}`;
-    return new VenueError(reason, message, { status, ...(retryAfterSeconds === undefined ? {} : { retryAfterSeconds }) });
+    return new VenueError(reason, message, retryAfterSeconds);
   }
   if (options.signal.aborted || (error instanceof Error && (error.name === "TimeoutError" || error.name === "AbortError"))) {
     return new VenueError("timeout", `${where}: no complete answer before the scrape deadline`);

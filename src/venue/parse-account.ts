@@ -1,11 +1,9 @@
 // Reads an account-info body, in either of its two shapes, into an AccountInfo.
 
 import { VenueError } from "./errors.js";
-import { type FieldReporter, exactFields, isRecord, readId, readLabel, readNumber } from "./fields.js";
+import { type FieldReporter, exactFields, isRecord, numberField, readId, readLabel, readNumber } from "./fields.js";
 import type { AccountInfo, Position } from "./snapshot.js";
-import { OVER_CAP_FIELD, type ListWalk } from "./walk.js";
-
-export type { FieldReporter };
+import { OVER_CAP_FIELD, type ListWalk, walkList } from "./walk.js";
 
 /** The numeric fields of a position (besides marketId and direction), as the reference lists them. */
 export const POSITION_NUMBERS = [
@@ -37,34 +35,25 @@ export const ACCOUNT_INFO_FIELDS = [
   OVER_CAP_FIELD,
 ] as const;
 
-function number(body: Record<string, unknown>, field: string, invalid: FieldReporter, prefix = ""): number | undefined {
-  const value = readNumber(body[field]);
-  if (value === undefined) invalid(prefix + field);
-  return value;
-}
-
 function readPosition(raw: unknown, invalid: FieldReporter): Position | undefined {
   if (!isRecord(raw)) {
     invalid("positions[]");
     return undefined;
   }
-  const p = "positions[].";
-  const position: Position = {
-    marketId: readLabel(raw.marketId, `${p}marketId`, invalid),
-    direction: readLabel(raw.direction, `${p}direction`, invalid),
-    avgExecutionPrice: undefined,
-    size: undefined,
-    marginAmount: undefined,
-    borrowedAmount: undefined,
-    leverage: undefined,
-    realizedPnl: undefined,
-    liquidationPrice: undefined,
-    maintenanceMargin: undefined,
-    exact: undefined,
+  const num = (field: (typeof POSITION_NUMBERS)[number]) => numberField(raw, field, invalid, `positions[].${field}`);
+  return {
+    marketId: readLabel(raw.marketId, "positions[].marketId", invalid),
+    direction: readLabel(raw.direction, "positions[].direction", invalid),
+    avgExecutionPrice: num("avgExecutionPrice"),
+    size: num("size"),
+    marginAmount: num("marginAmount"),
+    borrowedAmount: num("borrowedAmount"),
+    leverage: num("leverage"),
+    realizedPnl: num("realizedPnl"),
+    liquidationPrice: num("liquidationPrice"),
+    maintenanceMargin: num("maintenanceMargin"),
+    exact: exactFields(raw, ["size", "avgExecutionPrice", "liquidationPrice", "maintenanceMargin"] as const),
   };
-  for (const field of POSITION_NUMBERS) position[field] = number(raw, field, invalid, p);
-  position.exact = exactFields(raw, ["size", "avgExecutionPrice", "liquidationPrice", "maintenanceMargin"] as const);
-  return position;
 }
 
 /** Reads positions one at a time: each kept, a repeated market and direction reported. */
@@ -120,11 +109,11 @@ function accountInfoOf(body: unknown, reader: PositionReader, listed: number, co
   return {
     collateralId,
     shape: detailed ? "detailed" : "summary",
-    collateralBalance: number(body, "collateralBalance", invalid),
-    availableMargin: number(body, "availableMargin", invalid),
-    totalInvested: number(body, "totalInvested", invalid),
-    totalMargin: number(body, "totalMargin", invalid),
-    totalUnrealizedPnl: number(body, "totalUnrealizedPnl", invalid),
+    collateralBalance: numberField(body, "collateralBalance", invalid),
+    availableMargin: numberField(body, "availableMargin", invalid),
+    totalInvested: numberField(body, "totalInvested", invalid),
+    totalMargin: numberField(body, "totalMargin", invalid),
+    totalUnrealizedPnl: numberField(body, "totalUnrealizedPnl", invalid),
     positionCount,
     positions: reader.positions,
     // Positions past the cap were not read: sums over them (the margin ratio) are unknown.
@@ -144,7 +133,6 @@ export function parseAccountInfo(body: unknown, collateralId: string, invalid: F
 /** An account-info body walked within its bounds: at most the cap of positions read, the rest counted. */
 export async function readAccountInfo(walk: ListWalk, collateralId: string, invalid: FieldReporter): Promise<AccountInfo> {
   const reader = new PositionReader(invalid);
-  const walked = await walk("positions", (raw) => reader.add(raw));
-  if (walked.overCap > 0) invalid(OVER_CAP_FIELD, walked.overCap);
+  const walked = await walkList(walk, "positions", invalid, (raw) => reader.add(raw));
   return accountInfoOf(walked.root, reader, walked.items, collateralId, invalid);
 }

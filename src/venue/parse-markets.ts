@@ -2,7 +2,7 @@
 
 import { VenueError } from "./errors.js";
 import { type FieldReporter, isRecord, readLabel, readNumber } from "./fields.js";
-import { OVER_CAP_FIELD, type ListWalk } from "./walk.js";
+import { OVER_CAP_FIELD, type ListWalk, walkList } from "./walk.js";
 import { MARKET_SETTINGS, type Market, type MarketSetting } from "./snapshot.js";
 
 /**
@@ -43,30 +43,19 @@ function readMarket(raw: Record<string, unknown>, invalid: FieldReporter): Marke
   };
 }
 
-/** Reads markets one at a time; a repeated id keeps its first entry. */
-class MarketReader {
-  readonly markets: Market[] = [];
-  readonly #seen = new Set<string>();
-  readonly #invalid: FieldReporter;
-
-  constructor(invalid: FieldReporter) {
-    this.#invalid = invalid;
-  }
-
-  add(raw: unknown): void {
-    if (!isRecord(raw)) {
-      this.#invalid("[]");
-      return;
-    }
-    const market = readMarket(raw, this.#invalid);
+/** Reads markets one at a time into `markets`; a repeated id keeps its first entry. */
+function marketReader(invalid: FieldReporter): { markets: Market[]; add: (raw: unknown) => void } {
+  const markets: Market[] = [];
+  const seen = new Set<string>();
+  const add = (raw: unknown): void => {
+    if (!isRecord(raw)) return invalid("[]");
+    const market = readMarket(raw, invalid);
     if (market === undefined) return;
-    if (this.#seen.has(market.id)) {
-      this.#invalid("id");
-      return;
-    }
-    this.#seen.add(market.id);
-    this.markets.push(market);
-  }
+    if (seen.has(market.id)) return invalid("id");
+    seen.add(market.id);
+    markets.push(market);
+  };
+  return { markets, add };
 }
 
 function notAMarketList(): VenueError {
@@ -76,16 +65,15 @@ function notAMarketList(): VenueError {
 /** An already parsed market list (tests and fixtures): a JSON array of Market objects. */
 export function parseMarkets(body: unknown, invalid: FieldReporter): Market[] {
   if (!Array.isArray(body)) throw notAMarketList();
-  const reader = new MarketReader(invalid);
+  const reader = marketReader(invalid);
   for (const raw of body) reader.add(raw);
   return reader.markets;
 }
 
 /** The market list walked within its bounds: at most the cap of markets read, the rest counted. */
 export async function readMarkets(walk: ListWalk, invalid: FieldReporter): Promise<Market[]> {
-  const reader = new MarketReader(invalid);
-  const walked = await walk(undefined, (raw) => reader.add(raw));
+  const reader = marketReader(invalid);
+  const walked = await walkList(walk, undefined, invalid, (raw) => reader.add(raw));
   if (!Array.isArray(walked.root)) throw notAMarketList();
-  if (walked.overCap > 0) invalid(OVER_CAP_FIELD, walked.overCap);
   return reader.markets;
 }

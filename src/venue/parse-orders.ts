@@ -7,14 +7,14 @@ import {
   exactFields,
   isRecord,
   isUnsetTime,
+  numberField,
   readFlag,
   readId,
   readLabel,
-  readNumber,
   readTimestampSeconds,
 } from "./fields.js";
 import type { Order } from "./snapshot.js";
-import { OVER_CAP_FIELD, type ListWalk } from "./walk.js";
+import { OVER_CAP_FIELD, type ListWalk, walkList } from "./walk.js";
 
 const EXACT_ORDER_FIELDS = ["price", "quantity", "quantityLocked", "quantityFilled"] as const;
 
@@ -45,12 +45,6 @@ export const HISTORY_ORDER_FIELDS = ORDER_FIELDS.filter((f) => !HISTORY_UNUSED.h
 /** Which list an order comes from: a history order is read without the fields only active orders' metrics use. */
 export type OrderList = "orders_active" | "orders_history";
 
-function num(raw: Record<string, unknown>, field: string, invalid: FieldReporter): number | undefined {
-  const value = readNumber(raw[field]);
-  if (value === undefined) invalid(field);
-  return value;
-}
-
 function flag(raw: Record<string, unknown>, field: string, invalid: FieldReporter): boolean | undefined {
   const value = readFlag(raw[field]);
   if (value === undefined) invalid(field);
@@ -63,7 +57,6 @@ function flag(raw: Record<string, unknown>, field: string, invalid: FieldReporte
  * series that need it are dropped. rejectionReason is optional by nature and only read when present;
  * an empty or null code (`{code: "", message: ""}`, how a venue may write "not rejected") is no
  * rejection, and not an invalid field either.
- * The readers above are plain functions, not closures made per order (thousands a scrape).
  */
 function readOrder(raw: Record<string, unknown>, invalid: FieldReporter, list: OrderList): Order {
   // An unset time leaves the order out of oldest/newest figures only; it is not a malformed field.
@@ -81,8 +74,7 @@ function readOrder(raw: Record<string, unknown>, invalid: FieldReporter, list: O
   const side = readLabel(raw.side, "side", invalid);
   const direction = readLabel(raw.direction, "direction", invalid);
   const status = readLabel(raw.status, "status", invalid);
-  // Every Order of a list has the same shape (exact last, usually undefined), so the engine gives them one hidden class.
-  // A history order leaves out its flags, prices and quantities (and their slots): no metric of the history reads them.
+  // A history order leaves out its flags, prices and quantities: no metric of the history reads them.
   if (list === "orders_history") return { id, marketId, type, side, direction, status, createdAt, rejectionCode };
   return {
     id,
@@ -94,10 +86,10 @@ function readOrder(raw: Record<string, unknown>, invalid: FieldReporter, list: O
     isPendingExpiration: flag(raw, "isPendingExpiration", invalid),
     isPendingCancellation: flag(raw, "isPendingCancellation", invalid),
     isPendingRejection: flag(raw, "isPendingRejection", invalid),
-    price: num(raw, "price", invalid),
-    quantity: num(raw, "quantity", invalid),
-    quantityLocked: num(raw, "quantityLocked", invalid),
-    quantityFilled: num(raw, "quantityFilled", invalid),
+    price: numberField(raw, "price", invalid),
+    quantity: numberField(raw, "quantity", invalid),
+    quantityLocked: numberField(raw, "quantityLocked", invalid),
+    quantityFilled: numberField(raw, "quantityFilled", invalid),
     createdAt,
     rejectionCode,
     exact: exactFields(raw, EXACT_ORDER_FIELDS),
@@ -131,13 +123,12 @@ export function parseOrders(body: unknown, endpoint: OrderList, invalid: FieldRe
  * An order list walked within its bounds: each order read as soon as it is parsed, so the parsed
  * JSON of thousands of orders never lives all at once; at most the cap read, the rest counted.
  */
-export async function readOrders(walk: ListWalk, endpoint: OrderList, invalid: FieldReporter): Promise<{ orders: Order[]; overCap: number }> {
+export async function readOrders(walk: ListWalk, endpoint: OrderList, invalid: FieldReporter): Promise<Order[]> {
   const orders: Order[] = [];
-  const walked = await walk(undefined, (raw) => {
+  const walked = await walkList(walk, undefined, invalid, (raw) => {
     const order = readOrderItem(raw, invalid, endpoint);
     if (order !== undefined) orders.push(order);
   });
   if (!Array.isArray(walked.root)) throw notAnOrderList(endpoint);
-  if (walked.overCap > 0) invalid(OVER_CAP_FIELD, walked.overCap);
-  return { orders, overCap: walked.overCap };
+  return orders;
 }

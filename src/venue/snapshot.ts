@@ -43,11 +43,7 @@ export interface AccountInfo {
   exact: Exact<"totalMargin"> | undefined;
 }
 
-/**
- * An order of either list. The fields marked optional are read for active orders only: no metric of
- * the history uses them, and a history order is made without them (a smaller object); reading one
- * gives undefined either way.
- */
+/** An order of either list. The optional fields are read for active orders only: no metric of the history uses them. */
 export interface Order {
   id: Maybe<string>;
   marketId: Maybe<string>;

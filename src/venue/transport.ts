@@ -5,19 +5,13 @@ import { createBrotliDecompress, createGunzip, createInflate } from "node:zlib";
 import { Agent } from "undici";
 import { VenueError } from "./errors.js";
 
-/** The only content codings asked for; an answer in any other is refused unread. */
-function decoderFor(coding: string): Transform {
-  switch (coding) {
-    case "gzip":
-    case "x-gzip":
-      return createGunzip();
-    case "deflate":
-      return createInflate();
-    default:
-      return createBrotliDecompress();
-  }
-}
-const DECODED = new Set(["gzip", "x-gzip", "deflate", "br"]);
+/** The only content codings asked for, and their decoders; an answer in any other is refused unread. */
+const DECODERS = new Map<string, () => Transform>([
+  ["gzip", createGunzip],
+  ["x-gzip", createGunzip],
+  ["deflate", createInflate],
+  ["br", createBrotliDecompress],
+]);
 
 /** Stops reading a body; undici then reports the abort as an error event, which is expected here. */
 function discard(stream: Readable): void {
@@ -37,7 +31,9 @@ export class DecodeError extends Error {
  * (the reader's cap, its deadline) destroys both streams, and so stops the transfer.
  */
 async function* decoded(raw: Readable, coding: string): AsyncGenerator<Uint8Array> {
-  if (coding === "" || coding === "identity") {
+  const decoder = DECODERS.get(coding);
+  if (decoder === undefined) {
+    // "" or identity: the caller refused every other coding.
     yield* raw as AsyncIterable<Uint8Array>;
     return;
   }
@@ -45,7 +41,7 @@ async function* decoded(raw: Readable, coding: string): AsyncGenerator<Uint8Arra
   raw.on("error", () => {
     rawFailed = true;
   });
-  const out = pipeline(raw, decoderFor(coding), () => undefined) as Readable;
+  const out = pipeline(raw, decoder(), () => undefined) as Readable;
   try {
     yield* out as AsyncIterable<Uint8Array>;
   } catch (error) {
@@ -96,7 +92,7 @@ export class Transport {
       return new Response(null, { status, headers: responseHeaders });
     }
     const coding = headerValue(answer.headers["content-encoding"])?.trim().toLowerCase() ?? "";
-    if (coding !== "" && coding !== "identity" && !DECODED.has(coding)) {
+    if (coding !== "" && coding !== "identity" && !DECODERS.has(coding)) {
       discard(answer.body);
       throw new VenueError("invalid_encoding", `GET ${url.pathname}: body sent in an encoding that was not asked for`);
     }

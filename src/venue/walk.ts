@@ -2,6 +2,7 @@
 
 import { JsonWalkError, type Walked, walkJson } from "../util/json-walk.js";
 import { VenueError } from "./errors.js";
+import type { FieldReporter } from "./fields.js";
 
 /** The reporter's name for items past the cap, with their count: they were not examined. */
 export const OVER_CAP_FIELD = "over_cap";
@@ -9,15 +10,11 @@ export const OVER_CAP_FIELD = "over_cap";
 /** Walks the body's list (`list` undefined: the top-level array), handing each item to `each`. */
 export type ListWalk = (list: string | undefined, each: (item: unknown) => void) => Promise<Walked>;
 
-export interface WalkLimits {
-  /** Items of a list handed out; the rest are counted. */
-  maxItems: number;
-  /** The scrape's deadline: a walk still going when it passes stops as a timeout. */
-  signal: AbortSignal;
-}
-
-/** A ListWalk over `body`: one parse, whatever the reader asks of it. */
-export function bodyWalk(body: Buffer, url: URL, limits: WalkLimits): ListWalk {
+/**
+ * A ListWalk over `body`: one parse, whatever the reader asks of it. At most `maxItems` items of the
+ * list are handed out, the rest counted; a walk still going when `signal` (the scrape's deadline) aborts stops as a timeout.
+ */
+export function bodyWalk(body: Buffer, url: URL, limits: { maxItems: number; signal: AbortSignal }): ListWalk {
   return async (list, each) => {
     try {
       return await walkJson(body, { ...(list === undefined ? {} : { list }), maxItems: limits.maxItems, signal: limits.signal }, each);
@@ -29,4 +26,11 @@ export function bodyWalk(body: Buffer, url: URL, limits: WalkLimits): ListWalk {
       throw new VenueError("invalid_json", `${where}: body is not valid JSON (${body.length} bytes)`);
     }
   };
+}
+
+/** Walks `list` (as ListWalk), reports the items past the cap as OVER_CAP_FIELD, and returns the body's root. */
+export async function walkList(walk: ListWalk, list: string | undefined, invalid: FieldReporter, each: (item: unknown) => void): Promise<Walked> {
+  const walked = await walk(list, each);
+  if (walked.overCap > 0) invalid(OVER_CAP_FIELD, walked.overCap);
+  return walked;
 }

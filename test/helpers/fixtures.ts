@@ -1,9 +1,10 @@
 // Builds a ScrapeResult from fixture files through the real parsers, as the client would.
 
 import { readFileSync } from "node:fs";
-import type { EndpointOutcome } from "../../src/collect/outcome.js";
 import { OrderOutcomes } from "../../src/collect/order-outcomes.js";
-import type { AccountResult, ScrapeResult } from "../../src/collect/result.js";
+import type { AccountResult, EndpointOutcome, ScrapeResult } from "../../src/collect/result.js";
+import { COLLECTORS } from "../../src/collectors/index.js";
+import type { Family } from "../../src/metrics/family.js";
 import type { Endpoint } from "../../src/venue/endpoints.js";
 import type { FailureReason } from "../../src/venue/errors.js";
 import { parseAccountInfo } from "../../src/venue/parse-account.js";
@@ -76,4 +77,9 @@ export function scrapeFromFixtures(c: FixtureCase): { scrape: ScrapeResult; inva
     scrape: { collectedAt: 0, accounts: [account], markets: { outcome: marketsOutcome, markets, readAt: 0, maxAgeSeconds: 60 }, marketFamilies: true },
     invalid,
   };
+}
+
+/** Every family of one scrape, empty ones left out. */
+export function collectFamilies(scrape: ScrapeResult): Family[] {
+  return COLLECTORS.flatMap((c) => c.collect(scrape)).filter((f) => f.samples.length > 0);
 }
