@@ -2,13 +2,7 @@
 
 /** A piece of HTML that is safe as it is: made only by the html`` tag or an explicit raw(). */
 export class Html {
-  readonly text: string;
-  constructor(text: string) {
-    this.text = text;
-  }
-  toString(): string {
-    return this.text;
-  }
+  constructor(readonly text: string) {}
 }
 
 const ENTITIES: Record<string, string> = { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" };

@@ -101,7 +101,7 @@ ${endpointTable(a.endpoints.map((e) => endpointRow(e, a.name, now)))}
 const ATTENTION = ["critical", "down", "warning", "not collected", "ok"] as const;
 
 /** What an account most needs a look for: a critical margin or liquidation first, then down, then a warning. */
-export function attention(a: AccountStatus): (typeof ATTENTION)[number] {
+function attention(a: AccountStatus): (typeof ATTENTION)[number] {
   const states = a.collaterals.flatMap((c) => [c.marginState, c.nearest?.state]);
   if (states.includes("critical")) return "critical";
   if (a.up === 0) return "down";
