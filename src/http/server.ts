@@ -58,8 +58,7 @@ export function listen(app: express.Express, host: string, port: number, options
 }
 
 /** The URL a bound server answers on: a TCP address, or the path of a Unix socket handed to it. */
-function boundUrl(address: AddressInfo | string | null, scheme: string): string {
-  if (address === null) return `${scheme}://unknown/`;
+function boundUrl(address: AddressInfo | string, scheme: string): string {
   if (typeof address === "string") return `${scheme}+unix://${encodeURIComponent(address)}/`;
   const shownHost = address.family === "IPv6" ? `[${address.address}]` : address.address;
   return `${scheme}://${shownHost}:${address.port}/`;
@@ -113,7 +112,7 @@ export async function listenOn(app: express.Express, target: ListenTarget, optio
   });
   return {
     server,
-    url: boundUrl(server.address(), tls === undefined ? "http" : "https"),
+    url: boundUrl(server.address()!, tls === undefined ? "http" : "https"),
     close: (graceMs = 10_000) =>
       new Promise<void>((resolve) => {
         const closeIdle = (): void => server.closeIdleConnections();
