@@ -12,7 +12,7 @@ import { discoveryGroups, reachedAddress } from "./service-discovery.js";
 import { MARKET_TARGET } from "../config/sharding.js";
 import { libraryErrorText } from "../util/error-text.js";
 import { ConfigError } from "../config/errors.js";
-import { ScrapeTimeoutError, scrapeBudgetSeconds, type TimeoutPolicy } from "./scrape-timeout.js";
+import { scrapeBudgetSeconds, type TimeoutPolicy } from "./scrape-timeout.js";
 import { runbooks } from "./runbooks.js";
 import { ScrapeSlots } from "./scrape-slots.js";
 import { STATUS_CSS } from "./status-css.js";
@@ -109,13 +109,8 @@ export function createApp(options: AppOptions): express.Express {
    * configuration it is served by: the scrape it returns starts in the same turn, on that configuration's scraper.
    */
   async function serveScrape(req: Request, res: Response, resolve: () => ScrapeRun): Promise<void> {
-    let budget: number;
-    try {
-      budget = scrapeBudgetSeconds(req.get("x-prometheus-scrape-timeout-seconds"), timeouts);
-    } catch (error) {
-      if (!(error instanceof ScrapeTimeoutError)) throw error;
-      return plain(res, 400, error.message);
-    }
+    const budget = scrapeBudgetSeconds(req.get("x-prometheus-scrape-timeout-seconds"), timeouts);
+    if (typeof budget === "string") return plain(res, 400, budget);
     // Half the budget at most in the line, so a scrape let in still has half to collect in.
     const waitStarted = Date.now();
     if (!(await slots.acquire((budget * 1000) / 2))) {

@@ -2,21 +2,10 @@
 
 /** A piece of HTML that is safe as it is: made only by the html`` tag or an explicit raw(). */
 export class Html {
-  readonly text: string;
-  constructor(text: string) {
-    this.text = text;
-  }
-  toString(): string {
-    return this.text;
-  }
+  constructor(readonly text: string) {}
 }
 
 const ENTITIES: Record<string, string> = { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" };
-
-/** Text as it must appear inside an element or a quoted attribute. */
-function escapeText(text: string): string {
-  return text.replace(/[&<>"']/g, (c) => ENTITIES[c] ?? c);
-}
 
 /** What a template may hold: html (kept), a list of them (joined), text or a number (escaped), nothing (empty). */
 export type HtmlValue = Html | string | number | boolean | null | undefined | readonly HtmlValue[];
@@ -25,7 +14,8 @@ function render(value: HtmlValue): string {
   if (value instanceof Html) return value.text;
   if (Array.isArray(value)) return value.map(render).join("");
   if (value === null || value === undefined || value === false) return "";
-  return escapeText(String(value));
+  // Text as it must appear inside an element or a quoted attribute.
+  return String(value).replace(/[&<>"']/g, (c) => ENTITIES[c] ?? c);
 }
 
 /** The tag: the template's own text is trusted (it is in our source), every interpolated value escaped. */

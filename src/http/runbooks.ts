@@ -8,7 +8,7 @@ import type { RunbookPages } from "./runbook-pages.js";
 /** The router to mount at /runbooks: the index at /runbooks/, one page per alert, 404 for any other name. */
 export function runbooks(): express.Router {
   // Rendered at the first visit and kept: the pages are fixed for the life of the process, and loading
-  // the Markdown library and rendering them (about 35 ms) would otherwise delay every start.
+  // the Markdown library and rendering them would otherwise delay every start.
   let rendered: Promise<RunbookPages> | undefined;
   const pages = (): Promise<RunbookPages> => {
     rendered ??= import("./runbook-pages.js").then((m) => m.renderRunbookPages());

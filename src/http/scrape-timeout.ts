@@ -9,18 +9,14 @@ export interface TimeoutPolicy {
   maxSeconds: number;
 }
 
-export class ScrapeTimeoutError extends Error {
-  override readonly name = "ScrapeTimeoutError";
-}
-
-/** Seconds this scrape may spend, or a ScrapeTimeoutError naming what is wrong with the header. */
-export function scrapeBudgetSeconds(header: string | undefined, policy: TimeoutPolicy): number {
+/** Seconds this scrape may spend, or the one-line reason (a 400) the header is refused. */
+export function scrapeBudgetSeconds(header: undefined, policy: TimeoutPolicy): number;
+export function scrapeBudgetSeconds(header: string | undefined, policy: TimeoutPolicy): number | string;
+export function scrapeBudgetSeconds(header: string | undefined, policy: TimeoutPolicy): number | string {
   if (header === undefined) return Math.min(policy.defaultSeconds, policy.maxSeconds);
   const text = header.trim();
   const seconds = /^\d+(\.\d+)?$/.test(text) ? Number(text) : Number.NaN;
-  if (!Number.isFinite(seconds) || seconds <= 0) {
-    throw new ScrapeTimeoutError("X-Prometheus-Scrape-Timeout-Seconds: expected a positive number of seconds");
-  }
+  if (!Number.isFinite(seconds) || seconds <= 0) return "X-Prometheus-Scrape-Timeout-Seconds: expected a positive number of seconds";
   const budget = Math.min(seconds - policy.offsetSeconds, policy.maxSeconds);
   // A timeout shorter than the offset still gets a small budget rather than none.
   return Math.max(budget, Math.min(seconds / 2, 0.1));

@@ -1,4 +1,4 @@
-// Starts the HTTP server with bounded inbound timeouts and a connection cap, and stops it gracefully.
+// Starts the HTTP servers (one per listen address or systemd socket) with bounded inbound timeouts and a connection cap, and stops them gracefully.
 
 import { createServer, type Server } from "node:http";
 import { createServer as createTlsServer, type Server as TlsHttpServer } from "node:https";
@@ -58,8 +58,7 @@ export function listen(app: express.Express, host: string, port: number, options
 }
 
 /** The URL a bound server answers on: a TCP address, or the path of a Unix socket handed to it. */
-function boundUrl(address: AddressInfo | string | null, scheme: string): string {
-  if (address === null) return `${scheme}://unknown/`;
+function boundUrl(address: AddressInfo | string, scheme: string): string {
   if (typeof address === "string") return `${scheme}+unix://${encodeURIComponent(address)}/`;
   const shownHost = address.family === "IPv6" ? `[${address.address}]` : address.address;
   return `${scheme}://${shownHost}:${address.port}/`;
@@ -113,7 +112,7 @@ export async function listenOn(app: express.Express, target: ListenTarget, optio
   });
   return {
     server,
-    url: boundUrl(server.address(), tls === undefined ? "http" : "https"),
+    url: boundUrl(server.address()!, tls === undefined ? "http" : "https"),
     close: (graceMs = 10_000) =>
       new Promise<void>((resolve) => {
         const closeIdle = (): void => server.closeIdleConnections();
@@ -130,5 +129,33 @@ export async function listenOn(app: express.Express, target: ListenTarget, optio
         });
         closeIdle();
       }),
+  };
+}
+
+export interface RunningServers extends RunningServer {
+  /** Every server, in the order of its target; `server` and `url` are the first one's. */
+  servers: RunningServer[];
+  urls: string[];
+}
+
+/** Listens on every target; if one fails, the ones already listening are closed and the error is thrown. */
+export async function listenAll(app: express.Express, targets: readonly ListenTarget[], options: ListenOptions = {}): Promise<RunningServers> {
+  const servers: RunningServer[] = [];
+  try {
+    for (const target of targets) servers.push(await listenOn(app, target, options));
+  } catch (error) {
+    await Promise.all(servers.map((s) => s.close(0)));
+    throw error;
+  }
+  const first = servers[0];
+  if (first === undefined) throw new Error("nothing to listen on");
+  return {
+    server: first.server,
+    url: first.url,
+    servers,
+    urls: servers.map((s) => s.url),
+    close: async (graceMs) => {
+      await Promise.all(servers.map((s) => s.close(graceMs)));
+    },
   };
 }

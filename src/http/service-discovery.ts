@@ -1,12 +1,12 @@
 // Prometheus HTTP service discovery (http_sd_configs) of the configured accounts, as /probe targets.
 
+import { MARKET_TARGET } from "../config/sharding.js";
+
 /** One target group of Prometheus's HTTP SD format. */
 export interface TargetGroup {
   targets: string[];
   labels: Record<string, string>;
 }
-
-import { MARKET_TARGET } from "../config/sharding.js";
 
 /**
  * One group per account: the target is this exporter (`address`, as the client reached it), and the
@@ -18,22 +18,12 @@ import { MARKET_TARGET } from "../config/sharding.js";
  * list, which no account's answer carries. `__meta_trading_target_kind` tells the two kinds apart.
  */
 export function discoveryGroups(accounts: readonly string[], address: string, markets: boolean): TargetGroup[] {
-  const groups: TargetGroup[] = accounts.map((name) => ({
+  const group = (target: string, labels: Record<string, string>): TargetGroup => ({
     targets: [address],
-    labels: {
-      __metrics_path__: "/probe",
-      __param_target: name,
-      instance: name,
-      __meta_trading_account: name,
-      __meta_trading_target_kind: "account",
-    },
-  }));
-  if (markets) {
-    groups.push({
-      targets: [address],
-      labels: { __metrics_path__: "/probe", __param_target: MARKET_TARGET, instance: MARKET_TARGET, __meta_trading_target_kind: "markets" },
-    });
-  }
+    labels: { __metrics_path__: "/probe", __param_target: target, instance: target, ...labels },
+  });
+  const groups = accounts.map((name) => group(name, { __meta_trading_account: name, __meta_trading_target_kind: "account" }));
+  if (markets) groups.push(group(MARKET_TARGET, { __meta_trading_target_kind: "markets" }));
   return groups;
 }
 

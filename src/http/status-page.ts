@@ -107,7 +107,7 @@ ${endpoints}
 const ATTENTION = ["critical", "down", "warning", "not collected", "ok"] as const;
 
 /** What an account most needs a look for: a critical margin or liquidation first, then down, then a warning. */
-export function attention(a: AccountStatus): (typeof ATTENTION)[number] {
+function attention(a: AccountStatus): (typeof ATTENTION)[number] {
   const states = a.collaterals.flatMap((c) => [c.marginState, c.nearest?.state]);
   if (states.includes("critical")) return "critical";
   if (a.up === 0) return "down";

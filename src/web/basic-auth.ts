@@ -38,13 +38,6 @@ function dummyHash(cost: number): string {
   return bcrypt.genSaltSync(cost) + digest;
 }
 
-/** The highest configured cost: with mixed costs no dummy matches all, and this never makes unknown users cheaper. */
-function highestCost(hashes: Iterable<string>): number {
-  let cost = 4;
-  for (const hash of hashes) cost = Math.max(cost, bcrypt.getRounds(hash));
-  return cost;
-}
-
 function busy(res: express.Response): void {
   res.status(429).set("retry-after", "1").type("text/plain");
   res.send("429 Too Many Requests: too many password checks in progress, retry shortly\n");
@@ -75,7 +68,8 @@ export function basicAuth(users: Record<string, string>, options: BasicAuthOptio
   const hashes = new Map(Object.entries(users));
   if (hashes.size === 0) return (_req, _res, next) => next();
   const now = options.now ?? Date.now;
-  const dummy = dummyHash(highestCost(hashes.values()));
+  // At the highest configured cost: with mixed costs no dummy matches all, and this never makes unknown users cheaper.
+  const dummy = dummyHash(Math.max(...[...hashes.values()].map((hash) => bcrypt.getRounds(hash))));
   // Credentials that passed (most recently used last) and ones that failed lately (with their expiry), as
   // digests keyed per process: the password is not kept, and a memory dump holds no unsalted digest.
   const key = randomBytes(32);
