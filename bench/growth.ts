@@ -25,8 +25,8 @@ function ownCpuMs(): number {
 }
 
 /**
- * `fresh`: the market list is read, parsed and rendered every scrape (no cache, no reuse of an
- * unchanged body), since the simulator's market list never moves; else the exporter's defaults.
+ * `fresh`: the market list is read, parsed and rendered every scrape (no market cache), since the
+ * simulator's market list never moves; else the exporter's defaults.
  */
 export async function growth(
   label: string,
@@ -43,7 +43,7 @@ export async function growth(
       ...BASE_ENV,
       TRADING_BASE_URL: venue.url,
       TRADING_COLLATERAL_IDS: COLLATERALS.join(","),
-      ...(fresh ? { TRADING_REUSE_UNCHANGED_BODIES: "false", TRADING_MARKETS_CACHE_SECONDS: "0" } : {}),
+      ...(fresh ? { TRADING_MARKETS_CACHE_SECONDS: "0" } : {}),
     });
     try {
       const bound = new Bound(
