@@ -3,13 +3,13 @@
 // shell of its own, then the scenario change; the page must reach the local webhook as the page says it prints.
 // Only the fixed ports change, to free ones (PORTS below), in the blocks and in the copied prometheus.example.yml.
 
-import { type ChildProcess, spawn } from "node:child_process";
 import { cpSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { outputBlocks, REPO_ROOT, readDoc, walkthroughBlocks } from "./helpers/markdown-docs.js";
+import { exited, type ShellBlock, startBlock, stopBlock } from "./helpers/shell-block.js";
 
 const DOC = "docs/alerting.md";
 /** The fixed ports the walkthrough uses: simulator, exporter, webhook, Alertmanager, Prometheus. */
@@ -36,42 +36,22 @@ function withPorts(text: string, ports: Map<number, number>): string {
   });
 }
 
-interface Shell {
-  child: ChildProcess;
-  output: () => string;
-}
+type Shell = ShellBlock;
 
 const running: Shell[] = [];
 let work = "";
 
-/** A block in a shell of its own, in its own process group (so stopping it stops what it started), from the work copy. */
+/** A block in a shell of its own, in its own process group, from the work copy. */
 function shell(script: string): Shell {
   const env: NodeJS.ProcessEnv = Object.fromEntries(Object.entries(process.env).filter(([k]) => !/^(TRADING_|npm_|VITEST)/.test(k)));
   env.PATH = `${dirname(process.execPath)}:${process.env.PATH ?? ""}`;
   // mktemp -d in the blocks makes its folders inside the work copy, removed with it.
   env.TMPDIR = work;
-  const child = spawn("bash", ["-euo", "pipefail", "-c", script], { cwd: work, env, detached: true, stdio: ["ignore", "pipe", "pipe"] });
-  let output = "";
-  child.stdout?.on("data", (d: Buffer) => (output += d.toString()));
-  child.stderr?.on("data", (d: Buffer) => (output += d.toString()));
-  return { child, output: () => output };
-}
-
-function exited(child: ChildProcess): Promise<number | null> {
-  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve(child.exitCode);
-  return new Promise((resolve) => child.once("exit", (code) => resolve(code)));
+  return startBlock(script, work, env);
 }
 
 async function stop({ child }: Shell): Promise<void> {
-  const done = exited(child);
-  if (child.pid !== undefined && child.exitCode === null && child.signalCode === null) {
-    try {
-      process.kill(-child.pid, "SIGTERM");
-    } catch {
-      // The group is gone already.
-    }
-  }
-  await done;
+  await stopBlock(child);
 }
 
 /** Runs a block to its end: its exit code and what it printed. */

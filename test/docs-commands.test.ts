@@ -2,12 +2,13 @@
 // runs as written in a fresh copy of the repository (the files git would commit, no node_modules, no dist),
 // in the order a reader meets them: the README's first block is the quick start's `npm ci`.
 
-import { type ChildProcess, execFileSync, spawn } from "node:child_process";
+import { type ChildProcess, execFileSync } from "node:child_process";
 import { cpSync, mkdirSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { REPO_ROOT, type RunnableBlock, readDoc, runnableBlocks, userDocs } from "./helpers/markdown-docs.js";
+import { exited, type ShellBlock, startBlock, stopBlock } from "./helpers/shell-block.js";
 
 /** npm ci, a build and a server start on a busy 2-core machine. */
 const BLOCK_TIMEOUT_MS = 240_000;
@@ -44,30 +45,11 @@ function freshEnv(): NodeJS.ProcessEnv {
 }
 
 /** Starts a block's script in its own process group, so stopping it stops npm and the node under it. */
-function start(block: RunnableBlock, cwd: string): { child: ChildProcess; output: () => string } {
-  const child = spawn("bash", ["-euo", "pipefail", "-c", block.script], { cwd, env: freshEnv(), detached: true, stdio: ["ignore", "pipe", "pipe"] });
-  let output = "";
-  child.stdout?.on("data", (d: Buffer) => (output += d.toString()));
-  child.stderr?.on("data", (d: Buffer) => (output += d.toString()));
-  return { child, output: () => output };
+function start(block: RunnableBlock, cwd: string): ShellBlock {
+  return startBlock(block.script, cwd, freshEnv());
 }
 
-function exited(child: ChildProcess): Promise<number | null> {
-  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve(child.exitCode);
-  return new Promise((resolve) => child.once("exit", (code) => resolve(code)));
-}
-
-function stop(child: ChildProcess): Promise<number | null> {
-  const done = exited(child);
-  if (child.pid !== undefined && child.exitCode === null && child.signalCode === null) {
-    try {
-      process.kill(-child.pid, "SIGTERM");
-    } catch {
-      // The group is gone already.
-    }
-  }
-  return done;
-}
+const stop = stopBlock;
 
 /** The URL a serving block prints: the demo's `open URL`, or a server's `listening on URL`. */
 function printedUrl(child: ChildProcess, output: () => string): Promise<string> {
