@@ -6,9 +6,9 @@ import { describe, expect, it } from "vitest";
 import { maintenanceMargin, marginRatio } from "../src/collectors/account.js";
 import { Aggregate } from "../src/collectors/group.js";
 import { liquidationDistance, notional } from "../src/collectors/positions.js";
-import { walkJson } from "../src/util/json-walk.js";
-import { parseAccountInfo } from "../src/venue/parse-account.js";
-import { parseOrders } from "../src/venue/parse-orders.js";
+import { readAccountInfo } from "../src/venue/parse-account.js";
+import { readOrders } from "../src/venue/parse-orders.js";
+import { type ListWalk, bodyWalk } from "../src/venue/walk.js";
 
 /** An exact rational n/d, d > 0. */
 type Rational = [bigint, bigint];
@@ -79,9 +79,9 @@ const div = ([an, ad]: Rational, [bn, bd]: Rational): Rational => (bn < 0n ? [-a
 const ignore = (): void => undefined;
 
 /** A body with the texts as decimal strings, or as JSON numbers read the way the client reads them. */
-async function body(json: string, asNumbers: boolean): Promise<unknown> {
+function body(json: string, asNumbers: boolean): ListWalk {
   const text = asNumbers ? json.replace(/"(-?[0-9.]+)"/g, "$1") : json;
-  return (await walkJson(Buffer.from(text), { maxItems: 0 }, ignore)).root;
+  return bodyWalk(Buffer.from(text), new URL("http://venue.test/"), { maxItems: 1000, signal: new AbortController().signal });
 }
 
 function position(size: string, avg: string, liq: string, mm: string): string {
@@ -96,7 +96,7 @@ describe("derived values are the exact decimals rounded once", () => {
       await fc.assert(
         fc.asyncProperty(decimalText, decimalText, decimalText, decimalText, decimalText, async (size, avg, liq, mm, total) => {
           const json = `{"collateralBalance":"1","availableMargin":"1","totalInvested":"1","totalMargin":"${total.text}","totalUnrealizedPnl":"0","positions":[${position(size.text, avg.text, liq.text, mm.text)}]}`;
-          const info = parseAccountInfo(await body(json, asNumbers), "USDC", ignore);
+          const info = await readAccountInfo(body(json, asNumbers), "USDC", ignore);
           const p = info.positions[0]!;
           expect(nearest(notional(p)!, mul(size.value, avg.value))).toBe(true);
           const distance = liquidationDistance(p)!;
@@ -115,7 +115,7 @@ describe("derived values are the exact decimals rounded once", () => {
       await fc.assert(
         fc.asyncProperty(fc.array(fc.tuple(decimalText, decimalText), { minLength: 1, maxLength: 6 }), async (rows) => {
           const json = `[${rows.map(([price, qty]) => `{"id":"x","price":"${price.text}","quantity":"${qty.text}"}`).join(",")}]`;
-          const orders = parseOrders(await body(json, asNumbers), "orders_active", ignore);
+          const orders = await readOrders(body(json, asNumbers), "orders_active", ignore);
           const quantity = new Aggregate();
           const notionalSum = new Aggregate();
           let wantQuantity: Rational = [0n, 1n];
@@ -137,7 +137,7 @@ describe("derived values are the exact decimals rounded once", () => {
 
   it("an 18-digit size times 1.1 is the exact product rounded once, not a product of doubles", async () => {
     const json = `{"collateralBalance":"1","availableMargin":"1","totalInvested":"1","totalMargin":"1","totalUnrealizedPnl":"0","positions":[${position("123456789012345678", "1.1", "1", "1")}]}`;
-    const p = parseAccountInfo(JSON.parse(json), "USDC", ignore).positions[0]!;
+    const p = (await readAccountInfo(body(json, false), "USDC", ignore)).positions[0]!;
     expect(Number("123456789012345678") * 1.1).not.toBe(Number("135802467913580245.8"));
     expect(notional(p)).toBe(Number("135802467913580245.8"));
   });

@@ -23,8 +23,8 @@ const familiesOf = (collectors: typeof COLLECTORS, scrape: Parameters<(typeof CO
   collectors.flatMap((c) => c.collect(scrape)).filter((f) => f.samples.length > 0);
 
 describe("expose", () => {
-  it("renders the same text as renderText of every family, in collector order", () => {
-    const { scrape } = scrapeFromFixtures(CASE);
+  it("renders the same text as renderText of every family, in collector order", async () => {
+    const { scrape } = await scrapeFromFixtures(CASE);
     const out = expose(COLLECTORS, scrape, 1_000_000);
     expect(out.text).toBe(renderText(familiesOf(COLLECTORS, scrape)));
     expect(out.text).toMatch(/^trading_up\{/m);
@@ -41,8 +41,8 @@ describe("expose", () => {
     });
   });
 
-  it("cuts over the series cap from the collectors it was given", () => {
-    const { scrape } = scrapeFromFixtures(CASE);
+  it("cuts over the series cap from the collectors it was given", async () => {
+    const { scrape } = await scrapeFromFixtures(CASE);
     const out = expose(COLLECTORS, scrape, 10);
     // The scrape's health is kept whole on top of the cap: the up/down alerts read it.
     const health = COLLECTORS.filter((c) => c.uncapped === true).flatMap((c) => c.collect(scrape));
@@ -53,8 +53,8 @@ describe("expose", () => {
     expect(out.dropped).toBeGreaterThan(0);
   });
 
-  it("over the cap sends the series of cutting the whole exposition family by family, in collector order, for every cap", () => {
-    const { scrape } = scrapeFromFixtures(CASE);
+  it("over the cap sends the series of cutting the whole exposition family by family, in collector order, for every cap", async () => {
+    const { scrape } = await scrapeFromFixtures(CASE);
     const all = COLLECTORS.filter((c) => c.uncapped !== true).flatMap((c) => c.collect(scrape).filter((f) => f.samples.length > 0));
     const total = all.reduce((n, f) => n + f.samples.length, 0);
     const health = renderText(COLLECTORS.filter((c) => c.uncapped === true).flatMap((c) => c.collect(scrape).filter((f) => f.samples.length > 0)));
@@ -70,8 +70,8 @@ describe("expose", () => {
 });
 
 describe("Answer", () => {
-  it("gzips the whole text as one member that a single-member decoder reads whole", () => {
-    const { scrape } = scrapeFromFixtures(CASE);
+  it("gzips the whole text as one member that a single-member decoder reads whole", async () => {
+    const { scrape } = await scrapeFromFixtures(CASE);
     const answer = new Answer(expose(COLLECTORS, scrape, 1_000_000).text);
     expect(answer.text.split("\n# HELP ").length).toBeGreaterThan(3);
     const decoded = pythonFirstMember(answer.gzip);

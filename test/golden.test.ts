@@ -10,7 +10,7 @@ import { scrapeFromFixtures, collectFamilies } from "./helpers/fixtures.js";
 describe("golden exposition", () => {
   for (const [name, c] of Object.entries(CASES)) {
     it(`${name} matches test/golden/${name}.prom`, async () => {
-      const text = renderText(collectFamilies(scrapeFromFixtures(c).scrape));
+      const text = renderText(collectFamilies((await scrapeFromFixtures(c)).scrape));
       const file = new URL(`./golden/${name}.prom`, import.meta.url);
       if (process.env.UPDATE_GOLDEN === "1") writeFileSync(file, text);
       // A missing golden file fails: a new case is written by `npm run golden:update`, never by a plain run.

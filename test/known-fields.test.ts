@@ -6,8 +6,9 @@ import { ENDPOINTS } from "../src/venue/endpoints.js";
 import { KNOWN_INVALID_FIELDS } from "../src/venue/known-fields.js";
 import { readAccountInfo } from "../src/venue/parse-account.js";
 import { readMarkets } from "../src/venue/parse-markets.js";
-import { parseOrders, readOrders } from "../src/venue/parse-orders.js";
+import { readOrders } from "../src/venue/parse-orders.js";
 import { bodyWalk } from "../src/venue/walk.js";
+import { objectWalk } from "./helpers/fixtures.js";
 
 /** Every value of the wrong kind: an object where a number, label, flag or time is expected. */
 const BAD = { nested: true };
@@ -79,7 +80,7 @@ describe("the fields each reader knows", () => {
 });
 
 describe("an empty rejection code", () => {
-  it("is no rejection and no invalid field; a code-less or malformed reason still is invalid", () => {
+  it("is no rejection and no invalid field; a code-less or malformed reason still is invalid", async () => {
     const fields: string[] = [];
     const order = (rejectionReason: unknown) => ({
       id: "1",
@@ -98,15 +99,15 @@ describe("an empty rejection code", () => {
       createdAt: 1_700_000_000_000,
       rejectionReason,
     });
-    const orders = parseOrders(
-      [
+    const orders = await readOrders(
+      objectWalk([
         order({ code: "", message: "" }),
         order({ code: null, message: null }),
         order(null),
         order({ code: "MARGIN", message: "no" }),
         order({ message: "no code" }),
         order("text"),
-      ],
+      ]),
       "orders_history",
       (field) => fields.push(field),
     );

@@ -2,52 +2,53 @@
 
 import { describe, expect, it } from "vitest";
 import { VenueError } from "../src/venue/errors.js";
-import { parseAccountInfo } from "../src/venue/parse-account.js";
-import { parseMarkets } from "../src/venue/parse-markets.js";
-import { parseOrders } from "../src/venue/parse-orders.js";
+import { readAccountInfo } from "../src/venue/parse-account.js";
+import { readMarkets } from "../src/venue/parse-markets.js";
+import { readOrders } from "../src/venue/parse-orders.js";
 import { MARKET_SETTINGS } from "../src/venue/snapshot.js";
-import { fixture, scrapeFromFixtures } from "./helpers/fixtures.js";
+import { fixture, objectWalk, scrapeFromFixtures } from "./helpers/fixtures.js";
 
 const ignore = () => undefined;
+const readInfo = (body: unknown, collateralId: string, invalid: (field: string) => void) => readAccountInfo(objectWalk(body), collateralId, invalid);
 
-describe("parseAccountInfo", () => {
-  it("tells the detailed shape by its list of positions", () => {
-    const info = parseAccountInfo(fixture("account-detailed.json"), "USDC", ignore);
+describe("readAccountInfo", () => {
+  it("tells the detailed shape by its list of positions", async () => {
+    const info = await readInfo(fixture("account-detailed.json"), "USDC", ignore);
     expect(info.shape).toBe("detailed");
     expect(info.positionCount).toBe(2);
     expect(info.positions[0]?.avgExecutionPrice).toBe(60000.5);
     expect(info.collateralBalance).toBe(10000.123456);
   });
 
-  it("tells the summary shape by its count of positions", () => {
-    const info = parseAccountInfo(fixture("account-summary.json"), "USDT", ignore);
+  it("tells the summary shape by its count of positions", async () => {
+    const info = await readInfo(fixture("account-summary.json"), "USDT", ignore);
     expect(info).toMatchObject({ shape: "summary", positionCount: 3, positions: [], totalMargin: 4990.75 });
   });
 
-  it("reads a summary-shape body whose numbers are decimal strings", () => {
-    const info = parseAccountInfo({ collateralBalance: "5.5", positions: "2" }, "X", ignore);
+  it("reads a summary-shape body whose numbers are decimal strings", async () => {
+    const info = await readInfo({ collateralBalance: "5.5", positions: "2" }, "X", ignore);
     expect(info).toMatchObject({ shape: "summary", collateralBalance: 5.5, positionCount: 2 });
   });
 
-  it("flags an answer for another collateral", () => {
+  it("flags an answer for another collateral", async () => {
     const seen: string[] = [];
-    parseAccountInfo({ ...(fixture("account-summary.json") as object), collateralId: "OTHER" }, "USDT", (f) => seen.push(f));
+    await readInfo({ ...(fixture("account-summary.json") as object), collateralId: "OTHER" }, "USDT", (f) => seen.push(f));
     expect(seen).toEqual(["collateralId"]);
   });
 
-  it.each([[[]], ["text"], [null], [42]])("refuses %j as the body", (body) => {
-    expect(() => parseAccountInfo(body, "USDC", ignore)).toThrow(VenueError);
+  it.each([[[]], ["text"], [null], [42]])("refuses %j as the body", async (body) => {
+    await expect(readInfo(body, "USDC", ignore)).rejects.toThrow(VenueError);
   });
 });
 
-describe("parseOrders and parseMarkets", () => {
-  it("refuse a body that is not an array", () => {
-    expect(() => parseOrders({ orders: [] }, "orders_active", ignore)).toThrowError(/expected a JSON array/);
-    expect(() => parseMarkets({}, ignore)).toThrowError(expect.objectContaining({ reason: "invalid_schema" }));
+describe("readOrders and readMarkets", () => {
+  it("refuse a body that is not an array", async () => {
+    await expect(readOrders(objectWalk({ orders: [] }), "orders_active", ignore)).rejects.toThrowError(/expected a JSON array/);
+    await expect(readMarkets(objectWalk({}), ignore)).rejects.toThrowError(expect.objectContaining({ reason: "invalid_schema" }));
   });
 
-  it("keep the first of two markets with one id", () => {
-    const markets = parseMarkets(fixture("markets-odd.json"), ignore);
+  it("keep the first of two markets with one id", async () => {
+    const markets = await readMarkets(objectWalk(fixture("markets-odd.json")), ignore);
     expect(markets.map((m) => [m.id, m.name])).toEqual([
       ["BTC-USD", "Bitcoin"],
       ["SOL-USD", undefined],
@@ -56,8 +57,8 @@ describe("parseOrders and parseMarkets", () => {
 });
 
 describe("invalid fields of the odd fixtures", () => {
-  it("are each counted under their endpoint and field", () => {
-    const { invalid } = scrapeFromFixtures({
+  it("are each counted under their endpoint and field", async () => {
+    const { invalid } = await scrapeFromFixtures({
       account: "odd",
       accountInfos: [["USDC", "account-odd.json"]],
       active: "orders-odd.json",

@@ -1,15 +1,15 @@
 // Property tests: arbitrary JSON into every parser. Nothing but a VenueError escapes, and whatever
 // is read renders to an exposition that promtool accepts.
 
-import { collectFamilies } from "./helpers/fixtures.js";
+import { collectFamilies, objectWalk } from "./helpers/fixtures.js";
 import { render } from "./helpers/prometheus-client-render.js";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import type { ScrapeResult } from "../src/collect/result.js";
 import { VenueError } from "../src/venue/errors.js";
-import { POSITION_NUMBERS, parseAccountInfo } from "../src/venue/parse-account.js";
-import { parseMarkets } from "../src/venue/parse-markets.js";
-import { parseOrders } from "../src/venue/parse-orders.js";
+import { POSITION_NUMBERS, readAccountInfo } from "../src/venue/parse-account.js";
+import { readMarkets } from "../src/venue/parse-markets.js";
+import { readOrders } from "../src/venue/parse-orders.js";
 import { MARKET_SETTINGS } from "../src/venue/snapshot.js";
 import { checkMetrics } from "./helpers/promtool.js";
 
@@ -73,16 +73,16 @@ const marketsBody = fc.oneof(
 const bodies = fc.record({ account: accountBody, active: ordersBody, history: ordersBody, markets: marketsBody });
 
 /** Parses like the client does: a VenueError fails the endpoint; any other exception is a bug. */
-function attempt<T>(parse: () => T): T | undefined {
+async function attempt<T>(parse: () => Promise<T>): Promise<T | undefined> {
   try {
-    return parse();
+    return await parse();
   } catch (error) {
     if (error instanceof VenueError) return undefined;
     throw error;
   }
 }
 
-function scrapeOf(b: { account: unknown; active: unknown; history: unknown; markets: unknown }): ScrapeResult {
+async function scrapeOf(b: { account: unknown; active: unknown; history: unknown; markets: unknown }): Promise<ScrapeResult> {
   const ignore = () => undefined;
   const ok = (endpoint: "account_info" | "orders_active" | "orders_history" | "markets", good: boolean) => ({
     endpoint,
@@ -92,10 +92,10 @@ function scrapeOf(b: { account: unknown; active: unknown; history: unknown; mark
     reason: good ? undefined : ("invalid_schema" as const),
     message: undefined,
   });
-  const info = attempt(() => parseAccountInfo(b.account, "C", ignore));
-  const active = attempt(() => parseOrders(b.active, "orders_active", ignore));
-  const history = attempt(() => parseOrders(b.history, "orders_history", ignore));
-  const markets = attempt(() => parseMarkets(b.markets, ignore));
+  const info = await attempt(() => readAccountInfo(objectWalk(b.account), "C", ignore));
+  const active = await attempt(() => readOrders(objectWalk(b.active), "orders_active", ignore));
+  const history = await attempt(() => readOrders(objectWalk(b.history), "orders_history", ignore));
+  const markets = await attempt(() => readMarkets(objectWalk(b.markets), ignore));
   return {
     collectedAt: 0,
     accounts: [
@@ -117,7 +117,7 @@ describe("arbitrary venue bodies", () => {
   it("never throw anything but a VenueError, and always render", async () => {
     await fc.assert(
       fc.asyncProperty(bodies, async (b) => {
-        const text = await render(collectFamilies(scrapeOf(b)));
+        const text = await render(collectFamilies(await scrapeOf(b)));
         expect(text).toContain("trading_scrape_success");
         expect(text).not.toMatch(/ NaN$/m);
       }),
@@ -128,7 +128,7 @@ describe("arbitrary venue bodies", () => {
   it("render expositions that promtool check metrics accepts", async () => {
     await fc.assert(
       fc.asyncProperty(bodies, async (b) => {
-        const text = await render(collectFamilies(scrapeOf(b)));
+        const text = await render(collectFamilies(await scrapeOf(b)));
         expect(checkMetrics(text)).toBe("");
       }),
       { numRuns: 40 },

@@ -41,7 +41,7 @@ describe("renderText", () => {
     ],
     ["odd", { account: "o", accountInfos: [["USDC", "account-odd.json"]], active: "orders-odd.json", history: "orders-odd.json", markets: "markets-odd.json" }],
   ] as const)("matches the Prometheus client on the %s fixtures", async (_name, c) => {
-    const families = collectFamilies(scrapeFromFixtures({ ...c, accountInfos: c.accountInfos.map(([id, f]) => [id, f]) }).scrape);
+    const families = collectFamilies((await scrapeFromFixtures({ ...c, accountInfos: c.accountInfos.map(([id, f]) => [id, f]) })).scrape);
     expect(renderText(families)).toBe(await render(families));
   });
 

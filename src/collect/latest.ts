@@ -1,7 +1,6 @@
 // The latest collection served per account and of the markets, and each endpoint's last failure: what the status page reads.
 
-import type { EndpointOutcome } from "./result.js";
-import type { AccountResult, MarketsResult, ScrapeResult } from "./result.js";
+import type { AccountResult, EndpointOutcome, MarketsResult, ScrapeResult } from "./result.js";
 import type { FailureReason } from "../venue/errors.js";
 
 export interface LastFailure {

@@ -9,9 +9,7 @@ import type { Endpoint } from "../venue/endpoints.js";
 import { VenueError } from "../venue/errors.js";
 import type { AccountInfo } from "../venue/snapshot.js";
 import type { OrderOutcomes } from "./order-outcomes.js";
-import type { EndpointOutcome } from "./result.js";
-import { RateLimits } from "./rate-limits.js";
-import type { AccountResult, MarketsResult, ScrapeResult } from "./result.js";
+import type { AccountResult, EndpointOutcome, MarketsResult, ScrapeResult } from "./result.js";
 import { mergeOutcomes, runEndpoint, type Run } from "./runner.js";
 import { LastCollection } from "./last-collection.js";
 
@@ -47,7 +45,8 @@ export class Scraper {
   readonly #publicClient: VenueClient;
   readonly #hooks: ScraperHooks;
   readonly #marketsTtlMs: number;
-  readonly #rateLimits: RateLimits;
+  /** Per account and endpoint, until when (epoch ms) the venue asked to be left alone (its Retry-After). */
+  readonly #retryUntil = new Map<string, number>();
   /** Each account's and the market list's last collection: what coalescing and the minimum interval serve. */
   readonly #collections: { accounts: LastCollection<AccountResult>; markets: LastCollection<MarketsResult> };
   readonly #minIntervalMs: number;
@@ -64,7 +63,6 @@ export class Scraper {
     this.#historyMaxOrders = config.venue.historyMaxOrders;
     this.ownsMarkets = ownsMarkets(config.sharding);
     this.#now = now;
-    this.#rateLimits = new RateLimits(now);
     this.#collections = { accounts: new LastCollection(now), markets: new LastCollection(now) };
     this.#marketsTtlMs = config.venue.marketsCacheSeconds * 1000;
     this.#minIntervalMs = config.scrape.minCollectionIntervalSeconds * 1000;
@@ -156,7 +154,8 @@ export class Scraper {
     fn: (ctx: CallContext) => Promise<T>,
     debug: ScrapeOptions = {},
   ): Promise<Run<T>> {
-    const waitMs = this.#rateLimits.remainingMs(account, endpoint);
+    const key = `${account ?? ""}\u0000${endpoint}`;
+    const waitMs = (this.#retryUntil.get(key) ?? 0) - this.#now();
     if (waitMs > 0) {
       return runEndpoint(endpoint, account, () =>
         Promise.reject(new VenueError("rate_limited", `${endpoint}: skipped, the venue asked to wait ${Math.ceil(waitMs / 1000)} s more`)),
@@ -173,7 +172,8 @@ export class Scraper {
     };
     const run = await runEndpoint(endpoint, account, () => fn(ctx));
     if (counts.size > 0) this.#hooks.onInvalidFields(endpoint, counts);
-    if (run.outcome.retryAfterSeconds !== undefined) this.#rateLimits.block(account, endpoint, run.outcome.retryAfterSeconds);
+    const retryAfterSeconds = run.outcome.retryAfterSeconds ?? 0;
+    if (retryAfterSeconds > 0) this.#retryUntil.set(key, this.#now() + retryAfterSeconds * 1000);
     return run;
   }
 

@@ -191,7 +191,7 @@ export class ExactSum {
     }
     const dx = Number.isNaN(x) ? fromNumber(a) : { mantissa: BigInt(x), scale: xk };
     const dy = Number.isNaN(y) ? fromNumber(b) : { mantissa: BigInt(y), scale: yk };
-    return this.#addBig({ mantissa: dx.mantissa * dy.mantissa, scale: dx.scale + dy.scale });
+    return this.#addBig(multiply(dx, dy));
   }
 
   #addScaled(m: number, k: number): this {
@@ -216,7 +216,7 @@ export class ExactSum {
   }
 
   #addBig(d: Decimal): this {
-    this.#big = add(this.#big ?? { mantissa: BigInt(this.#m), scale: this.#k }, d);
+    this.#big = add(this.decimal, d);
     return this;
   }
 

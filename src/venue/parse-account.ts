@@ -87,11 +87,14 @@ class PositionReader {
 }
 
 /**
+ * An account-info body walked within its bounds: at most the cap of positions read, the rest counted.
  * The shape is told by what the body holds: a list of positions is the detailed shape, anything
  * else (a count, or no positions field) the summary shape. A body that is not an object fails the
  * endpoint with invalid_schema. `positionCount` is how many the list held, read or not.
  */
-function accountInfoOf(body: unknown, reader: PositionReader, listed: number, collateralId: string, invalid: FieldReporter): AccountInfo {
+export async function readAccountInfo(walk: ListWalk, collateralId: string, invalid: FieldReporter): Promise<AccountInfo> {
+  const reader = new PositionReader(invalid);
+  const { root: body, items: listed } = await walkList(walk, "positions", invalid, (raw) => reader.add(raw));
   if (!isRecord(body)) {
     throw new VenueError("invalid_schema", "account_info: expected a JSON object");
   }
@@ -120,19 +123,4 @@ function accountInfoOf(body: unknown, reader: PositionReader, listed: number, co
     positionsComplete: reader.complete && reader.read === listed,
     exact: exactFields(body, ["totalMargin"] as const),
   };
-}
-
-/** An already parsed account-info body (tests and fixtures): every position is read. */
-export function parseAccountInfo(body: unknown, collateralId: string, invalid: FieldReporter): AccountInfo {
-  const reader = new PositionReader(invalid);
-  const list = isRecord(body) && Array.isArray(body.positions) ? (body.positions as unknown[]) : [];
-  for (const raw of list) reader.add(raw);
-  return accountInfoOf(body, reader, list.length, collateralId, invalid);
-}
-
-/** An account-info body walked within its bounds: at most the cap of positions read, the rest counted. */
-export async function readAccountInfo(walk: ListWalk, collateralId: string, invalid: FieldReporter): Promise<AccountInfo> {
-  const reader = new PositionReader(invalid);
-  const walked = await walkList(walk, "positions", invalid, (raw) => reader.add(raw));
-  return accountInfoOf(walked.root, reader, walked.items, collateralId, invalid);
 }

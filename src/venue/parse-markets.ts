@@ -43,37 +43,21 @@ function readMarket(raw: Record<string, unknown>, invalid: FieldReporter): Marke
   };
 }
 
-/** Reads markets one at a time into `markets`; a repeated id keeps its first entry. */
-function marketReader(invalid: FieldReporter): { markets: Market[]; add: (raw: unknown) => void } {
+/**
+ * The market list walked within its bounds: at most the cap of markets read, the rest counted.
+ * A repeated id keeps its first entry.
+ */
+export async function readMarkets(walk: ListWalk, invalid: FieldReporter): Promise<Market[]> {
   const markets: Market[] = [];
   const seen = new Set<string>();
-  const add = (raw: unknown): void => {
+  const walked = await walkList(walk, undefined, invalid, (raw) => {
     if (!isRecord(raw)) return invalid("[]");
     const market = readMarket(raw, invalid);
     if (market === undefined) return;
     if (seen.has(market.id)) return invalid("id");
     seen.add(market.id);
     markets.push(market);
-  };
-  return { markets, add };
-}
-
-function notAMarketList(): VenueError {
-  return new VenueError("invalid_schema", "markets: expected a JSON array of markets");
-}
-
-/** An already parsed market list (tests and fixtures): a JSON array of Market objects. */
-export function parseMarkets(body: unknown, invalid: FieldReporter): Market[] {
-  if (!Array.isArray(body)) throw notAMarketList();
-  const reader = marketReader(invalid);
-  for (const raw of body) reader.add(raw);
-  return reader.markets;
-}
-
-/** The market list walked within its bounds: at most the cap of markets read, the rest counted. */
-export async function readMarkets(walk: ListWalk, invalid: FieldReporter): Promise<Market[]> {
-  const reader = marketReader(invalid);
-  const walked = await walkList(walk, undefined, invalid, (raw) => reader.add(raw));
-  if (!Array.isArray(walked.root)) throw notAMarketList();
-  return reader.markets;
+  });
+  if (!Array.isArray(walked.root)) throw new VenueError("invalid_schema", "markets: expected a JSON array of markets");
+  return markets;
 }

@@ -96,39 +96,17 @@ function readOrder(raw: Record<string, unknown>, invalid: FieldReporter, list: O
   };
 }
 
-/** One element of an order list: an Order, or undefined (reported as "[]") when it is not an object. */
-function readOrderItem(raw: unknown, invalid: FieldReporter, list: OrderList): Order | undefined {
-  if (isRecord(raw)) return readOrder(raw, invalid, list);
-  invalid("[]");
-  return undefined;
-}
-
-/** The error of an order list body that is JSON but not an array. */
-function notAnOrderList(endpoint: string): VenueError {
-  return new VenueError("invalid_schema", `${endpoint}: expected a JSON array of orders`);
-}
-
-/** An order list body: a JSON array of Order objects. Anything else fails with invalid_schema. */
-export function parseOrders(body: unknown, endpoint: OrderList, invalid: FieldReporter): Order[] {
-  if (!Array.isArray(body)) throw notAnOrderList(endpoint);
-  const orders: Order[] = [];
-  for (const raw of body) {
-    const order = readOrderItem(raw, invalid, endpoint);
-    if (order !== undefined) orders.push(order);
-  }
-  return orders;
-}
-
 /**
  * An order list walked within its bounds: each order read as soon as it is parsed, so the parsed
  * JSON of thousands of orders never lives all at once; at most the cap read, the rest counted.
+ * An element that is not an object is reported as "[]"; a body that is not an array fails with invalid_schema.
  */
 export async function readOrders(walk: ListWalk, endpoint: OrderList, invalid: FieldReporter): Promise<Order[]> {
   const orders: Order[] = [];
   const walked = await walkList(walk, undefined, invalid, (raw) => {
-    const order = readOrderItem(raw, invalid, endpoint);
-    if (order !== undefined) orders.push(order);
+    if (isRecord(raw)) orders.push(readOrder(raw, invalid, endpoint));
+    else invalid("[]");
   });
-  if (!Array.isArray(walked.root)) throw notAnOrderList(endpoint);
+  if (!Array.isArray(walked.root)) throw new VenueError("invalid_schema", `${endpoint}: expected a JSON array of orders`);
   return orders;
 }

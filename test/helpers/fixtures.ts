@@ -7,12 +7,24 @@ import { COLLECTORS } from "../../src/collectors/index.js";
 import type { Family } from "../../src/metrics/family.js";
 import type { Endpoint } from "../../src/venue/endpoints.js";
 import type { FailureReason } from "../../src/venue/errors.js";
-import { parseAccountInfo } from "../../src/venue/parse-account.js";
-import { parseMarkets } from "../../src/venue/parse-markets.js";
-import { parseOrders } from "../../src/venue/parse-orders.js";
+import { isRecord } from "../../src/venue/fields.js";
+import { readAccountInfo } from "../../src/venue/parse-account.js";
+import { readMarkets } from "../../src/venue/parse-markets.js";
+import { readOrders } from "../../src/venue/parse-orders.js";
+import type { ListWalk } from "../../src/venue/walk.js";
 
 export function fixture(name: string): unknown {
   return JSON.parse(readFileSync(new URL(`../fixtures/${name}`, import.meta.url), "utf8")) as unknown;
+}
+
+/** A ListWalk over an already parsed body: every item of the list handed out, none over a cap. */
+export function objectWalk(body: unknown): ListWalk {
+  return async (list, each) => {
+    const value = list === undefined ? body : isRecord(body) ? body[list] : undefined;
+    const items: unknown[] = Array.isArray(value) ? value : [];
+    for (const item of items) each(item);
+    return { root: body, items: items.length, overCap: 0 };
+  };
 }
 
 /** A fixture file name, or a failure reason standing for an endpoint that failed. */
@@ -44,21 +56,21 @@ function outcome(endpoint: Endpoint, account: string | undefined, failure?: Fail
 }
 
 /** The ScrapeResult and the invalid fields counted per "endpoint field". */
-export function scrapeFromFixtures(c: FixtureCase): { scrape: ScrapeResult; invalid: InvalidCounts } {
+export async function scrapeFromFixtures(c: FixtureCase): Promise<{ scrape: ScrapeResult; invalid: InvalidCounts }> {
   const invalid: InvalidCounts = {};
   const reporter = (endpoint: string) => (field: string) => {
     const key = `${endpoint} ${field}`;
     invalid[key] = (invalid[key] ?? 0) + 1;
   };
-  const read = <T>(endpoint: Endpoint, source: Source, parse: (body: unknown) => T): [EndpointOutcome, T | undefined] =>
+  const read = async <T>(endpoint: Endpoint, source: Source, parse: (walk: ListWalk) => Promise<T>): Promise<[EndpointOutcome, T | undefined]> =>
     typeof source === "string"
-      ? [outcome(endpoint, endpoint === "markets" ? undefined : c.account), parse(fixture(source))]
+      ? [outcome(endpoint, endpoint === "markets" ? undefined : c.account), await parse(objectWalk(fixture(source)))]
       : [outcome(endpoint, endpoint === "markets" ? undefined : c.account, source.fail), undefined];
 
-  const infos = c.accountInfos.map(([id, source]) => read("account_info", source, (b) => parseAccountInfo(b, id, reporter("account_info"))));
-  const [activeOutcome, active] = read("orders_active", c.active, (b) => parseOrders(b, "orders_active", reporter("orders_active")));
-  const [historyOutcome, history] = read("orders_history", c.history, (b) => parseOrders(b, "orders_history", reporter("orders_history")));
-  const [marketsOutcome, markets] = read("markets", c.markets, (b) => parseMarkets(b, reporter("markets")));
+  const infos = await Promise.all(c.accountInfos.map(([id, source]) => read("account_info", source, (w) => readAccountInfo(w, id, reporter("account_info")))));
+  const [activeOutcome, active] = await read("orders_active", c.active, (w) => readOrders(w, "orders_active", reporter("orders_active")));
+  const [historyOutcome, history] = await read("orders_history", c.history, (w) => readOrders(w, "orders_history", reporter("orders_history")));
+  const [marketsOutcome, markets] = await read("markets", c.markets, (w) => readMarkets(w, reporter("markets")));
   const infoFailure = infos.find(([o]) => !o.ok)?.[0].reason;
   const activeOrders = active === undefined ? undefined : { orders: active, limit: c.activeLimit ?? 1000 };
   const orderHistory = history === undefined ? undefined : { orders: history, truncated: false, anomalies: {} };
