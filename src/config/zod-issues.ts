@@ -8,7 +8,7 @@ import type { Problems } from "./problems.js";
 
 export type KeyPath = ReadonlyArray<PropertyKey>;
 
-export function keyPath(path: KeyPath): string {
+function keyPath(path: KeyPath): string {
   let out = "";
   for (const part of path) {
     if (typeof part === "number") out += `[${part}]`;
@@ -64,8 +64,7 @@ function describe(issue: z.core.$ZodIssue): string {
       return `must be at most ${String(issue.maximum)}`;
     case "invalid_union": {
       // A discriminated union names the tag values it accepts.
-      const options = (issue as { options?: unknown[] }).options;
-      if (Array.isArray(options)) return `expected one of ${options.map((v) => JSON.stringify(v)).join(", ")}`;
+      if ("options" in issue && issue.options !== undefined) return `expected one of ${issue.options.map((v) => JSON.stringify(v)).join(", ")}`;
       return "does not match any accepted form";
     }
     case "invalid_value":
