@@ -75,8 +75,12 @@ function auth(raw: z.infer<typeof AUTH>, key: string, env: Env, baseDir: string,
       return token === undefined ? undefined : { type: "bearer", token };
     }
     case "basic": {
+      const username = collect(() => {
+        checkHeaderValue(raw.username, `${key}.username`);
+        return raw.username;
+      });
       const password = secret("password");
-      return password === undefined ? undefined : { type: "basic", username: raw.username, password };
+      return username === undefined || password === undefined ? undefined : { type: "basic", username, password };
     }
     case "none":
       return { type: "none" };
@@ -163,16 +167,16 @@ export class ConfigFile {
       for (const field of Object.keys(given)) {
         if (!ACCOUNT_KEYS.includes(field)) problems.unknownKey("", key, field, ACCOUNT_KEYS, where(["accounts", i, field]));
       }
-      for (const field of ["name", "collateral_ids"])
-        if (given[field] === undefined) problems.add(`${key}.${field}`, "required", where(["accounts", i, field]));
       // Names and ids are checked by the same parsers as TRADING_ACCOUNT and TRADING_COLLATERAL_IDS.
-      const name = given.name === undefined ? "" : problems.collect(where(["accounts", i, "name"]), () => parseAccountName(given.name, `${key}.name`), "");
+      const field = <T>(part: string, parse: (value: unknown, key: string) => T, fallback: T): T => {
+        if (given[part] !== undefined) return problems.collect(where(["accounts", i, part]), () => parse(given[part], `${key}.${part}`), fallback);
+        problems.add(`${key}.${part}`, "required", where(["accounts", i, part]));
+        return fallback;
+      };
+      const name = field("name", parseAccountName, "");
       if (name !== "" && names.has(name)) problems.add(`${key}.name`, "another account has this name", where(["accounts", i, "name"]));
       names.add(name);
-      const collateralIds =
-        given.collateral_ids === undefined
-          ? []
-          : problems.collect(where(["accounts", i, "collateral_ids"]), () => parseIdList(given.collateral_ids, `${key}.collateral_ids`), []);
+      const collateralIds = field("collateral_ids", parseIdList, []);
       const shape = <T extends z.ZodType>(schema: T, field: string): z.infer<T> | undefined => {
         const parsed = schema.safeParse(given[field], { reportInput: true });
         if (parsed.success) return parsed.data;
@@ -185,10 +189,6 @@ export class ConfigFile {
         const at = where(["accounts", i, "headers", header]);
         problems.collect(at, () => parseHeaderName(header, `${key}.headers.${header}`), "");
         problems.collect(at, () => checkHeaderValue(value, `${key}.headers.${header}`), undefined);
-      }
-      if (rawAuth?.type === "basic") {
-        const username = rawAuth.username;
-        problems.collect(where(["accounts", i, "auth"]), () => checkHeaderValue(username, `${key}.auth.username`), undefined);
       }
       const authConfig =
         rawAuth === undefined
