@@ -27,16 +27,10 @@ const AUTH = z.discriminatedUnion("type", [
   z.strictObject({ type: z.literal("none") }),
 ]);
 
-// Names and ids are checked by the same parsers as TRADING_ACCOUNT and TRADING_COLLATERAL_IDS.
-const ACCOUNT = z.strictObject({
-  name: z.unknown().refine((v) => v !== undefined, "required"),
-  collateral_ids: z.unknown().refine((v) => v !== undefined, "required"),
-  auth: AUTH,
-  headers: z.record(z.string(), z.string()).default({}),
-});
-const HEADERS = ACCOUNT.shape.headers;
+const HEADERS = z.record(z.string(), z.string()).default({});
 
-type RawAccount = z.infer<typeof ACCOUNT>;
+// Each part of an account is checked once, on its own, so one bad part never hides another's problems.
+const ACCOUNT_KEYS = ["name", "collateral_ids", "auth", "headers"];
 
 /** The sections and keys the file may have: the settings table's file keys, and the accounts. */
 function knownSections(): Map<string, string[]> {
@@ -67,7 +61,7 @@ function secretOf(raw: Record<string, string | undefined>, name: string, key: st
 }
 
 /** The account's credential; each problem goes to `collect`, which returns undefined for a step that had one. */
-function auth(raw: RawAccount["auth"], key: string, env: Env, baseDir: string, collect: <T>(step: () => T) => T | undefined): AuthConfig | undefined {
+function auth(raw: z.infer<typeof AUTH>, key: string, env: Env, baseDir: string, collect: <T>(step: () => T) => T | undefined): AuthConfig | undefined {
   const secret = (name: string): Secret | undefined => collect(() => secretOf(raw, name, `${key}.${name}`, env, baseDir));
   switch (raw.type) {
     case "api_key": {
@@ -81,8 +75,12 @@ function auth(raw: RawAccount["auth"], key: string, env: Env, baseDir: string, c
       return token === undefined ? undefined : { type: "bearer", token };
     }
     case "basic": {
+      const username = collect(() => {
+        checkHeaderValue(raw.username, `${key}.username`);
+        return raw.username;
+      });
       const password = secret("password");
-      return password === undefined ? undefined : { type: "basic", username: raw.username, password };
+      return username === undefined || password === undefined ? undefined : { type: "basic", username, password };
     }
     case "none":
       return { type: "none" };
@@ -165,36 +163,39 @@ export class ConfigFile {
         return;
       }
       const before = problems.size;
-      const parsed = ACCOUNT.safeParse(data, { reportInput: true });
-      if (!parsed.success) {
-        addZodIssues(parsed.error, problems, { schema: ACCOUNT, data, at: ["accounts", i], label: "", order: this.#order, source: FROM_FILE });
-      }
       const given = data as Record<string, unknown>;
-      const name = given.name === undefined ? "" : problems.collect(where(["accounts", i, "name"]), () => parseAccountName(given.name, `${key}.name`), "");
+      for (const field of Object.keys(given)) {
+        if (!ACCOUNT_KEYS.includes(field)) problems.unknownKey("", key, field, ACCOUNT_KEYS, where(["accounts", i, field]));
+      }
+      // Names and ids are checked by the same parsers as TRADING_ACCOUNT and TRADING_COLLATERAL_IDS.
+      const field = <T>(part: string, parse: (value: unknown, key: string) => T, fallback: T): T => {
+        if (given[part] !== undefined) return problems.collect(where(["accounts", i, part]), () => parse(given[part], `${key}.${part}`), fallback);
+        problems.add(`${key}.${part}`, "required", where(["accounts", i, part]));
+        return fallback;
+      };
+      const name = field("name", parseAccountName, "");
       if (name !== "" && names.has(name)) problems.add(`${key}.name`, "another account has this name", where(["accounts", i, "name"]));
       names.add(name);
-      const collateralIds =
-        given.collateral_ids === undefined
-          ? []
-          : problems.collect(where(["accounts", i, "collateral_ids"]), () => parseIdList(given.collateral_ids, `${key}.collateral_ids`), []);
-      // The auth and headers are checked on their own too: an unknown key elsewhere in the account
-      // must not hide a secret's or a header's problem (zod's issues above already name shape errors).
-      const rawAuth = AUTH.safeParse(given.auth);
-      const rawHeaders = HEADERS.safeParse(given.headers);
-      for (const [header, value] of Object.entries(rawHeaders.data ?? {})) {
+      const collateralIds = field("collateral_ids", parseIdList, []);
+      const shape = <T extends z.ZodType>(schema: T, field: string): z.infer<T> | undefined => {
+        const parsed = schema.safeParse(given[field], { reportInput: true });
+        if (parsed.success) return parsed.data;
+        addZodIssues(parsed.error, problems, { schema, data: given[field], at: ["accounts", i, field], label: "", order: this.#order, source: FROM_FILE });
+        return undefined;
+      };
+      const rawAuth = shape(AUTH, "auth");
+      const rawHeaders = shape(HEADERS, "headers");
+      for (const [header, value] of Object.entries(rawHeaders ?? {})) {
         const at = where(["accounts", i, "headers", header]);
         problems.collect(at, () => parseHeaderName(header, `${key}.headers.${header}`), "");
         problems.collect(at, () => checkHeaderValue(value, `${key}.headers.${header}`), undefined);
       }
-      if (rawAuth.data?.type === "basic") {
-        const username = rawAuth.data.username;
-        problems.collect(where(["accounts", i, "auth"]), () => checkHeaderValue(username, `${key}.auth.username`), undefined);
-      }
-      const authConfig = rawAuth.success
-        ? auth(rawAuth.data, `${key}.auth`, env, this.baseDir, (step) => problems.collect(where(["accounts", i, "auth"]), step, undefined))
-        : undefined;
-      if (!parsed.success || authConfig === undefined || rawHeaders.data === undefined || problems.size > before) return;
-      accounts.push({ name, collateralIds, auth: authConfig, headers: rawHeaders.data });
+      const authConfig =
+        rawAuth === undefined
+          ? undefined
+          : auth(rawAuth, `${key}.auth`, env, this.baseDir, (step) => problems.collect(where(["accounts", i, "auth"]), step, undefined));
+      if (authConfig === undefined || rawHeaders === undefined || problems.size > before) return;
+      accounts.push({ name, collateralIds, auth: authConfig, headers: rawHeaders });
     });
     return accounts;
   }

@@ -26,7 +26,7 @@ export function shardOf(name: string, totalShards: number): number {
   return Number(digest.readBigUInt64BE(0) % BigInt(totalShards));
 }
 
-export function ownsName(sharding: Sharding, name: string): boolean {
+function ownsName(sharding: Sharding, name: string): boolean {
   return sharding.totalShards === 1 || shardOf(name, sharding.totalShards) === sharding.shard;
 }
 

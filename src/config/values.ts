@@ -60,7 +60,7 @@ export function wholeNumber(min: number, max: number, expected: string): (value:
 export const countOrZero = (max: number) => wholeNumber(0, max, `a whole number from 0 (no limit) to ${max}`);
 
 /** A whole number from 1 to `max`. */
-export const positiveInt = (max = Number.MAX_SAFE_INTEGER) => wholeNumber(1, max, `a whole number from 1 to ${max}`);
+export const positiveInt = (max: number) => wholeNumber(1, max, `a whole number from 1 to ${max}`);
 
 /** The exporter's other paths (http/app.ts; "/" is the status page): the telemetry path may not take one of them. */
 const RESERVED_PATHS = ["/probe", "/sd", "/exporter-metrics", "/-/healthy", "/-/ready", "/-/reload", "/runbooks", "/status.css"];

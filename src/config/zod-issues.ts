@@ -3,12 +3,12 @@
 // Not z.prettifyError: it gives two lines per issue in zod's own words, ordered by path length, not by the file. Not
 // z.core.toDotPath: it writes a key such as a header name as headers["X-Frame-Options"], where users see headers.X-Frame-Options.
 
-import type { z } from "zod";
+import { z } from "zod";
 import type { Problems } from "./problems.js";
 
 export type KeyPath = ReadonlyArray<PropertyKey>;
 
-export function keyPath(path: KeyPath): string {
+function keyPath(path: KeyPath): string {
   let out = "";
   for (const part of path) {
     if (typeof part === "number") out += `[${part}]`;
@@ -36,41 +36,22 @@ export function documentOrder(data: unknown): (path: KeyPath) => number {
   };
 }
 
-interface Def {
-  type: string;
-  shape?: Record<string, z.ZodType>;
-  innerType?: z.ZodType;
-  element?: z.ZodType;
-  options?: z.ZodType[];
-  valueType?: z.ZodType;
-  in?: z.ZodType;
-}
-
-const defOf = (schema: z.ZodType): Def => (schema as unknown as { _zod: { def: Def } })._zod.def;
-
-function valueAt(data: unknown, path: KeyPath): unknown {
-  let value = data;
-  for (const part of path) value = value !== null && typeof value === "object" ? (value as Record<PropertyKey, unknown>)[part] : undefined;
-  return value;
-}
-
-/** The keys an object schema accepts at `path` (a union picks the branch whose `type` matches the data). */
-function knownKeys(schema: z.ZodType, path: KeyPath, data: unknown, depth = 0): string[] {
-  let def = defOf(schema);
-  while (def.innerType !== undefined || def.in !== undefined) def = defOf(def.innerType ?? def.in!);
-  if (def.type === "union") {
-    const options = def.options ?? [];
-    const tag = (valueAt(data, []) as { type?: unknown } | undefined)?.type;
-    const branch = options.find((o) => {
-      const literal = defOf(o).shape?.type;
-      return literal !== undefined && (defOf(literal) as { values?: unknown[] }).values?.includes(tag);
-    });
-    return branch === undefined ? [...new Set(options.flatMap((o) => knownKeys(o, path, data, depth)))] : knownKeys(branch, path, data, depth);
+/** The keys an object schema accepts at `path`; of a tagged union, the branch whose `type` is the data's. */
+function knownKeys(schema: z.ZodType, path: KeyPath, data: unknown): string[] {
+  if (schema instanceof z.ZodOptional || schema instanceof z.ZodDefault) return knownKeys(schema.unwrap() as z.ZodType, path, data);
+  if (schema instanceof z.ZodUnion) {
+    const tag = (data as { type?: unknown } | undefined)?.type;
+    const branch = (schema.options as z.ZodType[]).find(
+      (o) => o instanceof z.ZodObject && o.shape.type instanceof z.ZodLiteral && (o.shape.type.values as Set<unknown>).has(tag),
+    );
+    return branch === undefined ? [] : knownKeys(branch, path, data);
   }
   const [head, ...rest] = path;
-  if (head === undefined) return def.shape === undefined ? [] : Object.keys(def.shape);
-  const next = typeof head === "number" ? def.element : (def.shape?.[String(head)] ?? def.valueType);
-  return next === undefined || depth > 20 ? [] : knownKeys(next, rest, valueAt(data, [head]), depth + 1);
+  const child = (value: unknown) => (value !== null && typeof value === "object" ? (value as Record<PropertyKey, unknown>)[head!] : undefined);
+  if (schema instanceof z.ZodObject) return head === undefined ? Object.keys(schema.shape) : knownKeys(schema.shape[String(head)], rest, child(data));
+  if (schema instanceof z.ZodArray && head !== undefined) return knownKeys(schema.element as z.ZodType, rest, child(data));
+  if (schema instanceof z.ZodRecord && head !== undefined) return knownKeys(schema.valueType as z.ZodType, rest, child(data));
+  return [];
 }
 
 function describe(issue: z.core.$ZodIssue): string {
@@ -83,8 +64,7 @@ function describe(issue: z.core.$ZodIssue): string {
       return `must be at most ${String(issue.maximum)}`;
     case "invalid_union": {
       // A discriminated union names the tag values it accepts.
-      const options = (issue as { options?: unknown[] }).options;
-      if (Array.isArray(options)) return `expected one of ${options.map((v) => JSON.stringify(v)).join(", ")}`;
+      if ("options" in issue && issue.options !== undefined) return `expected one of ${issue.options.map((v) => JSON.stringify(v)).join(", ")}`;
       return "does not match any accepted form";
     }
     case "invalid_value":
