@@ -7,7 +7,7 @@ import type { Logger } from "pino";
 import { ConfigError } from "../config/errors.js";
 import { libraryErrorText } from "../util/error-text.js";
 import { clientCertRefusal } from "./client-cert-check.js";
-import type { TlsServerConfig } from "./types.js";
+import type { TlsServerConfig } from "./web-config-schema.js";
 import { readTlsPems, type TlsPems, tlsOptionsFrom } from "./tls-options.js";
 
 /** The files are looked at no more often than this: Go reads them on every handshake, which a busy server need not copy. */

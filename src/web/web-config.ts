@@ -6,40 +6,21 @@ import { FROM_FILE, Problems } from "../config/problems.js";
 import { parseYaml, readText } from "../config/yaml.js";
 import { addZodIssues, documentOrder } from "../config/zod-issues.js";
 import { tlsServerOptions } from "./tls-options.js";
-import type { PemSource, TlsServerConfig, WebConfig } from "./types.js";
-import { webConfigSchema, type WebConfigFile } from "./web-config-schema.js";
+import type { WebConfig } from "./types.js";
+import { type PemSource, webConfigSchema, type WebConfigFile } from "./web-config-schema.js";
 
-/** Inline text or a file path resolved against the web config's folder, as the toolkit's SetDirectory does. */
-function pemSource(inline: string | undefined, file: string | undefined, baseDir: string): PemSource | undefined {
-  if (file !== undefined) return { file: resolve(baseDir, file) };
-  return inline === undefined ? undefined : { inline };
-}
-
-function toTlsConfig(file: NonNullable<WebConfigFile["tls_server_config"]>, baseDir: string): TlsServerConfig {
-  // An empty list means Go's default, as an absent one does.
-  const nonEmpty = (list: string[] | undefined) => (list?.length ? list : undefined);
-  return {
-    // The schema refused a config without a cert or a key.
-    cert: pemSource(file.cert, file.cert_file, baseDir)!,
-    key: pemSource(file.key, file.key_file, baseDir)!,
-    clientCa: pemSource(file.client_ca, file.client_ca_file, baseDir),
-    clientAuthType: file.client_auth_type === "RequireClientCert" ? "RequireAnyClientCert" : file.client_auth_type,
-    clientAllowedSans: file.client_allowed_sans,
-    minVersion: file.min_version,
-    maxVersion: file.max_version,
-    cipherSuites: nonEmpty(file.cipher_suites),
-    preferServerCipherSuites: file.prefer_server_cipher_suites,
-    curvePreferences: nonEmpty(file.curve_preferences),
-  };
+/** A PEM file path resolved against the web config's folder, as the toolkit's SetDirectory does. */
+function resolved(source: PemSource, baseDir: string): PemSource {
+  return "file" in source ? { file: resolve(baseDir, source.file) } : source;
 }
 
 function toWebConfig(file: WebConfigFile, baseDir: string): WebConfig {
-  const http = file.http_server_config;
+  const { tls_server_config: tls, http_server_config: http } = file;
   // The toolkit turns the limiter off with a zero interval; a zero burst there would refuse every
   // request, which no one means, so it turns the limiter off here too.
   const { interval: intervalMs = 0, burst = 0 } = file.rate_limit ?? {};
   return {
-    tls: file.tls_server_config === undefined ? undefined : toTlsConfig(file.tls_server_config, baseDir),
+    tls: tls && { ...tls, cert: resolved(tls.cert, baseDir), key: resolved(tls.key, baseDir), clientCa: tls.clientCa && resolved(tls.clientCa, baseDir) },
     basicAuthUsers: { ...file.basic_auth_users },
     headers: { ...http?.headers },
     ...(http?.http2 === undefined ? {} : { http2: http.http2 }),
