@@ -3,11 +3,9 @@
 import { createServer, type Server } from "node:http";
 import { createServer as createTlsServer, type Server as TlsHttpServer } from "node:https";
 import type { AddressInfo, Socket } from "node:net";
-import type { TlsOptions as NodeTlsOptions, Server as TlsServer } from "node:tls";
+import type { Server as TlsServer, TlsOptions } from "node:tls";
 import type express from "express";
 import { addressText, ListenError } from "./listen-error.js";
-
-export type TlsOptions = NodeTlsOptions;
 
 /**
  * A client must have finished its TLS handshake within this long, and then sent its first request's
