@@ -15,7 +15,7 @@ import { listen } from "../src/http/server.js";
 import { basicAuth } from "../src/web/basic-auth.js";
 import { webGuards } from "../src/web/guards.js";
 import { tlsServerOptions } from "../src/web/tls-options.js";
-import type { WebConfig } from "../src/web/types.js";
+import type { WebConfig } from "../src/web/web-config-schema.js";
 import { loadWebConfig, parseWebConfig } from "../src/web/web-config.js";
 
 const COST = 6;

@@ -1,7 +1,7 @@
 // The web config's rate_limit: one token bucket over every request, as exporter-toolkit's, answering 429 past it.
 
 import type express from "express";
-import type { RateLimit } from "./types.js";
+import type { RateLimit } from "./web-config-schema.js";
 
 /**
  * Go's rate.Limiter as exporter-toolkit uses it: full at the start with `burst` tokens, one more every

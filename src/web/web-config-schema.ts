@@ -156,16 +156,40 @@ const httpServerConfig = z.strictObject({
   headers: headers.optional(),
 });
 
-const rateLimit = z.strictObject({
-  interval: goDuration.optional(),
-  burst: z.number().int().min(0).optional(),
-});
+/** rate_limit: one token every `intervalMs`, at most `burst` saved up. */
+export interface RateLimit {
+  intervalMs: number;
+  burst: number;
+}
 
-export const webConfigSchema = z.strictObject({
-  tls_server_config: tlsServerConfig.optional(),
-  basic_auth_users: basicAuthUsers.optional(),
-  http_server_config: httpServerConfig.optional(),
-  rate_limit: rateLimit.optional(),
-});
+// The toolkit turns the limiter off with a zero interval; a zero burst there would refuse every
+// request, which no one means, so it turns the limiter off here too.
+const rateLimit = z
+  .strictObject({
+    interval: goDuration.optional(),
+    burst: z.number().int().min(0).optional(),
+  })
+  .transform(({ interval = 0, burst = 0 }): RateLimit | undefined => (interval > 0 && burst > 0 ? { intervalMs: interval, burst } : undefined));
 
-export type WebConfigFile = z.infer<typeof webConfigSchema>;
+export const webConfigSchema = z
+  .strictObject({
+    tls_server_config: tlsServerConfig.optional(),
+    basic_auth_users: basicAuthUsers.optional(),
+    http_server_config: httpServerConfig.optional(),
+    rate_limit: rateLimit.optional(),
+  })
+  // The config as the exporter uses it (PEM file paths relative to the config file until web-config.ts resolves them).
+  .transform(({ tls_server_config: tls, basic_auth_users: users, http_server_config: http, rate_limit: limit }) => ({
+    tls,
+    /** user name -> bcrypt hash */
+    basicAuthUsers: { ...users },
+    /** Added to every response (http_server_config.headers). */
+    headers: { ...http?.headers },
+    // As the file sets it (start-up notes it when true); HTTP/1.1 is served either way.
+    ...(http?.http2 === undefined ? {} : { http2: http.http2 }),
+    // Absent when the limiter is off.
+    ...(limit === undefined ? {} : { rateLimit: limit }),
+  }));
+
+/** The validated web config, exporter-toolkit's defaults applied. */
+export type WebConfig = z.output<typeof webConfigSchema>;

@@ -6,26 +6,12 @@ import { FROM_FILE, Problems } from "../config/problems.js";
 import { parseYaml, readText } from "../config/yaml.js";
 import { addZodIssues, documentOrder } from "../config/zod-issues.js";
 import { tlsServerOptions } from "./tls-options.js";
-import type { WebConfig } from "./types.js";
-import { type PemSource, webConfigSchema, type WebConfigFile } from "./web-config-schema.js";
+import { type PemSource, type TlsServerConfig, type WebConfig, webConfigSchema } from "./web-config-schema.js";
 
-/** A PEM file path resolved against the web config's folder, as the toolkit's SetDirectory does. */
-function resolved(source: PemSource, baseDir: string): PemSource {
-  return "file" in source ? { file: resolve(baseDir, source.file) } : source;
-}
-
-function toWebConfig(file: WebConfigFile, baseDir: string): WebConfig {
-  const { tls_server_config: tls, http_server_config: http } = file;
-  // The toolkit turns the limiter off with a zero interval; a zero burst there would refuse every
-  // request, which no one means, so it turns the limiter off here too.
-  const { interval: intervalMs = 0, burst = 0 } = file.rate_limit ?? {};
-  return {
-    tls: tls && { ...tls, cert: resolved(tls.cert, baseDir), key: resolved(tls.key, baseDir), clientCa: tls.clientCa && resolved(tls.clientCa, baseDir) },
-    basicAuthUsers: { ...file.basic_auth_users },
-    headers: { ...http?.headers },
-    ...(http?.http2 === undefined ? {} : { http2: http.http2 }),
-    ...(intervalMs > 0 && burst > 0 ? { rateLimit: { intervalMs, burst } } : {}),
-  };
+/** The PEM file paths resolved against the web config's folder, as the toolkit's SetDirectory does. */
+function underDir(tls: TlsServerConfig, baseDir: string): TlsServerConfig {
+  const at = (source: PemSource): PemSource => ("file" in source ? { file: resolve(baseDir, source.file) } : source);
+  return { ...tls, cert: at(tls.cert), key: at(tls.key), clientCa: tls.clientCa && at(tls.clientCa) };
 }
 
 /**
@@ -43,7 +29,7 @@ export function parseWebConfig(text: string, source: string): WebConfig {
     problems.throwIfAny();
     throw new ConfigError("web config: invalid");
   }
-  const config = toWebConfig(parsed.data, dirname(resolve(source)));
+  const config = { ...parsed.data, tls: parsed.data.tls && underDir(parsed.data.tls, dirname(resolve(source))) };
   // The TLS files are read and checked now, so a bad one stops start-up (or --config.check) with its key named.
   tlsServerOptions(config);
   return config;
