@@ -54,12 +54,8 @@ async function main(argv: string[]): Promise<number> {
     return next.config;
   };
   // One failing request or stray promise must not take the exporter down: log it and serve on.
-  process.on("unhandledRejection", (reason) => {
-    logger.error({ error: libraryErrorText(reason, "unexpected failure") }, "unhandled rejection");
-  });
-  process.on("uncaughtException", (error) => {
-    logger.error({ error: libraryErrorText(error, "unexpected failure") }, "uncaught exception");
-  });
+  process.on("unhandledRejection", (reason) => logger.error({ error: libraryErrorText(reason, "unexpected failure") }, "unhandled rejection"));
+  process.on("uncaughtException", (error) => logger.error({ error: libraryErrorText(error, "unexpected failure") }, "uncaught exception"));
   const webGuards = web === undefined ? undefined : (await import("./web/guards.js")).webGuards;
   const guards = (self: SelfMetrics) => (web === undefined || webGuards === undefined ? [] : webGuards(web, self.guards));
   // Read again here: the certificate files may have changed since the web config was checked.
