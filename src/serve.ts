@@ -11,7 +11,6 @@ import { startService } from "./service.js";
 import { secretHeaderNames } from "./venue/auth.js";
 import { VERSION, versionText } from "./version.js";
 import { libraryErrorText } from "./util/error-text.js";
-import type { WebConfig } from "./web/types.js";
 import type { SelfMetrics } from "./metrics/self.js";
 
 /** What to do about a start-up failure we have no words for: it is ours to fix. */
@@ -36,11 +35,8 @@ async function main(argv: string[]): Promise<number> {
   const load = () => loadConfig(sources);
   const { config, warnings } = await load();
   // TLS and basic auth (zod, bcryptjs) are loaded only when a web config asks for them.
-  const webConfigFile = config.webConfigFile;
-  const webModule = webConfigFile === undefined ? undefined : await import("./web/web-config.js");
-  const web: WebConfig | undefined = webConfigFile === undefined ? undefined : webModule?.loadWebConfig(webConfigFile);
-  // Read again here: the certificate files may have changed since the web config was checked.
-  const tlsModule = web?.tls === undefined ? undefined : await import("./web/tls-serving.js");
+  const { webConfigFile } = config;
+  const web = webConfigFile === undefined ? undefined : (await import("./web/web-config.js")).loadWebConfig(webConfigFile);
   if (flags.configCheck) {
     for (const warning of warnings) process.stderr.write(`trading-exporter: warning: ${warning}\n`);
     const lines = [`configuration OK: ${config.accounts.length} account(s): ${config.accounts.map((a) => a.name).join(", ")}`, ...shardLines(config)];
@@ -58,15 +54,12 @@ async function main(argv: string[]): Promise<number> {
     return next.config;
   };
   // One failing request or stray promise must not take the exporter down: log it and serve on.
-  process.on("unhandledRejection", (reason) => {
-    logger.error({ error: libraryErrorText(reason, "unexpected failure") }, "unhandled rejection");
-  });
-  process.on("uncaughtException", (error) => {
-    logger.error({ error: libraryErrorText(error, "unexpected failure") }, "uncaught exception");
-  });
+  process.on("unhandledRejection", (reason) => logger.error({ error: libraryErrorText(reason, "unexpected failure") }, "unhandled rejection"));
+  process.on("uncaughtException", (error) => logger.error({ error: libraryErrorText(error, "unexpected failure") }, "uncaught exception"));
   const webGuards = web === undefined ? undefined : (await import("./web/guards.js")).webGuards;
   const guards = (self: SelfMetrics) => (web === undefined || webGuards === undefined ? [] : webGuards(web, self.guards));
-  const tls = web?.tls === undefined ? undefined : tlsModule?.tlsServing(web.tls, logger);
+  // Read again here: the certificate files may have changed since the web config was checked.
+  const tls = web?.tls === undefined ? undefined : (await import("./web/tls-serving.js")).tlsServing(web.tls, logger);
   if (web?.http2 === true) logger.info("http_server_config.http2 is accepted, but Express serves HTTP/1.1 only: ALPN settles on it with HTTP/2 clients");
   const service = await startService(config, logger, { source, guards, tls: tls?.options, onTlsServer: tls?.attach });
   const { shard, totalShards } = config.sharding;

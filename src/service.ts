@@ -6,7 +6,7 @@ import { startupOnlyChanges } from "./config/settings.js";
 import type { Config } from "./config/types.js";
 import { Exporter } from "./exporter.js";
 import { createApp } from "./http/app.js";
-import { type ListenOptions, type ListenTarget, listenAll, type RunningServers, type TlsOptions } from "./http/server.js";
+import { type ListenOptions, type ListenTarget, listenAll, type RunningServers } from "./http/server.js";
 import { CHECK_SOCKET_UNIT, SystemdSocketError, takeSystemdSockets } from "./http/systemd-socket.js";
 import { SelfMetrics } from "./metrics/self.js";
 import { addSecrets } from "./util/redact.js";
@@ -47,7 +47,7 @@ export interface ServiceOptions {
   source?: () => Config | Promise<Config>;
   /** Middleware run before every route (basic auth, response headers from the web config); a function is given the self-metrics to count in. */
   guards?: express.RequestHandler[] | ((self: SelfMetrics) => express.RequestHandler[]);
-  tls?: TlsOptions | undefined;
+  tls?: ListenOptions["tls"];
   /** See `ListenOptions.onTlsServer`. */
   onTlsServer?: ListenOptions["onTlsServer"];
 }

@@ -14,7 +14,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ConfigError } from "../src/config/errors.js";
 import { listen } from "../src/http/server.js";
 import { subjectAltNames } from "../src/web/client-cert-check.js";
-import type { TlsServerConfig } from "../src/web/types.js";
+import type { TlsServerConfig } from "../src/web/web-config-schema.js";
 import { tlsServing } from "../src/web/tls-serving.js";
 import { loadWebConfig, parseWebConfig } from "../src/web/web-config.js";
 

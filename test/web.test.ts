@@ -15,7 +15,7 @@ import { listen } from "../src/http/server.js";
 import { basicAuth } from "../src/web/basic-auth.js";
 import { webGuards } from "../src/web/guards.js";
 import { tlsServerOptions } from "../src/web/tls-options.js";
-import type { WebConfig } from "../src/web/types.js";
+import type { WebConfig } from "../src/web/web-config-schema.js";
 import { loadWebConfig, parseWebConfig } from "../src/web/web-config.js";
 
 const COST = 6;
@@ -187,6 +187,9 @@ describe("web config file", () => {
         minVersion: "TLS13",
         maxVersion: "TLS13",
         preferServerCipherSuites: true,
+        clientAllowedSans: undefined,
+        cipherSuites: undefined,
+        curvePreferences: undefined,
       },
       basicAuthUsers: { alice: HASH, bob: HASH.replace(/^\$2b\$/, "$2y$") },
       headers: { "X-Frame-Options": "deny" },

@@ -193,8 +193,8 @@ export function createApp(options: AppOptions): express.Express {
     });
   });
 
-  if (options.reload) {
-    const reload = options.reload;
+  const { reload } = options;
+  if (reload) {
     app.post("/-/reload", async (req, res) => {
       // A page of another site could otherwise reload the exporter (a form or a no-cors fetch needs no permission).
       const crossSite = crossSiteReason(req);

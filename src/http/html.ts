@@ -1,6 +1,6 @@
 // HTML escaped by construction: every value put in an html`` template is escaped unless it is itself html.
 
-/** A piece of HTML that is safe as it is: made only by the html`` tag or an explicit raw(). */
+/** A piece of HTML that is safe as it is: made only by the html`` tag. */
 export class Html {
   constructor(readonly text: string) {}
 }
@@ -25,9 +25,4 @@ export function html(strings: TemplateStringsArray, ...values: HtmlValue[]): Htm
     out += render(value) + (strings[i + 1] ?? "");
   });
   return new Html(out);
-}
-
-/** Text from our own source that is already HTML (a fixed entity, a constant): the only way around escaping. */
-export function raw(text: string): Html {
-  return new Html(text);
 }

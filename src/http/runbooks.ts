@@ -10,10 +10,7 @@ export function runbooks(): express.Router {
   // Rendered at the first visit and kept: the pages are fixed for the life of the process, and loading
   // the Markdown library and rendering them would otherwise delay every start.
   let rendered: Promise<RunbookPages> | undefined;
-  const pages = (): Promise<RunbookPages> => {
-    rendered ??= import("./runbook-pages.js").then((m) => m.renderRunbookPages());
-    return rendered;
-  };
+  const pages = (): Promise<RunbookPages> => (rendered ??= import("./runbook-pages.js").then((m) => m.renderRunbookPages()));
   const router = express.Router({ strict: true, caseSensitive: true });
   router.get("/", async (req: Request, res: Response) => {
     // A relative link from /runbooks (no slash) would leave the folder: send it to /runbooks/.

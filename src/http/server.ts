@@ -3,11 +3,9 @@
 import { createServer, type Server } from "node:http";
 import { createServer as createTlsServer, type Server as TlsHttpServer } from "node:https";
 import type { AddressInfo, Socket } from "node:net";
-import type { TlsOptions as NodeTlsOptions, Server as TlsServer } from "node:tls";
+import type { Server as TlsServer, TlsOptions } from "node:tls";
 import type express from "express";
 import { addressText, ListenError } from "./listen-error.js";
-
-export type TlsOptions = NodeTlsOptions;
 
 /**
  * A client must have finished its TLS handshake within this long, and then sent its first request's
@@ -75,15 +73,11 @@ export async function listenOn(app: express.Express, target: ListenTarget, optio
     connectionsCheckingInterval: Math.min(1_000, headersTimeoutMs),
     keepAliveTimeout: idleTimeoutMs,
   };
-  let server: Server | TlsHttpServer;
-  if (tls === undefined) server = createServer(limits, app);
-  else {
-    // HTTP/1.1 only: Node's https server offers http/1.1 by ALPN, so a client preferring h2 settles on it.
-    // Node's default handshakeTimeout is 120 s: silent connections would hold descriptors that long.
-    const secure = createTlsServer({ ...tls, ...limits, handshakeTimeout: headersTimeoutMs }, app);
-    onTlsServer?.(secure);
-    server = secure;
-  }
+  // HTTP/1.1 only: Node's https server offers http/1.1 by ALPN, so a client preferring h2 settles on it.
+  // Node's default handshakeTimeout is 120 s: silent connections would hold descriptors that long.
+  const secure = tls === undefined ? undefined : createTlsServer({ ...tls, ...limits, handshakeTimeout: headersTimeoutMs }, app);
+  if (secure !== undefined) onTlsServer?.(secure);
+  const server: Server | TlsHttpServer = secure ?? createServer(limits, app);
   server.maxHeadersCount = 100;
   // Past the cap Node closes the new connection at once and emits 'drop'.
   server.maxConnections = maxConnections;

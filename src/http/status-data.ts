@@ -51,11 +51,6 @@ export interface StatusData {
   markets: EndpointStatus | undefined;
 }
 
-export interface AccountShown {
-  name: string;
-  collateralIds: readonly string[];
-}
-
 /** The samples of one family by their label values joined, so a row finds its value. */
 function samplesOf(families: Family[], name: string): Map<string, number> {
   const family = families.find((f) => f.name === name);
@@ -84,7 +79,7 @@ function nearestByCollateral(families: Family[]): Map<string, NearestLiquidation
  */
 export function statusData(
   result: ScrapeResult | undefined,
-  shown: readonly AccountShown[],
+  shown: ReadonlyArray<{ name: string; collateralIds: readonly string[] }>,
   lastFailure: (endpoint: string, account: string | undefined) => LastFailure | undefined,
 ): StatusData {
   const families = result === undefined ? [] : [...scrapeHealth.collect(result), ...accountCollector.collect(result), ...positionsCollector.collect(result)];

@@ -1,7 +1,7 @@
 // The status page at /: per account its health, margin ratio, nearest liquidation and endpoints, for the person on call.
 
 import { formatValue } from "../metrics/text-render.js";
-import { html, raw, type Html } from "./html.js";
+import { html, type Html } from "./html.js";
 import type { RiskState } from "./risk-levels.js";
 import type { AccountStatus, CollateralStatus, EndpointStatus, StatusData } from "./status-data.js";
 
@@ -146,7 +146,7 @@ export function statusPage(input: StatusPageInput): string {
   const page = html`<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><meta http-equiv="refresh" content="${REFRESH_SECONDS}">
 <title>trading-exporter status</title><link rel="stylesheet" href="${STATUS_CSS_PATH}"></head>
-<body><header><h1>trading-exporter</h1><p class="meta">Version ${input.version} ${raw("&middot;")} up ${duration(input.uptimeSeconds)} ${raw("&middot;")} page of ${new Date(now).toISOString().slice(11, 19)} UTC, refreshed every ${REFRESH_SECONDS} s</p></header>
+<body><header><h1>trading-exporter</h1><p class="meta">Version ${input.version} · up ${duration(input.uptimeSeconds)} · page of ${new Date(now).toISOString().slice(11, 19)} UTC, refreshed every ${REFRESH_SECONDS} s</p></header>
 <main>${notice}${summary(data.accounts)}${worstFirst.map((a) => accountSection(a, now))}${markets}</main>
 <footer><nav><ul>${links.map(([href, text]) => html`<li><a href="${href}">${text}</a></li>`)}</ul></nav></footer>
 </body></html>

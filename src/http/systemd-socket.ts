@@ -15,10 +15,7 @@ export class SystemdSocketError extends Error {
   override readonly name = "SystemdSocketError";
 
   /** `remedy` says what to do, so the one line the exporter stops with is enough to act on. */
-  constructor(
-    readonly reason: string,
-    readonly remedy: string,
-  ) {
+  constructor(reason: string, remedy: string) {
     super(`--web.systemd-socket: ${reason}; ${remedy}`);
   }
 }

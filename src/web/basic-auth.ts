@@ -49,7 +49,6 @@ function deny(res: express.Response): void {
 }
 
 export interface BasicAuthOptions {
-  now?: () => number;
   /** Called as each bcrypt check starts. */
   onCheck?: () => void;
   /** The bcrypt comparison; the worker thread unless a test takes control of when each check ends. */
@@ -67,7 +66,7 @@ export function basicAuth(users: Record<string, string>, options: BasicAuthOptio
   // A Map, so names such as "constructor" or "__proto__" find nothing inherited.
   const hashes = new Map(Object.entries(users));
   if (hashes.size === 0) return (_req, _res, next) => next();
-  const now = options.now ?? Date.now;
+  const now = Date.now;
   // At the highest configured cost: with mixed costs no dummy matches all, and this never makes unknown users cheaper.
   const dummy = dummyHash(Math.max(...[...hashes.values()].map((hash) => bcrypt.getRounds(hash))));
   // Credentials that passed (most recently used last) and ones that failed lately (with their expiry), as

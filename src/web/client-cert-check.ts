@@ -3,7 +3,7 @@
 import type { X509Certificate } from "node:crypto";
 import { isIP } from "node:net";
 import type { TLSSocket } from "node:tls";
-import type { TlsServerConfig } from "./types.js";
+import type { TlsServerConfig } from "./web-config-schema.js";
 
 /** An IP address as one spelling (Node writes ::1 as 0:0:0:0:0:0:0:1, Go as ::1); anything else as it is. */
 function canonical(value: string): string {

@@ -3,7 +3,7 @@
 import type express from "express";
 import { basicAuth } from "./basic-auth.js";
 import { rateLimit } from "./rate-limit.js";
-import type { WebConfig } from "./types.js";
+import type { WebConfig } from "./web-config-schema.js";
 
 /** What the guards tell about the requests they refuse (the self-metrics implement it). */
 export interface GuardEvents {

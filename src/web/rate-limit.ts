@@ -1,7 +1,7 @@
 // The web config's rate_limit: one token bucket over every request, as exporter-toolkit's, answering 429 past it.
 
 import type express from "express";
-import type { RateLimit } from "./types.js";
+import type { RateLimit } from "./web-config-schema.js";
 
 /**
  * Go's rate.Limiter as exporter-toolkit uses it: full at the start with `burst` tokens, one more every
@@ -9,17 +9,15 @@ import type { RateLimit } from "./types.js";
  * test can move it.
  */
 export class TokenBucket {
-  readonly #intervalMs: number;
-  readonly #burst: number;
+  readonly #limit: RateLimit;
   readonly #now: () => number;
   #tokens: number;
   #at: number;
 
-  constructor({ intervalMs, burst }: RateLimit, now: () => number = () => performance.now()) {
-    this.#intervalMs = intervalMs;
-    this.#burst = burst;
+  constructor(limit: RateLimit, now: () => number = () => performance.now()) {
+    this.#limit = limit;
     this.#now = now;
-    this.#tokens = burst;
+    this.#tokens = limit.burst;
     this.#at = now();
   }
 
@@ -34,12 +32,12 @@ export class TokenBucket {
   /** Milliseconds until the next token. */
   waitMs(): number {
     this.#refill();
-    return Math.max(0, (1 - this.#tokens) * this.#intervalMs);
+    return Math.max(0, (1 - this.#tokens) * this.#limit.intervalMs);
   }
 
   #refill(): void {
     const now = this.#now();
-    this.#tokens = Math.min(this.#burst, this.#tokens + (now - this.#at) / this.#intervalMs);
+    this.#tokens = Math.min(this.#limit.burst, this.#tokens + (now - this.#at) / this.#limit.intervalMs);
     this.#at = now;
   }
 }

@@ -1,7 +1,10 @@
 // exporter-toolkit's TLS names (Go's crypto/tls) and what Node's OpenSSL calls the same thing.
 
 import type { SecureVersion } from "node:tls";
-import type { TlsVersion } from "./types.js";
+
+/** The web config's TLS version names, oldest first. */
+export const TLS_VERSIONS = ["TLS10", "TLS11", "TLS12", "TLS13"] as const;
+export type TlsVersion = (typeof TLS_VERSIONS)[number];
 
 export const NODE_TLS_VERSION: Readonly<Record<TlsVersion, SecureVersion>> = { TLS10: "TLSv1", TLS11: "TLSv1.1", TLS12: "TLSv1.2", TLS13: "TLSv1.3" };
 

@@ -6,7 +6,7 @@ import { createSecureContext, DEFAULT_CIPHERS, type TlsOptions } from "node:tls"
 import { ConfigError } from "../config/errors.js";
 import { libraryErrorText } from "../util/error-text.js";
 import { ecdhCurveOption, NODE_TLS_VERSION, openSslCipherList } from "./tls-names.js";
-import type { PemSource, TlsServerConfig, WebConfig } from "./types.js";
+import type { PemSource, TlsServerConfig, WebConfig } from "./web-config-schema.js";
 
 /** The PEM bytes a config names: its files as read now, or its inline text. */
 export interface TlsPems {

@@ -7,18 +7,11 @@ import type { Logger } from "pino";
 import { ConfigError } from "../config/errors.js";
 import { libraryErrorText } from "../util/error-text.js";
 import { clientCertRefusal } from "./client-cert-check.js";
-import type { TlsServerConfig } from "./types.js";
+import type { TlsServerConfig } from "./web-config-schema.js";
 import { readTlsPems, type TlsPems, tlsOptionsFrom } from "./tls-options.js";
 
 /** The files are looked at no more often than this: Go reads them on every handshake, which a busy server need not copy. */
 const TLS_RELOAD_CHECK_MS = 1_000;
-
-export interface TlsServing {
-  /** What the server starts with. */
-  options: TlsOptions;
-  /** Hooks the file reload and the client certificate check into the TLS server just created from `options`. */
-  attach(server: Server): void;
-}
 
 // A digest, so a bad key file is not kept in memory to be compared with.
 const digestOf = ({ cert, key, clientCa }: TlsPems): string =>
@@ -26,8 +19,15 @@ const digestOf = ({ cert, key, clientCa }: TlsPems): string =>
     .update(Buffer.concat([cert, Buffer.from("\0"), key, Buffer.from("\0"), clientCa ?? Buffer.alloc(0)]))
     .digest("hex");
 
-/** Reads the PEMs now (a ConfigError names a bad one) and returns what the server needs. */
-export function tlsServing(tls: TlsServerConfig, logger: Pick<Logger, "info" | "warn" | "debug">, { reloadCheckMs = TLS_RELOAD_CHECK_MS } = {}): TlsServing {
+/**
+ * Reads the PEMs now (a ConfigError names a bad one) and returns what the server needs: the `options` it
+ * starts with, and `attach`, which hooks the file reload and the client certificate check into it.
+ */
+export function tlsServing(
+  tls: TlsServerConfig,
+  logger: Pick<Logger, "info" | "warn" | "debug">,
+  { reloadCheckMs = TLS_RELOAD_CHECK_MS } = {},
+): { options: TlsOptions; attach(server: Server): void } {
   const pems = readTlsPems(tls);
   let served = digestOf(pems);
   let checkedAt = performance.now();

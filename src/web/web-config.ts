@@ -6,45 +6,12 @@ import { FROM_FILE, Problems } from "../config/problems.js";
 import { parseYaml, readText } from "../config/yaml.js";
 import { addZodIssues, documentOrder } from "../config/zod-issues.js";
 import { tlsServerOptions } from "./tls-options.js";
-import type { PemSource, TlsServerConfig, WebConfig } from "./types.js";
-import { webConfigSchema, type WebConfigFile } from "./web-config-schema.js";
+import { type PemSource, type TlsServerConfig, type WebConfig, webConfigSchema } from "./web-config-schema.js";
 
-/** Inline text or a file path resolved against the web config's folder, as the toolkit's SetDirectory does. */
-function pemSource(inline: string | undefined, file: string | undefined, baseDir: string): PemSource | undefined {
-  if (file !== undefined) return { file: resolve(baseDir, file) };
-  return inline === undefined ? undefined : { inline };
-}
-
-function toTlsConfig(file: NonNullable<WebConfigFile["tls_server_config"]>, baseDir: string): TlsServerConfig {
-  // An empty list means Go's default, as an absent one does.
-  const nonEmpty = (list: string[] | undefined) => (list?.length ? list : undefined);
-  return {
-    // The schema refused a config without a cert or a key.
-    cert: pemSource(file.cert, file.cert_file, baseDir)!,
-    key: pemSource(file.key, file.key_file, baseDir)!,
-    clientCa: pemSource(file.client_ca, file.client_ca_file, baseDir),
-    clientAuthType: file.client_auth_type === "RequireClientCert" ? "RequireAnyClientCert" : file.client_auth_type,
-    clientAllowedSans: file.client_allowed_sans,
-    minVersion: file.min_version,
-    maxVersion: file.max_version,
-    cipherSuites: nonEmpty(file.cipher_suites),
-    preferServerCipherSuites: file.prefer_server_cipher_suites,
-    curvePreferences: nonEmpty(file.curve_preferences),
-  };
-}
-
-function toWebConfig(file: WebConfigFile, baseDir: string): WebConfig {
-  const http = file.http_server_config;
-  // The toolkit turns the limiter off with a zero interval; a zero burst there would refuse every
-  // request, which no one means, so it turns the limiter off here too.
-  const { interval: intervalMs = 0, burst = 0 } = file.rate_limit ?? {};
-  return {
-    tls: file.tls_server_config === undefined ? undefined : toTlsConfig(file.tls_server_config, baseDir),
-    basicAuthUsers: { ...file.basic_auth_users },
-    headers: { ...http?.headers },
-    ...(http?.http2 === undefined ? {} : { http2: http.http2 }),
-    ...(intervalMs > 0 && burst > 0 ? { rateLimit: { intervalMs, burst } } : {}),
-  };
+/** The PEM file paths resolved against the web config's folder, as the toolkit's SetDirectory does. */
+function underDir(tls: TlsServerConfig, baseDir: string): TlsServerConfig {
+  const at = (source: PemSource): PemSource => ("file" in source ? { file: resolve(baseDir, source.file) } : source);
+  return { ...tls, cert: at(tls.cert), key: at(tls.key), clientCa: tls.clientCa && at(tls.clientCa) };
 }
 
 /**
@@ -62,7 +29,7 @@ export function parseWebConfig(text: string, source: string): WebConfig {
     problems.throwIfAny();
     throw new ConfigError("web config: invalid");
   }
-  const config = toWebConfig(parsed.data, dirname(resolve(source)));
+  const config = { ...parsed.data, tls: parsed.data.tls && underDir(parsed.data.tls, dirname(resolve(source))) };
   // The TLS files are read and checked now, so a bad one stops start-up (or --config.check) with its key named.
   tlsServerOptions(config);
   return config;
