@@ -39,6 +39,8 @@ export function documentOrder(data: unknown): (path: KeyPath) => number {
 /** The keys an object schema accepts at `path`; of a tagged union, the branch whose `type` is the data's. */
 function knownKeys(schema: z.ZodType, path: KeyPath, data: unknown): string[] {
   if (schema instanceof z.ZodOptional || schema instanceof z.ZodDefault) return knownKeys(schema.unwrap() as z.ZodType, path, data);
+  // A transform reads its input schema's keys (`.transform()` makes a pipe from it).
+  if (schema instanceof z.ZodPipe) return knownKeys(schema.in as z.ZodType, path, data);
   if (schema instanceof z.ZodUnion) {
     const tag = (data as { type?: unknown } | undefined)?.type;
     const branch = (schema.options as z.ZodType[]).find(
