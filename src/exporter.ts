@@ -9,8 +9,9 @@ import { Scraper, type ScrapeOptions } from "./collect/scraper.js";
 import type { AccountConfig, Config } from "./config/types.js";
 import { debugReport } from "./debug-report.js";
 import { COLLECTORS } from "./collectors/index.js";
+import type { Collector } from "./metrics/collector.js";
 import { Answer } from "./metrics/answer.js";
-import { type Exposition, expose } from "./metrics/exposition.js";
+import { type Exposition, expose, type RenderedPart } from "./metrics/exposition.js";
 import { SelfMetrics } from "./metrics/self.js";
 import type { Deadline } from "./util/deadline.js";
 import { LineRateLimit } from "./util/line-rate-limit.js";
@@ -54,6 +55,8 @@ export class Exporter {
   readonly #now: () => number;
   /** What the last scrapes served, for the status page: it reads them and never collects. */
   readonly latest = new LatestCollection();
+  /** The market families as rendered from the market list last read (see Collector.source). */
+  readonly #parts = new Map<Collector, RenderedPart>();
   /** Outlives reloads: the order counters are counters over the process's life. */
   readonly #orderOutcomes = new OrderOutcomes();
 
@@ -178,7 +181,7 @@ export class Exporter {
   /** The collection's families as text; counts the series dropped over the cap and the repeats left out. */
   #render(result: ScrapeResult): Exposition {
     const max = this.#config.scrape.maxSeries;
-    const exposition = expose(COLLECTORS, result, max);
+    const exposition = expose(COLLECTORS, result, max, this.#parts);
     const { dropped, series } = exposition;
     this.self.seriesDuplicated(exposition.duplicates);
     if (dropped > 0) {

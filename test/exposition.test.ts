@@ -60,12 +60,32 @@ describe("expose", () => {
     const health = renderText(COLLECTORS.filter((c) => c.uncapped === true).flatMap((c) => c.collect(scrape).filter((f) => f.samples.length > 0)));
     const lines = (text: string) => text.split("\n").filter((l) => l !== "" && !l.startsWith("#"));
     expect(lines(expose(COLLECTORS, scrape, total + 1000).text)).toEqual(lines(health + renderText(all)));
-    for (const max of [0, 1, 7, Math.floor(total / 2), total - 1]) {
-      const out = expose(COLLECTORS, scrape, max);
+    // One map of rendered parts across every cap, as the exporter keeps it: a part cut by the cap is never served whole.
+    const parts = new Map();
+    for (const max of [total + 1000, 0, 1, 7, Math.floor(total / 2), total - 1, total]) {
+      const out = expose(COLLECTORS, scrape, max, parts);
       const { families, dropped } = capSeries(all, max);
       expect(out.dropped, `cap ${max}`).toBe(dropped);
       expect(lines(out.text), `cap ${max}`).toEqual(lines(health + renderText(families)));
     }
+  });
+
+  it("renders the market families once per market list read, and anew from another read", async () => {
+    const { scrape } = await scrapeFromFixtures(CASE);
+    const parts = new Map();
+    const first = expose(COLLECTORS, scrape, 1_000_000, parts);
+    const rendered = parts.get(COLLECTORS.find((c) => c.source !== undefined));
+    expect(rendered?.source).toBe(scrape.markets);
+    expect(expose(COLLECTORS, scrape, 1_000_000, parts).text).toBe(first.text);
+    expect(parts.get(COLLECTORS.find((c) => c.source !== undefined))).toBe(rendered);
+    // Another read of the list (a new object) with one market fewer: its text, not the kept one.
+    const markets = { ...scrape.markets!, markets: scrape.markets!.markets!.slice(1) };
+    const next = { ...scrape, markets };
+    const out = expose(COLLECTORS, next, 1_000_000, parts);
+    expect(out.text).toBe(renderText(familiesOf(COLLECTORS, next)));
+    expect(out.text).not.toBe(first.text);
+    // A view without the market families (a probe) gets none of them, whatever is kept.
+    expect(expose(COLLECTORS, { ...next, marketFamilies: false }, 1_000_000, parts).text).not.toMatch(/^trading_market_/m);
   });
 });
 

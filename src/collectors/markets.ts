@@ -44,4 +44,5 @@ function collect(scrape: ScrapeResult): Family[] {
   return [info, status, ...settings];
 }
 
-export const markets: Collector = { collect };
+// The market list is read once per venue.markets_cache_seconds: its families, most of /metrics, are rendered once per read.
+export const markets: Collector = { collect, source: (scrape) => (scrape.marketFamilies ? scrape.markets : undefined) };

@@ -11,4 +11,9 @@ export interface Collector {
    * the accounts configured, not by the venue.
    */
   readonly uncapped?: true;
+  /**
+   * The one object this collector's families are made from, when it has one: while a scrape brings
+   * the same object, the exposition serves the families it rendered from it before.
+   */
+  source?(scrape: ScrapeResult): object | undefined;
 }

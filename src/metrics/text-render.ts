@@ -38,7 +38,7 @@ function labelText(prefixes: readonly string[], values: ReadonlyArray<string | n
  * The lines of one family: HELP, TYPE and one per distinct label set (a repeat keeps its first place
  * and takes the last value, as the Prometheus client's set does).
  */
-function renderFamily(family: Family): string {
+export function renderFamily(family: Family): string {
   const name = escapeHelp(family.name);
   const lines = [`# HELP ${name} ${escapeHelp(family.help)}`, `# TYPE ${name} ${family.type}`];
   const prefixes = family.labelNames.map((label) => `${label}="`);
