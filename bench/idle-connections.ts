@@ -38,7 +38,7 @@ async function flood(port: number, n: number): Promise<{ closed: Promise<void> }
 
 async function run(label: string, env: Record<string, string>): Promise<void> {
   // The runtime settings `npm start` uses, and gc() to show what a collection gives back.
-  const child = fork(CHILD, { env: { ...process.env, ...env }, execArgv: ["--max-semi-space-size=2", "--expose-gc"] });
+  const child = fork(CHILD, { env: { ...process.env, ...env }, execArgv: ["--max-semi-space-size=16", "--expose-gc"] });
   const [{ url }] = (await once(child, "message")) as [{ url: string }];
   const stats = async (what = "stats"): Promise<Stats> => {
     child.send(what);

@@ -10,7 +10,7 @@ const flags = shebang.split(/\s+/).filter((p) => p.startsWith("--"));
 describe("the shipped node flags", () => {
   it("are set in the shebang", () => {
     expect(shebang.startsWith("#!/usr/bin/env -S node ")).toBe(true);
-    expect(flags).toContain("--max-semi-space-size=2");
+    expect(flags).toContain("--max-semi-space-size=16");
   });
 
   it("are the same in npm start", () => {
