@@ -43,9 +43,18 @@ export class Aggregate {
   }
 }
 
-/** Groups keyed by their label values, kept in the order first seen; a key with an unknown label value is skipped. */
+type Group<T> = { labels: string[]; value: T };
+/** One level per label: the values so far lead to the next level, the last one to its group. */
+type Level<T> = Map<string, Level<T> | Group<T>>;
+
+/**
+ * Groups keyed by their label values (every key of a Groups as long as the first), kept in the order
+ * first seen; a key with an unknown label value is skipped. A level of maps per label keeps values
+ * apart whatever characters the venue put in them, with no key string made per order.
+ */
 export class Groups<T> {
-  readonly #groups = new Map<string, { labels: string[]; value: T }>();
+  readonly #root: Level<T> = new Map();
+  readonly #groups: Array<Group<T>> = [];
   readonly #make: () => T;
 
   constructor(make: () => T) {
@@ -54,18 +63,27 @@ export class Groups<T> {
 
   get(labels: Array<string | undefined>): T | undefined {
     if (labels.includes(undefined)) return undefined;
-    // JSON keeps values apart whatever characters the venue put in them.
-    const key = JSON.stringify(labels);
-    let group = this.#groups.get(key);
+    const values = labels as string[];
+    let level = this.#root;
+    for (let i = 0; i < values.length - 1; i++) {
+      let next = level.get(values[i]!) as Level<T> | undefined;
+      if (next === undefined) {
+        next = new Map();
+        level.set(values[i]!, next);
+      }
+      level = next;
+    }
+    let group = level.get(values[values.length - 1]!) as Group<T> | undefined;
     if (group === undefined) {
-      group = { labels: labels as string[], value: this.#make() };
-      this.#groups.set(key, group);
+      group = { labels: values, value: this.#make() };
+      level.set(values[values.length - 1]!, group);
+      this.#groups.push(group);
     }
     return group.value;
   }
 
   /** The groups in the order they were first seen. */
-  entries(): Iterable<{ labels: string[]; value: T }> {
-    return this.#groups.values();
+  entries(): Iterable<Group<T>> {
+    return this.#groups;
   }
 }
