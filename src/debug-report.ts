@@ -5,6 +5,7 @@ import type { AccountConfig } from "./config/types.js";
 import { REDACTED } from "./config/secret.js";
 import { MARKET_TARGET } from "./config/sharding.js";
 import type { RequestTrace } from "./venue/client.js";
+import type { OrderHistory } from "./venue/snapshot.js";
 
 export interface DebugInput {
   /** The account probed; undefined for the venue's market target. */
@@ -32,6 +33,12 @@ function authLine(account: AccountConfig): string {
   }
 }
 
+function historyLine(history: OrderHistory): string {
+  const cut = history.truncated ? ", cut short (cap, request bound or paging anomaly)" : "";
+  const anomalies = Object.entries(history.anomalies).map(([kind, n]) => `${kind} x${n}`);
+  return `  ${"".padEnd(15)} history: ${history.orders.length} orders${cut}${anomalies.length > 0 ? `; paging anomalies: ${anomalies.join(", ")}` : ""}`;
+}
+
 export function debugReport(input: DebugInput): string {
   const { account, requests, invalid, result } = input;
   const extraHeaders = Object.keys(account?.headers ?? {}).map((h) => `${h}: ${REDACTED}`);
@@ -56,26 +63,10 @@ export function debugReport(input: DebugInput): string {
   };
   // Each account's history line sits under its orders_history row, whatever row comes after it.
   for (const a of result.accounts) {
-    const history = a.history;
-    const historyLine =
-      history === undefined
-        ? undefined
-        : `  ${"".padEnd(15)} history: ${history.orders.length} orders${history.truncated ? ", cut short (cap, request bound or paging anomaly)" : ""}${
-            Object.keys(history.anomalies).length > 0
-              ? `; paging anomalies: ${Object.entries(history.anomalies)
-                  .map(([kind, n]) => `${kind} x${n}`)
-                  .join(", ")}`
-              : ""
-          }`;
-    let placed = false;
     for (const o of a.outcomes) {
       lines.push(row(o));
-      if (o.endpoint === "orders_history" && historyLine !== undefined) {
-        lines.push(historyLine);
-        placed = true;
-      }
+      if (o.endpoint === "orders_history" && a.history !== undefined) lines.push(historyLine(a.history));
     }
-    if (!placed && historyLine !== undefined) lines.push(historyLine);
   }
   if (result.markets) lines.push(row(result.markets.outcome));
   lines.push("", "Validation problems (missing or malformed fields, series dropped):");

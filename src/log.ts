@@ -29,7 +29,7 @@ function logfmtValue(value: unknown): string {
 }
 
 /** One of pino's JSON lines as `ts=… level=… msg="…" key=value` (and a newline); other text as it is. */
-export function logfmtLine(text: string): string {
+function logfmtLine(text: string): string {
   let out = "";
   for (const line of text.split("\n")) {
     if (line === "") continue;
@@ -58,8 +58,5 @@ export function stderrSink(format: "json" | "logfmt" = "json"): LogSink {
 export function createLogger(level: string, destination?: LogSink | Writable, secretHeaders: readonly string[] = []): Logger {
   const options = { level, base: { name: "trading-exporter" }, redact: { paths: redactPaths(secretHeaders), censor: REDACTED } };
   if (destination === undefined || destination instanceof LogSink) return pino(options, destination ?? stderrSink());
-  const target = destination;
-  return pino(options, { write: (line: string) => target.write(redact(line)) });
+  return pino(options, { write: (line: string) => destination.write(redact(line)) });
 }
-
-export type { Logger };

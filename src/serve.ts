@@ -3,7 +3,7 @@
 import { parseCommandLine, usage } from "./cli/flags.js";
 import { shardLines } from "./cli/shard-lines.js";
 import { ConfigError } from "./config/errors.js";
-import { loadConfig, type Sources } from "./config/load.js";
+import { loadConfig } from "./config/load.js";
 import { createLogger, stderrSink, type LogSink } from "./log.js";
 import { ListenError } from "./http/listen-error.js";
 import { SystemdSocketError } from "./http/systemd-socket.js";
@@ -29,10 +29,9 @@ async function main(argv: string[]): Promise<number> {
     process.stdout.write(`${versionText()}\n`);
     return 0;
   }
-  const sources: Sources = { flags: flags.flags, env: process.env };
   // Start-up, --config.check and every reload refuse a value sent as a header with a line break in it
   // (the parsers check them, so they are listed with every other problem).
-  const load = () => loadConfig(sources);
+  const load = () => loadConfig({ flags: flags.flags, env: process.env });
   const { config, warnings } = await load();
   // TLS and basic auth (zod, bcryptjs) are loaded only when a web config asks for them.
   const { webConfigFile } = config;

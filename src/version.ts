@@ -14,26 +14,23 @@ function packageVersion(): string {
 export const VERSION = packageVersion();
 /** Set at build time by the image (TRADING_EXPORTER_REVISION), else "unknown". */
 export const REVISION = process.env.TRADING_EXPORTER_REVISION ?? "unknown";
-/** Also set by the image's build arguments, else "unknown": a package installed from npm knows none of them. */
-const BRANCH = process.env.TRADING_EXPORTER_BRANCH ?? "unknown";
-const BUILD_USER = process.env.TRADING_EXPORTER_BUILD_USER ?? "unknown";
-const BUILD_DATE = process.env.TRADING_EXPORTER_BUILD_DATE ?? "unknown";
 
-/** One word, as version scrapers split on spaces: blanks become "_", nothing becomes "unknown". */
-function word(value: string): string {
-  const text = value.trim().replace(/\s+/g, "_");
+/** One word, as version scrapers split on spaces: blanks become "_", nothing (unset) becomes "unknown". */
+function word(value: string | undefined): string {
+  const text = (value ?? "").trim().replace(/\s+/g, "_");
   return text === "" ? "unknown" : text;
 }
 
 /**
  * --version, laid out as prometheus/common's version.Print so the scripts that read Prometheus
- * binaries' versions read it too; its "go version" line names Node here.
+ * binaries' versions read it too; its "go version" line names Node here. The branch, build user and date
+ * are set by the image's build arguments: a package installed from npm knows none of them.
  */
 export function versionText(): string {
   return [
-    `trading-exporter, version ${word(VERSION)} (branch: ${word(BRANCH)}, revision: ${word(REVISION)})`,
-    `  build user:       ${word(BUILD_USER)}`,
-    `  build date:       ${word(BUILD_DATE)}`,
+    `trading-exporter, version ${word(VERSION)} (branch: ${word(process.env.TRADING_EXPORTER_BRANCH)}, revision: ${word(REVISION)})`,
+    `  build user:       ${word(process.env.TRADING_EXPORTER_BUILD_USER)}`,
+    `  build date:       ${word(process.env.TRADING_EXPORTER_BUILD_DATE)}`,
     `  node version:     ${process.version}`,
   ].join("\n");
 }

@@ -7,10 +7,10 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import type { ScrapeResult } from "../src/collect/result.js";
 import { VenueError } from "../src/venue/errors.js";
-import { POSITION_NUMBERS, readAccountInfo } from "../src/venue/parse-account.js";
+import { readAccountInfo } from "../src/venue/parse-account.js";
 import { readMarkets } from "../src/venue/parse-markets.js";
 import { readOrders } from "../src/venue/parse-orders.js";
-import { MARKET_SETTINGS } from "../src/venue/snapshot.js";
+import { MARKET_SETTINGS, POSITION_NUMBERS } from "../src/venue/snapshot.js";
 import { checkMetrics } from "./helpers/promtool.js";
 
 /** Values a venue might plausibly (or implausibly) put in a field. */

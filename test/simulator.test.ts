@@ -2,8 +2,7 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { rawRequest } from "../src/simulator/raw-request.js";
 import { startSimulator, type RunningSimulator, type SimulatorOptions } from "../src/simulator/server.js";
-import { POSITION_NUMBERS } from "../src/venue/parse-account.js";
-import { MARKET_SETTINGS } from "../src/venue/snapshot.js";
+import { MARKET_SETTINGS, POSITION_NUMBERS } from "../src/venue/snapshot.js";
 
 const KEY = { "X-Api-Key": "sim-key" };
 const DECIMAL = /^-?\d+\.\d+$/;

@@ -50,18 +50,8 @@ export class LastCollection<T> {
 /** `promise`, or `fallback()` if `signal` aborts first. */
 function orWhenAborted<T>(promise: Promise<T>, signal: AbortSignal, fallback: () => T): Promise<T> {
   if (signal.aborted) return Promise.resolve(fallback());
-  return new Promise<T>((resolve, reject) => {
-    const onAbort = () => resolve(fallback());
-    signal.addEventListener("abort", onAbort, { once: true });
-    promise.then(
-      (value) => {
-        signal.removeEventListener("abort", onAbort);
-        resolve(value);
-      },
-      (error: unknown) => {
-        signal.removeEventListener("abort", onAbort);
-        reject(error instanceof Error ? error : new Error(String(error)));
-      },
-    );
-  });
+  const aborted = Promise.withResolvers<T>();
+  const onAbort = () => aborted.resolve(fallback());
+  signal.addEventListener("abort", onAbort, { once: true });
+  return Promise.race([promise, aborted.promise]).finally(() => signal.removeEventListener("abort", onAbort));
 }

@@ -65,23 +65,18 @@ export class OrderOutcomes {
    */
   observe(account: string, active: ActiveOrders | undefined, history: OrderHistory | undefined, historyMaxOrders: number): OrderCounts | undefined {
     if (active === undefined || history === undefined) return this.peek(account);
-    let state = this.#accounts.get(account);
-    const baseline = state === undefined;
-    if (state === undefined) {
-      state = new AccountOrders();
-      this.#accounts.set(account, state);
-    }
+    const state = this.#accounts.get(account) ?? new AccountOrders();
+    // The baseline: this account's first complete collection.
+    const step = this.#accounts.has(account) ? 1 : 0;
+    this.#accounts.set(account, state);
     const generation = ++state.generation;
-    const step = baseline ? 0 : 1;
     for (const list of [active.orders, history.orders]) {
       for (const o of list) {
         if (o.id === undefined) continue;
-        let seen = state.seen.get(o.id);
-        if (seen === undefined) {
-          seen = { lastSeen: generation, statuses: [], rejected: false };
-          state.seen.set(o.id, seen);
-        }
+        // Setting a known id again keeps its place: the cap forgets the first seen first.
+        const seen = state.seen.get(o.id) ?? { lastSeen: generation, statuses: [], rejected: false };
         seen.lastSeen = generation;
+        state.seen.set(o.id, seen);
         if (o.marketId === undefined) continue;
         if (o.status !== undefined && !seen.statuses.includes(o.status)) {
           seen.statuses.push(o.status);

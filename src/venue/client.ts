@@ -8,7 +8,7 @@ import type { FieldReporter } from "./fields.js";
 import { getBody } from "./http.js";
 import { readAccountInfo } from "./parse-account.js";
 import { readMarkets } from "./parse-markets.js";
-import { readOrders } from "./parse-orders.js";
+import { type OrderList, readOrders } from "./parse-orders.js";
 import { bodyWalk, type ListWalk } from "./walk.js";
 import { pageHistory, type RequestBudget } from "./history-pager.js";
 import type { AccountInfo, ActiveOrders, Market, Order, OrderHistory } from "./snapshot.js";
@@ -56,7 +56,7 @@ export class VenueClient {
   }
 
   async accountInfo(collateralId: string, ctx: CallContext): Promise<AccountInfo> {
-    return this.#read("account_info", { collateralId }, ctx, this.#venue.maxItems, undefined, (walk) => readAccountInfo(walk, collateralId, ctx.invalid));
+    return this.#read("account_info", { collateralId }, ctx, (walk) => readAccountInfo(walk, collateralId, ctx.invalid));
   }
 
   async activeOrders(ctx: CallContext): Promise<ActiveOrders> {
@@ -78,18 +78,12 @@ export class VenueClient {
   }
 
   async markets(ctx: CallContext): Promise<Market[]> {
-    return this.#read("markets", {}, ctx, this.#venue.maxItems, undefined, (walk) => readMarkets(walk, ctx.invalid));
+    return this.#read("markets", {}, ctx, (walk) => readMarkets(walk, ctx.invalid));
   }
 
   /** An order list: at most the larger of venue.max_items and the limit asked is read. */
-  async #readOrders(
-    endpoint: "orders_active" | "orders_history",
-    query: Record<string, string>,
-    ctx: CallContext,
-    limit: number,
-    budget?: RequestBudget,
-  ): Promise<Order[]> {
-    return this.#read(endpoint, query, ctx, Math.max(this.#venue.maxItems, limit), budget, (walk) => readOrders(walk, endpoint, ctx.invalid));
+  #readOrders(endpoint: OrderList, query: Record<string, string>, ctx: CallContext, limit: number, budget?: RequestBudget): Promise<Order[]> {
+    return this.#read(endpoint, query, ctx, (walk) => readOrders(walk, endpoint, ctx.invalid), Math.max(this.#venue.maxItems, limit), budget);
   }
 
   /**
@@ -100,9 +94,9 @@ export class VenueClient {
     endpoint: Endpoint,
     query: Record<string, string>,
     ctx: CallContext,
-    maxItems: number,
-    budget: RequestBudget | undefined,
     read: (walk: ListWalk) => Promise<T>,
+    maxItems = this.#venue.maxItems,
+    budget?: RequestBudget,
   ): Promise<T> {
     const url = new URL(PATHS[endpoint], this.#venue.baseUrl);
     for (const [key, value] of Object.entries(query)) url.searchParams.set(key, value);

@@ -60,11 +60,20 @@ export function readLabel(value: unknown, field: string, invalid: FieldReporter)
   return text === undefined ? undefined : wellFormedLabel(text);
 }
 
-/** `raw[field]` as readNumber reads it; missing or malformed, it is reported as `name`. */
-export function numberField(raw: Record<string, unknown>, field: string, invalid: FieldReporter, name = field): number | undefined {
-  const value = readNumber(raw[field]);
-  if (value === undefined) invalid(name);
-  return value;
+/** Each of `fields` of `raw` as `read` reads it; a missing or malformed one is reported as `prefix` + its name. */
+export function readFields<K extends string, V>(
+  raw: Record<string, unknown>,
+  fields: readonly K[],
+  read: (value: unknown) => V | undefined,
+  invalid: FieldReporter,
+  prefix = "",
+): Record<K, V | undefined> {
+  const values = {} as Record<K, V | undefined>;
+  for (const field of fields) {
+    values[field] = read(raw[field]);
+    if (values[field] === undefined) invalid(`${prefix}${field}`);
+  }
+  return values;
 }
 
 /** A boolean, also when sent as the strings "true"/"false". */

@@ -34,16 +34,12 @@ export async function pageHistory(
     if (page.length > limit) note("more_than_asked");
     let added = 0;
     let repeats = 0;
-    let cut = false;
     for (const order of page) {
       if (order.id !== undefined && seen.has(order.id)) {
         repeats++;
         continue;
       }
-      if (orders.length >= maxOrders) {
-        cut = true;
-        break;
-      }
+      if (orders.length >= maxOrders) break;
       if (order.id !== undefined) seen.add(order.id);
       orders.push(order);
       added++;
@@ -54,7 +50,7 @@ export async function pageHistory(
       note("no_progress");
       return { orders, truncated: true, anomalies };
     }
-    if (cut) return { orders, truncated: true, anomalies };
+    // A page cut at the cap ends the read at the loop's first check.
     offset += page.length;
   }
 }

@@ -1,24 +1,9 @@
 // Reads an account-info body, in either of its two shapes, into an AccountInfo.
 
 import { VenueError } from "./errors.js";
-import { type FieldReporter, exactFields, isRecord, numberField, readId, readLabel, readNumber } from "./fields.js";
-import type { AccountInfo, Position } from "./snapshot.js";
+import { type FieldReporter, exactFields, isRecord, readFields, readId, readLabel, readNumber } from "./fields.js";
+import { ACCOUNT_NUMBERS, type AccountInfo, POSITION_NUMBERS, type Position } from "./snapshot.js";
 import { OVER_CAP_FIELD, type ListWalk, walkList } from "./walk.js";
-
-/** The numeric fields of a position (besides marketId and direction), as the reference lists them. */
-export const POSITION_NUMBERS = [
-  "avgExecutionPrice",
-  "size",
-  "marginAmount",
-  "borrowedAmount",
-  "leverage",
-  "realizedPnl",
-  "liquidationPrice",
-  "maintenanceMargin",
-] as const;
-
-/** The account-level numbers of an account-info body. */
-const ACCOUNT_NUMBERS = ["collateralBalance", "availableMargin", "totalInvested", "totalMargin", "totalUnrealizedPnl"] as const;
 
 /**
  * Every field name the account-info readers below may report as invalid: what SelfMetrics starts
@@ -40,50 +25,12 @@ function readPosition(raw: unknown, invalid: FieldReporter): Position | undefine
     invalid("positions[]");
     return undefined;
   }
-  const num = (field: (typeof POSITION_NUMBERS)[number]) => numberField(raw, field, invalid, `positions[].${field}`);
   return {
     marketId: readLabel(raw.marketId, "positions[].marketId", invalid),
     direction: readLabel(raw.direction, "positions[].direction", invalid),
-    avgExecutionPrice: num("avgExecutionPrice"),
-    size: num("size"),
-    marginAmount: num("marginAmount"),
-    borrowedAmount: num("borrowedAmount"),
-    leverage: num("leverage"),
-    realizedPnl: num("realizedPnl"),
-    liquidationPrice: num("liquidationPrice"),
-    maintenanceMargin: num("maintenanceMargin"),
+    ...readFields(raw, POSITION_NUMBERS, readNumber, invalid, "positions[]."),
     exact: exactFields(raw, ["size", "avgExecutionPrice", "liquidationPrice", "maintenanceMargin"] as const),
   };
-}
-
-/** Reads positions one at a time: each kept, a repeated market and direction reported. */
-class PositionReader {
-  readonly positions: Position[] = [];
-  /** Every position was an object. */
-  complete = true;
-  /** Positions handed to add(). */
-  read = 0;
-  // A repeated market and direction would overwrite the first series: it is reported here, kept
-  // for the account's sums, and left out of the position series by the collector.
-  readonly #seen = new Set<string>();
-  readonly #invalid: FieldReporter;
-
-  constructor(invalid: FieldReporter) {
-    this.#invalid = invalid;
-  }
-
-  add(raw: unknown): void {
-    this.read++;
-    const position = readPosition(raw, this.#invalid);
-    if (position === undefined) {
-      this.complete = false;
-      return;
-    }
-    const key = `${position.marketId}\u0000${position.direction}`;
-    if (this.#seen.has(key)) this.#invalid("positions[].marketId");
-    this.#seen.add(key);
-    this.positions.push(position);
-  }
 }
 
 /**
@@ -93,8 +40,18 @@ class PositionReader {
  * endpoint with invalid_schema. `positionCount` is how many the list held, read or not.
  */
 export async function readAccountInfo(walk: ListWalk, collateralId: string, invalid: FieldReporter): Promise<AccountInfo> {
-  const reader = new PositionReader(invalid);
-  const { root: body, items: listed } = await walkList(walk, "positions", invalid, (raw) => reader.add(raw));
+  const positions: Position[] = [];
+  // A repeated market and direction would overwrite the first series: it is reported here, kept
+  // for the account's sums, and left out of the position series by the collector.
+  const seen = new Set<string>();
+  const { root: body, items: listed } = await walkList(walk, "positions", invalid, (raw) => {
+    const position = readPosition(raw, invalid);
+    if (position === undefined) return;
+    const key = `${position.marketId}\u0000${position.direction}`;
+    if (seen.has(key)) invalid("positions[].marketId");
+    seen.add(key);
+    positions.push(position);
+  });
   if (!isRecord(body)) {
     throw new VenueError("invalid_schema", "account_info: expected a JSON object");
   }
@@ -112,15 +69,11 @@ export async function readAccountInfo(walk: ListWalk, collateralId: string, inva
   return {
     collateralId,
     shape: detailed ? "detailed" : "summary",
-    collateralBalance: numberField(body, "collateralBalance", invalid),
-    availableMargin: numberField(body, "availableMargin", invalid),
-    totalInvested: numberField(body, "totalInvested", invalid),
-    totalMargin: numberField(body, "totalMargin", invalid),
-    totalUnrealizedPnl: numberField(body, "totalUnrealizedPnl", invalid),
+    ...readFields(body, ACCOUNT_NUMBERS, readNumber, invalid),
     positionCount,
-    positions: reader.positions,
-    // Positions past the cap were not read: sums over them (the margin ratio) are unknown.
-    positionsComplete: reader.complete && reader.read === listed,
+    positions,
+    // A position not read (past the cap, or not an object) leaves sums over them (the margin ratio) unknown.
+    positionsComplete: positions.length === listed,
     exact: exactFields(body, ["totalMargin"] as const),
   };
 }

@@ -1,9 +1,9 @@
 // Reads the public market list into Markets.
 
 import { VenueError } from "./errors.js";
-import { type FieldReporter, isRecord, readLabel, readNumber } from "./fields.js";
+import { type FieldReporter, isRecord, readFields, readLabel, readNumber } from "./fields.js";
 import { OVER_CAP_FIELD, type ListWalk, walkList } from "./walk.js";
-import { MARKET_SETTINGS, type Market, type MarketSetting } from "./snapshot.js";
+import { MARKET_SETTINGS, type Market } from "./snapshot.js";
 
 /**
  * Every field name the market reader below may report as invalid: what SelfMetrics starts at 0.
@@ -25,21 +25,16 @@ function readMarket(raw: Record<string, unknown>, invalid: FieldReporter): Marke
   const id = readLabel(raw.id, "id", invalid);
   if (id === undefined) return undefined;
   const label = (field: string): string | undefined => readLabel(raw[field], field, invalid);
-  const settingsRaw = isRecord(raw.settings) ? raw.settings : undefined;
-  if (settingsRaw === undefined) invalid("settings");
-  const settings = {} as Record<MarketSetting, number | undefined>;
-  for (const key of MARKET_SETTINGS) {
-    const value = settingsRaw === undefined ? undefined : readNumber(settingsRaw[key]);
-    if (value === undefined && settingsRaw !== undefined) invalid(`settings.${key}`);
-    settings[key] = value;
-  }
+  // Without a settings object, "settings" is reported once rather than each setting.
+  const settings = isRecord(raw.settings) ? raw.settings : undefined;
+  if (settings === undefined) invalid("settings");
   return {
     id,
     name: label("name"),
     assetId: label("assetId"),
     collateralAssetId: label("collateralAssetId"),
     status: label("status"),
-    settings,
+    settings: readFields(settings ?? {}, MARKET_SETTINGS, readNumber, settings === undefined ? () => undefined : invalid, "settings."),
   };
 }
 

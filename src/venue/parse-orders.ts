@@ -7,16 +7,15 @@ import {
   exactFields,
   isRecord,
   isUnsetTime,
-  numberField,
+  readFields,
   readFlag,
   readId,
   readLabel,
+  readNumber,
   readTimestampSeconds,
 } from "./fields.js";
-import type { Order } from "./snapshot.js";
+import { ORDER_FLAGS, ORDER_NUMBERS, type Order } from "./snapshot.js";
 import { OVER_CAP_FIELD, type ListWalk, walkList } from "./walk.js";
-
-const EXACT_ORDER_FIELDS = ["price", "quantity", "quantityLocked", "quantityFilled"] as const;
 
 /**
  * Every field name the order readers below may report as invalid, for either order list: what
@@ -31,25 +30,17 @@ export const ORDER_FIELDS = [
   "side",
   "direction",
   "status",
-  "isPendingExpiration",
-  "isPendingCancellation",
-  "isPendingRejection",
-  ...EXACT_ORDER_FIELDS,
+  ...ORDER_FLAGS,
+  ...ORDER_NUMBERS,
   OVER_CAP_FIELD,
 ] as const;
 
 /** The order fields the history's metrics use, and so the only ones its reader reads and may report. */
-const HISTORY_UNUSED = new Set<string>(["isPendingExpiration", "isPendingCancellation", "isPendingRejection", ...EXACT_ORDER_FIELDS]);
+const HISTORY_UNUSED = new Set<string>([...ORDER_FLAGS, ...ORDER_NUMBERS]);
 export const HISTORY_ORDER_FIELDS = ORDER_FIELDS.filter((f) => !HISTORY_UNUSED.has(f));
 
 /** Which list an order comes from: a history order is read without the fields only active orders' metrics use. */
 export type OrderList = "orders_active" | "orders_history";
-
-function flag(raw: Record<string, unknown>, field: string, invalid: FieldReporter): boolean | undefined {
-  const value = readFlag(raw[field]);
-  if (value === undefined) invalid(field);
-  return value;
-}
 
 /**
  * Which fields an order must carry is "not shown" by the reference, so every field the metrics use
@@ -68,31 +59,23 @@ function readOrder(raw: Record<string, unknown>, invalid: FieldReporter, list: O
     if (isRecord(rejection)) rejectionCode = readLabel(rejection.code, "rejectionReason.code", invalid);
     else invalid("rejectionReason.code");
   }
-  const id = readId(raw.id);
-  const marketId = readLabel(raw.marketId, "marketId", invalid);
-  const type = readLabel(raw.type, "type", invalid);
-  const side = readLabel(raw.side, "side", invalid);
-  const direction = readLabel(raw.direction, "direction", invalid);
-  const status = readLabel(raw.status, "status", invalid);
-  // A history order leaves out its flags, prices and quantities: no metric of the history reads them.
-  if (list === "orders_history") return { id, marketId, type, side, direction, status, createdAt, rejectionCode };
-  return {
-    id,
-    marketId,
-    type,
-    side,
-    direction,
-    status,
-    isPendingExpiration: flag(raw, "isPendingExpiration", invalid),
-    isPendingCancellation: flag(raw, "isPendingCancellation", invalid),
-    isPendingRejection: flag(raw, "isPendingRejection", invalid),
-    price: numberField(raw, "price", invalid),
-    quantity: numberField(raw, "quantity", invalid),
-    quantityLocked: numberField(raw, "quantityLocked", invalid),
-    quantityFilled: numberField(raw, "quantityFilled", invalid),
+  const order: Order = {
+    id: readId(raw.id),
+    marketId: readLabel(raw.marketId, "marketId", invalid),
+    type: readLabel(raw.type, "type", invalid),
+    side: readLabel(raw.side, "side", invalid),
+    direction: readLabel(raw.direction, "direction", invalid),
+    status: readLabel(raw.status, "status", invalid),
     createdAt,
     rejectionCode,
-    exact: exactFields(raw, EXACT_ORDER_FIELDS),
+  };
+  // A history order leaves out its flags, prices and quantities: no metric of the history reads them.
+  if (list === "orders_history") return order;
+  return {
+    ...order,
+    ...readFields(raw, ORDER_FLAGS, readFlag, invalid),
+    ...readFields(raw, ORDER_NUMBERS, readNumber, invalid),
+    exact: exactFields(raw, ORDER_NUMBERS),
   };
 }
 

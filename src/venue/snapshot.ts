@@ -12,58 +12,57 @@ export type Exact<K extends string> = Partial<Record<K, Decimal>>;
 /** A value the venue did not send, or sent in a form that is not a finite number, is undefined. */
 type Maybe<T> = T | undefined;
 
-export interface Position {
+/** The numeric fields of a position (besides marketId and direction), as the reference lists them. */
+export const POSITION_NUMBERS = [
+  "avgExecutionPrice",
+  "size",
+  "marginAmount",
+  "borrowedAmount",
+  "leverage",
+  "realizedPnl",
+  "liquidationPrice",
+  "maintenanceMargin",
+] as const;
+
+export type Position = Record<(typeof POSITION_NUMBERS)[number], Maybe<number>> & {
   marketId: Maybe<string>;
   direction: Maybe<string>;
-  avgExecutionPrice: Maybe<number>;
-  size: Maybe<number>;
-  marginAmount: Maybe<number>;
-  borrowedAmount: Maybe<number>;
-  leverage: Maybe<number>;
-  realizedPnl: Maybe<number>;
-  liquidationPrice: Maybe<number>;
-  maintenanceMargin: Maybe<number>;
   exact: Exact<"size" | "avgExecutionPrice" | "liquidationPrice" | "maintenanceMargin"> | undefined;
-}
+};
 
-export interface AccountInfo {
+/** The account-level numbers of an account-info body. */
+export const ACCOUNT_NUMBERS = ["collateralBalance", "availableMargin", "totalInvested", "totalMargin", "totalUnrealizedPnl"] as const;
+
+export type AccountInfo = Record<(typeof ACCOUNT_NUMBERS)[number], Maybe<number>> & {
   collateralId: string;
   /** detailed: positions listed; summary: only their count. */
   shape: "detailed" | "summary";
-  collateralBalance: Maybe<number>;
-  availableMargin: Maybe<number>;
-  totalInvested: Maybe<number>;
-  totalMargin: Maybe<number>;
-  totalUnrealizedPnl: Maybe<number>;
   positionCount: Maybe<number>;
   /** Detailed shape only. */
   positions: Position[];
   /** False when an element of the list could not be read, so sums over it are unknown. */
   positionsComplete: boolean;
   exact: Exact<"totalMargin"> | undefined;
-}
+};
+
+/** The flags and numbers of an active order; the numbers are kept exactly too (see Exact). */
+export const ORDER_FLAGS = ["isPendingExpiration", "isPendingCancellation", "isPendingRejection"] as const;
+export const ORDER_NUMBERS = ["price", "quantity", "quantityLocked", "quantityFilled"] as const;
 
 /** An order of either list. The optional fields are read for active orders only: no metric of the history uses them. */
-export interface Order {
+export type Order = Partial<Record<(typeof ORDER_FLAGS)[number], Maybe<boolean>> & Record<(typeof ORDER_NUMBERS)[number], Maybe<number>>> & {
   id: Maybe<string>;
   marketId: Maybe<string>;
   type: Maybe<string>;
   side: Maybe<string>;
   direction: Maybe<string>;
   status: Maybe<string>;
-  isPendingExpiration?: Maybe<boolean>;
-  isPendingCancellation?: Maybe<boolean>;
-  isPendingRejection?: Maybe<boolean>;
-  price?: Maybe<number>;
-  quantity?: Maybe<number>;
-  quantityLocked?: Maybe<number>;
-  quantityFilled?: Maybe<number>;
   /** Seconds since the epoch, whatever unit the venue used. */
   createdAt: Maybe<number>;
   /** rejectionReason.code when the order carries a rejection reason. */
   rejectionCode: Maybe<string>;
-  exact?: Exact<"price" | "quantity" | "quantityLocked" | "quantityFilled"> | undefined;
-}
+  exact?: Exact<(typeof ORDER_NUMBERS)[number]> | undefined;
+};
 
 export const MARKET_SETTINGS = [
   "tickSize",

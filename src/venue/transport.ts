@@ -1,6 +1,7 @@
 // The connection pool to the venue (keep-alive, bounded connections, closed on shutdown) and the fetch ky sends through it.
 
 import { pipeline, type Readable, type Transform } from "node:stream";
+import { setTimeout as delay } from "node:timers/promises";
 import { createBrotliDecompress, createGunzip, createInflate } from "node:zlib";
 import { Agent } from "undici";
 import { VenueError } from "./errors.js";
@@ -55,17 +56,13 @@ function headerValue(value: string | string[] | undefined): string | undefined {
 }
 
 export class Transport {
-  readonly dispatcher: Agent;
-
-  constructor() {
-    this.dispatcher = new Agent({
-      keepAliveTimeout: 30_000,
-      keepAliveMaxTimeout: 60_000,
-      // A burst of scrapes shares one collection per account, so few connections per origin suffice.
-      connections: 16,
-      connect: { timeout: 10_000 },
-    });
-  }
+  readonly dispatcher = new Agent({
+    keepAliveTimeout: 30_000,
+    keepAliveMaxTimeout: 60_000,
+    // A burst of scrapes shares one collection per account, so few connections per origin suffice.
+    connections: 16,
+    connect: { timeout: 10_000 },
+  });
 
   /**
    * A fetch for ky over the pool's public request(): redirects never followed, a failure's body never
@@ -101,13 +98,7 @@ export class Transport {
 
   /** Closes idle connections and waits for busy ones, up to `graceMs`; then destroys what is left. */
   async close(graceMs = 5_000): Promise<void> {
-    let timer: NodeJS.Timeout | undefined;
-    const late = new Promise<"late">((resolve) => {
-      timer = setTimeout(() => resolve("late"), graceMs);
-      timer.unref();
-    });
-    const closed = await Promise.race([this.dispatcher.close().then(() => "closed" as const), late]);
-    clearTimeout(timer);
-    if (closed === "late") await this.dispatcher.destroy();
+    const late = delay(graceMs, "late" as const, { ref: false });
+    if ((await Promise.race([this.dispatcher.close(), late])) === "late") await this.dispatcher.destroy();
   }
 }
