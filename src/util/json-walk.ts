@@ -31,18 +31,19 @@ const SLICE_MS = 8;
 /** Nesting deeper than this is refused while streaming: the parser's stack grows with it. */
 export const MAX_DEPTH = 64;
 
-export type WalkFailure = "syntax" | "depth" | "size" | "aborted";
-
 /** Why a body could not be walked: not JSON, nested too deep, too many values held at once, or the caller gave up (its signal). */
 export class JsonWalkError extends Error {
   override readonly name = "JsonWalkError";
-  readonly reason: WalkFailure;
 
-  constructor(reason: WalkFailure, message: string) {
+  constructor(
+    readonly reason: "syntax" | "depth" | "size" | "aborted",
+    message: string,
+  ) {
     super(message);
-    this.reason = reason;
   }
 }
+
+const notJson = (): JsonWalkError => new JsonWalkError("syntax", "not valid JSON");
 
 export interface WalkOptions {
   /** The list to walk: undefined for a top-level array, else the member of a top-level object holding it. */
@@ -80,9 +81,8 @@ function pacer(signal: AbortSignal | undefined): () => Promise<void> {
 /** A number's source text when a double would not keep it as written (over DOUBLE_DIGITS significant digits). */
 const isLong = (text: string): boolean => text.length > DOUBLE_DIGITS && significantDigits(text) > DOUBLE_DIGITS;
 
-type Reviver = (this: unknown, key: string, value: unknown, context?: { source?: string }) => unknown;
 /** JSON.parse's reviver: each number's source text is at hand, so a long one is kept exact in the same parse. */
-const keepLongNumber: Reviver = (_key, value, context) =>
+const keepLongNumber = (_key: string, value: unknown, context?: { source?: string }): unknown =>
   typeof value === "number" && context?.source !== undefined && isLong(context.source) ? context.source : value;
 
 /**
@@ -97,27 +97,20 @@ const LONG_NUMBER_IN_VALUE = /[:,[]\s*-?[0-9.]{16}/;
 const LONG_NUMBER_AT_START = /^\s*-?[0-9.]{16}/;
 const mayHoldLongNumber = (text: string): boolean => LONG_NUMBER_IN_VALUE.test(text) || LONG_NUMBER_AT_START.test(text);
 
-/** Counts the bytes of `marks` in `bytes`, stopping once past `limit`. */
-function countPast(bytes: Buffer, marks: readonly number[], limit: number): number {
-  let count = 0;
-  for (const byte of marks) {
-    for (let at = bytes.indexOf(byte); at >= 0 && count <= limit; at = bytes.indexOf(byte, at + 1)) count++;
-  }
-  return count;
-}
-
-/** `,` `{` `[`: about one a value. */
-const VALUE_MARKS = [0x2c, 0x7b, 0x5b] as const;
-
 /** Whether JSON.parse can take `bytes` whole within its time and memory bounds. */
 export function parsesWhole(bytes: Buffer): boolean {
-  return bytes.length < STREAM_FROM || countPast(bytes, VALUE_MARKS, PARSE_MAX_VALUES) <= PARSE_MAX_VALUES;
+  if (bytes.length < STREAM_FROM) return true;
+  let values = 0;
+  // `,` `{` `[`: about one a value.
+  for (const mark of [0x2c, 0x7b, 0x5b]) {
+    for (let at = bytes.indexOf(mark); at >= 0 && values <= PARSE_MAX_VALUES; at = bytes.indexOf(mark, at + 1)) values++;
+  }
+  return values <= PARSE_MAX_VALUES;
 }
 
 function listOf(root: unknown, list: string | undefined): unknown[] | undefined {
-  if (list === undefined) return Array.isArray(root) ? root : undefined;
-  if (typeof root !== "object" || root === null || Array.isArray(root)) return undefined;
-  const value = (root as Record<string, unknown>)[list];
+  const isObject = typeof root === "object" && root !== null && !Array.isArray(root);
+  const value = list === undefined ? root : isObject ? (root as Record<string, unknown>)[list] : undefined;
   return Array.isArray(value) ? value : undefined;
 }
 
@@ -126,9 +119,9 @@ export async function walkJsonParsed(bytes: Buffer, options: WalkOptions, each: 
   let root: unknown;
   try {
     const text = bytes.toString("utf8");
-    root = mayHoldLongNumber(text) ? JSON.parse(text, keepLongNumber as (this: unknown, k: string, v: unknown) => unknown) : JSON.parse(text);
+    root = mayHoldLongNumber(text) ? JSON.parse(text, keepLongNumber) : JSON.parse(text);
   } catch {
-    throw new JsonWalkError("syntax", "not valid JSON");
+    throw notJson();
   }
   const items = listOf(root, options.list) ?? [];
   const tick = pacer(options.signal);
@@ -161,17 +154,15 @@ export async function walkJsonStreamed(bytes: Buffer, options: WalkOptions, each
   const fail = (error: JsonWalkError): void => {
     failure ??= error;
   };
-  tokenizer.onError = () => fail(new JsonWalkError("syntax", "not valid JSON"));
-  parser.onError = () => fail(new JsonWalkError("syntax", "not valid JSON"));
+  tokenizer.onError = () => fail(notJson());
+  parser.onError = () => fail(notJson());
 
   let root: unknown;
   const members: Record<string, unknown> = Object.create(null) as Record<string, unknown>;
   let depth = 0;
-  /** One level deeper; false (and the walk failed) past MAX_DEPTH. */
-  const enter = (): boolean => {
-    if (++depth <= MAX_DEPTH) return true;
-    fail(new JsonWalkError("depth", `nested deeper than ${MAX_DEPTH}`));
-    return false;
+  /** One level deeper; past MAX_DEPTH the walk fails. */
+  const enter = (): void => {
+    if (++depth > MAX_DEPTH) fail(new JsonWalkError("depth", `nested deeper than ${MAX_DEPTH}`));
   };
   let key: string | undefined;
   let expectKey = false;
@@ -189,15 +180,11 @@ export async function walkJsonStreamed(bytes: Buffer, options: WalkOptions, each
   let overCap = 0;
   tokenizer.onToken = (info) => {
     if (failure !== undefined) return;
-    const token = info.token;
-    const value = info.value;
+    const { token, value } = info;
     const opens = token === TokenType.LEFT_BRACE || token === TokenType.LEFT_BRACKET;
     const closes = token === TokenType.RIGHT_BRACE || token === TokenType.RIGHT_BRACKET;
     if (skipping) {
-      if (opens) {
-        enter();
-        return;
-      }
+      if (opens) return enter();
       if (!closes || depth > itemDepth) {
         if (closes) depth--;
         else if (token === TokenType.COMMA && depth === itemDepth) overCap++;
@@ -234,7 +221,8 @@ export async function walkJsonStreamed(bytes: Buffer, options: WalkOptions, each
     }
     if (opens) {
       if (depth === 0 && token === TokenType.LEFT_BRACE) expectKey = true;
-      if (!enter()) return;
+      enter();
+      if (failure !== undefined) return;
     } else if (closes) {
       depth--;
     }
@@ -255,7 +243,7 @@ export async function walkJsonStreamed(bytes: Buffer, options: WalkOptions, each
     await tick();
   }
   if (failure === undefined && !tokenizer.isEnded) tokenizer.end();
-  if (failure === undefined && !parser.isEnded) fail(new JsonWalkError("syntax", "not valid JSON"));
+  if (failure === undefined && !parser.isEnded) fail(notJson());
   if (failure !== undefined) throw failure;
   const hasList = listOf(root, options.list) !== undefined;
   return { root, items: hasList ? items + overCap : 0, overCap };
