@@ -33,10 +33,6 @@ export function abs(a: Decimal): Decimal {
   return a.mantissa < 0n ? { mantissa: -a.mantissa, scale: a.scale } : a;
 }
 
-function bitLength(n: bigint): number {
-  return n === 0n ? 0 : n.toString(2).length;
-}
-
 /**
  * n ÷ d rounded once to the nearest double (ties to even): the quotient is taken to 53 bits with
  * its remainder, so no intermediate decimal rounding can tip it. Exact for every normal double;
@@ -47,7 +43,7 @@ function roundedRatio(n: bigint, d: bigint): number {
   const negative = n < 0n !== d < 0n;
   const a = n < 0n ? -n : n;
   const b = d < 0n ? -d : d;
-  let shift = 53 - (bitLength(a) - bitLength(b));
+  let shift = 53 - (a.toString(2).length - b.toString(2).length);
   const scaled = (s: number): [bigint, bigint] => (s >= 0 ? [a << BigInt(s), b] : [a, b << BigInt(-s)]);
   let [num, den] = scaled(shift);
   let q = num / den;
@@ -58,13 +54,10 @@ function roundedRatio(n: bigint, d: bigint): number {
   }
   const twice = (num - q * den) * 2n;
   if (twice > den || (twice === den && (q & 1n) === 1n)) q++;
-  // q ≤ 2^53 is exact as a double; scaling by a power of two is exact while the result is normal.
-  let value = Number(q);
-  for (let left = shift; left !== 0; ) {
-    const step = Math.max(-1000, Math.min(1000, left));
-    value *= 2 ** -step;
-    left -= step;
-  }
+  // q ≤ 2^53 is exact as a double; scaling by a power of two is exact while the result is normal,
+  // and in two halves neither factor overflows unless the result does too.
+  const half = Math.trunc(shift / 2);
+  const value = Number(q) * 2 ** -half * 2 ** (half - shift);
   return negative ? -value : value;
 }
 
@@ -106,8 +99,10 @@ function parseDecimal(text: string): Decimal | undefined {
  * holds the number as written.
  */
 export function significantDigits(text: string): number {
-  const digits = text.replace(/[eE].*$/, "").replace(/[^0-9]/g, "");
-  return digits.replace(/^0+/, "").length;
+  return text
+    .replace(/[eE].*$/, "")
+    .replace(/[^0-9]/g, "")
+    .replace(/^0+/, "").length;
 }
 
 /** Beyond this many significant digits a double does not keep a decimal as written. */
@@ -136,7 +131,7 @@ export function ceilQuotient(n: Decimal, d: Decimal): bigint {
 }
 
 export function toNumber(d: Decimal): number {
-  return d.scale === 0 ? Number(d.mantissa) : Number(`${d.mantissa}e-${d.scale}`);
+  return Number(`${d.mantissa}e-${d.scale}`);
 }
 
 const POW10 = Array.from({ length: 23 }, (_, k) => 10 ** k);
@@ -175,7 +170,7 @@ export class ExactSum {
 
   add(value: number): this {
     const m = scaled(value);
-    if (Number.isNaN(m)) return this.#addBig(fromNumber(value));
+    if (Number.isNaN(m)) return this.addDecimal(fromNumber(value));
     return this.#addScaled(m, scaledK);
   }
 
@@ -191,7 +186,7 @@ export class ExactSum {
     }
     const dx = Number.isNaN(x) ? fromNumber(a) : { mantissa: BigInt(x), scale: xk };
     const dy = Number.isNaN(y) ? fromNumber(b) : { mantissa: BigInt(y), scale: yk };
-    return this.#addBig(multiply(dx, dy));
+    return this.addDecimal(multiply(dx, dy));
   }
 
   #addScaled(m: number, k: number): this {
@@ -207,15 +202,11 @@ export class ExactSum {
         return this;
       }
     }
-    return this.#addBig({ mantissa: BigInt(m), scale: k });
+    return this.addDecimal({ mantissa: BigInt(m), scale: k });
   }
 
-  /** Adds a decimal read exactly from the venue's text. */
+  /** Adds a decimal exactly (one read from the venue's text, or one past the plain-number fast path). */
   addDecimal(d: Decimal): this {
-    return this.#addBig(d);
-  }
-
-  #addBig(d: Decimal): this {
     this.#big = add(this.decimal, d);
     return this;
   }
