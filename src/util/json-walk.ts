@@ -1,27 +1,19 @@
-// Reads a JSON body's one list of items (the top-level array, or one list member of a top-level
-// object) in one parse, within bounds: items past a cap are counted, never kept; the event loop gets
-// a turn every few milliseconds; a body dense in objects and arrays is streamed instead of parsed
-// whole. A number with more significant digits than a double keeps comes back as its text.
+// Reads a JSON body's one list (a top-level array, or a list member of a top-level object) in one parse, within bounds:
+// items past a cap counted, never kept; the event loop turns every few ms; a dense body streamed; long numbers kept as text.
 
 import { Tokenizer, TokenParser, TokenType } from "@streamparser/json";
 import { DOUBLE_DIGITS, significantDigits } from "./decimal.js";
 
+/** Bodies below this go to JSON.parse whatever their shape: even a MiB of `{}` parses within a slice of a deadline. */
+const STREAM_FROM = 1 << 20;
 /**
- * Bodies below this go to JSON.parse whatever their shape: even a MiB of empty objects is parsed
- * within a slice of a scrape's deadline, and JSON.parse is much faster than any JS parser.
+ * Past STREAM_FROM, a body with more values than this (its `,` `{` `[` bytes) is streamed: JSON.parse's memory
+ * and time grow with the values it makes. Real answers, thousands of orders of a few dozen values, stay well below.
  */
-export const STREAM_FROM = 1 << 20;
+const PARSE_MAX_VALUES = 500_000;
 /**
- * Past STREAM_FROM, a body with more values than this (counted as its `,`, `{` and `[` bytes, up to
- * here, so the count costs little) is streamed: JSON.parse's memory and time grow with the values it
- * makes, and an answer of millions of `{}` would take seconds and gigabytes. A venue's real answers,
- * thousands of orders of a few dozen values each, stay well below it.
- */
-export const PARSE_MAX_VALUES = 500_000;
-/**
- * Values the streaming parser may hold outside the list's finished items: the top-level members and
- * the item being read. A body past it (an object of a million members, one item of a million values)
- * is refused: the parser would hold it whole.
+ * Values the streaming parser may hold outside the list's finished items (top-level members, the item being read).
+ * A body past it is refused: the parser would hold it whole.
  */
 export const MAX_HELD_VALUES = 100_000;
 /** Streamed bodies are written to the parser this much at a time. */
@@ -55,11 +47,7 @@ export interface WalkOptions {
 }
 
 export interface Walked {
-  /**
-   * The top-level value. For an object, its members are there as sent, except that when streamed
-   * a nested member is an empty `{}` or `[]` of the same kind. The list's items are never to be
-   * read from it (they went to `each`).
-   */
+  /** The top-level value; streamed, an object's nested members are empty `{}`/`[]`. Never read the list's items here. */
   root: unknown;
   /** Items the list held, kept or not; 0 when there was no list. */
   items: number;
@@ -86,13 +74,11 @@ const keepLongNumber = (_key: string, value: unknown, context?: { source?: strin
   typeof value === "number" && context?.source !== undefined && isLong(context.source) ? context.source : value;
 
 /**
- * Whether the text may hold a number of over DOUBLE_DIGITS significant digits: such a number, in a
- * value's place (after `:`, `,`, `[` or at the start), has at least 16 digits and at most one point in a row. A
- * reviver makes JSON.parse call back for every value, several times its own cost, so a body that
- * cannot hold one (the usual case) is parsed without it; a false alarm (digits in a string) only
- * costs the reviver.
+ * Whether the text may hold a number of over DOUBLE_DIGITS significant digits (16 digits or points in a row in a
+ * value's place). A reviver costs JSON.parse several times its own work, so a body without one is parsed without it;
+ * a false alarm (digits in a string) only costs the reviver. Two patterns, not an alternation with `^`, so the
+ * engine scans for the first character class only.
  */
-// Two patterns, not one alternation with `^`: the engine then looks for the first character class only.
 const LONG_NUMBER_IN_VALUE = /[:,[]\s*-?[0-9.]{16}/;
 const LONG_NUMBER_AT_START = /^\s*-?[0-9.]{16}/;
 const mayHoldLongNumber = (text: string): boolean => LONG_NUMBER_IN_VALUE.test(text) || LONG_NUMBER_AT_START.test(text);
@@ -141,11 +127,9 @@ class ExactTokenizer extends Tokenizer {
 }
 
 /**
- * The streamed walk (walkJson takes it past its size and value bounds; tests compare both ways).
- * Streams `bytes` through @streamparser/json: the tokenizer's tokens go to a token parser that
- * emits each item of the list and forgets it (nothing above it is emitted, so it is not kept),
- * and are watched here for the nesting depth and, in an object, its top-level members. The held
- * values are bounded by MAX_HELD_VALUES and the depth by MAX_DEPTH, whatever the body.
+ * The streamed walk (walkJson takes it past its size and value bounds; tests compare both ways). The tokens go to
+ * a token parser that emits each list item and forgets it, and are watched here for the depth and, in an object,
+ * its top-level members. Held values are bounded by MAX_HELD_VALUES and the depth by MAX_DEPTH, whatever the body.
  */
 export async function walkJsonStreamed(bytes: Buffer, options: WalkOptions, each: (item: unknown) => void): Promise<Walked> {
   const tokenizer = new ExactTokenizer({ stringBufferSize: 64 * 1024, numberBufferSize: 64 });
@@ -173,9 +157,8 @@ export async function walkJsonStreamed(bytes: Buffer, options: WalkOptions, each
   let held = 0;
   let heldBeforeItem = 0;
   let items = 0;
-  // Past the cap the list's tokens are only followed for their nesting and their items counted, never
-  // handed to the parser (it would build every item only to drop it); the list's own `]` goes to the
-  // parser again, which then saw the list end after the last kept item.
+  // Past the cap the list's tokens are only followed for their nesting and items counted, never handed to the
+  // parser (it would build each item to drop it); the list's own `]` goes to it again, ending the list there.
   let skipping = false;
   let overCap = 0;
   tokenizer.onToken = (info) => {
