@@ -61,14 +61,15 @@ function roundedRatio(n: bigint, d: bigint): number {
   return negative ? -value : value;
 }
 
+/** n ÷ d as a ratio of integers: n.m/10^n.s ÷ d.m/10^d.s = (n.m × 10^d.s) ÷ (d.m × 10^n.s). */
+const integerRatio = (n: Decimal, d: Decimal): [bigint, bigint] => [n.mantissa * 10n ** BigInt(d.scale), d.mantissa * 10n ** BigInt(n.scale)];
+
 /**
  * n ÷ d as the ratio of the two decimals as written, rounded once to the nearest double (0.19, not
  * 0.19000000000000003). Undefined when d is 0.
  */
 export function quotient(n: Decimal, d: Decimal): number | undefined {
-  if (d.mantissa === 0n) return undefined;
-  // n.m/10^n.s ÷ d.m/10^d.s = (n.m × 10^d.s) ÷ (d.m × 10^n.s)
-  return roundedRatio(n.mantissa * 10n ** BigInt(d.scale), d.mantissa * 10n ** BigInt(n.scale));
+  return d.mantissa === 0n ? undefined : roundedRatio(...integerRatio(n, d));
 }
 
 /** Decimal exponents beyond this are not read exactly (no double is that large or small anyway). */
@@ -125,8 +126,7 @@ export function multiply(a: Decimal, b: Decimal): Decimal {
 
 /** ⌈n ÷ d⌉ as an integer, exactly; n ≥ 0 and d > 0 (a count of whole steps, so a part step counts as one). */
 export function ceilQuotient(n: Decimal, d: Decimal): bigint {
-  const num = n.mantissa * 10n ** BigInt(d.scale);
-  const den = d.mantissa * 10n ** BigInt(n.scale);
+  const [num, den] = integerRatio(n, d);
   return (num + den - 1n) / den;
 }
 
