@@ -61,7 +61,7 @@ describe("redaction of any 12-character run of a secret", () => {
   });
 
   it("finds short secrets whole in one pass however many there are", () => {
-    // More short forms of one length than are searched one by one: the lookup at every offset finds each.
+    // Many short forms, several of one length: each is found wherever it stands.
     const shorts = Array.from({ length: 40 }, (_, i) => `k${i}-${"abcdefghij".slice(0, 2 + (i % 7))}`);
     addSecrets(shorts);
     fc.assert(

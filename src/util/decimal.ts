@@ -33,10 +33,6 @@ export function abs(a: Decimal): Decimal {
   return a.mantissa < 0n ? { mantissa: -a.mantissa, scale: a.scale } : a;
 }
 
-function bitLength(n: bigint): number {
-  return n === 0n ? 0 : n.toString(2).length;
-}
-
 /**
  * n ÷ d rounded once to the nearest double (ties to even): the quotient is taken to 53 bits with
  * its remainder, so no intermediate decimal rounding can tip it. Exact for every normal double;
@@ -47,7 +43,7 @@ function roundedRatio(n: bigint, d: bigint): number {
   const negative = n < 0n !== d < 0n;
   const a = n < 0n ? -n : n;
   const b = d < 0n ? -d : d;
-  let shift = 53 - (bitLength(a) - bitLength(b));
+  let shift = 53 - (a.toString(2).length - b.toString(2).length);
   const scaled = (s: number): [bigint, bigint] => (s >= 0 ? [a << BigInt(s), b] : [a, b << BigInt(-s)]);
   let [num, den] = scaled(shift);
   let q = num / den;
@@ -58,24 +54,22 @@ function roundedRatio(n: bigint, d: bigint): number {
   }
   const twice = (num - q * den) * 2n;
   if (twice > den || (twice === den && (q & 1n) === 1n)) q++;
-  // q ≤ 2^53 is exact as a double; scaling by a power of two is exact while the result is normal.
-  let value = Number(q);
-  for (let left = shift; left !== 0; ) {
-    const step = Math.max(-1000, Math.min(1000, left));
-    value *= 2 ** -step;
-    left -= step;
-  }
+  // q ≤ 2^53 is exact as a double; scaling by a power of two is exact while the result is normal,
+  // and in two halves neither factor overflows unless the result does too.
+  const half = Math.trunc(shift / 2);
+  const value = Number(q) * 2 ** -half * 2 ** (half - shift);
   return negative ? -value : value;
 }
+
+/** n ÷ d as a ratio of integers: n.m/10^n.s ÷ d.m/10^d.s = (n.m × 10^d.s) ÷ (d.m × 10^n.s). */
+const integerRatio = (n: Decimal, d: Decimal): [bigint, bigint] => [n.mantissa * 10n ** BigInt(d.scale), d.mantissa * 10n ** BigInt(n.scale)];
 
 /**
  * n ÷ d as the ratio of the two decimals as written, rounded once to the nearest double (0.19, not
  * 0.19000000000000003). Undefined when d is 0.
  */
 export function quotient(n: Decimal, d: Decimal): number | undefined {
-  if (d.mantissa === 0n) return undefined;
-  // n.m/10^n.s ÷ d.m/10^d.s = (n.m × 10^d.s) ÷ (d.m × 10^n.s)
-  return roundedRatio(n.mantissa * 10n ** BigInt(d.scale), d.mantissa * 10n ** BigInt(n.scale));
+  return d.mantissa === 0n ? undefined : roundedRatio(...integerRatio(n, d));
 }
 
 /** Decimal exponents beyond this are not read exactly (no double is that large or small anyway). */
@@ -106,8 +100,10 @@ function parseDecimal(text: string): Decimal | undefined {
  * holds the number as written.
  */
 export function significantDigits(text: string): number {
-  const digits = text.replace(/[eE].*$/, "").replace(/[^0-9]/g, "");
-  return digits.replace(/^0+/, "").length;
+  return text
+    .replace(/[eE].*$/, "")
+    .replace(/[^0-9]/g, "")
+    .replace(/^0+/, "").length;
 }
 
 /** Beyond this many significant digits a double does not keep a decimal as written. */
@@ -130,13 +126,12 @@ export function multiply(a: Decimal, b: Decimal): Decimal {
 
 /** ⌈n ÷ d⌉ as an integer, exactly; n ≥ 0 and d > 0 (a count of whole steps, so a part step counts as one). */
 export function ceilQuotient(n: Decimal, d: Decimal): bigint {
-  const num = n.mantissa * 10n ** BigInt(d.scale);
-  const den = d.mantissa * 10n ** BigInt(n.scale);
+  const [num, den] = integerRatio(n, d);
   return (num + den - 1n) / den;
 }
 
 export function toNumber(d: Decimal): number {
-  return d.scale === 0 ? Number(d.mantissa) : Number(`${d.mantissa}e-${d.scale}`);
+  return Number(`${d.mantissa}e-${d.scale}`);
 }
 
 const POW10 = Array.from({ length: 23 }, (_, k) => 10 ** k);
@@ -175,7 +170,7 @@ export class ExactSum {
 
   add(value: number): this {
     const m = scaled(value);
-    if (Number.isNaN(m)) return this.#addBig(fromNumber(value));
+    if (Number.isNaN(m)) return this.addDecimal(fromNumber(value));
     return this.#addScaled(m, scaledK);
   }
 
@@ -191,7 +186,7 @@ export class ExactSum {
     }
     const dx = Number.isNaN(x) ? fromNumber(a) : { mantissa: BigInt(x), scale: xk };
     const dy = Number.isNaN(y) ? fromNumber(b) : { mantissa: BigInt(y), scale: yk };
-    return this.#addBig(multiply(dx, dy));
+    return this.addDecimal(multiply(dx, dy));
   }
 
   #addScaled(m: number, k: number): this {
@@ -207,15 +202,11 @@ export class ExactSum {
         return this;
       }
     }
-    return this.#addBig({ mantissa: BigInt(m), scale: k });
+    return this.addDecimal({ mantissa: BigInt(m), scale: k });
   }
 
-  /** Adds a decimal read exactly from the venue's text. */
+  /** Adds a decimal exactly (one read from the venue's text, or one past the plain-number fast path). */
   addDecimal(d: Decimal): this {
-    return this.#addBig(d);
-  }
-
-  #addBig(d: Decimal): this {
     this.#big = add(this.decimal, d);
     return this;
   }

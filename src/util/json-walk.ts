@@ -1,27 +1,19 @@
-// Reads a JSON body's one list of items (the top-level array, or one list member of a top-level
-// object) in one parse, within bounds: items past a cap are counted, never kept; the event loop gets
-// a turn every few milliseconds; a body dense in objects and arrays is streamed instead of parsed
-// whole. A number with more significant digits than a double keeps comes back as its text.
+// Reads a JSON body's one list (a top-level array, or a list member of a top-level object) in one parse, within bounds:
+// items past a cap counted, never kept; the event loop turns every few ms; a dense body streamed; long numbers kept as text.
 
 import { Tokenizer, TokenParser, TokenType } from "@streamparser/json";
 import { DOUBLE_DIGITS, significantDigits } from "./decimal.js";
 
+/** Bodies below this go to JSON.parse whatever their shape: even a MiB of `{}` parses within a slice of a deadline. */
+const STREAM_FROM = 1 << 20;
 /**
- * Bodies below this go to JSON.parse whatever their shape: even a MiB of empty objects is parsed
- * within a slice of a scrape's deadline, and JSON.parse is much faster than any JS parser.
+ * Past STREAM_FROM, a body with more values than this (its `,` `{` `[` bytes) is streamed: JSON.parse's memory
+ * and time grow with the values it makes. Real answers, thousands of orders of a few dozen values, stay well below.
  */
-export const STREAM_FROM = 1 << 20;
+const PARSE_MAX_VALUES = 500_000;
 /**
- * Past STREAM_FROM, a body with more values than this (counted as its `,`, `{` and `[` bytes, up to
- * here, so the count costs little) is streamed: JSON.parse's memory and time grow with the values it
- * makes, and an answer of millions of `{}` would take seconds and gigabytes. A venue's real answers,
- * thousands of orders of a few dozen values each, stay well below it.
- */
-export const PARSE_MAX_VALUES = 500_000;
-/**
- * Values the streaming parser may hold outside the list's finished items: the top-level members and
- * the item being read. A body past it (an object of a million members, one item of a million values)
- * is refused: the parser would hold it whole.
+ * Values the streaming parser may hold outside the list's finished items (top-level members, the item being read).
+ * A body past it is refused: the parser would hold it whole.
  */
 export const MAX_HELD_VALUES = 100_000;
 /** Streamed bodies are written to the parser this much at a time. */
@@ -31,18 +23,19 @@ const SLICE_MS = 8;
 /** Nesting deeper than this is refused while streaming: the parser's stack grows with it. */
 export const MAX_DEPTH = 64;
 
-export type WalkFailure = "syntax" | "depth" | "size" | "aborted";
-
 /** Why a body could not be walked: not JSON, nested too deep, too many values held at once, or the caller gave up (its signal). */
 export class JsonWalkError extends Error {
   override readonly name = "JsonWalkError";
-  readonly reason: WalkFailure;
 
-  constructor(reason: WalkFailure, message: string) {
+  constructor(
+    readonly reason: "syntax" | "depth" | "size" | "aborted",
+    message: string,
+  ) {
     super(message);
-    this.reason = reason;
   }
 }
+
+const notJson = (): JsonWalkError => new JsonWalkError("syntax", "not valid JSON");
 
 export interface WalkOptions {
   /** The list to walk: undefined for a top-level array, else the member of a top-level object holding it. */
@@ -54,11 +47,7 @@ export interface WalkOptions {
 }
 
 export interface Walked {
-  /**
-   * The top-level value. For an object, its members are there as sent, except that when streamed
-   * a nested member is an empty `{}` or `[]` of the same kind. The list's items are never to be
-   * read from it (they went to `each`).
-   */
+  /** The top-level value; streamed, an object's nested members are empty `{}`/`[]`. Never read the list's items here. */
   root: unknown;
   /** Items the list held, kept or not; 0 when there was no list. */
   items: number;
@@ -80,44 +69,34 @@ function pacer(signal: AbortSignal | undefined): () => Promise<void> {
 /** A number's source text when a double would not keep it as written (over DOUBLE_DIGITS significant digits). */
 const isLong = (text: string): boolean => text.length > DOUBLE_DIGITS && significantDigits(text) > DOUBLE_DIGITS;
 
-type Reviver = (this: unknown, key: string, value: unknown, context?: { source?: string }) => unknown;
 /** JSON.parse's reviver: each number's source text is at hand, so a long one is kept exact in the same parse. */
-const keepLongNumber: Reviver = (_key, value, context) =>
+const keepLongNumber = (_key: string, value: unknown, context?: { source?: string }): unknown =>
   typeof value === "number" && context?.source !== undefined && isLong(context.source) ? context.source : value;
 
 /**
- * Whether the text may hold a number of over DOUBLE_DIGITS significant digits: such a number, in a
- * value's place (after `:`, `,`, `[` or at the start), has at least 16 digits and at most one point in a row. A
- * reviver makes JSON.parse call back for every value, several times its own cost, so a body that
- * cannot hold one (the usual case) is parsed without it; a false alarm (digits in a string) only
- * costs the reviver.
+ * Whether the text may hold a number of over DOUBLE_DIGITS significant digits (16 digits or points in a row in a
+ * value's place). A reviver costs JSON.parse several times its own work, so a body without one is parsed without it;
+ * a false alarm (digits in a string) only costs the reviver. Two patterns, not an alternation with `^`, so the
+ * engine scans for the first character class only.
  */
-// Two patterns, not one alternation with `^`: the engine then looks for the first character class only.
 const LONG_NUMBER_IN_VALUE = /[:,[]\s*-?[0-9.]{16}/;
 const LONG_NUMBER_AT_START = /^\s*-?[0-9.]{16}/;
 const mayHoldLongNumber = (text: string): boolean => LONG_NUMBER_IN_VALUE.test(text) || LONG_NUMBER_AT_START.test(text);
 
-/** Counts the bytes of `marks` in `bytes`, stopping once past `limit`. */
-function countPast(bytes: Buffer, marks: readonly number[], limit: number): number {
-  let count = 0;
-  for (const byte of marks) {
-    for (let at = bytes.indexOf(byte); at >= 0 && count <= limit; at = bytes.indexOf(byte, at + 1)) count++;
-  }
-  return count;
-}
-
-/** `,` `{` `[`: about one a value. */
-const VALUE_MARKS = [0x2c, 0x7b, 0x5b] as const;
-
 /** Whether JSON.parse can take `bytes` whole within its time and memory bounds. */
 export function parsesWhole(bytes: Buffer): boolean {
-  return bytes.length < STREAM_FROM || countPast(bytes, VALUE_MARKS, PARSE_MAX_VALUES) <= PARSE_MAX_VALUES;
+  if (bytes.length < STREAM_FROM) return true;
+  let values = 0;
+  // `,` `{` `[`: about one a value.
+  for (const mark of [0x2c, 0x7b, 0x5b]) {
+    for (let at = bytes.indexOf(mark); at >= 0 && values <= PARSE_MAX_VALUES; at = bytes.indexOf(mark, at + 1)) values++;
+  }
+  return values <= PARSE_MAX_VALUES;
 }
 
 function listOf(root: unknown, list: string | undefined): unknown[] | undefined {
-  if (list === undefined) return Array.isArray(root) ? root : undefined;
-  if (typeof root !== "object" || root === null || Array.isArray(root)) return undefined;
-  const value = (root as Record<string, unknown>)[list];
+  const isObject = typeof root === "object" && root !== null && !Array.isArray(root);
+  const value = list === undefined ? root : isObject ? (root as Record<string, unknown>)[list] : undefined;
   return Array.isArray(value) ? value : undefined;
 }
 
@@ -126,9 +105,9 @@ export async function walkJsonParsed(bytes: Buffer, options: WalkOptions, each: 
   let root: unknown;
   try {
     const text = bytes.toString("utf8");
-    root = mayHoldLongNumber(text) ? JSON.parse(text, keepLongNumber as (this: unknown, k: string, v: unknown) => unknown) : JSON.parse(text);
+    root = mayHoldLongNumber(text) ? JSON.parse(text, keepLongNumber) : JSON.parse(text);
   } catch {
-    throw new JsonWalkError("syntax", "not valid JSON");
+    throw notJson();
   }
   const items = listOf(root, options.list) ?? [];
   const tick = pacer(options.signal);
@@ -148,11 +127,9 @@ class ExactTokenizer extends Tokenizer {
 }
 
 /**
- * The streamed walk (walkJson takes it past its size and value bounds; tests compare both ways).
- * Streams `bytes` through @streamparser/json: the tokenizer's tokens go to a token parser that
- * emits each item of the list and forgets it (nothing above it is emitted, so it is not kept),
- * and are watched here for the nesting depth and, in an object, its top-level members. The held
- * values are bounded by MAX_HELD_VALUES and the depth by MAX_DEPTH, whatever the body.
+ * The streamed walk (walkJson takes it past its size and value bounds; tests compare both ways). The tokens go to
+ * a token parser that emits each list item and forgets it, and are watched here for the depth and, in an object,
+ * its top-level members. Held values are bounded by MAX_HELD_VALUES and the depth by MAX_DEPTH, whatever the body.
  */
 export async function walkJsonStreamed(bytes: Buffer, options: WalkOptions, each: (item: unknown) => void): Promise<Walked> {
   const tokenizer = new ExactTokenizer({ stringBufferSize: 64 * 1024, numberBufferSize: 64 });
@@ -161,17 +138,15 @@ export async function walkJsonStreamed(bytes: Buffer, options: WalkOptions, each
   const fail = (error: JsonWalkError): void => {
     failure ??= error;
   };
-  tokenizer.onError = () => fail(new JsonWalkError("syntax", "not valid JSON"));
-  parser.onError = () => fail(new JsonWalkError("syntax", "not valid JSON"));
+  tokenizer.onError = () => fail(notJson());
+  parser.onError = () => fail(notJson());
 
   let root: unknown;
   const members: Record<string, unknown> = Object.create(null) as Record<string, unknown>;
   let depth = 0;
-  /** One level deeper; false (and the walk failed) past MAX_DEPTH. */
-  const enter = (): boolean => {
-    if (++depth <= MAX_DEPTH) return true;
-    fail(new JsonWalkError("depth", `nested deeper than ${MAX_DEPTH}`));
-    return false;
+  /** One level deeper; past MAX_DEPTH the walk fails. */
+  const enter = (): void => {
+    if (++depth > MAX_DEPTH) fail(new JsonWalkError("depth", `nested deeper than ${MAX_DEPTH}`));
   };
   let key: string | undefined;
   let expectKey = false;
@@ -182,22 +157,17 @@ export async function walkJsonStreamed(bytes: Buffer, options: WalkOptions, each
   let held = 0;
   let heldBeforeItem = 0;
   let items = 0;
-  // Past the cap the list's tokens are only followed for their nesting and their items counted, never
-  // handed to the parser (it would build every item only to drop it); the list's own `]` goes to the
-  // parser again, which then saw the list end after the last kept item.
+  // Past the cap the list's tokens are only followed for their nesting and items counted, never handed to the
+  // parser (it would build each item to drop it); the list's own `]` goes to it again, ending the list there.
   let skipping = false;
   let overCap = 0;
   tokenizer.onToken = (info) => {
     if (failure !== undefined) return;
-    const token = info.token;
-    const value = info.value;
+    const { token, value } = info;
     const opens = token === TokenType.LEFT_BRACE || token === TokenType.LEFT_BRACKET;
     const closes = token === TokenType.RIGHT_BRACE || token === TokenType.RIGHT_BRACKET;
     if (skipping) {
-      if (opens) {
-        enter();
-        return;
-      }
+      if (opens) return enter();
       if (!closes || depth > itemDepth) {
         if (closes) depth--;
         else if (token === TokenType.COMMA && depth === itemDepth) overCap++;
@@ -234,7 +204,8 @@ export async function walkJsonStreamed(bytes: Buffer, options: WalkOptions, each
     }
     if (opens) {
       if (depth === 0 && token === TokenType.LEFT_BRACE) expectKey = true;
-      if (!enter()) return;
+      enter();
+      if (failure !== undefined) return;
     } else if (closes) {
       depth--;
     }
@@ -255,7 +226,7 @@ export async function walkJsonStreamed(bytes: Buffer, options: WalkOptions, each
     await tick();
   }
   if (failure === undefined && !tokenizer.isEnded) tokenizer.end();
-  if (failure === undefined && !parser.isEnded) fail(new JsonWalkError("syntax", "not valid JSON"));
+  if (failure === undefined && !parser.isEnded) fail(notJson());
   if (failure !== undefined) throw failure;
   const hasList = listOf(root, options.list) !== undefined;
   return { root, items: hasList ? items + overCap : 0, overCap };

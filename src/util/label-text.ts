@@ -14,10 +14,9 @@ export function hasBidiControls(text: string): boolean {
 
 /** `text` cut to at most MAX_LABEL_VALUE_LENGTH UTF-16 units, never between the two halves of a surrogate pair. */
 export function cutLabel(text: string): string {
-  const max = MAX_LABEL_VALUE_LENGTH;
-  if (text.length <= max) return text;
-  const last = text.charCodeAt(max - 1);
-  return text.slice(0, last >= 0xd800 && last <= 0xdbff ? max - 1 : max);
+  if (text.length <= MAX_LABEL_VALUE_LENGTH) return text;
+  const last = text.charCodeAt(MAX_LABEL_VALUE_LENGTH - 1);
+  return text.slice(0, last >= 0xd800 && last <= 0xdbff ? MAX_LABEL_VALUE_LENGTH - 1 : MAX_LABEL_VALUE_LENGTH);
 }
 
 /**

@@ -12,12 +12,9 @@ const MAX_QUEUED_BYTES = 1 << 20;
 const PASSING = new Set(["ENOSPC", "EIO", "EDQUOT"]);
 
 /**
- * sonic-boom on a file descriptor (stderr by default), asynchronous, behind the redacting or logfmt
- * `transform`. A reader that stops reading holds at most MAX_QUEUED_BYTES (and one pool thread in its
- * write, which the exit does not wait for); a reader that is gone (EPIPE, EBADF...) turns the sink off.
- * Not through pino.destination: it registers a synchronous flush at exit, which a reader that stopped
- * reading would block forever. No error of the sink is ever thrown: logging is never a reason to block
- * a scrape or to stay alive.
+ * Asynchronous sonic-boom behind the redacting or logfmt `transform`. A stalled reader holds at most MAX_QUEUED_BYTES;
+ * a gone one (EPIPE, EBADF...) turns the sink off. Not pino.destination: its synchronous flush at exit would block
+ * forever on a reader that stopped reading. Never throws: logging never blocks a scrape or keeps the process alive.
  */
 export class LogSink {
   readonly #destination: InstanceType<typeof SonicBoom>;

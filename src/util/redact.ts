@@ -23,10 +23,8 @@ const SCHEME = /\b(basic|bearer)\s+(?=[A-Za-z._~-]*[0-9+/=])[A-Za-z0-9+/=._~-]{8
 const windows = new Set<string>();
 /** Every GRAM-character run of the same forms. */
 const grams = new Set<string>();
-/** Forms shorter than WINDOW, matched whole, by their length. */
-const shortForms = new Map<number, Set<string>>();
-/** Up to this many short forms of one length, a native search for each is cheaper than a lookup at every offset. */
-const SHORT_SEARCHES = 4;
+/** Forms shorter than WINDOW, matched whole, each by a native search (few: a config holds few short secrets). */
+const shortForms = new Set<string>();
 
 function forms(secret: string): string[] {
   const json = JSON.stringify(secret).slice(1, -1);
@@ -42,18 +40,14 @@ export function addSecrets(values: Iterable<string>): void {
   for (const value of values) {
     for (const form of forms(value)) {
       if (form.length < MIN_LENGTH) continue;
-      if (form.length < WINDOW) {
-        const sameLength = shortForms.get(form.length) ?? new Set<string>();
-        shortForms.set(form.length, sameLength.add(form));
-        continue;
-      }
+      if (form.length < WINDOW) shortForms.add(form);
       for (let at = 0; at + WINDOW <= form.length; at++) windows.add(form.slice(at, at + WINDOW));
       for (let at = 0; at + GRAM <= form.length; at++) grams.add(form.slice(at, at + GRAM));
     }
   }
 }
 
-/** Where secrets stand in `text`, as sorted, merged [start, end) ranges; empty when none (the usual case). */
+/** Where secrets stand in `text`, as [start, end) ranges that may overlap; empty when none (the usual case). */
 function secretRanges(text: string): Array<[number, number]> {
   const found: Array<[number, number]> = [];
   // The last window start looked up, so a window shared by two grams is not read twice.
@@ -66,35 +60,23 @@ function secretRanges(text: string): Array<[number, number]> {
     }
     checked = Math.max(checked, last);
   }
-  for (const [length, sameLength] of shortForms) {
-    if (sameLength.size <= SHORT_SEARCHES) {
-      for (const form of sameLength) for (let p = text.indexOf(form); p >= 0; p = text.indexOf(form, p + 1)) found.push([p, p + length]);
-      continue;
-    }
-    for (let p = 0; p + length <= text.length; p++) {
-      if (sameLength.has(text.slice(p, p + length))) found.push([p, p + length]);
-    }
+  for (const form of shortForms) {
+    for (let p = text.indexOf(form); p >= 0; p = text.indexOf(form, p + 1)) found.push([p, p + form.length]);
   }
-  found.sort((a, b) => a[0] - b[0]);
-  const merged: Array<[number, number]> = [];
-  for (const [start, end] of found) {
-    const last = merged.at(-1);
-    if (last !== undefined && start <= last[1]) last[1] = Math.max(last[1], end);
-    else merged.push([start, end]);
-  }
-  return merged;
+  return found;
 }
 
 /** `text` with every run of a known secret replaced. */
 export function redactKnown(text: string): string {
   if (text.length < MIN_LENGTH || (text.length < WINDOW && shortForms.size === 0)) return text;
-  const ranges = secretRanges(text);
+  const ranges = secretRanges(text).sort((a, b) => a[0] - b[0]);
   if (ranges.length === 0) return text;
   let out = "";
   let at = 0;
-  for (const [start, end] of ranges) {
-    out += text.slice(at, start) + REDACTED;
-    at = end;
+  // Overlapping or touching ranges are one run, one REDACTED.
+  for (const [i, [start, end]] of ranges.entries()) {
+    if (i === 0 || start > at) out += text.slice(at, start) + REDACTED;
+    at = Math.max(at, end);
   }
   return out + text.slice(at);
 }
