@@ -79,7 +79,8 @@ export class OrderOutcomes {
         state.seen.set(o.id, seen);
         if (o.marketId === undefined) continue;
         if (o.status !== undefined && !seen.statuses.includes(o.status)) {
-          seen.statuses.push(o.status);
+          // A new array of its exact length: push would reserve room for 16 in each of thousands of ids.
+          seen.statuses = seen.statuses.concat(o.status);
           bump(state.orders, o.marketId, o.status, step);
         }
         if (o.rejectionCode !== undefined && o.rejectionCode !== "" && !seen.rejected) {
