@@ -11,7 +11,7 @@ import { configFromEnv } from "../src/config/load.js";
 import { createLogger } from "../src/log.js";
 import { SelfMetrics } from "../src/metrics/self.js";
 import { startService, type Service } from "../src/service.js";
-import { responseHeaders } from "../src/web/guards.js";
+import { webGuards } from "../src/web/guards.js";
 import { chromiumMissing } from "./helpers/chromium.js";
 import { type Browser, startBrowser } from "./helpers/chromium-page.js";
 import { startTinyVenue, type TinyVenue } from "./helpers/tiny-venue.js";
@@ -90,7 +90,13 @@ describe("the HTML pages' headers", () => {
   });
 
   it("are the web config's where its headers set them", async () => {
-    const base = await start([responseHeaders({ "Content-Security-Policy": "default-src 'none'; style-src 'self'", "X-Frame-Options": "sameorigin" })]);
+    const base = await start(
+      webGuards({
+        tls: undefined,
+        basicAuthUsers: {},
+        headers: { "Content-Security-Policy": "default-src 'none'; style-src 'self'", "X-Frame-Options": "sameorigin" },
+      }),
+    );
     for (const path of ["/", RUNBOOK]) {
       const res = await fetch(new URL(path, base));
       expect(res.headers.get("content-security-policy"), path).toBe("default-src 'none'; style-src 'self'");

@@ -9,7 +9,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { marginState, liquidationState } from "../src/http/risk-levels.js";
 import { percent } from "../src/http/status-page.js";
 import { formatValue } from "../src/metrics/text-render.js";
-import { responseHeaders } from "../src/web/guards.js";
+import { webGuards } from "../src/web/guards.js";
 import { chromiumMissing, runChromium } from "./helpers/chromium.js";
 import { parseExposition, type ParsedSample } from "./helpers/exposition.js";
 import { startStack, type Stack } from "./helpers/stack.js";
@@ -144,7 +144,9 @@ describe.skipIf(chromiumMissing)(title, () => {
       requested.push(req.path);
       next();
     };
-    stack = await startStack({ guards: [responseHeaders({ "Content-Security-Policy": "default-src 'self'" }), record] });
+    stack = await startStack({
+      guards: [...webGuards({ tls: undefined, basicAuthUsers: {}, headers: { "Content-Security-Policy": "default-src 'self'" } }), record],
+    });
     await stack.scrape();
     const res = await stack.get("/");
     expect(res.headers.get("content-security-policy")).toBe("default-src 'self'");

@@ -17,7 +17,7 @@ import express from "express";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { listen } from "../src/http/server.js";
 import { startSimulator, type RunningSimulator } from "../src/simulator/server.js";
-import { tlsServerOptions } from "../src/web/tls-options.js";
+import { readTlsPems, tlsOptionsFrom } from "../src/web/tls-options.js";
 import { parseWebConfig } from "../src/web/web-config.js";
 import { startExporterChild, type ExporterChild } from "./helpers/child.js";
 
@@ -227,7 +227,7 @@ describe("http2: false", () => {
     expect(config.http2).toBe(false);
     const app = express();
     app.get("/whoami", (req, res) => res.json({ protocol: req.protocol, httpVersion: req.httpVersion }));
-    const running = await listen(app, "127.0.0.1", 0, { tls: tlsServerOptions(config) });
+    const running = await listen(app, "127.0.0.1", 0, { tls: config.tls && tlsOptionsFrom(config.tls, readTlsPems(config.tls)) });
     try {
       expect(await alpn(Number(new URL(running.url).port), ["h2", "http/1.1"])).toBe("http/1.1");
       await expect(h2Session(running.url)).rejects.toMatchObject({ code: "ERR_SSL_TLSV1_ALERT_NO_APPLICATION_PROTOCOL" });

@@ -14,7 +14,7 @@ import { ConfigError } from "../src/config/errors.js";
 import { listen } from "../src/http/server.js";
 import { basicAuth } from "../src/web/basic-auth.js";
 import { webGuards } from "../src/web/guards.js";
-import { tlsServerOptions } from "../src/web/tls-options.js";
+import { readTlsPems, tlsOptionsFrom } from "../src/web/tls-options.js";
 import type { WebConfig } from "../src/web/web-config-schema.js";
 import { loadWebConfig, parseWebConfig } from "../src/web/web-config.js";
 
@@ -212,7 +212,7 @@ interface Reply {
 
 /** The exporter's own server (http/server.ts, with its timeouts) serving `app` with this web config. */
 async function serve(config: WebConfig) {
-  const running = await listen(appWith(config), "127.0.0.1", 0, { tls: tlsServerOptions(config) });
+  const running = await listen(appWith(config), "127.0.0.1", 0, { tls: config.tls && tlsOptionsFrom(config.tls, readTlsPems(config.tls)) });
   const port = Number(new URL(running.url).port);
   return { server: running.server, port, close: () => running.close(0) };
 }

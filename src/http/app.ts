@@ -157,10 +157,7 @@ export function createApp(options: AppOptions): express.Express {
   // Prometheus http_sd_configs: every account as a /probe target, current after a reload.
   app.get("/sd", (req, res) => {
     const address = reachedAddress(req.get("host"), req.socket.localAddress, req.socket.localPort);
-    res
-      .status(200)
-      .type("application/json")
-      .send(JSON.stringify(discoveryGroups(exporter.accountNames(), address, exporter.ownsMarkets())));
+    res.json(discoveryGroups(exporter.accountNames(), address, exporter.ownsMarkets()));
   });
 
   /** The probe's target in the configuration served now: the market target, an account, or why neither. */

@@ -20,9 +20,6 @@ function render(value: HtmlValue): string {
 
 /** The tag: the template's own text is trusted (it is in our source), every interpolated value escaped. */
 export function html(strings: TemplateStringsArray, ...values: HtmlValue[]): Html {
-  let out = strings[0] ?? "";
-  values.forEach((value, i) => {
-    out += render(value) + (strings[i + 1] ?? "");
-  });
-  return new Html(out);
+  // The cooked strings as String.raw's pieces: the template's escapes (\n) keep their meaning.
+  return new Html(String.raw({ raw: strings }, ...values.map(render)));
 }

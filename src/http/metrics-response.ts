@@ -20,10 +20,7 @@ export function acceptsGzip(header: string | undefined): boolean {
  */
 export function sendMetrics(res: Response, answer: Answer, gzip: boolean): void {
   const body = gzip ? answer.gzip : answer.text;
-  res.status(200);
-  res.set("content-type", CONTENT_TYPE);
-  res.set("vary", "accept-encoding");
+  res.status(200).set({ "content-type": CONTENT_TYPE, vary: "accept-encoding", "content-length": String(Buffer.byteLength(body)) });
   if (gzip) res.set("content-encoding", "gzip");
-  res.set("content-length", String(Buffer.byteLength(body)));
   res.end(body);
 }

@@ -27,14 +27,8 @@ export function renderRunbook(text: string): string {
   return markdown.render(text);
 }
 
-export interface RunbookPages {
-  /** Each alert's page, by alert name. */
-  pages: Map<string, string>;
-  index: string;
-}
-
-/** Every runbook page and the index linking them. */
-export function renderRunbookPages(): RunbookPages {
+/** Every runbook page by alert name, and the index linking them. */
+export function renderRunbookPages() {
   const names = Object.keys(RUNBOOK_MARKDOWN).sort();
   const pages = new Map(names.map((name) => [name, page(`${name}: trading-exporter runbook`, renderRunbook(RUNBOOK_MARKDOWN[name] ?? ""))]));
   // The generator admits only plain alert names, so each is its own link text and relative URL.

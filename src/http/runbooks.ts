@@ -3,14 +3,14 @@
 import express, { type Request, type Response } from "express";
 import { setPageHeaders } from "./page-headers.js";
 import { RUNBOOK_CSS, RUNBOOK_CSS_NAME } from "./runbook-css.js";
-import type { RunbookPages } from "./runbook-pages.js";
 
 /** The router to mount at /runbooks: the index at /runbooks/, one page per alert, 404 for any other name. */
 export function runbooks(): express.Router {
   // Rendered at the first visit and kept: the pages are fixed for the life of the process, and loading
   // the Markdown library and rendering them would otherwise delay every start.
-  let rendered: Promise<RunbookPages> | undefined;
-  const pages = (): Promise<RunbookPages> => (rendered ??= import("./runbook-pages.js").then((m) => m.renderRunbookPages()));
+  const render = () => import("./runbook-pages.js").then((m) => m.renderRunbookPages());
+  let rendered: ReturnType<typeof render> | undefined;
+  const pages = () => (rendered ??= render());
   const router = express.Router({ strict: true, caseSensitive: true });
   router.get("/", async (req: Request, res: Response) => {
     // A relative link from /runbooks (no slash) would leave the folder: send it to /runbooks/.

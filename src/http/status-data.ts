@@ -8,14 +8,7 @@ import { scrapeHealth } from "../collectors/scrape-health.js";
 import { metricName, type Family } from "../metrics/family.js";
 import { liquidationState, marginState, type RiskState } from "./risk-levels.js";
 
-export interface EndpointStatus {
-  endpoint: string;
-  /** trading_scrape_success: 1 or 0. */
-  success: number;
-  lastFailure: LastFailure | undefined;
-}
-
-export interface NearestLiquidation {
+interface NearestLiquidation {
   marketId: string;
   direction: string;
   /** trading_position_liquidation_distance_ratio of the position nearest to it. */
@@ -23,33 +16,11 @@ export interface NearestLiquidation {
   state: RiskState;
 }
 
-export interface CollateralStatus {
-  collateralId: string;
-  /** Whether the collateral answered in the collection shown: without it, a missing value is missing data, not a figure the venue lacks. */
-  answered: boolean;
-  /** trading_account_positions, where reported. */
-  positions: number | undefined;
-  /** trading_account_margin_ratio; undefined where /metrics has no sample (no data, or not the detailed shape). */
-  marginRatio: number | undefined;
-  marginState: RiskState | undefined;
-  nearest: NearestLiquidation | undefined;
-}
-
-export interface AccountStatus {
-  name: string;
-  /** trading_up; undefined while the account has not been collected. */
-  up: number | undefined;
-  /** trading_collection_timestamp_seconds: when the collection shown started. */
-  collectedAtSeconds: number | undefined;
-  collaterals: CollateralStatus[];
-  endpoints: EndpointStatus[];
-}
-
-export interface StatusData {
-  accounts: AccountStatus[];
-  /** The market list's endpoint, once read. */
-  markets: EndpointStatus | undefined;
-}
+/** What the page shows, each number under the name of the series it comes from. */
+export type StatusData = ReturnType<typeof statusData>;
+export type AccountStatus = StatusData["accounts"][number];
+export type CollateralStatus = AccountStatus["collaterals"][number];
+export type EndpointStatus = AccountStatus["endpoints"][number];
 
 /** The samples of one family by their label values joined, so a row finds its value. */
 function samplesOf(families: Family[], name: string): Map<string, number> {
@@ -81,7 +52,7 @@ export function statusData(
   result: ScrapeResult | undefined,
   shown: ReadonlyArray<{ name: string; collateralIds: readonly string[] }>,
   lastFailure: (endpoint: string, account: string | undefined) => LastFailure | undefined,
-): StatusData {
+) {
   const families = result === undefined ? [] : [...scrapeHealth.collect(result), ...accountCollector.collect(result), ...positionsCollector.collect(result)];
   const up = samplesOf(families, metricName("up"));
   const collectedAt = samplesOf(families, metricName("collection_timestamp_seconds"));
@@ -90,14 +61,8 @@ export function statusData(
   const success = samplesOf(families, metricName("scrape_success"));
   const nearest = nearestByCollateral(families);
   const collected = new Map((result?.accounts ?? []).map((a) => [a.account, a]));
-  const endpointsOf = (account: string | undefined) =>
-    ((account === undefined ? undefined : collected.get(account)?.outcomes) ?? (account === undefined && result?.markets ? [result.markets.outcome] : [])).map(
-      (o) => ({
-        endpoint: o.endpoint,
-        success: success.get(key(o.endpoint, account ?? "")) ?? 0,
-        lastFailure: lastFailure(o.endpoint, account),
-      }),
-    );
+  const endpointsOf = (outcomes: ReadonlyArray<{ endpoint: string }>, account: string | undefined) =>
+    outcomes.map(({ endpoint }) => ({ endpoint, success: success.get(key(endpoint, account ?? "")) ?? 0, lastFailure: lastFailure(endpoint, account) }));
   return {
     accounts: shown.map(({ name, collateralIds }) => ({
       name,
@@ -105,6 +70,7 @@ export function statusData(
       collectedAtSeconds: collectedAt.get(name),
       collaterals: collateralIds.map((collateralId) => {
         const marginRatio = ratio.get(key(name, collateralId));
+        // Without an answer for the collateral, a missing value is missing data, not a figure the venue lacks.
         const answered = collected.get(name)?.accountInfos.some((i) => i.collateralId === collateralId) ?? false;
         return {
           collateralId,
@@ -115,8 +81,8 @@ export function statusData(
           nearest: nearest.get(key(name, collateralId)),
         };
       }),
-      endpoints: endpointsOf(name),
+      endpoints: endpointsOf(collected.get(name)?.outcomes ?? [], name),
     })),
-    markets: endpointsOf(undefined)[0],
+    markets: endpointsOf(result?.markets ? [result.markets.outcome] : [], undefined)[0],
   };
 }

@@ -30,18 +30,13 @@ const UNITS: ReadonlyArray<[number, string]> = [
 
 /** "3 d 4 h", "2 h 5 min", "4 min", "12 s": the largest unit and the next if not zero, enough to read at a glance. */
 export function duration(seconds: number): string {
-  let rest = Math.max(0, Math.floor(seconds));
-  const counts = UNITS.map(([size]) => {
-    const n = Math.floor(rest / size);
-    rest -= n * size;
-    return n;
-  });
-  const first = counts.findIndex((n) => n > 0);
-  const top = first === -1 ? UNITS.length - 1 : first;
-  return [top, top + 1]
-    .filter((i, k) => i < UNITS.length && (k === 0 || counts[i] !== 0))
-    .map((i) => `${counts[i]} ${UNITS[i]![1]}`)
-    .join(" ");
+  const total = Math.max(0, Math.floor(seconds));
+  // Seconds for anything under a minute, zero included.
+  const top = UNITS.findIndex(([size]) => total >= size || size === 1);
+  const [[size, unit], next] = [UNITS[top]!, UNITS[top + 1]];
+  const first = `${Math.floor(total / size)} ${unit}`;
+  const rest = next === undefined ? 0 : Math.floor((total % size) / next[0]);
+  return rest === 0 ? first : `${first} ${rest} ${next?.[1]}`;
 }
 
 /** A 0-1 ratio as the page prints it: a percentage with one decimal; +Inf has no percentage. */

@@ -42,13 +42,11 @@ export function setNewest<K, V>(map: Map<K, V>, key: K, value: V, limit: number)
 export class AddressStandings {
   readonly #entries = new Map<string, Standing & { expires: number }>();
   readonly #now: () => number;
-  readonly #limit: number;
-  readonly #ttlMs: number;
+  readonly #bounds: { entries: number; ttlMs: number };
 
   constructor(now: () => number, { entries = 4096, ttlMs = 10 * 60_000 } = {}) {
     this.#now = now;
-    this.#limit = entries;
-    this.#ttlMs = ttlMs;
+    this.#bounds = { entries, ttlMs };
   }
 
   get size(): number {
@@ -63,13 +61,11 @@ export class AddressStandings {
   }
 
   attempted(group: string): void {
-    const standing = this.of(group);
-    this.#set(group, { ...standing, attempts: standing.attempts + 1 });
+    this.#count(group, "attempts");
   }
 
   failed(group: string): void {
-    const standing = this.of(group);
-    this.#set(group, { ...standing, failures: standing.failures + 1 });
+    this.#count(group, "failures");
   }
 
   /** A good password from the address: its earlier misses were a person's, not a flood's. */
@@ -77,7 +73,9 @@ export class AddressStandings {
     this.#entries.delete(group);
   }
 
-  #set(group: string, standing: Standing): void {
-    setNewest(this.#entries, group, { ...standing, expires: this.#now() + this.#ttlMs }, this.#limit);
+  #count(group: string, what: keyof Standing): void {
+    const standing = this.of(group);
+    standing[what] += 1;
+    setNewest(this.#entries, group, { ...standing, expires: this.#now() + this.#bounds.ttlMs }, this.#bounds.entries);
   }
 }

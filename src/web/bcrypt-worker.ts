@@ -47,9 +47,8 @@ export class BcryptWorker {
     // A dead worker fails its checks (denied); the next check starts a new one.
     const dead = (): void => {
       if (this.#worker === worker) this.#worker = undefined;
-      const pending = [...this.#pending.values()];
+      for (const pending of this.#pending.values()) pending.reject(new Error("password check thread stopped"));
       this.#pending.clear();
-      for (const p of pending) p.reject(new Error("password check thread stopped"));
     };
     worker.on("error", dead);
     worker.on("exit", dead);

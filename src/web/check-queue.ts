@@ -24,7 +24,7 @@ interface Waiting<T> {
   arrival: number;
   run(): Promise<T>;
   resolve(value: T): void;
-  reject(error: Error): void;
+  reject(error: unknown): void;
   timer?: ReturnType<typeof setTimeout>;
 }
 
@@ -58,9 +58,9 @@ export class CheckQueue<T> {
     return new Promise<T>((resolve, reject) => {
       const entry: Waiting<T> = { group, arrival: this.#arrivals++, run, resolve, reject };
       if (this.#waiting.size >= MAX_WAITING_CHECKS) {
-        const last = this.#pick(true);
+        const last = this.#ranked(entry).at(-1) ?? entry;
         const full = new CheckRefusedError("password check refused: queue_full");
-        if (last === undefined || rank(this.#keyOf(entry), this.#keyOf(last)) >= 0) return reject(full);
+        if (last === entry) return reject(full);
         this.#drop(last, full);
       }
       entry.timer = setTimeout(() => this.#drop(entry, new CheckRefusedError("password check refused: wait_expired")), MAX_WAIT_MS);
@@ -71,18 +71,10 @@ export class CheckQueue<T> {
     });
   }
 
-  #keyOf(entry: Waiting<T>): Standing & { arrival: number } {
-    return { ...this.#standings.of(entry.group), arrival: entry.arrival };
-  }
-
-  #pick(worst: boolean): Waiting<T> | undefined {
-    let chosen: Waiting<T> | undefined;
-    let chosenKey: (Standing & { arrival: number }) | undefined;
-    for (const entry of this.#waiting) {
-      const key = this.#keyOf(entry);
-      if (chosenKey === undefined || (worst ? rank(key, chosenKey) > 0 : rank(key, chosenKey) < 0)) [chosen, chosenKey] = [entry, key];
-    }
-    return chosen;
+  /** The waiting checks (and `also`) in the order of `rank`: the next to run first. */
+  #ranked(...also: Waiting<T>[]): Waiting<T>[] {
+    const keyed = [...this.#waiting, ...also].map((entry) => ({ entry, key: { ...this.#standings.of(entry.group), arrival: entry.arrival } }));
+    return keyed.sort((a, b) => rank(a.key, b.key)).map(({ entry }) => entry);
   }
 
   #drop(entry: Waiting<T>, error: CheckRefusedError): void {
@@ -94,7 +86,7 @@ export class CheckQueue<T> {
 
   #next(): void {
     if (this.#running) return;
-    const entry = this.#pick(false);
+    const entry = this.#ranked()[0];
     if (entry === undefined) return;
     this.#waiting.delete(entry);
     clearTimeout(entry.timer);
@@ -104,15 +96,6 @@ export class CheckQueue<T> {
       this.#busy.delete(entry.group);
       this.#next();
     };
-    entry.run().then(
-      (value) => {
-        done();
-        entry.resolve(value);
-      },
-      (error: unknown) => {
-        done();
-        entry.reject(error instanceof Error ? error : new Error("password check failed"));
-      },
-    );
+    entry.run().finally(done).then(entry.resolve, entry.reject);
   }
 }

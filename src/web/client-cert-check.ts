@@ -17,8 +17,7 @@ function canonical(value: string): string {
 export function subjectAltNames(text: string | undefined): string[] {
   const names: string[] = [];
   const entry = /(DNS|IP Address|email|URI|[^:,]+):("(?:[^"\\]|\\.)*"|[^,]*)(?:, |$)/gy;
-  for (let match = entry.exec(text ?? ""); match !== null && match[0] !== ""; match = entry.exec(text ?? "")) {
-    const [, kind = "", raw = ""] = match;
+  for (const [, kind = "", raw = ""] of (text ?? "").matchAll(entry)) {
     if (!["DNS", "IP Address", "email", "URI"].includes(kind)) continue;
     let value = raw;
     if (raw.startsWith('"')) {

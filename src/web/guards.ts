@@ -11,19 +11,14 @@ export interface GuardEvents {
   rateLimited(): void;
 }
 
-/** Sets http_server_config.headers on every response, the 401s of basic auth included when mounted before it. */
-export function responseHeaders(headers: Record<string, string>): express.RequestHandler {
-  const entries = Object.entries(headers);
-  return (_req, res, next) => {
-    for (const [name, value] of entries) res.setHeader(name, value);
-    next();
-  };
-}
-
 /**
  * What the exporter mounts for a web config, in order: the headers go on the 429s and 401s too, and
  * the rate limit comes before basic auth so a flood past it costs no bcrypt.
  */
 export function webGuards(config: WebConfig, events?: GuardEvents): express.RequestHandler[] {
-  return [responseHeaders(config.headers), rateLimit(config.rateLimit, () => events?.rateLimited()), basicAuth(config.basicAuthUsers)];
+  const headers: express.RequestHandler = (_req, res, next) => {
+    res.set(config.headers);
+    next();
+  };
+  return [headers, rateLimit(config.rateLimit, () => events?.rateLimited()), basicAuth(config.basicAuthUsers)];
 }

@@ -6,7 +6,7 @@ import { createSecureContext, DEFAULT_CIPHERS, type TlsOptions } from "node:tls"
 import { ConfigError } from "../config/errors.js";
 import { libraryErrorText } from "../util/error-text.js";
 import { ecdhCurveOption, NODE_TLS_VERSION, openSslCipherList } from "./tls-names.js";
-import type { PemSource, TlsServerConfig, WebConfig } from "./web-config-schema.js";
+import type { PemSource, TlsServerConfig } from "./web-config-schema.js";
 
 /** The PEM bytes a config names: its files as read now, or its inline text. */
 export interface TlsPems {
@@ -86,9 +86,4 @@ export function tlsOptionsFrom(tls: TlsServerConfig, pems: TlsPems): TlsOptions 
     ciphers,
     ecdhCurve,
   };
-}
-
-/** Node TLS options for the web config, or undefined for plain HTTP. Reads the files on every call. */
-export function tlsServerOptions(config: WebConfig): TlsOptions | undefined {
-  return config.tls === undefined ? undefined : tlsOptionsFrom(config.tls, readTlsPems(config.tls));
 }

@@ -50,18 +50,16 @@ export function tlsServing(
       return refuse(error, "read");
     }
     const digest = digestOf(next);
-    if (digest === served) {
-      refused = undefined;
-      return;
+    if (digest !== served) {
+      try {
+        server.setSecureContext(tlsOptionsFrom(tls, next));
+      } catch (error) {
+        return refuse(error, digest);
+      }
+      served = digest;
+      logger.info("TLS certificate files changed: new connections use them");
     }
-    try {
-      server.setSecureContext(tlsOptionsFrom(tls, next));
-    } catch (error) {
-      return refuse(error, digest);
-    }
-    served = digest;
     refused = undefined;
-    logger.info("TLS certificate files changed: new connections use them");
   };
   const watchesFiles = [tls.cert, tls.key, tls.clientCa].some((source) => source !== undefined && "file" in source);
   return {

@@ -5,9 +5,6 @@ import { headerValueProblem } from "../config/secret.js";
 import { goDurationMs } from "./go-duration.js";
 import { cipherSuiteProblem, curveProblem, isTls13Suite, TLS_VERSIONS } from "./tls-names.js";
 
-// $2a$/$2b$/$2y$, two-digit cost 04-31, 22 salt and 31 digest characters of bcrypt's base64.
-const BCRYPT_HASH = /^\$2[aby]\$(0[4-9]|[12][0-9]|3[01])\$[./A-Za-z0-9]{53}$/;
-
 // exporter-toolkit allows only these, some with fixed values, so one file means the same to every exporter.
 const ALLOWED_HEADERS: Readonly<Record<string, readonly string[] | undefined>> = {
   "Strict-Transport-Security": undefined,
@@ -109,8 +106,9 @@ const tlsServerConfig = z
 
 export type TlsServerConfig = z.output<typeof tlsServerConfig>;
 
-// The message never quotes the value: it is a password hash.
-const bcryptHash = z.string().regex(BCRYPT_HASH, "not a bcrypt hash ($2a$, $2b$ or $2y$ with cost 04-31)");
+// $2a$/$2b$/$2y$, two-digit cost 04-31, 22 salt and 31 digest characters of bcrypt's base64. The message
+// never quotes the value: it is a password hash.
+const bcryptHash = z.string().regex(/^\$2[aby]\$(0[4-9]|[12][0-9]|3[01])\$[./A-Za-z0-9]{53}$/, "not a bcrypt hash ($2a$, $2b$ or $2y$ with cost 04-31)");
 
 const basicAuthUsers = z.record(z.string(), bcryptHash).superRefine((users, ctx) => {
   for (const name of Object.keys(users)) {

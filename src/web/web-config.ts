@@ -5,7 +5,7 @@ import { ConfigError } from "../config/errors.js";
 import { FROM_FILE, Problems } from "../config/problems.js";
 import { parseYaml, readText } from "../config/yaml.js";
 import { addZodIssues, documentOrder } from "../config/zod-issues.js";
-import { tlsServerOptions } from "./tls-options.js";
+import { readTlsPems, tlsOptionsFrom } from "./tls-options.js";
 import { type PemSource, type TlsServerConfig, type WebConfig, webConfigSchema } from "./web-config-schema.js";
 
 /** The PEM file paths resolved against the web config's folder, as the toolkit's SetDirectory does. */
@@ -31,7 +31,7 @@ export function parseWebConfig(text: string, source: string): WebConfig {
   }
   const config = { ...parsed.data, tls: parsed.data.tls && underDir(parsed.data.tls, dirname(resolve(source))) };
   // The TLS files are read and checked now, so a bad one stops start-up (or --config.check) with its key named.
-  tlsServerOptions(config);
+  if (config.tls !== undefined) tlsOptionsFrom(config.tls, readTlsPems(config.tls));
   return config;
 }
 
