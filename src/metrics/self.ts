@@ -38,92 +38,64 @@ export class SelfMetrics {
 
   constructor(options: { defaultMetrics?: boolean } = {}) {
     const registers = [this.registry];
+    const counter = <L extends string = never>(name: string, help: string, labelNames: L[] = []) =>
+      new Counter<L>({ name: metricName("exporter", name), help, labelNames, registers });
+    const gauge = <L extends string = never>(name: string, help: string, labelNames: L[] = []) =>
+      new Gauge<L>({ name: metricName("exporter", name), help, labelNames, registers });
     if (options.defaultMetrics !== false) {
       collectDefaultMetrics({ register: this.registry });
       // Names `promtool check metrics` fails: gauges with a counter's suffix (each the sum of the per-type
       // gauge without `_total`: sum(nodejs_active_handles)) and event-loop utilization named after its type.
       for (const name of NONCONFORMING_DEFAULTS) this.registry.removeSingleMetric(name);
     }
-    new Gauge({
-      name: metricName("exporter", "build_info"),
-      help: "Build of the exporter as labels; the value is always 1.",
-      labelNames: ["version", "revision", "nodejs_version"],
-      registers,
-    }).set({ version: VERSION, revision: REVISION, nodejs_version: process.version }, 1);
-    this.#requests = new Counter({
-      name: metricName("exporter", "upstream_requests_total"),
-      help: 'Requests sent to the venue, by endpoint and HTTP status ("error" when none came back).',
-      labelNames: ["endpoint", "code"],
-      registers,
-    });
-    this.#errors = new Counter({
-      name: metricName("exporter", "upstream_errors_total"),
-      help: "Failed endpoint calls, by endpoint and reason (one per failed collection; scrapes sharing a collection count it once).",
-      labelNames: ["endpoint", "reason"],
-      registers,
-    });
-    this.#invalidFields = new Counter({
-      name: metricName("exporter", "invalid_fields_total"),
-      help: "Fields the venue sent missing or not as a finite number or expected value, by endpoint and field.",
-      labelNames: ["endpoint", "field"],
-      registers,
-    });
+    gauge("build_info", "Build of the exporter as labels; the value is always 1.", ["version", "revision", "nodejs_version"]).set(
+      { version: VERSION, revision: REVISION, nodejs_version: process.version },
+      1,
+    );
+    this.#requests = counter("upstream_requests_total", 'Requests sent to the venue, by endpoint and HTTP status ("error" when none came back).', [
+      "endpoint",
+      "code",
+    ]);
+    this.#errors = counter(
+      "upstream_errors_total",
+      "Failed endpoint calls, by endpoint and reason (one per failed collection; scrapes sharing a collection count it once).",
+      ["endpoint", "reason"],
+    );
+    this.#invalidFields = counter("invalid_fields_total", "Fields the venue sent missing or not as a finite number or expected value, by endpoint and field.", [
+      "endpoint",
+      "field",
+    ]);
     // Every field a reader knows starts at 0, so increase() sees its first invalid value.
     for (const endpoint of ENDPOINTS) for (const field of KNOWN_INVALID_FIELDS[endpoint]) this.#invalidFields.inc({ endpoint, field }, 0);
-    this.#unsetFields = new Counter({
-      name: metricName("exporter", "unset_fields_total"),
-      help: "Time fields the venue left unset (absent, null, 0 or negative), by endpoint and field; the order is left out of oldest/newest figures only.",
-      labelNames: ["endpoint", "field"],
-      registers,
-    });
+    this.#unsetFields = counter(
+      "unset_fields_total",
+      "Time fields the venue left unset (absent, null, 0 or negative), by endpoint and field; the order is left out of oldest/newest figures only.",
+      ["endpoint", "field"],
+    );
     for (const endpoint of ["orders_active", "orders_history"] as const) this.#unsetFields.inc({ endpoint, field: "createdAt" }, 0);
-    this.#seriesDropped = new Counter({
-      name: metricName("exporter", "series_dropped_total"),
-      help: "Series left out of scrapes because they were over the configured series cap (a count).",
-      registers,
-    });
-    this.#seriesDuplicated = new Counter({
-      name: metricName("exporter", "series_duplicates_dropped_total"),
-      help: "Series left out because an earlier series of the same family had the same label set once the venue's strings were made label values (the first one is kept; a count).",
-      registers,
-    });
-    this.#pagingAnomalies = new Counter({
-      name: metricName("exporter", "history_paging_anomalies_total"),
-      help: "History pages the venue answered against its paging contract, by kind: no_progress (no new order id), overlap (ids already read), more_than_asked (longer than the limit).",
-      labelNames: ["kind"],
-      registers,
-    });
+    this.#seriesDropped = counter("series_dropped_total", "Series left out of scrapes because they were over the configured series cap (a count).");
+    this.#seriesDuplicated = counter(
+      "series_duplicates_dropped_total",
+      "Series left out because an earlier series of the same family had the same label set once the venue's strings were made label values (the first one is kept; a count).",
+    );
+    this.#pagingAnomalies = counter(
+      "history_paging_anomalies_total",
+      "History pages the venue answered against its paging contract, by kind: no_progress (no new order id), overlap (ids already read), more_than_asked (longer than the limit).",
+      ["kind"],
+    );
     for (const kind of PAGING_ANOMALIES) this.#pagingAnomalies.inc({ kind }, 0);
-    this.#rejected = new Counter({
-      name: metricName("exporter", "scrapes_rejected_total"),
-      help: "Scrapes answered 503 at once because too many were already in flight (a count).",
-      registers,
-    });
-    this.#connectionsOpen = new Gauge({
-      name: metricName("exporter", "http_connections_open"),
-      help: "Connections to the exporter's own HTTP server now open, TLS handshakes included (a count).",
-      registers,
-    });
-    this.#connectionsDropped = new Counter({
-      name: metricName("exporter", "http_connections_dropped_total"),
-      help: "Connections to the exporter's own HTTP server closed at once because the connection cap was reached (a count).",
-      registers,
-    });
-    this.#rateLimited = new Counter({
-      name: metricName("exporter", "http_requests_rate_limited_total"),
-      help: "Requests to the exporter's own HTTP server answered 429 because the web config's rate_limit was exceeded (a count).",
-      registers,
-    });
-    this.#reloadOk = new Gauge({
-      name: metricName("exporter", "config_last_reload_successful"),
-      help: "Whether the last configuration reload succeeded (1) or failed (0); 1 after start-up.",
-      registers,
-    });
-    this.#reloadAt = new Gauge({
-      name: metricName("exporter", "config_last_reload_success_timestamp_seconds"),
-      help: "Time of the last successful configuration load, in seconds since the epoch.",
-      registers,
-    });
+    this.#rejected = counter("scrapes_rejected_total", "Scrapes answered 503 at once because too many were already in flight (a count).");
+    this.#connectionsOpen = gauge("http_connections_open", "Connections to the exporter's own HTTP server now open, TLS handshakes included (a count).");
+    this.#connectionsDropped = counter(
+      "http_connections_dropped_total",
+      "Connections to the exporter's own HTTP server closed at once because the connection cap was reached (a count).",
+    );
+    this.#rateLimited = counter(
+      "http_requests_rate_limited_total",
+      "Requests to the exporter's own HTTP server answered 429 because the web config's rate_limit was exceeded (a count).",
+    );
+    this.#reloadOk = gauge("config_last_reload_successful", "Whether the last configuration reload succeeded (1) or failed (0); 1 after start-up.");
+    this.#reloadAt = gauge("config_last_reload_success_timestamp_seconds", "Time of the last successful configuration load, in seconds since the epoch.");
     this.configLoaded(true);
     for (const endpoint of ENDPOINTS) {
       for (const reason of FAILURE_REASONS) this.#errors.inc({ endpoint, reason }, 0);
