@@ -114,3 +114,24 @@ describe.skipIf(!existsSync("/dev/full"))("a full disk (/dev/full as the log)", 
     expect(report.after).toBeGreaterThan(report.dropped);
   }, 30_000);
 });
+
+describe("a line the redacting transform cannot make safe", () => {
+  it("is dropped and counted, never written as it came", async () => {
+    const { LogSink } = await import("../src/util/log-sink.js");
+    const { mkdtempSync, readFileSync } = await import("node:fs");
+    const { join } = await import("node:path");
+    const { tmpdir } = await import("node:os");
+    const file = join(mkdtempSync(join(tmpdir(), "log-sink-")), "log");
+    const fd = openSync(file, "w");
+    onTestFinished(() => closeSync(fd));
+    const sink = new LogSink(fd, (line) => {
+      if (line.includes("secret-value")) throw new Error("cannot redact");
+      return line;
+    });
+    sink.write('{"msg":"echoed secret-value"}\n');
+    sink.write('{"msg":"plain"}\n');
+    await sink.flush();
+    expect(sink.dropped).toBe(1);
+    expect(readFileSync(file, "utf8")).toBe('{"msg":"plain"}\n');
+  });
+});

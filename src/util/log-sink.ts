@@ -62,7 +62,9 @@ export class LogSink {
     try {
       line = this.#transform(text);
     } catch {
-      line = text;
+      // Unredacted is never written: a line the transform could not make safe is dropped and counted.
+      this.#dropped++;
+      return true;
     }
     const dropped = this.#dropped;
     this.#stalled = false;
