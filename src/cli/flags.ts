@@ -84,30 +84,20 @@ function refusal(argv: string[], options: Record<string, Option>): string {
 /** A table row; `startupOnly` is undefined for a command (--help), which is no setting. */
 type Row = [flag: string, variable: string, key: string, fallback: string, meaning: string, more: string | undefined, startupOnly?: boolean];
 
+/** A setting's row: its flag (none for most), variable (with its *_FILE for a secret), file key, default and help. */
+function settingRow([id, s]: (typeof SETTING_LIST)[number]): Row {
+  const flag = s.flag === undefined ? "" : s.switch ? `--${s.flag}` : `--${s.flag}=${s.arg ?? "VALUE"}`;
+  return [flag, s.secret ? `${s.env} / ${s.env}_FILE` : (s.env ?? ""), s.file ? id : "", shownDefault(s), s.help, s.more, s.startupOnly === true];
+}
+
 /** The rows of the flag table; --help and docs/configuration.md print them. */
 export function flagRows(): Row[] {
-  return [
-    ...SETTING_LIST.flatMap(([id, s]): Row[] => {
-      if (s.flag === undefined) return [];
-      const flag = s.switch ? `--${s.flag}` : `--${s.flag}=${s.arg ?? "VALUE"}`;
-      return [[flag, s.env ?? "", s.file ? id : "", shownDefault(s), s.help, s.more, s.startupOnly === true]];
-    }),
-    ...COMMANDS.map(([flag, meaning]): Row => [`--${flag}`, "", "", "", meaning, undefined]),
-  ];
+  const commands = COMMANDS.map(([flag, meaning]): Row => [`--${flag}`, "", "", "", meaning, undefined]);
+  return [...SETTING_LIST.filter(([, s]) => s.flag !== undefined).map(settingRow), ...commands];
 }
 
 /** The rows of the settings without a flag. */
-export function settingRows(): Row[] {
-  return SETTING_LIST.filter(([, s]) => s.flag === undefined).map(([id, s]) => [
-    "",
-    s.secret ? `${s.env} / ${s.env}_FILE` : (s.env ?? ""),
-    s.file ? id : "",
-    shownDefault(s),
-    s.help,
-    s.more,
-    s.startupOnly === true,
-  ]);
-}
+export const settingRows = (): Row[] => SETTING_LIST.filter(([, s]) => s.flag === undefined).map(settingRow);
 
 export function usage(): string {
   const flags = flagRows();
