@@ -165,3 +165,19 @@ export function parseBoolean(value: unknown, key: string): boolean {
   if (text === "false" || text === "0") return false;
   throw new ConfigError(`${key}: expected true or false`);
 }
+
+/** Most shards accepted: far above any sensible split, low enough that a typo is caught. */
+export const MAX_TOTAL_SHARDS = 10_000;
+
+/**
+ * The shard number, as a number or as a StatefulSet pod name whose ordinal ends it
+ * (`trading-exporter-2` is shard 2), so the downward API's metadata.name can be passed as it is.
+ */
+export function parseShard(value: unknown, key: string): number {
+  const expected = "a shard number from 0, or a StatefulSet pod name ending in -NUMBER";
+  const text = typeof value === "string" || typeof value === "number" ? String(value).trim() : "";
+  const match = /^(?:[A-Za-z0-9][A-Za-z0-9.-]*-)?(\d{1,9})$/.exec(text);
+  const shard = match === null ? Number.NaN : Number(match[1]);
+  if (!Number.isSafeInteger(shard)) throw new ConfigError(`${key}: expected ${expected}`);
+  return shard;
+}
