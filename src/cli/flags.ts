@@ -43,9 +43,7 @@ export function parseCommandLine(argv: string[]): CommandLine {
   for (const s of SETTING_FLAGS) {
     const value = values[s.flag!];
     // A switch reaches its parser as the text a variable would carry.
-    if (typeof value === "boolean") flags[s.flag!] = String(value);
-    if (typeof value === "string") flags[s.flag!] = value;
-    if (Array.isArray(value)) flags[s.flag!] = value.map(String);
+    if (value !== undefined) flags[s.flag!] = Array.isArray(value) ? value.map(String) : String(value);
   }
   return { flags, configCheck: values["config.check"] === true, help: values.help === true, version: values.version === true };
 }

@@ -30,9 +30,11 @@ export interface Setting<T, A extends string = string> {
   parse(value: unknown, where: string): T;
 }
 
-/** The value at a setting's `at` path in a Config. */
-export function configValue(config: object, at: string): unknown {
-  return at.split(".").reduce<unknown>((value, part) => (value as Record<string, unknown>)[part], config);
+/** The value at a dotted path (a setting's `at` in a Config, its id in the config file); undefined past a non-object. */
+export function configValue(config: unknown, at: string): unknown {
+  return at
+    .split(".")
+    .reduce<unknown>((value, part) => (value !== null && typeof value === "object" ? (value as Record<string, unknown>)[part] : undefined), config);
 }
 
 /** Declares a setting; the value type comes from its parser. An account setting of the environment is never in the file. */
