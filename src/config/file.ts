@@ -131,21 +131,15 @@ export class ConfigFile {
         problems.add(section, "expected a mapping", this.at([section]));
         continue;
       }
-      for (const key of Object.keys(value)) {
-        if (!keys.includes(key)) problems.unknownKey("", section, key, keys, this.at([section, key]));
-      }
+      for (const key of Object.keys(value)) if (!keys.includes(key)) problems.unknownKey("", section, key, keys, this.at([section, key]));
     }
   }
 
   /** The accounts, each validated on its own so one bad account never hides another's problems. */
   accounts(env: Env, problems: Problems): AccountConfig[] {
     const list = this.#data.accounts;
-    if (list === undefined) {
-      problems.add("accounts", "required", this.at(["accounts"]));
-      return [];
-    }
     if (!Array.isArray(list)) {
-      problems.add("accounts", "expected a list of accounts", this.at(["accounts"]));
+      problems.add("accounts", list === undefined ? "required" : "expected a list of accounts", this.at(["accounts"]));
       return [];
     }
     if (list.length === 0) problems.add("accounts", "expected at least one account", this.at(["accounts"]));
@@ -159,9 +153,8 @@ export class ConfigFile {
       }
       const before = problems.size;
       const given = data as Record<string, unknown>;
-      for (const field of Object.keys(given)) {
+      for (const field of Object.keys(given))
         if (!ACCOUNT_KEYS.includes(field)) problems.unknownKey("", key, field, ACCOUNT_KEYS, this.at(["accounts", i, field]));
-      }
       // Names and ids are checked by the same parsers as TRADING_ACCOUNT and TRADING_COLLATERAL_IDS.
       const field = <T>(part: string, parse: (value: unknown, key: string) => T, fallback: T): T => {
         if (given[part] !== undefined) return problems.collect(this.at(["accounts", i, part]), () => parse(given[part], `${key}.${part}`), fallback);

@@ -24,8 +24,7 @@ export interface Loaded {
 
 /** Resolves every setting of the table, then the accounts; throws one ConfigError listing every problem. */
 export function buildConfig(sources: Sources, file: ConfigFile | undefined): Loaded {
-  const { env } = sources;
-  const flags = sources.flags ?? {};
+  const { env, flags = {} } = sources;
   const problems = new Problems();
   const unknown = unknownVariables(env);
   const warnings = unknown.map((u) => `${u.name}: ${u.text}`);

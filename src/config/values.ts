@@ -151,9 +151,8 @@ export function oneOf<const T extends string>(words: readonly T[]): (value: unkn
 export const AUTH_TYPES = ["api_key", "bearer", "basic", "none"] as const;
 export type AuthType = (typeof AUTH_TYPES)[number];
 
-const LOG_LEVELS = ["debug", "info", "warn", "error"] as const;
+export const LOG_LEVELS = ["debug", "info", "warn", "error"] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
-export const parseLogLevel = oneOf(LOG_LEVELS);
 
 export const LOG_FORMATS = ["json", "logfmt"] as const;
 export type LogFormat = (typeof LOG_FORMATS)[number];
