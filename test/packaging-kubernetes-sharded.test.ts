@@ -7,7 +7,7 @@ import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { promisify } from "node:util";
 import { afterAll, describe, expect, it } from "vitest";
-import { parseShard } from "../src/config/sharding.js";
+import { parseShard } from "../src/config/values.js";
 import { MAIN } from "./helpers/child.js";
 import { dig, readRepoFile, readYaml, readYamlDocuments, repoPath } from "./helpers/yaml-files.js";
 

@@ -5,7 +5,8 @@ import { execFileSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { ConfigError } from "../src/config/errors.js";
-import { MARKET_TARGET, parseShard, servedByOtherShard, shardOf } from "../src/config/sharding.js";
+import { MARKET_TARGET, servedByOtherShard, shardOf } from "../src/config/sharding.js";
+import { parseShard } from "../src/config/values.js";
 import type { Config } from "../src/config/types.js";
 
 /** Fixed names and their shards for 2, 3 and 7 shards, computed once with python3's hashlib; a change here moves users' accounts. */

@@ -43,9 +43,7 @@ export function parseCommandLine(argv: string[]): CommandLine {
   for (const s of SETTING_FLAGS) {
     const value = values[s.flag!];
     // A switch reaches its parser as the text a variable would carry.
-    if (typeof value === "boolean") flags[s.flag!] = String(value);
-    if (typeof value === "string") flags[s.flag!] = value;
-    if (Array.isArray(value)) flags[s.flag!] = value.map(String);
+    if (value !== undefined) flags[s.flag!] = Array.isArray(value) ? value.map(String) : String(value);
   }
   return { flags, configCheck: values["config.check"] === true, help: values.help === true, version: values.version === true };
 }
@@ -55,28 +53,24 @@ function shown(name: string): string {
   return /^[A-Za-z0-9._-]{1,64}$/.test(name) ? `--${name}` : "(name not shown: not a plain flag name)";
 }
 
-/** Why parseArgs refused the command line, found by walking it the way parseArgs does. */
+/** Why parseArgs refused the command line, from the tokens it reads without being strict. */
 function refusal(argv: string[], options: Record<string, Option>): string {
-  const shorts = new Map(Object.entries(options).flatMap(([name, o]) => (o.short === undefined ? [] : [[o.short, name] as const])));
-  for (let i = 0; i < argv.length; i++) {
-    const token = argv[i]!;
-    if (token === "--") return "unexpected argument after -- (not shown): every flag is written --name=value";
-    if (!token.startsWith("-") || token === "-") return "unexpected argument (not shown): every flag is written --name=value";
-    const [raw = "", ...rest] = token.replace(/^--?/, "").split("=");
-    const given = token.startsWith("--") ? raw : (shorts.get(raw) ?? raw);
-    // --no-NAME is NAME turned off, for a switch.
-    const name = given.startsWith("no-") && options[given.slice(3)]?.type === "boolean" ? given.slice(3) : given;
-    const option = options[name];
-    if (option === undefined) {
+  const { tokens } = parseArgs({ args: argv, strict: false, allowPositionals: true, allowNegative: true, tokens: true, options });
+  for (const token of tokens) {
+    if (token.kind === "option-terminator") return "unexpected argument after -- (not shown): every flag is written --name=value";
+    if (token.kind === "positional") return "unexpected argument (not shown): every flag is written --name=value";
+    const option = options[token.name];
+    // --no-NAME is NAME turned off, for a switch only.
+    const negated = token.rawName.startsWith("--no-");
+    if (option === undefined || (negated && option.type !== "boolean")) {
+      const name = negated ? token.rawName.slice(2) : token.name;
       const guess = nearest(name, Object.keys(options));
       return `unknown flag ${shown(name)}${guess === undefined ? "" : ` (did you mean --${guess}?)`}`;
     }
-    if (option.type === "boolean" && rest.length > 0) return `${shown(name)} takes no value`;
-    if (option.type === "string" && rest.length === 0) {
-      const next = argv[i + 1];
-      if (next === undefined || next.startsWith("-")) return `${shown(name)} needs a value (--${name}=VALUE)`;
-      i++;
-    }
+    if (option.type === "boolean" && token.value !== undefined) return `${shown(token.name)} takes no value`;
+    // As in strict mode, a value that starts with "-" is taken only as --name=value.
+    if (option.type === "string" && (token.value === undefined || (!token.inlineValue && token.value.startsWith("-"))))
+      return `${shown(token.name)} needs a value (--${token.name}=VALUE)`;
   }
   return "not understood (run --help for the flags)";
 }
@@ -84,30 +78,20 @@ function refusal(argv: string[], options: Record<string, Option>): string {
 /** A table row; `startupOnly` is undefined for a command (--help), which is no setting. */
 type Row = [flag: string, variable: string, key: string, fallback: string, meaning: string, more: string | undefined, startupOnly?: boolean];
 
+/** A setting's row: its flag (none for most), variable (with its *_FILE for a secret), file key, default and help. */
+function settingRow([id, s]: (typeof SETTING_LIST)[number]): Row {
+  const flag = s.flag === undefined ? "" : s.switch ? `--${s.flag}` : `--${s.flag}=${s.arg ?? "VALUE"}`;
+  return [flag, s.secret ? `${s.env} / ${s.env}_FILE` : (s.env ?? ""), s.file ? id : "", shownDefault(s), s.help, s.more, s.startupOnly === true];
+}
+
 /** The rows of the flag table; --help and docs/configuration.md print them. */
 export function flagRows(): Row[] {
-  return [
-    ...SETTING_LIST.flatMap(([id, s]): Row[] => {
-      if (s.flag === undefined) return [];
-      const flag = s.switch ? `--${s.flag}` : `--${s.flag}=${s.arg ?? "VALUE"}`;
-      return [[flag, s.env ?? "", s.file ? id : "", shownDefault(s), s.help, s.more, s.startupOnly === true]];
-    }),
-    ...COMMANDS.map(([flag, meaning]): Row => [`--${flag}`, "", "", "", meaning, undefined]),
-  ];
+  const commands = COMMANDS.map(([flag, meaning]): Row => [`--${flag}`, "", "", "", meaning, undefined]);
+  return [...SETTING_LIST.filter(([, s]) => s.flag !== undefined).map(settingRow), ...commands];
 }
 
 /** The rows of the settings without a flag. */
-export function settingRows(): Row[] {
-  return SETTING_LIST.filter(([, s]) => s.flag === undefined).map(([id, s]) => [
-    "",
-    s.secret ? `${s.env} / ${s.env}_FILE` : (s.env ?? ""),
-    s.file ? id : "",
-    shownDefault(s),
-    s.help,
-    s.more,
-    s.startupOnly === true,
-  ]);
-}
+export const settingRows = (): Row[] => SETTING_LIST.filter(([, s]) => s.flag === undefined).map(settingRow);
 
 export function usage(): string {
   const flags = flagRows();

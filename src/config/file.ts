@@ -5,6 +5,7 @@ import { z } from "zod";
 import type { Env } from "./env.js";
 import { ConfigError } from "./errors.js";
 import { FROM_FILE, type Problems } from "./problems.js";
+import { configValue } from "./setting.js";
 import { SETTING_LIST, SETTINGS } from "./settings.js";
 import type { AccountConfig, AuthConfig } from "./types.js";
 import { checkHeaderValue, Secret, secretFromFile, secretFromText } from "./secret.js";
@@ -104,14 +105,12 @@ export class ConfigFile {
 
   /** The value at a setting's key path ("venue.history_page_size"), undefined when absent. */
   value(id: string): unknown {
-    let value: unknown = this.#data;
-    for (const part of id.split(".")) value = value !== null && typeof value === "object" ? (value as Record<string, unknown>)[part] : undefined;
-    return value;
+    return configValue(this.#data, id);
   }
 
-  /** Where a key path starts, in file order (a missing key: where its nearest present parent is). */
-  position(id: string | KeyPath): number {
-    return this.#order(typeof id === "string" ? id.split(".") : id);
+  /** Where a key path's problems sort: in file order (a missing key: where its nearest present parent is). */
+  at(id: string | KeyPath): [number, number] {
+    return [FROM_FILE, this.#order(typeof id === "string" ? id.split(".") : id)];
   }
 
   /** Every section and key name checked against the settings table; unknown ones are problems. */
@@ -123,58 +122,47 @@ export class ConfigFile {
       if (keys === undefined) {
         // A key of a section written at the top ("base_url:") is named with its section.
         const misplaced = allKeys.find((k) => k.endsWith(`.${section}`));
-        if (misplaced !== undefined) {
-          problems.add(section, `unknown key (did you mean ${misplaced}?)`, [FROM_FILE, this.position([section])]);
-        } else {
-          problems.unknownKey("", "", section, sections.keys(), [FROM_FILE, this.position([section])]);
-        }
+        if (misplaced !== undefined) problems.add(section, `unknown key (did you mean ${misplaced}?)`, this.at([section]));
+        else problems.unknownKey("", "", section, sections.keys(), this.at([section]));
         continue;
       }
       if (section === "accounts") continue;
       if (value === null || typeof value !== "object" || Array.isArray(value)) {
-        problems.add(section, "expected a mapping", [FROM_FILE, this.position([section])]);
+        problems.add(section, "expected a mapping", this.at([section]));
         continue;
       }
-      for (const key of Object.keys(value)) {
-        if (!keys.includes(key)) problems.unknownKey("", section, key, keys, [FROM_FILE, this.position([section, key])]);
-      }
+      for (const key of Object.keys(value)) if (!keys.includes(key)) problems.unknownKey("", section, key, keys, this.at([section, key]));
     }
   }
 
   /** The accounts, each validated on its own so one bad account never hides another's problems. */
   accounts(env: Env, problems: Problems): AccountConfig[] {
     const list = this.#data.accounts;
-    const where = (path: KeyPath): [number, number] => [FROM_FILE, this.position(path)];
-    if (list === undefined) {
-      problems.add("accounts", "required", where(["accounts"]));
-      return [];
-    }
     if (!Array.isArray(list)) {
-      problems.add("accounts", "expected a list of accounts", where(["accounts"]));
+      problems.add("accounts", list === undefined ? "required" : "expected a list of accounts", this.at(["accounts"]));
       return [];
     }
-    if (list.length === 0) problems.add("accounts", "expected at least one account", where(["accounts"]));
+    if (list.length === 0) problems.add("accounts", "expected at least one account", this.at(["accounts"]));
     const names = new Set<string>();
     const accounts: AccountConfig[] = [];
     list.forEach((data: unknown, i) => {
       const key = `accounts[${i}]`;
       if (data === null || typeof data !== "object" || Array.isArray(data)) {
-        problems.add(key, "expected a mapping (name, collateral_ids, auth, headers)", where(["accounts", i]));
+        problems.add(key, "expected a mapping (name, collateral_ids, auth, headers)", this.at(["accounts", i]));
         return;
       }
       const before = problems.size;
       const given = data as Record<string, unknown>;
-      for (const field of Object.keys(given)) {
-        if (!ACCOUNT_KEYS.includes(field)) problems.unknownKey("", key, field, ACCOUNT_KEYS, where(["accounts", i, field]));
-      }
+      for (const field of Object.keys(given))
+        if (!ACCOUNT_KEYS.includes(field)) problems.unknownKey("", key, field, ACCOUNT_KEYS, this.at(["accounts", i, field]));
       // Names and ids are checked by the same parsers as TRADING_ACCOUNT and TRADING_COLLATERAL_IDS.
       const field = <T>(part: string, parse: (value: unknown, key: string) => T, fallback: T): T => {
-        if (given[part] !== undefined) return problems.collect(where(["accounts", i, part]), () => parse(given[part], `${key}.${part}`), fallback);
-        problems.add(`${key}.${part}`, "required", where(["accounts", i, part]));
+        if (given[part] !== undefined) return problems.collect(this.at(["accounts", i, part]), () => parse(given[part], `${key}.${part}`), fallback);
+        problems.add(`${key}.${part}`, "required", this.at(["accounts", i, part]));
         return fallback;
       };
       const name = field("name", parseAccountName, "");
-      if (name !== "" && names.has(name)) problems.add(`${key}.name`, "another account has this name", where(["accounts", i, "name"]));
+      if (name !== "" && names.has(name)) problems.add(`${key}.name`, "another account has this name", this.at(["accounts", i, "name"]));
       names.add(name);
       const collateralIds = field("collateral_ids", parseIdList, []);
       const shape = <T extends z.ZodType>(schema: T, field: string): z.infer<T> | undefined => {
@@ -186,14 +174,14 @@ export class ConfigFile {
       const rawAuth = shape(AUTH, "auth");
       const rawHeaders = shape(HEADERS, "headers");
       for (const [header, value] of Object.entries(rawHeaders ?? {})) {
-        const at = where(["accounts", i, "headers", header]);
+        const at = this.at(["accounts", i, "headers", header]);
         problems.collect(at, () => parseHeaderName(header, `${key}.headers.${header}`), "");
         problems.collect(at, () => checkHeaderValue(value, `${key}.headers.${header}`), undefined);
       }
       const authConfig =
         rawAuth === undefined
           ? undefined
-          : auth(rawAuth, `${key}.auth`, env, this.baseDir, (step) => problems.collect(where(["accounts", i, "auth"]), step, undefined));
+          : auth(rawAuth, `${key}.auth`, env, this.baseDir, (step) => problems.collect(this.at(["accounts", i, "auth"]), step, undefined));
       if (authConfig === undefined || rawHeaders === undefined || problems.size > before) return;
       accounts.push({ name, collateralIds, auth: authConfig, headers: rawHeaders });
     });

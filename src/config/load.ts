@@ -4,7 +4,7 @@
 import { isAbsolute, resolve } from "node:path";
 import { envValue, readSecret, unknownVariables, type Env } from "./env.js";
 import type { ConfigFile } from "./file.js";
-import { FROM_ENV, FROM_FILE, FROM_FLAG, Problems } from "./problems.js";
+import { FROM_ENV, FROM_FLAG, Problems } from "./problems.js";
 import { SETTING_LIST, type SettingId, type Values } from "./settings.js";
 import type { AccountConfig, AuthConfig, Config } from "./types.js";
 
@@ -24,8 +24,7 @@ export interface Loaded {
 
 /** Resolves every setting of the table, then the accounts; throws one ConfigError listing every problem. */
 export function buildConfig(sources: Sources, file: ConfigFile | undefined): Loaded {
-  const { env } = sources;
-  const flags = sources.flags ?? {};
+  const { env, flags = {} } = sources;
   const problems = new Problems();
   const unknown = unknownVariables(env);
   const warnings = unknown.map((u) => `${u.name}: ${u.text}`);
@@ -53,9 +52,9 @@ export function buildConfig(sources: Sources, file: ConfigFile | undefined): Loa
       values[id] = problems.collect([FROM_ENV, index], () => setting.parse(variable, setting.env!), undefined);
     } else if (inFile !== undefined && file !== undefined) {
       fromFile.add(id);
-      values[id] = problems.collect([FROM_FILE, file.position(id)], () => setting.parse(inFile, id), undefined);
+      values[id] = problems.collect(file.at(id), () => setting.parse(inFile, id), undefined);
     } else if (setting.required) {
-      if (file !== undefined && setting.file) problems.add(id, "required", [FROM_FILE, file.position(id)]);
+      if (file !== undefined && setting.file) problems.add(id, "required", file.at(id));
       else problems.add(setting.env ?? `--${setting.flag}`, "required", [FROM_ENV, index]);
     } else {
       values[id] = setting.default;

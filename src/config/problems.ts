@@ -33,18 +33,11 @@ function distance(a: string, b: string): number {
 
 /** The known name closest to `name`, when it is close enough to be the one meant. */
 export function nearest(name: string, known: Iterable<string>): string | undefined {
-  let best: string | undefined;
-  let bestDistance = Number.POSITIVE_INFINITY;
   const lower = name.toLowerCase();
-  for (const candidate of known) {
-    const d = distance(lower, candidate.toLowerCase());
-    if (d < bestDistance) {
-      best = candidate;
-      bestDistance = d;
-    }
-  }
+  // The sort is stable: of equally near names, the first known wins.
+  const [best] = [...known].map((candidate) => ({ candidate, d: distance(lower, candidate.toLowerCase()) })).sort((x, y) => x.d - y.d);
   // A third of the name may be wrong: colateral_ids -> collateral_ids, not base_url -> name.
-  return best !== undefined && bestDistance <= Math.max(2, Math.floor(name.length / 3)) ? best : undefined;
+  return best !== undefined && best.d <= Math.max(2, Math.floor(name.length / 3)) ? best.candidate : undefined;
 }
 
 export class Problems {

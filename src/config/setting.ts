@@ -1,8 +1,6 @@
 // What one setting is: its file key, variable, flag, parser, default and help (the table is settings.ts).
 
-import type { Config } from "./types.js";
-
-export interface Setting<T> {
+export interface Setting<T, A extends string = string> {
   /** Read from the config file at this key path (the setting's id); declared false only when not, and never for envAccount. */
   file: boolean;
   env?: string;
@@ -19,7 +17,7 @@ export interface Setting<T> {
   secret?: true;
   required?: true;
   /** Where its value sits in a Config ("venue.baseUrl"); none for a setting that is no field of its own. */
-  at?: string;
+  at?: A;
   /** Read at start-up only (the listener, the logger, the HTTP limits): a reload that changes it says the change waits for a restart. */
   startupOnly?: true;
   default?: T;
@@ -32,13 +30,18 @@ export interface Setting<T> {
   parse(value: unknown, where: string): T;
 }
 
-/** The value at a setting's `at` path in a Config. */
-export function configValue(config: Config, at: string): unknown {
-  return at.split(".").reduce<unknown>((value, part) => (value as Record<string, unknown>)[part], config);
+/** The value at a dotted path (a setting's `at` in a Config, its id in the config file); undefined past a non-object. */
+export function configValue(config: unknown, at: string): unknown {
+  return at
+    .split(".")
+    .reduce<unknown>((value, part) => (value !== null && typeof value === "object" ? (value as Record<string, unknown>)[part] : undefined), config);
 }
 
 /** Declares a setting; the value type comes from its parser. An account setting of the environment is never in the file. */
-export const setting = <T>(s: Omit<Setting<T>, "file"> & { file?: false }): Setting<T> => ({ ...s, file: s.file ?? !s.envAccount });
+export const setting = <T, const A extends string>(s: Omit<Setting<T, A>, "file"> & { file?: false }): Setting<T, A> => ({
+  ...s,
+  file: s.file ?? !s.envAccount,
+});
 
 /** The default as --help and docs/configuration.md show it: "required", a word for none, or the value. */
 export function shownDefault(setting: Setting<unknown>): string {

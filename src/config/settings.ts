@@ -2,15 +2,12 @@
 // help. The file loader, the environment loader, the flags, --help and the tables of docs/configuration.md all read it.
 
 import { configValue, type Setting, setting } from "./setting.js";
-import { MAX_TOTAL_SHARDS, parseShard } from "./sharding.js";
-import type { Config } from "./types.js";
 import {
   AUTH_TYPES,
-  type AuthType,
   countOrZero,
   LOG_FORMATS,
-  type LogFormat,
-  type LogLevel,
+  LOG_LEVELS,
+  MAX_TOTAL_SHARDS,
   oneOf,
   parseAccountName,
   parseBaseUrl,
@@ -18,7 +15,7 @@ import {
   parseHeaderName,
   parseIdList,
   parseListenAddresses,
-  parseLogLevel,
+  parseShard,
   parseHeaderValue,
   parseTelemetryPath,
   parseText,
@@ -116,7 +113,7 @@ export const SETTINGS = {
     more: "Longer than the scrape interval, so Prometheus reuses its connection.",
     parse: seconds({ zero: false, max: SECONDS_MAX }),
   }),
-  "log.level": setting<LogLevel>({
+  "log.level": setting({
     at: "logLevel",
     startupOnly: true,
     flag: "log.level",
@@ -125,9 +122,9 @@ export const SETTINGS = {
     default: "info",
     help: "debug, info, warn or error.",
     more: "`debug` also logs one line per collection: accounts, series and time taken.",
-    parse: parseLogLevel,
+    parse: oneOf(LOG_LEVELS),
   }),
-  "log.format": setting<LogFormat>({
+  "log.format": setting({
     at: "logFormat",
     startupOnly: true,
     flag: "log.format",
@@ -183,7 +180,7 @@ export const SETTINGS = {
     more: "In the config file: each account's `collateral_ids`.",
     parse: parseIdList,
   }),
-  "account.auth_type": setting<AuthType>({
+  "account.auth_type": setting({
     env: "TRADING_AUTH_TYPE",
     envAccount: true,
     default: "api_key",
@@ -369,6 +366,9 @@ export const SETTINGS = {
 
 export type SettingId = keyof typeof SETTINGS;
 type ValueOf<K extends SettingId> = (typeof SETTINGS)[K] extends Setting<infer T> ? T : never;
+type AtOf<K extends SettingId> = (typeof SETTINGS)[K] extends { at?: infer A } ? A : never;
+/** A section of the Config ("venue"): a field for each setting whose `at` is in it, of its parser's type. */
+export type Section<S extends string> = { [K in SettingId as AtOf<K> extends `${S}.${infer F}` ? F : never]: NonNullable<ValueOf<K>> };
 /** Every setting's resolved value (undefined: not given and no default). */
 export type Values = { [K in SettingId]: ValueOf<K> | undefined };
 
@@ -376,7 +376,7 @@ export type Values = { [K in SettingId]: ValueOf<K> | undefined };
 export const SETTING_LIST = Object.entries(SETTINGS) as Array<[SettingId, Setting<unknown>]>;
 
 /** The start-up-only settings whose value differs between two configurations (a reload keeps the old one). */
-export function startupOnlyChanges(before: Config, after: Config): SettingId[] {
+export function startupOnlyChanges(before: object, after: object): SettingId[] {
   const differs = (at: string) => JSON.stringify(configValue(before, at)) !== JSON.stringify(configValue(after, at));
   return SETTING_LIST.flatMap(([id, s]) => (s.startupOnly && differs(s.at!) ? [id] : []));
 }

@@ -2,11 +2,7 @@
 // unsigned integer, modulo the number of shards.
 
 import { createHash } from "node:crypto";
-import { ConfigError } from "./errors.js";
 import type { AccountConfig, Config, Sharding } from "./types.js";
-
-/** Most shards accepted: far above any sensible split, low enough that a typo is caught. */
-export const MAX_TOTAL_SHARDS = 10_000;
 
 /**
  * The `/probe` target, and the `instance` `/sd` gives it, of the venue's public data: the market list, its
@@ -49,17 +45,4 @@ export function servedByOtherShard(config: Config, name: string): string | undef
 /** The accounts this process serves; the others belong to another replica and are never called. */
 export function shardAccounts(config: Config): AccountConfig[] {
   return config.accounts.filter((a) => ownsName(config.sharding, a.name));
-}
-
-/**
- * The shard number, as a number or as a StatefulSet pod name whose ordinal ends it
- * (`trading-exporter-2` is shard 2), so the downward API's metadata.name can be passed as it is.
- */
-export function parseShard(value: unknown, key: string): number {
-  const expected = "a shard number from 0, or a StatefulSet pod name ending in -NUMBER";
-  const text = typeof value === "string" || typeof value === "number" ? String(value).trim() : "";
-  const match = /^(?:[A-Za-z0-9][A-Za-z0-9.-]*-)?(\d{1,9})$/.exec(text);
-  const shard = match === null ? Number.NaN : Number(match[1]);
-  if (!Number.isSafeInteger(shard)) throw new ConfigError(`${key}: expected ${expected}`);
-  return shard;
 }

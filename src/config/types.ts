@@ -1,6 +1,7 @@
 // The validated configuration every other module reads; built from the environment or a file.
 
 import type { Secret } from "./secret.js";
+import type { Section } from "./settings.js";
 import type { LogFormat, LogLevel } from "./values.js";
 
 export type AuthConfig =
@@ -18,52 +19,19 @@ export interface AccountConfig {
   headers: Record<string, string>;
 }
 
-// The fields below are the settings table's (settings.ts: each setting's `at`), whose help says what each means.
+/** The venue's settings; each field's help is its setting's in settings.ts. */
+export type VenueConfig = Section<"venue">;
 
-export interface VenueConfig {
-  baseUrl: URL;
-  historyMaxOrders: number;
-  historyPageSize: number;
-  activeOrdersLimit: number;
-  activeOrdersLimitParam: string;
-  maxBodyBytes: number;
-  maxItems: number;
-  maxRetryAfterSeconds: number;
-  marketsCacheSeconds: number;
-}
-
-export interface ScrapeConfig {
-  minCollectionIntervalSeconds: number;
-  defaultTimeoutSeconds: number;
-  timeoutOffsetSeconds: number;
-  maxTimeoutSeconds: number;
-  maxInFlight: number;
-  maxQueued: number;
-  maxSeries: number;
-}
-
-/** The exporter's own HTTP server; read at start-up only. */
-export interface HttpServerConfig {
-  maxConnections: number;
-  idleTimeoutSeconds: number;
-  systemdSocket: boolean;
-  telemetryPath: string;
-  disableExporterMetrics: boolean;
-}
-
-/** This process's place among the replicas that split the accounts (kube-state-metrics' --shard/--total-shards). */
-export interface Sharding {
-  /** Numbered from 0; always below totalShards. */
-  shard: number;
-  totalShards: number;
-}
+/** This process's place among the replicas that split the accounts (kube-state-metrics' --shard/--total-shards); shard numbered from 0, always below totalShards. */
+export type Sharding = Section<"sharding">;
 
 export interface Config {
   venue: VenueConfig;
   accounts: AccountConfig[];
-  scrape: ScrapeConfig;
+  scrape: Section<"scrape">;
   listenAddresses: Array<{ host: string; port: number }>;
-  web: HttpServerConfig;
+  /** The exporter's own HTTP server; read at start-up only. */
+  web: Section<"web">;
   logLevel: LogLevel;
   logFormat: LogFormat;
   webConfigFile: string | undefined;

@@ -46,15 +46,18 @@ export function parseListenAddresses(value: unknown, key: string): Array<{ host:
   return addresses;
 }
 
-/** A whole number from `min` to `max`; `expected` says so in the error. */
-export function wholeNumber(min: number, max: number, expected: string): (value: unknown, key: string) => number {
+/** A number whose text matches `pattern` and that `ok` accepts; `expected` says what is in the error. */
+function number(pattern: RegExp, expected: string, ok: (n: number) => boolean): (value: unknown, key: string) => number {
   return (value, key) => {
     const text = textOf(value, key, expected).trim();
-    const n = /^\d+$/.test(text) ? Number(text) : Number.NaN;
-    if (!Number.isSafeInteger(n) || n < min || n > max) throw new ConfigError(`${key}: expected ${expected}`);
+    const n = pattern.test(text) ? Number(text) : Number.NaN;
+    if (!ok(n)) throw new ConfigError(`${key}: expected ${expected}`);
     return n;
   };
 }
+
+/** A whole number from `min` to `max`; `expected` says so in the error. */
+export const wholeNumber = (min: number, max: number, expected: string) => number(/^\d+$/, expected, (n) => Number.isSafeInteger(n) && n >= min && n <= max);
 
 /** A whole number from 0 to `max`; 0 means no limit. */
 export const countOrZero = (max: number) => wholeNumber(0, max, `a whole number from 0 (no limit) to ${max}`);
@@ -78,36 +81,18 @@ export function parseTelemetryPath(value: unknown, key: string): string {
 
 /** An http(s) URL with no credentials in it, ending in "/" so the venue's paths resolve under it. */
 export function parseBaseUrl(value: unknown, key: string): URL {
-  let url: URL;
-  try {
-    url = new URL(textOf(value, key, "a URL").trim());
-  } catch (error) {
-    if (error instanceof ConfigError) throw error;
-    throw new ConfigError(`${key}: not a valid URL`);
-  }
-  if (url.protocol !== "http:" && url.protocol !== "https:") {
-    throw new ConfigError(`${key}: must be an http:// or https:// URL`);
-  }
-  if (url.username !== "" || url.password !== "") {
-    throw new ConfigError(`${key}: must not carry credentials; configure the account's auth instead`);
-  }
-  if (url.search !== "" || url.hash !== "") {
-    throw new ConfigError(`${key}: must not carry a query or fragment`);
-  }
+  const url = URL.parse(textOf(value, key, "a URL").trim());
+  if (url === null) throw new ConfigError(`${key}: not a valid URL`);
+  if (url.protocol !== "http:" && url.protocol !== "https:") throw new ConfigError(`${key}: must be an http:// or https:// URL`);
+  if (url.username !== "" || url.password !== "") throw new ConfigError(`${key}: must not carry credentials; configure the account's auth instead`);
+  if (url.search !== "" || url.hash !== "") throw new ConfigError(`${key}: must not carry a query or fragment`);
   if (!url.pathname.endsWith("/")) url.pathname += "/";
   return url;
 }
 
-/** A number of seconds from `min` (exclusive when `min` is 0 and `zero` is false) up to `max`. */
-export function seconds(options: { zero: boolean; max: number }): (value: unknown, key: string) => number {
-  return (value, key) => {
-    const expected = options.zero ? `a number of seconds from 0 to ${options.max}` : `a positive number of seconds up to ${options.max}`;
-    const text = textOf(value, key, expected).trim();
-    const n = /^\d+(\.\d+)?$/.test(text) ? Number(text) : Number.NaN;
-    if (!Number.isFinite(n) || n > options.max || (n === 0 && !options.zero)) throw new ConfigError(`${key}: expected ${expected}`);
-    return n;
-  };
-}
+/** A number of seconds from 0 (exclusive unless `zero`) up to `max`. */
+export const seconds = ({ zero, max }: { zero: boolean; max: number }) =>
+  number(/^\d+(\.\d+)?$/, zero ? `a number of seconds from 0 to ${max}` : `a positive number of seconds up to ${max}`, (n) => n <= max && (zero || n > 0));
 
 /** A list of ids, from a YAML list or a comma-separated text: no empty entries, no repeats. */
 export function parseIdList(value: unknown, key: string): string[] {
@@ -166,9 +151,8 @@ export function oneOf<const T extends string>(words: readonly T[]): (value: unkn
 export const AUTH_TYPES = ["api_key", "bearer", "basic", "none"] as const;
 export type AuthType = (typeof AUTH_TYPES)[number];
 
-const LOG_LEVELS = ["debug", "info", "warn", "error"] as const;
+export const LOG_LEVELS = ["debug", "info", "warn", "error"] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
-export const parseLogLevel = oneOf(LOG_LEVELS);
 
 export const LOG_FORMATS = ["json", "logfmt"] as const;
 export type LogFormat = (typeof LOG_FORMATS)[number];
@@ -179,4 +163,20 @@ export function parseBoolean(value: unknown, key: string): boolean {
   if (text === "true" || text === "1") return true;
   if (text === "false" || text === "0") return false;
   throw new ConfigError(`${key}: expected true or false`);
+}
+
+/** Most shards accepted: far above any sensible split, low enough that a typo is caught. */
+export const MAX_TOTAL_SHARDS = 10_000;
+
+/**
+ * The shard number, as a number or as a StatefulSet pod name whose ordinal ends it
+ * (`trading-exporter-2` is shard 2), so the downward API's metadata.name can be passed as it is.
+ */
+export function parseShard(value: unknown, key: string): number {
+  const expected = "a shard number from 0, or a StatefulSet pod name ending in -NUMBER";
+  const text = typeof value === "string" || typeof value === "number" ? String(value).trim() : "";
+  const match = /^(?:[A-Za-z0-9][A-Za-z0-9.-]*-)?(\d{1,9})$/.exec(text);
+  const shard = match === null ? Number.NaN : Number(match[1]);
+  if (!Number.isSafeInteger(shard)) throw new ConfigError(`${key}: expected ${expected}`);
+  return shard;
 }

@@ -9,12 +9,7 @@ import type { Problems } from "./problems.js";
 export type KeyPath = ReadonlyArray<PropertyKey>;
 
 function keyPath(path: KeyPath): string {
-  let out = "";
-  for (const part of path) {
-    if (typeof part === "number") out += `[${part}]`;
-    else out += out === "" ? String(part) : `.${String(part)}`;
-  }
-  return out;
+  return path.reduce<string>((out, part) => (typeof part === "number" ? `${out}[${part}]` : out === "" ? String(part) : `${out}.${String(part)}`), "");
 }
 
 /** Offsets of every key path in a parsed document, in document order (YAML keeps the file's order). */
@@ -64,11 +59,10 @@ function describe(issue: z.core.$ZodIssue): string {
       return `must be at least ${String(issue.minimum)}`;
     case "too_big":
       return `must be at most ${String(issue.maximum)}`;
-    case "invalid_union": {
+    case "invalid_union":
       // A discriminated union names the tag values it accepts.
       if ("options" in issue && issue.options !== undefined) return `expected one of ${issue.options.map((v) => JSON.stringify(v)).join(", ")}`;
       return "does not match any accepted form";
-    }
     case "invalid_value":
       return `expected one of ${issue.values.map((v) => JSON.stringify(v)).join(", ")}`;
     case "custom":
