@@ -129,6 +129,20 @@ describe("long numbers, in one parse", () => {
     const top = await walkJsonParsed(Buffer.from("12345678901234567"), { maxItems: 1 }, () => undefined);
     expect(top.root).toBe("12345678901234567");
   });
+
+  it("finds a long number alone in a body, in every place a value stands", async () => {
+    const bodies = [
+      '[{"a":-1234567.8901234567}]',
+      '[{"a": \n 12345678901234567}]',
+      "[1,\t-0.00012345678901234567]",
+      "[[12345678901234567]]",
+      '{"list":[],"n":99999999999999999999}',
+    ];
+    for (const body of bodies) {
+      const walked = await walkJson(Buffer.from(body), { maxItems: 10, list: body.startsWith("{") ? "list" : undefined }, () => undefined);
+      expect(JSON.stringify(walked.root), body).toMatch(/"-?[0-9.]{16,}"/);
+    }
+  });
 });
 
 describe("walkJson on hostile bodies", () => {
