@@ -73,10 +73,12 @@ export class OrderOutcomes {
     for (const list of [active.orders, history.orders]) {
       for (const o of list) {
         if (o.id === undefined) continue;
-        // Setting a known id again keeps its place: the cap forgets the first seen first.
-        const seen = state.seen.get(o.id) ?? { lastSeen: generation, statuses: [], rejected: false };
+        let seen = state.seen.get(o.id);
+        if (seen === undefined) {
+          seen = { lastSeen: generation, statuses: [], rejected: false };
+          state.seen.set(o.id, seen);
+        }
         seen.lastSeen = generation;
-        state.seen.set(o.id, seen);
         if (o.marketId === undefined) continue;
         if (o.status !== undefined && !seen.statuses.includes(o.status)) {
           // A new array of its exact length: push would reserve room for 16 in each of thousands of ids.

@@ -60,6 +60,13 @@ export function readLabel(value: unknown, field: string, invalid: FieldReporter)
   return text === undefined ? undefined : wellFormedLabel(text);
 }
 
+/** `raw[field]` as `read` reads it; a missing or malformed one is reported as `field`. */
+export function readField<V>(raw: Record<string, unknown>, field: string, read: (value: unknown) => V | undefined, invalid: FieldReporter): V | undefined {
+  const value = read(raw[field]);
+  if (value === undefined) invalid(field);
+  return value;
+}
+
 /** Each of `fields` of `raw` as `read` reads it; a missing or malformed one is reported as `prefix` + its name. */
 export function readFields<K extends string, V>(
   raw: Record<string, unknown>,

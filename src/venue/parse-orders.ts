@@ -7,7 +7,7 @@ import {
   exactFields,
   isRecord,
   isUnsetTime,
-  readFields,
+  readField,
   readFlag,
   readId,
   readLabel,
@@ -71,10 +71,16 @@ function readOrder(raw: Record<string, unknown>, invalid: FieldReporter, list: O
   };
   // A history order leaves out its flags, prices and quantities: no metric of the history reads them.
   if (list === "orders_history") return order;
+  // One literal of every field, not spreads of per-field objects: thousands of orders an answer share its shape.
   return {
     ...order,
-    ...readFields(raw, ORDER_FLAGS, readFlag, invalid),
-    ...readFields(raw, ORDER_NUMBERS, readNumber, invalid),
+    isPendingExpiration: readField(raw, "isPendingExpiration", readFlag, invalid),
+    isPendingCancellation: readField(raw, "isPendingCancellation", readFlag, invalid),
+    isPendingRejection: readField(raw, "isPendingRejection", readFlag, invalid),
+    price: readField(raw, "price", readNumber, invalid),
+    quantity: readField(raw, "quantity", readNumber, invalid),
+    quantityLocked: readField(raw, "quantityLocked", readNumber, invalid),
+    quantityFilled: readField(raw, "quantityFilled", readNumber, invalid),
     exact: exactFields(raw, ORDER_NUMBERS),
   };
 }
