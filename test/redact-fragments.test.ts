@@ -10,7 +10,7 @@ import { startService, type Service } from "../src/service.js";
 import { readLabel } from "../src/venue/fields.js";
 import { WINDOW, addSecrets, redact } from "../src/util/redact.js";
 import { parseExposition } from "./helpers/exposition.js";
-import { startTinyVenue, type TinyVenue } from "./helpers/tiny-venue.js";
+import { position, startTinyVenue, type TinyVenue } from "./helpers/tiny-venue.js";
 
 /** Every WINDOW-character run of `secret` that `text` still holds. */
 function leaks(text: string, secret: string): string[] {
@@ -121,18 +121,7 @@ describe("a venue that echoes the API key", () => {
         totalInvested: "10",
         totalMargin: "100",
         totalUnrealizedPnl: "0",
-        positions: echoes.map((id) => ({
-          marketId: id,
-          direction: "LONG",
-          size: "1",
-          avgExecutionPrice: "1",
-          marginAmount: "1",
-          borrowedAmount: "0",
-          leverage: "1",
-          realizedPnl: "0",
-          liquidationPrice: "0.5",
-          maintenanceMargin: "0.1",
-        })),
+        positions: echoes.map((id) => position(id)),
       },
     });
     const config = configFromEnv({

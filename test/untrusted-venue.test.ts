@@ -10,7 +10,7 @@ import { SelfMetrics } from "../src/metrics/self.js";
 import { startService, type Service } from "../src/service.js";
 import { parseExposition, valueOf, type ParsedSample } from "./helpers/exposition.js";
 import { checkMetrics } from "./helpers/promtool.js";
-import { ACTIVE, HISTORY, order, startTinyVenue, type Paging, type TinyVenue, type TinyVenueOptions } from "./helpers/tiny-venue.js";
+import { ACTIVE, HISTORY, order, position, startTinyVenue, type Paging, type TinyVenue, type TinyVenueOptions } from "./helpers/tiny-venue.js";
 
 const MAX_ORDERS = 1000;
 const PAGE_SIZE = 100;
@@ -289,18 +289,7 @@ describe("bidirectional controls never reach an answer", () => {
   const BIDI = /[\u202A-\u202E\u2066-\u2069\u200E\u200F\u061C]/;
 
   it("replaces them in /metrics, /probe and the debug probe, counts each field, and keeps the value beside them exact", async () => {
-    const position = (marketId: string, direction: string): Record<string, unknown> => ({
-      marketId,
-      direction,
-      size: "1",
-      avgExecutionPrice: "100",
-      marginAmount: "1",
-      borrowedAmount: "0",
-      leverage: "1",
-      realizedPnl: "0",
-      liquidationPrice: "96",
-      maintenanceMargin: "0.1",
-    });
+    const atMarket = (marketId: string, direction: string) => position(marketId, { direction, avgExecutionPrice: "100", liquidationPrice: "96" });
     const r = await start({
       account: {
         collateralBalance: "100",
@@ -308,7 +297,7 @@ describe("bidirectional controls never reach an answer", () => {
         totalInvested: "10",
         totalMargin: "100",
         totalUnrealizedPnl: "0",
-        positions: [position("BTC-USD\u202E GNOL", "\u202ETROHS"), ...CONTROLS.map((c, i) => position(`M${i}${c}X`, "LONG"))],
+        positions: [atMarket("BTC-USD\u202E GNOL", "\u202ETROHS"), ...CONTROLS.map((c, i) => atMarket(`M${i}${c}X`, "LONG"))],
       },
       active: CONTROLS.map((c, i) => order(i + 1, { marketId: `ETH${c}-USD`, side: `BUY${c}` })),
       markets: [

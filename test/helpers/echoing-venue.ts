@@ -7,7 +7,7 @@ import type { Config } from "../../src/config/types.js";
 import { createLogger } from "../../src/log.js";
 import { SelfMetrics } from "../../src/metrics/self.js";
 import { startService } from "../../src/service.js";
-import { HISTORY, order, startTinyVenue } from "./tiny-venue.js";
+import { HISTORY, order, position, startTinyVenue } from "./tiny-venue.js";
 
 /** Each way a venue may echo `secret`: whole, a 12-character run inside other text, with a suffix. */
 function echoes(secret: string): string[] {
@@ -18,19 +18,7 @@ function echoes(secret: string): string[] {
 function answers(secrets: readonly string[]) {
   const all = secrets.flatMap(echoes);
   const keyed = Object.fromEntries(all.map((s) => [s, s]));
-  const position = (s: string) => ({
-    ...keyed,
-    marketId: s,
-    direction: s,
-    size: "1",
-    avgExecutionPrice: "1",
-    marginAmount: "1",
-    borrowedAmount: "0",
-    leverage: "1",
-    realizedPnl: "0",
-    liquidationPrice: "0.5",
-    maintenanceMargin: "0.1",
-  });
+  const echoingPosition = (s: string) => ({ ...keyed, ...position(s, { direction: s }) });
   const market = (s: string) => ({ ...keyed, id: s, name: s, assetId: s, collateralAssetId: s, status: s, metadataUrl: s, settings: { tickSize: 1 } });
   return {
     account: {
@@ -41,7 +29,7 @@ function answers(secrets: readonly string[]) {
       totalInvested: "0",
       totalMargin: "1",
       totalUnrealizedPnl: "0",
-      positions: all.map(position),
+      positions: all.map(echoingPosition),
     },
     active: all.map((s, i) =>
       order(i + 1, {

@@ -132,6 +132,23 @@ export async function startTinyVenue(options: TinyVenueOptions): Promise<TinyVen
   return venue;
 }
 
+/** A complete position in `marketId` as the reference describes it; `over` replaces or adds fields. */
+export function position(marketId: string, over: Record<string, unknown> = {}): Record<string, unknown> {
+  return {
+    marketId,
+    direction: "LONG",
+    size: "1",
+    avgExecutionPrice: "1",
+    marginAmount: "1",
+    borrowedAmount: "0",
+    leverage: "1",
+    realizedPnl: "0",
+    liquidationPrice: "0.5",
+    maintenanceMargin: "0.1",
+    ...over,
+  };
+}
+
 /** A complete order as the reference describes it; `over` replaces or adds fields. */
 export function order(id: number | string, over: Record<string, unknown> = {}): Record<string, unknown> {
   return {
