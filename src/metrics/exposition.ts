@@ -20,7 +20,8 @@ export interface Exposition {
 
 /** A collector's families as rendered from its source (Collector.source), one family's lines after another's. */
 export interface RenderedPart {
-  source: object;
+  /** Undefined for a collector without one: its part serves this scrape only. */
+  source: object | undefined;
   families: Family[];
   lines?: string[];
   duplicates: number;
@@ -45,7 +46,7 @@ export function expose(collectors: readonly Collector[], scrape: ScrapeResult, m
     let part = source === undefined ? undefined : parts.get(collector);
     if (part === undefined || part.source !== source) {
       const deduped = dedupeSeries(collector.collect(scrape).filter((f) => f.samples.length > 0));
-      part = { source: source ?? scrape, families: deduped.families, duplicates: deduped.duplicates };
+      part = { source, families: deduped.families, duplicates: deduped.duplicates };
       if (source !== undefined) parts.set(collector, part);
     }
     duplicates += part.duplicates;

@@ -4,7 +4,7 @@
 import { Tokenizer, TokenParser, TokenType } from "@streamparser/json";
 import { DOUBLE_DIGITS, significantDigits } from "./decimal.js";
 
-/** Bodies below this go to JSON.parse whatever their shape: even a MiB of `{}` parses within a slice of a deadline. */
+/** Bodies shorter than this (in characters) go to JSON.parse whatever their shape: even a MiB of `{}` parses within a slice of a deadline. */
 const STREAM_FROM = 1 << 20;
 /**
  * Past STREAM_FROM, a body with more values than this (its `,` `{` `[` bytes) is streamed: JSON.parse's memory
