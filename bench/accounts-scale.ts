@@ -3,7 +3,7 @@
 // then `/metrics` of the same config against a 10 s deadline. Prints numbers; a benchmark, not a test.
 // BENCH_ACCOUNTS, BENCH_INTERVALS, BENCH_INTERVAL_SECONDS change the run; BENCH_CPU_PROF=DIR profiles the
 // exporter (node --cpu-prof); BENCH_SIM_ARGS adds simulator flags ("--positions 3 --active-orders 6");
-// BENCH_NODE_ARGS adds node flags after the shipped ones ("--max-semi-space-size=16"); TRADING_* variables in its
+// BENCH_NODE_ARGS adds node flags after the shipped ones (the shebang's; a base build runs with its own); TRADING_* variables in its
 // environment reach the exporter, to weigh a setting (the bound pages the history as TRADING_HISTORY_PAGE_SIZE
 // says). Then the bound on the same
 // accounts and schedule, alone and with the product's ky and express (bound-server.ts), for comparison (BENCH_BOUND=0

@@ -15,18 +15,22 @@ export interface ExporterProcess {
 
 const MAIN = new URL("../../dist/main.js", import.meta.url).pathname;
 
-/** The node flags the shipped command runs with, read from its shebang, so the benchmark measures the same thing. */
-export function shippedNodeFlags(): string[] {
-  const shebang = readFileSync(MAIN, "utf8").split("\n", 1)[0] ?? "";
+/**
+ * The node flags a command runs with, read from its shebang, so the benchmark measures the same thing: `main`'s
+ * own (a base build's, which may differ), or the shipped command's for a script without one (the bounds).
+ */
+export function shippedNodeFlags(main = MAIN): string[] {
+  const first = readFileSync(main, "utf8").split("\n", 1)[0] ?? "";
+  const shebang = first.startsWith("#!") ? first : (readFileSync(MAIN, "utf8").split("\n", 1)[0] ?? "");
   return shebang.split(/\s+/).filter((part) => part.startsWith("--"));
 }
 
-/** Node flags to weigh (BENCH_NODE_ARGS, e.g. "--max-semi-space-size=8"), after the shipped ones, for the exporter and the processes compared with it. */
+/** Node flags to weigh (BENCH_NODE_ARGS, e.g. "--heap-growing-percent=100"), after the shipped ones, for the exporter and the processes compared with it. */
 export function benchNodeArgs(): string[] {
   return (process.env.BENCH_NODE_ARGS ?? "").split(/\s+/).filter(Boolean);
 }
 
-/** The image's runtime environment besides NODE_OPTIONS (MALLOC_ARENA_MAX), read from the Dockerfile. */
+/** The image's runtime environment (MALLOC_ARENA_MAX), read from the Dockerfile. */
 export function imageEnvironment(): Record<string, string> {
   const dockerfile = new URL("../../Dockerfile", import.meta.url);
   const env: Record<string, string> = {};
@@ -49,7 +53,7 @@ export async function startExporterProcess(
   main = MAIN,
   args: readonly string[] = [],
 ): Promise<ExporterProcess> {
-  const child = spawn(process.execPath, [...shippedNodeFlags(), ...nodeArgs, "--import", PROBE, main, ...args], {
+  const child = spawn(process.execPath, [...shippedNodeFlags(main), ...nodeArgs, "--import", PROBE, main, ...args], {
     env: { PATH: process.env.PATH ?? "", TRADING_LISTEN_ADDRESS: "127.0.0.1:0", ...imageEnvironment(), ...env },
     stdio: ["ignore", "ignore", "pipe"],
   });

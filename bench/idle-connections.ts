@@ -7,6 +7,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { connect } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { shippedNodeFlags } from "./exporter-process.js";
 
 const CONNECTIONS = Number(process.env.BENCH_IDLE_CONNECTIONS ?? "10000");
 const ROUNDS = Number(process.env.BENCH_IDLE_ROUNDS ?? "3");
@@ -38,7 +39,7 @@ async function flood(port: number, n: number): Promise<{ closed: Promise<void> }
 
 async function run(label: string, env: Record<string, string>): Promise<void> {
   // The runtime settings `npm start` uses, and gc() to show what a collection gives back.
-  const child = fork(CHILD, { env: { ...process.env, ...env }, execArgv: ["--max-semi-space-size=16", "--expose-gc"] });
+  const child = fork(CHILD, { env: { ...process.env, ...env }, execArgv: [...shippedNodeFlags(), "--expose-gc"] });
   const [{ url }] = (await once(child, "message")) as [{ url: string }];
   const stats = async (what = "stats"): Promise<Stats> => {
     child.send(what);
