@@ -79,6 +79,7 @@ describe("the command line", () => {
 
   it.each([
     [["--nope"], "command line: unknown flag --nope"],
+    [["-hx"], "command line: unknown flag -x"],
     [["--web.listen-adress=:1"], "command line: unknown flag --web.listen-adress (did you mean --web.listen-address?)"],
     [["positional"], "command line: unexpected argument (not shown): every flag is written --name=value"],
     [["--help=yes"], "command line: --help takes no value"],

@@ -48,9 +48,9 @@ export function parseCommandLine(argv: string[]): CommandLine {
   return { flags, configCheck: values["config.check"] === true, help: values.help === true, version: values.version === true };
 }
 
-/** A flag's name as it may be shown: a plain name, never anything that could be a value. */
-function shown(name: string): string {
-  return /^[A-Za-z0-9._-]{1,64}$/.test(name) ? `--${name}` : "(name not shown: not a plain flag name)";
+/** A flag's name as it may be shown, with the dashes it was written with: a plain name, never anything that could be a value. */
+function shown(name: string, dashes = "--"): string {
+  return /^[A-Za-z0-9._-]{1,64}$/.test(name) ? `${dashes}${name}` : "(name not shown: not a plain flag name)";
 }
 
 /** Why parseArgs refused the command line, from the tokens it reads without being strict. */
@@ -65,7 +65,8 @@ function refusal(argv: string[], options: Record<string, Option>): string {
     if (option === undefined || (negated && option.type !== "boolean")) {
       const name = negated ? token.rawName.slice(2) : token.name;
       const guess = nearest(name, Object.keys(options));
-      return `unknown flag ${shown(name)}${guess === undefined ? "" : ` (did you mean --${guess}?)`}`;
+      // A short flag (-x, or x of a bundle such as -hx) is shown as one, not as --x.
+      return `unknown flag ${shown(name, token.rawName.startsWith("--") ? "--" : "-")}${guess === undefined ? "" : ` (did you mean --${guess}?)`}`;
     }
     if (option.type === "boolean" && token.value !== undefined) return `${shown(token.name)} takes no value`;
     // As in strict mode, a value that starts with "-" is taken only as --name=value.
