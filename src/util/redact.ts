@@ -23,8 +23,13 @@ const SCHEME = /\b(basic|bearer)\s+(?=[A-Za-z._~-]*[0-9+/=])[A-Za-z0-9+/=._~-]{8
 const windows = new Set<string>();
 /** Every GRAM-character run of the same forms. */
 const grams = new Set<string>();
-/** Forms shorter than WINDOW, matched whole, each by a native search (few: a config holds few short secrets). */
-const shortForms = new Set<string>();
+/** Forms shorter than WINDOW, matched whole, by their length. */
+const shortForms = new Map<number, Set<string>>();
+/**
+ * Up to this many short forms of one length, a native search for each is cheaper than a lookup at every offset;
+ * past it the lookup keeps the cost flat however many accounts carry a short header value.
+ */
+const SHORT_SEARCHES = 4;
 
 function forms(secret: string): string[] {
   const json = JSON.stringify(secret).slice(1, -1);
@@ -40,7 +45,7 @@ export function addSecrets(values: Iterable<string>): void {
   for (const value of values) {
     for (const form of forms(value)) {
       if (form.length < MIN_LENGTH) continue;
-      if (form.length < WINDOW) shortForms.add(form);
+      if (form.length < WINDOW) shortForms.set(form.length, (shortForms.get(form.length) ?? new Set<string>()).add(form));
       for (let at = 0; at + WINDOW <= form.length; at++) windows.add(form.slice(at, at + WINDOW));
       for (let at = 0; at + GRAM <= form.length; at++) grams.add(form.slice(at, at + GRAM));
     }
@@ -60,8 +65,12 @@ function secretRanges(text: string): Array<[number, number]> {
     }
     checked = Math.max(checked, last);
   }
-  for (const form of shortForms) {
-    for (let p = text.indexOf(form); p >= 0; p = text.indexOf(form, p + 1)) found.push([p, p + form.length]);
+  for (const [length, sameLength] of shortForms) {
+    if (sameLength.size <= SHORT_SEARCHES) {
+      for (const form of sameLength) for (let p = text.indexOf(form); p >= 0; p = text.indexOf(form, p + 1)) found.push([p, p + length]);
+    } else {
+      for (let p = 0; p + length <= text.length; p++) if (sameLength.has(text.slice(p, p + length))) found.push([p, p + length]);
+    }
   }
   return found;
 }
