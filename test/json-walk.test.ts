@@ -143,6 +143,16 @@ describe("long numbers, in one parse", () => {
       expect(JSON.stringify(walked.root), body).toMatch(/"-?[0-9.]{16,}"/);
     }
   });
+
+  it("finds one of 16 digits at every offset, after digits in a string and a shorter number", async () => {
+    for (let pad = 0; pad <= 17; pad++) {
+      const long = `${pad % 2 === 1 ? "-" : ""}1234567890123457`;
+      const body = `["${"7".repeat(pad)}",${"1".repeat(15)},${" ".repeat(pad % 3)}${long}]`;
+      const items: unknown[] = [];
+      await walkJsonParsed(Buffer.from(body), { maxItems: 10 }, (item) => items.push(item));
+      expect(items, body).toEqual(["7".repeat(pad), Number("1".repeat(15)), long]);
+    }
+  });
 });
 
 describe("walkJson on hostile bodies", () => {
