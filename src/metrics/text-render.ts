@@ -23,37 +23,37 @@ export function formatValue(value: number): string {
   return `${value}`;
 }
 
-/** `{a="x",b="y"}` for the sample's non-null labels, "" when it has none. */
-function labelText(prefixes: readonly string[], values: ReadonlyArray<string | null>): string {
-  let text = "";
-  for (let i = 0; i < values.length; i++) {
-    const value = values[i];
-    if (value === null || value === undefined) continue;
-    text += `${text === "" ? "{" : ","}${prefixes[i]}${escapeLabel(value)}"`;
-  }
-  return text === "" ? text : `${text}}`;
-}
-
 /**
  * The lines of one family: HELP, TYPE and one per distinct label set (a repeat keeps its first place
- * and takes the last value, as the Prometheus client's set does).
+ * and takes the last value, as the Prometheus client's set does). A line is built from per-label
+ * pieces made once per family (`name{label="` for the first label written, `",label="` for the next),
+ * so each label adds two strings to it, not four.
  */
 export function renderFamily(family: Family): string {
   const name = escapeHelp(family.name);
   const lines = [`# HELP ${name} ${escapeHelp(family.help)}`, `# TYPE ${name} ${family.type}`];
-  const prefixes = family.labelNames.map((label) => `${label}="`);
+  const first = family.labelNames.map((label) => `${name}{${label}="`);
+  const next = family.labelNames.map((label) => `",${label}="`);
   // Collectors give each series once; only cut label values can make two alike (see addSample).
   const seen = family.capped === true ? new Map<string, number>() : undefined;
   for (const sample of family.samples) {
-    const labels = labelText(prefixes, sample.labels);
-    const line = `${name}${labels} ${formatValue(sample.value)}`;
+    let series = name;
+    let labelled = false;
+    for (let i = 0; i < sample.labels.length; i++) {
+      const value = sample.labels[i];
+      if (value === null || value === undefined) continue;
+      series = (labelled ? series + next[i]! : first[i]!) + escapeLabel(value);
+      labelled = true;
+    }
+    if (labelled) series += '"}';
+    const line = `${series} ${formatValue(sample.value)}`;
     if (seen !== undefined) {
-      const at = seen.get(labels);
+      const at = seen.get(series);
       if (at !== undefined) {
         lines[at] = line;
         continue;
       }
-      seen.set(labels, lines.length);
+      seen.set(series, lines.length);
     }
     lines.push(line);
   }
