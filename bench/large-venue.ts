@@ -7,7 +7,10 @@ import { type PeerProcess, startPeerProcess } from "./peer-process.js";
 import { ACTIVE_LIMIT, BASE_ENV, HISTORY_LIMIT, KEY } from "./shared.js";
 import { type SimulatorProcess, startSimulatorProcess } from "./simulator-process.js";
 
-const COLLATERALS = ["USDC", "USDT", "BTC"];
+export const COLLATERALS = ["USDC", "USDT", "BTC"];
+
+/** The simulator's flags for the large profile; `moving`: every private answer differs from the last. */
+export const largeVenueArgs = (moving: boolean): string[] => ["--profile", "large", "--tick-ms", "0", "--api-key", KEY, ...(moving ? ["--moving"] : [])];
 
 export interface LargeVenue {
   venue: SimulatorProcess;
@@ -20,7 +23,7 @@ export interface LargeVenue {
 
 /** `moving`: every private answer differs from the last (the simulator's `--moving`). If one fails to start, those started are stopped. */
 export async function startLargeVenue(moving: boolean): Promise<LargeVenue> {
-  const venue = await startSimulatorProcess(["--profile", "large", "--tick-ms", "0", "--api-key", KEY, ...(moving ? ["--moving"] : [])]);
+  const venue = await startSimulatorProcess(largeVenueArgs(moving));
   const target: VenueTarget = { venue: venue.url, key: KEY, collaterals: COLLATERALS, activeLimit: ACTIVE_LIMIT, historyLimit: HISTORY_LIMIT };
   let exporter: ExporterProcess | undefined;
   try {
