@@ -14,9 +14,10 @@ describe("the shipped node flags", () => {
     expect(flags).toContain("--heap-growing-percent=50");
   });
 
-  it("are the same in npm start", () => {
-    const start = (JSON.parse(readFileSync("package.json", "utf8")) as { scripts: Record<string, string> }).scripts.start!;
-    expect(start).toContain(`node ${flags.join(" ")} dist/main.js`);
+  it("are the same in npm start, and in npm run soak, which measures the exporter as it runs", () => {
+    const scripts = (JSON.parse(readFileSync("package.json", "utf8")) as { scripts: Record<string, string> }).scripts;
+    expect(scripts.start).toContain(`node ${flags.join(" ")} dist/main.js`);
+    expect(scripts.soak).toContain(`${flags.join(" ")} dist-bench/bench/soak.js`);
   });
 
   it("are the same in the image, on its ENTRYPOINT (NODE_OPTIONS refuses --heap-growing-percent)", () => {

@@ -27,7 +27,7 @@ export function formatValue(value: number): string {
  * The lines of one family: HELP, TYPE and one per distinct label set (a repeat keeps its first place
  * and takes the last value, as the Prometheus client's set does). A line is built from per-label
  * pieces made once per family (`name{label="` for the first label written, `",label="` for the next),
- * so each label adds two strings to it, not four.
+ * so each label adds only its piece and its value to the line.
  */
 export function renderFamily(family: Family): string {
   const name = escapeHelp(family.name);
