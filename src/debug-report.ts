@@ -17,6 +17,16 @@ export interface DebugInput {
   /** Series left out over the series cap. */
   dropped: number;
   exposition: string;
+  /** The collection reported: when it started (the market list: when it was read), and whether this probe started it. */
+  collection: { startedAt: number | undefined; byThisProbe: boolean; minIntervalSeconds: number };
+}
+
+/** Which collection the probe reports: one it started, or the shared one it was served. */
+function collectionLine({ startedAt, byThisProbe, minIntervalSeconds }: DebugInput["collection"]): string {
+  if (startedAt === undefined) return "Collection: none finished before this probe's deadline; no data";
+  const at = new Date(startedAt).toISOString();
+  if (byThisProbe) return `Collection: started by this probe at ${at}`;
+  return `Collection: the shared one started at ${at}, served again (one collection per account per ${minIntervalSeconds} s, whoever asks); this probe sent no request`;
 }
 
 function authLine(account: AccountConfig): string {
@@ -51,7 +61,8 @@ export function debugReport(input: DebugInput): string {
           `  auth: ${authLine(account)}`,
           `  extra headers: ${extraHeaders.join(", ") || "none"}`,
         ];
-  lines.push("", "Requests (in the order they finished):");
+  lines.push("", collectionLine(input.collection), "", "Requests (in the order they finished):");
+  if (requests.length === 0) lines.push("  none");
   for (const r of requests) {
     lines.push(`  ${r.endpoint.padEnd(15)} GET ${r.target} -> ${r.result} in ${r.durationMs.toFixed(1)} ms`);
     lines.push(`  ${"".padEnd(15)} headers sent: ${r.headerNames.join(", ")} (values not shown)`);

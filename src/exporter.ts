@@ -5,7 +5,7 @@ import type { EndpointOutcome } from "./collect/result.js";
 import { LatestCollection } from "./collect/latest.js";
 import { OrderOutcomes } from "./collect/order-outcomes.js";
 import type { ScrapeResult } from "./collect/result.js";
-import { Scraper, type ScrapeOptions } from "./collect/scraper.js";
+import { type CollectionTrace, Scraper, type ScrapeOptions } from "./collect/scraper.js";
 import type { AccountConfig, Config } from "./config/types.js";
 import { debugReport } from "./debug-report.js";
 import { COLLECTORS } from "./collectors/index.js";
@@ -50,7 +50,7 @@ export class Exporter {
    * rendered from and when: a collection is rendered and compressed once however many scrapes it
    * serves. /metrics keeps its venue text too, to put the exporter's own metrics as they are now in front of it.
    */
-  readonly #answers = new Map<string, { results: unknown[]; renderedAt: number; answer: Promise<Answer>; venue: string | undefined }>();
+  readonly #answers = new Map<string, { results: unknown[]; renderedAt: number; answer: Promise<Answer>; venue: string | undefined; dropped: number }>();
   /** The clock of the minimum collection interval and the caches (a test's fake one moves it by hand). */
   readonly #now: () => number;
   /** What the last scrapes served, for the status page: it reads them and never collects. */
@@ -68,7 +68,7 @@ export class Exporter {
     this.#scraper = this.#scraperFor(config);
   }
 
-  #scraperFor(config: Config): Scraper {
+  #scraperFor(config: Config, previous?: Scraper): Scraper {
     return new Scraper(
       config,
       {
@@ -78,12 +78,16 @@ export class Exporter {
       },
       this.#now,
       this.#orderOutcomes,
+      previous,
     );
   }
 
-  /** Serves a new configuration from the next scrape on; scrapes in flight finish with the old one. */
+  /**
+   * Serves a new configuration from the next scrape on; scrapes in flight finish with the old one. An account
+   * whose venue settings and credentials did not change keeps its collection and the venue's Retry-After.
+   */
   reload(config: Config): void {
-    this.#scraper = this.#scraperFor(config);
+    this.#scraper = this.#scraperFor(config, this.#scraper);
     this.#config = config;
   }
 
@@ -136,6 +140,10 @@ export class Exporter {
    * exporter's own metrics as they are now.
    */
   async metrics(deadline: Deadline, options: ScrapeOptions = {}): Promise<Answer> {
+    return (await this.#serve(deadline, options)).answer;
+  }
+
+  async #serve(deadline: Deadline, options: ScrapeOptions): Promise<{ answer: Promise<Answer>; result: ScrapeResult; dropped: number }> {
     const result = await this.#scraper.scrape(deadline, options);
     this.latest.served(result);
     // A probe (accounts named) is a pure target: the exporter's own metrics stay on /metrics.
@@ -145,14 +153,15 @@ export class Exporter {
     const last = this.#answers.get(view);
     if (last !== undefined && sameList(last.results, results)) {
       // A reload's outcome or a rejected scrape must not wait for the next collection to show.
-      return last.venue === undefined || result.collectedAt <= last.renderedAt ? last.answer : this.#withOwn(last.venue);
+      const answer = last.venue === undefined || result.collectedAt <= last.renderedAt ? last.answer : this.#withOwn(last.venue);
+      return { answer, result, dropped: last.dropped };
     }
     this.#recordAll(result);
-    const venue = this.#render(result).text;
+    const { text: venue, dropped } = this.#render(result);
     const answer = own ? this.#withOwn(venue) : Promise.resolve(new Answer(venue));
     // Stored before it resolves, so the scrapes resuming right after this one find it.
-    this.#answers.set(view, { results, renderedAt: this.#now(), answer, venue: own ? venue : undefined });
-    return answer;
+    this.#answers.set(view, { results, renderedAt: this.#now(), answer, venue: own ? venue : undefined, dropped });
+    return { answer, result, dropped };
   }
 
   /**
@@ -163,19 +172,26 @@ export class Exporter {
     return this.#withOwn("");
   }
 
-  /** A debug probe of one account (or, undefined, of the market target): its own collection, every request and problem reported as text. */
+  /**
+   * A debug probe of one account (or, undefined, of the market target), admitted and served like any probe:
+   * it starts a collection only where a probe would, and then reports every request of it; otherwise it
+   * reports the collection it was served and when that started.
+   */
   async debug(deadline: Deadline, account: AccountConfig | undefined): Promise<string> {
     const requests: RequestTrace[] = [];
     const invalid = new Map<string, number>();
-    const result = await this.#scraper.scrape(deadline, {
-      accounts: account === undefined ? [] : [account.name],
-      marketFamilies: account === undefined,
-      trace: (r) => requests.push(r),
-      onInvalid: (endpoint, field, count) => invalid.set(`${endpoint} ${field}`, (invalid.get(`${endpoint} ${field}`) ?? 0) + count),
-    });
-    this.#recordAll(result);
-    const { text, dropped } = this.#render(result);
-    return debugReport({ account, requests, invalid, result, dropped, exposition: text });
+    const started: Array<string | undefined> = [];
+    const trace: CollectionTrace = {
+      started: (name) => started.push(name),
+      request: (r) => requests.push(r),
+      invalid: (endpoint, field, count) => invalid.set(`${endpoint} ${field}`, (invalid.get(`${endpoint} ${field}`) ?? 0) + count),
+    };
+    const options = account === undefined ? { accounts: [], marketFamilies: true } : { accounts: [account.name], marketFamilies: false };
+    const { answer, result, dropped } = await this.#serve(deadline, { ...options, trace });
+    const collected = account === undefined ? started.includes(undefined) : started.includes(account.name);
+    const startedAt = account === undefined ? result.markets?.readAt : result.accounts[0]?.startedAt;
+    const collection = { startedAt, byThisProbe: collected, minIntervalSeconds: this.#config.scrape.minCollectionIntervalSeconds };
+    return debugReport({ account, requests, invalid, result, dropped, exposition: (await answer).text, collection });
   }
 
   /** The collection's families as text; counts the series dropped over the cap and the repeats left out. */

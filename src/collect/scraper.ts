@@ -1,9 +1,11 @@
 // Collects one scrape: every configured account's endpoints and the markets, in parallel, shared
 // between concurrent scrapes and reused inside the minimum interval, rate-limited endpoints left alone.
 
+import { createHash } from "node:crypto";
 import { ownsMarkets, shardAccounts } from "../config/sharding.js";
-import type { AccountConfig, Config } from "../config/types.js";
-import type { Deadline } from "../util/deadline.js";
+import { Secret } from "../config/secret.js";
+import type { AccountConfig, Config, VenueConfig } from "../config/types.js";
+import { Deadline } from "../util/deadline.js";
 import { VenueClient, type CallContext, type ClientHooks, type RequestTrace } from "../venue/client.js";
 import type { Endpoint } from "../venue/endpoints.js";
 import { VenueError } from "../venue/errors.js";
@@ -11,23 +13,43 @@ import type { AccountInfo } from "../venue/snapshot.js";
 import type { OrderOutcomes } from "./order-outcomes.js";
 import type { AccountResult, EndpointOutcome, MarketsResult, ScrapeResult } from "./result.js";
 import { mergeOutcomes, runEndpoint, type Run } from "./runner.js";
-import { LastCollection } from "./last-collection.js";
+import { SharedCollections } from "./shared-collections.js";
+
+/** A debug probe's view of the collections it starts: one it joins or is served again it did not start, and they report nothing here. */
+export interface CollectionTrace {
+  /** A collection started for the probe: `account` undefined for the market list. */
+  started(account: string | undefined, at: number): void;
+  request(request: RequestTrace): void;
+  invalid(endpoint: Endpoint, field: string, count: number): void;
+}
 
 export interface ScrapeOptions {
   /** Only these accounts; all when absent. */
   accounts?: string[];
   /** The market list's own families in the answer (default true); the list is read either way. */
   marketFamilies?: boolean;
-  /** A debug probe: a collection of its own (not shared, not cached) reporting every request. */
-  trace?: (request: RequestTrace) => void;
-  /** A debug probe: every invalid field, by endpoint. */
-  onInvalid?: (endpoint: Endpoint, field: string, count: number) => void;
+  /** A debug probe: the collections this scrape starts report every request and invalid field to it. */
+  trace?: CollectionTrace;
 }
 
 export interface ScraperHooks extends ClientHooks {
   /** Fields the venue sent missing or malformed, counted per call. */
   onInvalidFields(endpoint: Endpoint, counts: Map<string, number>): void;
 }
+
+/**
+ * What a collection depends on, as a digest: a reload that leaves it unchanged keeps the collection, the
+ * Retry-After and the market cache. The credentials are in it (revealed only into the hash).
+ */
+function identityOf(venue: VenueConfig, account: AccountConfig | undefined): string {
+  const text = JSON.stringify({ venue, account }, function (this: Record<string, unknown>, key, value: unknown) {
+    const raw = this[key];
+    return raw instanceof Secret ? raw.reveal() : value;
+  });
+  return createHash("sha256").update(text).digest("base64");
+}
+
+const MARKETS = "markets";
 
 function timedOut(endpoint: Endpoint, account: string | undefined): EndpointOutcome {
   return {
@@ -41,15 +63,18 @@ function timedOut(endpoint: Endpoint, account: string | undefined): EndpointOutc
 }
 
 export class Scraper {
-  readonly #accounts: Map<string, { config: AccountConfig; client: VenueClient }>;
+  readonly #accounts: Map<string, { config: AccountConfig; client: VenueClient; identity: string }>;
+  readonly #venueIdentity: string;
   readonly #publicClient: VenueClient;
   readonly #hooks: ScraperHooks;
   readonly #marketsTtlMs: number;
   /** Per account and endpoint, until when (epoch ms) the venue asked to be left alone (its Retry-After). */
   readonly #retryUntil = new Map<string, number>();
-  /** Each account's and the market list's last collection: what coalescing and the minimum interval serve. */
-  readonly #collections: { accounts: LastCollection<AccountResult>; markets: LastCollection<MarketsResult> };
+  /** Each account's and the market list's collection: what coalescing and the minimum interval serve. */
+  readonly #collections: { accounts: SharedCollections<AccountResult>; markets: SharedCollections<MarketsResult> };
   readonly #minIntervalMs: number;
+  /** Every collection's own deadline: scrape.default_timeout_seconds within scrape.max_timeout_seconds, whoever starts it. */
+  readonly #collectionSeconds: number;
   readonly #now: () => number;
   /** Kept by the exporter across reloads, so the counters live as long as the process. */
   readonly #orderOutcomes: OrderOutcomes;
@@ -57,18 +82,35 @@ export class Scraper {
   /** This shard serves the market target (every process does when not sharded). */
   readonly ownsMarkets: boolean;
 
-  constructor(config: Config, hooks: ScraperHooks, now: () => number, orderOutcomes: OrderOutcomes) {
+  /** `previous`: the scraper of the configuration this one replaces, whose state it keeps where nothing it depends on changed. */
+  constructor(config: Config, hooks: ScraperHooks, now: () => number, orderOutcomes: OrderOutcomes, previous?: Scraper) {
     this.#hooks = hooks;
     this.#orderOutcomes = orderOutcomes;
     this.#historyMaxOrders = config.venue.historyMaxOrders;
     this.ownsMarkets = ownsMarkets(config.sharding);
     this.#now = now;
-    this.#collections = { accounts: new LastCollection(now), markets: new LastCollection(now) };
+    this.#collections = { accounts: new SharedCollections(now), markets: new SharedCollections(now) };
     this.#marketsTtlMs = config.venue.marketsCacheSeconds * 1000;
     this.#minIntervalMs = config.scrape.minCollectionIntervalSeconds * 1000;
+    this.#collectionSeconds = Math.min(config.scrape.defaultTimeoutSeconds, config.scrape.maxTimeoutSeconds);
     this.#publicClient = new VenueClient(config.venue, undefined, hooks);
+    this.#venueIdentity = identityOf(config.venue, undefined);
     // Only this shard's accounts: another replica's are never called, and need no client here.
-    this.#accounts = new Map(shardAccounts(config).map((a) => [a.name, { config: a, client: new VenueClient(config.venue, a, hooks) }]));
+    this.#accounts = new Map(
+      shardAccounts(config).map((a) => [a.name, { config: a, client: new VenueClient(config.venue, a, hooks), identity: identityOf(config.venue, a) }]),
+    );
+    if (previous !== undefined) this.#keepUnchanged(previous);
+  }
+
+  /** Takes over `previous`'s collections and Retry-After of every account (and the market list) whose venue and credentials did not change. */
+  #keepUnchanged(previous: Scraper): void {
+    const kept = [...this.#accounts].filter(([name, a]) => previous.#accounts.get(name)?.identity === a.identity).map(([name]) => name);
+    for (const name of kept) this.#collections.accounts.adopt(previous.#collections.accounts, name);
+    const marketsKept = previous.#venueIdentity === this.#venueIdentity;
+    if (marketsKept) this.#collections.markets.adopt(previous.#collections.markets, MARKETS);
+    const owners = new Set<string>(kept);
+    if (marketsKept) owners.add("");
+    for (const [key, until] of previous.#retryUntil) if (owners.has(key.slice(0, key.indexOf("\u0000")))) this.#retryUntil.set(key, until);
   }
 
   accountNames(): string[] {
@@ -84,25 +126,24 @@ export class Scraper {
   async scrape(deadline: Deadline, options: ScrapeOptions = {}): Promise<ScrapeResult> {
     const names = options.accounts ?? this.accountNames();
     const collectedAt = this.#now();
-    const traced = options.trace !== undefined;
     const [accounts, markets] = await Promise.all([
-      Promise.all(names.map((name) => (traced ? this.#scrapeAccount(name, deadline, options) : this.#account(name, deadline)))),
-      traced ? this.#fetchMarkets(deadline, options) : this.#markets(deadline),
+      Promise.all(names.map((name) => this.#account(name, deadline, options.trace))),
+      this.#markets(deadline, options.trace),
     ]);
     return { collectedAt, accounts, markets, marketFamilies: options.marketFamilies ?? true };
   }
 
   /**
    * One collection per account at a time: a concurrent scrape joins it, up to its own deadline. A
-   * scrape inside the minimum interval gets the last one, whatever the number and phase of the scrapers.
+   * scrape inside the minimum interval gets the last one, whatever the number, phase and kind of the scrapers.
    */
-  #account(name: string, deadline: Deadline): Promise<AccountResult> {
+  #account(name: string, deadline: Deadline, trace: CollectionTrace | undefined): Promise<AccountResult> {
     return this.#collections.accounts.get(
       name,
       deadline,
       (_, startedAt) => this.#isRecent(startedAt),
       async () => {
-        const result = await this.#scrapeAccount(name, deadline);
+        const result = await this.#scrapeAccount(name, trace);
         // Counted here, once per collection: scrapes sharing or reusing it see the same counts.
         result.orderCounts = this.#orderOutcomes.observe(name, result.activeOrders, result.history, this.#historyMaxOrders);
         return result;
@@ -126,12 +167,12 @@ export class Scraper {
   }
 
   /** The public market list: a good read is kept venue.markets_cache_seconds, any read the minimum interval. */
-  #markets(deadline: Deadline): Promise<MarketsResult> {
+  #markets(deadline: Deadline, trace: CollectionTrace | undefined): Promise<MarketsResult> {
     return this.#collections.markets.get(
-      "markets",
+      MARKETS,
       deadline,
       (result, startedAt) => (result.outcome.ok && this.#now() - result.readAt < this.#marketsTtlMs) || this.#isRecent(startedAt),
-      () => this.#fetchMarkets(deadline),
+      () => this.#fetchMarkets(trace),
       () => ({
         outcome: timedOut("markets", undefined),
         markets: undefined,
@@ -141,8 +182,15 @@ export class Scraper {
     );
   }
 
-  async #fetchMarkets(deadline: Deadline, debug: ScrapeOptions = {}): Promise<MarketsResult> {
-    const run = await this.#call("markets", undefined, deadline, (ctx) => this.#publicClient.markets(ctx), debug);
+  /** A collection's own deadline, started with it. */
+  #collectionDeadline(): Deadline {
+    return new Deadline(this.#collectionSeconds, this.#now);
+  }
+
+  async #fetchMarkets(trace: CollectionTrace | undefined): Promise<MarketsResult> {
+    trace?.started(undefined, this.#now());
+    const deadline = this.#collectionDeadline();
+    const run = await this.#call("markets", undefined, deadline, (ctx) => this.#publicClient.markets(ctx), trace);
     return { outcome: run.outcome, markets: run.value, readAt: this.#now(), maxAgeSeconds: this.#marketsTtlMs / 1000 };
   }
 
@@ -152,7 +200,7 @@ export class Scraper {
     account: string | undefined,
     deadline: Deadline,
     fn: (ctx: CallContext) => Promise<T>,
-    debug: ScrapeOptions = {},
+    trace: CollectionTrace | undefined,
   ): Promise<Run<T>> {
     const key = `${account ?? ""}\u0000${endpoint}`;
     const waitMs = (this.#retryUntil.get(key) ?? 0) - this.#now();
@@ -166,9 +214,9 @@ export class Scraper {
       deadline,
       invalid: (field, count = 1) => {
         counts.set(field, (counts.get(field) ?? 0) + count);
-        debug.onInvalid?.(endpoint, field, count);
+        trace?.invalid(endpoint, field, count);
       },
-      ...(debug.trace === undefined ? {} : { trace: debug.trace }),
+      ...(trace === undefined ? {} : { trace: (r: RequestTrace) => trace.request(r) }),
     };
     const run = await runEndpoint(endpoint, account, () => fn(ctx));
     if (counts.size > 0) this.#hooks.onInvalidFields(endpoint, counts);
@@ -177,15 +225,17 @@ export class Scraper {
     return run;
   }
 
-  async #scrapeAccount(name: string, deadline: Deadline, debug: ScrapeOptions = {}): Promise<AccountResult> {
+  async #scrapeAccount(name: string, trace: CollectionTrace | undefined): Promise<AccountResult> {
     const entry = this.#accounts.get(name);
     if (entry === undefined) throw new Error(`no account named ${JSON.stringify(name)}`);
     const { config, client } = entry;
     const startedAt = this.#now();
+    trace?.started(name, startedAt);
+    const deadline = this.#collectionDeadline();
     const [infos, active, history] = await Promise.all([
-      Promise.all(config.collateralIds.map((id) => this.#call("account_info", name, deadline, (ctx) => client.accountInfo(id, ctx), debug))),
-      this.#call("orders_active", name, deadline, (ctx) => client.activeOrders(ctx), debug),
-      this.#call("orders_history", name, deadline, (ctx) => client.orderHistory(ctx), debug),
+      Promise.all(config.collateralIds.map((id) => this.#call("account_info", name, deadline, (ctx) => client.accountInfo(id, ctx), trace))),
+      this.#call("orders_active", name, deadline, (ctx) => client.activeOrders(ctx), trace),
+      this.#call("orders_history", name, deadline, (ctx) => client.orderHistory(ctx), trace),
     ]);
     const infoOutcomes = infos.map((r) => r.outcome);
     return {
@@ -195,7 +245,6 @@ export class Scraper {
       accountInfos: infos.map((r) => r.value).filter((v): v is AccountInfo => v !== undefined),
       activeOrders: active.value,
       history: history.value,
-      // A debug probe's own collection shows the counts without counting (the shared collections do).
       orderCounts: this.#orderOutcomes.peek(name),
     };
   }

@@ -312,7 +312,8 @@ export const SETTINGS = {
     startupOnly: true,
     env: "TRADING_SCRAPE_TIMEOUT_SECONDS",
     default: 10,
-    help: "Scrape deadline when Prometheus sends no X-Prometheus-Scrape-Timeout-Seconds.",
+    help: "Scrape deadline when Prometheus sends no X-Prometheus-Scrape-Timeout-Seconds, and every collection's own deadline.",
+    more: "Within `scrape.max_timeout_seconds`; a scrape whose own deadline passes first is answered with the previous collection.",
     parse: seconds({ zero: false, max: SECONDS_MAX }),
   }),
   "scrape.timeout_offset_seconds": setting({

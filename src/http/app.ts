@@ -40,8 +40,8 @@ export interface AppOptions {
   servedElsewhere?: (name: string) => string | undefined;
 }
 
-/** What a scrape runs once it holds a slot, or the one-line reason of a 400 (its target is not served). */
-type ScrapeRun = ((deadline: Deadline) => Promise<Answer>) | { refused: string };
+/** What a scrape runs once it holds a slot (a debug probe's is a text report), or the one-line reason of a 400 (its target is not served). */
+type ScrapeRun = ((deadline: Deadline) => Promise<Answer | string>) | { refused: string };
 
 /** Log lines quote at most this much of a request's path: a client chooses its length (up to Node's 16 KiB of headers). */
 export const LOGGED_PATH_CHARS = 100;
@@ -122,7 +122,8 @@ export function createApp(options: AppOptions): express.Express {
       const scrape = resolve();
       if (typeof scrape !== "function") return plain(res, 400, scrape.refused);
       const out = await scrape(new Deadline(budget - (Date.now() - waitStarted) / 1000));
-      sendMetrics(res, out, acceptsGzip(req.get("accept-encoding")));
+      if (typeof out === "string") res.type("text/plain").send(redact(out));
+      else sendMetrics(res, out, acceptsGzip(req.get("accept-encoding")));
     } finally {
       slots.release();
     }
@@ -176,15 +177,13 @@ export function createApp(options: AppOptions): express.Express {
     if (typeof target !== "string" || target === "") return plain(res, 400, `target: required (a configured account name, or ${MARKET_TARGET})`);
     const found = probeTarget(target);
     if ("refused" in found) return plain(res, 400, found.refused);
-    if (req.query.debug === "true") {
-      const budget = scrapeBudgetSeconds(undefined, timeouts);
-      res.type("text/plain").send(redact(await exporter.debug(new Deadline(budget), found.account)));
-      return;
-    }
+    // A debug probe is admitted and served like any probe: a slot, and the collection the minimum interval allows.
+    const debug = req.query.debug === "true";
     await serveScrape(req, res, () => {
       // Looked up again: a reload while this scrape waited for a slot may have removed the account.
       const now = probeTarget(target);
       if ("refused" in now) return now;
+      if (debug) return (deadline) => exporter.debug(deadline, now.account);
       const options = now.account === undefined ? { accounts: [], marketFamilies: true } : { accounts: [now.account.name], marketFamilies: false };
       return (deadline) => exporter.metrics(deadline, options);
     });

@@ -32,6 +32,8 @@ export interface TinyVenueOptions {
   failHistory?: number;
   /** Bodies sent as given (raw text, possibly not JSON), by path without query. */
   raw?: Record<string, RawAnswer>;
+  /** While set, every answer waits for it (the request is counted at once): a venue as slow as the test wants. */
+  hold?: Promise<void>;
 }
 
 export interface TinyVenue {
@@ -73,6 +75,11 @@ export async function startTinyVenue(options: TinyVenueOptions): Promise<TinyVen
   const handle = (req: IncomingMessage, res: ServerResponse): void => {
     const url = new URL(req.url ?? "/", "http://venue.test");
     requests.set(url.pathname, (requests.get(url.pathname) ?? 0) + 1);
+    const hold = venue.options.hold;
+    if (hold !== undefined) void hold.then(() => answer(url, res));
+    else answer(url, res);
+  };
+  const answer = (url: URL, res: ServerResponse): void => {
     const raw = venue.options.raw?.[url.pathname];
     if (raw !== undefined) {
       res.writeHead(raw.status ?? 200, raw.headers ?? {});

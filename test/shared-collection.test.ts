@@ -1,0 +1,223 @@
+// A collection shared by every scraper runs under its own deadline and behind the same admission, whoever
+// starts it: a short deadline, a debug probe or a reload cannot blind or multiply what the others get.
+
+import { Writable } from "node:stream";
+import { afterEach, describe, expect, it } from "vitest";
+import { configFromEnv } from "../src/config/load.js";
+import { Exporter } from "../src/exporter.js";
+import { createApp } from "../src/http/app.js";
+import { listen, type RunningServer } from "../src/http/server.js";
+import { createLogger } from "../src/log.js";
+import { SelfMetrics } from "../src/metrics/self.js";
+import { Deadline } from "../src/util/deadline.js";
+import { parseExposition, valueOf } from "./helpers/exposition.js";
+import { ACCOUNT, ACTIVE, HISTORY, MARKETS, startTinyVenue, type TinyVenue } from "./helpers/tiny-venue.js";
+
+const START_MS = 1_700_000_000_000;
+const INTERVAL_S = 10;
+
+interface Rig {
+  venue: TinyVenue;
+  exporter: Exporter;
+  server: RunningServer;
+  clock: { now: number };
+  env: Record<string, string>;
+  /** A scrape with Prometheus's timeout header (seconds), or none. */
+  get(path: string, timeoutHeader?: string): Promise<Response>;
+  /** Holds every venue answer until the returned release is called. */
+  hold(): () => void;
+}
+
+let rig: Rig | undefined;
+afterEach(async () => {
+  await rig?.server.close(100);
+  await rig?.exporter.close();
+  await rig?.venue.close();
+  rig = undefined;
+});
+
+async function start(env: Record<string, string> = {}, maxInFlight = 100): Promise<Rig> {
+  const venue = await startTinyVenue({});
+  const fullEnv = {
+    TRADING_BASE_URL: venue.url,
+    TRADING_API_KEY: "key-one",
+    TRADING_COLLATERAL_IDS: "USDC",
+    TRADING_ACCOUNT: "acct",
+    TRADING_MARKETS_CACHE_SECONDS: "0",
+    TRADING_MIN_COLLECTION_INTERVAL_SECONDS: String(INTERVAL_S),
+    ...env,
+  };
+  const clock = { now: START_MS };
+  const logger = createLogger("error", new Writable({ write: (_c, _e, done) => done() }));
+  const exporter = new Exporter(configFromEnv(fullEnv), logger, new SelfMetrics({ defaultMetrics: false }), () => clock.now);
+  const server = await listen(
+    createApp({ exporter, logger, timeouts: { defaultSeconds: 10, offsetSeconds: 0.5, maxSeconds: 60 }, maxInFlight }),
+    "127.0.0.1",
+    0,
+  );
+  const get = (path: string, timeoutHeader?: string) =>
+    fetch(new URL(path, server.url), timeoutHeader === undefined ? {} : { headers: { "x-prometheus-scrape-timeout-seconds": timeoutHeader } });
+  const hold = () => {
+    const gate = Promise.withResolvers<void>();
+    venue.options.hold = gate.promise;
+    return () => {
+      delete venue.options.hold;
+      gate.resolve();
+    };
+  };
+  rig = { venue, exporter, server, clock, env: fullEnv, get, hold };
+  return rig;
+}
+
+async function samples(res: Response) {
+  expect(res.status).toBe(200);
+  return parseExposition(await res.text());
+}
+
+const venueCalls = (r: Rig) => [ACCOUNT, ACTIVE, HISTORY, MARKETS].reduce((n, path) => n + (r.venue.requests.get(path) ?? 0), 0);
+
+describe.each(["/metrics", "/probe?target=acct"])("%s: a collection owns its deadline", (path) => {
+  it("a scrape with a tiny deadline is answered from the previous collection and the next scraper gets the new one, up", async () => {
+    const r = await start();
+    expect(valueOf(await samples(await r.get(path)), "trading_up", { account: "acct" })).toBe(1);
+    r.clock.now = START_MS + INTERVAL_S * 1000;
+    const release = r.hold();
+    // Answered while the venue still holds every answer: the short scrape did not wait for the collection it started.
+    const short = await samples(await r.get(path, "0.000001"));
+    expect(valueOf(short, "trading_up", { account: "acct" })).toBe(1);
+    expect(valueOf(short, "trading_collection_timestamp_seconds", { account: "acct" })).toBe(START_MS / 1000);
+    expect(r.venue.requests.get(ACCOUNT)).toBe(2);
+    const long = r.get(path, "10");
+    r.clock.now += 1000;
+    release();
+    const after = await samples(await long);
+    expect(valueOf(after, "trading_up", { account: "acct" })).toBe(1);
+    // The collection the short scrape started, joined: no second request, and its start time.
+    expect(valueOf(after, "trading_collection_timestamp_seconds", { account: "acct" })).toBe(START_MS / 1000 + INTERVAL_S);
+    expect(r.venue.requests.get(ACCOUNT)).toBe(2);
+  });
+
+  it("an HA pair's 1 s and 10 s scrapers against a venue slower than 1 s: the 10 s one is up from the start", async () => {
+    const r = await start();
+    const release = r.hold();
+    const short = await samples(await r.get(path, "1"));
+    // Nothing collected yet: the short scrape says so within its deadline.
+    expect(valueOf(short, "trading_up", { account: "acct" })).toBe(0);
+    const long = r.get(path, "10");
+    release();
+    const after = await samples(await long);
+    expect(valueOf(after, "trading_up", { account: "acct" })).toBe(1);
+    expect(valueOf(after, "trading_collection_timestamp_seconds", { account: "acct" })).toBe(START_MS / 1000);
+    expect(r.venue.requests.get(ACCOUNT)).toBe(1);
+  });
+});
+
+describe("a collection that fails under its own deadline", () => {
+  it("is the truth for its interval: every scraper gets it, and none retries inside the interval", async () => {
+    const r = await start({ TRADING_SCRAPE_TIMEOUT_SECONDS: "0.2" });
+    const release = r.hold();
+    const first = await samples(await r.get("/probe?target=acct", "30"));
+    expect(valueOf(first, "trading_up", { account: "acct" })).toBe(0);
+    expect(valueOf(first, "trading_scrape_success", { account: "acct", endpoint: "account_info" })).toBe(0);
+    release();
+    r.clock.now += INTERVAL_S * 1000 - 1;
+    const inside = await samples(await r.get("/probe?target=acct", "30"));
+    expect(valueOf(inside, "trading_up", { account: "acct" })).toBe(0);
+    expect(r.venue.requests.get(ACCOUNT)).toBe(1);
+  });
+});
+
+describe("debug probes are admitted like any scrape", () => {
+  it("50 concurrent debug probes cost the venue one collection", async () => {
+    const r = await start();
+    const release = r.hold();
+    const probes = Array.from({ length: 50 }, () => r.get("/probe?target=acct&debug=true"));
+    await expect.poll(() => r.venue.requests.get(ACCOUNT) ?? 0).toBe(1);
+    release();
+    const texts = await Promise.all(probes.map(async (p) => (await p).text()));
+    expect(r.venue.requests.get(ACCOUNT)).toBe(1);
+    expect(r.venue.requests.get(MARKETS)).toBe(1);
+    expect(texts.filter((t) => t.includes("Collection: started by this probe at 2023-11-14T22:13:20.000Z"))).toHaveLength(1);
+    expect(texts.filter((t) => t.includes("Collection: the shared one started at 2023-11-14T22:13:20.000Z"))).toHaveLength(49);
+    for (const t of texts) expect(t).toContain('trading_up{account="acct"} 1');
+  });
+
+  it("inside the minimum interval a debug probe reports the collection served and sends no request", async () => {
+    const r = await start();
+    await samples(await r.get("/probe?target=acct"));
+    const calls = venueCalls(r);
+    r.clock.now += 5_000;
+    const text = await (await r.get("/probe?target=acct&debug=true")).text();
+    expect(venueCalls(r)).toBe(calls);
+    expect(text).toContain("Collection: the shared one started at 2023-11-14T22:13:20.000Z");
+    expect(text).toMatch(/Requests \(in the order they finished\):\n {2}none\n/);
+    // After the interval it collects and traces its own requests.
+    r.clock.now = START_MS + INTERVAL_S * 1000;
+    const fresh = await (await r.get("/probe?target=acct&debug=true")).text();
+    expect(fresh).toContain("Collection: started by this probe at 2023-11-14T22:13:30.000Z");
+    expect(fresh).toContain(`GET ${ACCOUNT}?collateralId=USDC -> 200`);
+  });
+
+  it("past --web.max-requests a debug probe is a 503 like any scrape", async () => {
+    const r = await start({}, 2);
+    const release = r.hold();
+    const held = [r.get("/probe?target=acct&debug=true"), r.get("/probe?target=acct")];
+    await expect.poll(() => r.venue.requests.get(ACCOUNT) ?? 0).toBe(1);
+    const refused = await r.get("/probe?target=acct&debug=true");
+    expect(refused.status).toBe(503);
+    release();
+    for (const res of await Promise.all(held)) expect(res.status).toBe(200);
+  });
+});
+
+describe("a reload keeps what it did not change", () => {
+  const limited = { status: 429, headers: { "retry-after": "300" }, body: "slow down" };
+
+  it("keeps the venue's Retry-After, the last collection and the market cache for an unchanged account", async () => {
+    const r = await start({ TRADING_MARKETS_CACHE_SECONDS: "600" });
+    r.venue.options.raw = { [ACCOUNT]: limited };
+    await samples(await r.get("/probe?target=acct"));
+    expect(r.venue.requests.get(ACCOUNT)).toBe(1);
+    // Inside the interval: the collection is kept, so the venue hears nothing.
+    const calls = venueCalls(r);
+    r.exporter.reload(configFromEnv(r.env));
+    await samples(await r.get("/probe?target=acct"));
+    expect(venueCalls(r)).toBe(calls);
+    // Ten rounds of reload, then a scrape after the interval: the 300 s of Retry-After still hold, and the market list its cache.
+    for (let round = 1; round <= 10; round++) {
+      r.exporter.reload(configFromEnv(r.env));
+      r.clock.now = START_MS + round * INTERVAL_S * 1000;
+      const answer = await samples(await r.get("/probe?target=acct"));
+      expect(valueOf(answer, "trading_scrape_success", { account: "acct", endpoint: "account_info" })).toBe(0);
+    }
+    expect(r.venue.requests.get(ACCOUNT)).toBe(1);
+    expect(r.venue.requests.get(MARKETS)).toBe(1);
+    expect(r.venue.requests.get(ACTIVE)).toBe(11);
+  });
+
+  it("starts afresh for an account whose credentials changed: its next scrape calls the venue", async () => {
+    const r = await start();
+    r.venue.options.raw = { [ACCOUNT]: limited };
+    await samples(await r.get("/probe?target=acct"));
+    delete r.venue.options.raw;
+    r.exporter.reload(configFromEnv({ ...r.env, TRADING_API_KEY: "key-two" }));
+    const answer = await samples(await r.get("/probe?target=acct"));
+    expect(r.venue.requests.get(ACCOUNT)).toBe(2);
+    expect(valueOf(answer, "trading_up", { account: "acct" })).toBe(1);
+  });
+});
+
+describe("the collection's deadline at the exporter", () => {
+  it("a scrape whose deadline has passed is answered at once, and the collection it started still lands", async () => {
+    const r = await start();
+    const release = r.hold();
+    const expired = new Deadline(0.001);
+    await new Promise<void>((resolve) => expired.signal.addEventListener("abort", () => resolve(), { once: true }));
+    const answer = await r.exporter.metrics(expired, { accounts: ["acct"], marketFamilies: false });
+    expect(valueOf(parseExposition(answer.text), "trading_up", { account: "acct" })).toBe(0);
+    release();
+    const later = await r.exporter.metrics(new Deadline(10), { accounts: ["acct"], marketFamilies: false });
+    expect(valueOf(parseExposition(later.text), "trading_up", { account: "acct" })).toBe(1);
+    expect(r.venue.requests.get(ACCOUNT)).toBe(1);
+  });
+});
