@@ -58,7 +58,7 @@ export class Exporter {
   /** The market families as rendered from the market list last read (see Collector.source). */
   readonly #parts = new Map<Collector, RenderedPart>();
   /** Outlives reloads: the order counters are counters over the process's life. */
-  readonly #orderOutcomes = new OrderOutcomes();
+  readonly #orderOutcomes = new OrderOutcomes((family, orders) => this.self.orderOutcomesFolded(family, orders));
 
   constructor(config: Config, logger: Logger, self: SelfMetrics = new SelfMetrics(), now: () => number = Date.now) {
     this.self = self;

@@ -54,6 +54,7 @@ export class Scraper {
   /** Kept by the exporter across reloads, so the counters live as long as the process. */
   readonly #orderOutcomes: OrderOutcomes;
   readonly #historyMaxOrders: number;
+  readonly #maxOrderOutcomeSeries: number;
   /** This shard serves the market target (every process does when not sharded). */
   readonly ownsMarkets: boolean;
 
@@ -61,6 +62,7 @@ export class Scraper {
     this.#hooks = hooks;
     this.#orderOutcomes = orderOutcomes;
     this.#historyMaxOrders = config.venue.historyMaxOrders;
+    this.#maxOrderOutcomeSeries = config.scrape.maxOrderOutcomeSeries;
     this.ownsMarkets = ownsMarkets(config.sharding);
     this.#now = now;
     this.#collections = { accounts: new LastCollection(now), markets: new LastCollection(now) };
@@ -104,7 +106,7 @@ export class Scraper {
       async () => {
         const result = await this.#scrapeAccount(name, deadline);
         // Counted here, once per collection: scrapes sharing or reusing it see the same counts.
-        result.orderCounts = this.#orderOutcomes.observe(name, result.activeOrders, result.history, this.#historyMaxOrders);
+        result.orderCounts = this.#orderOutcomes.observe(name, result.activeOrders, result.history, this.#historyMaxOrders, this.#maxOrderOutcomeSeries);
         return result;
       },
       () => ({
