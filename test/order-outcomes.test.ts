@@ -1,6 +1,7 @@
 // Order outcomes as counters, end to end on a tiny venue: orders that appear between two scrapes raise
 // trading_orders_total and trading_order_rejections_total by exactly their number, nothing new raises
-// nothing, a new exporter starts from the baseline; and the memory of ids and the series stay bounded.
+// nothing, a new exporter starts from the baseline; the memory of ids and the series stay bounded,
+// and over the series cap the counters give way before the account, position and market families.
 
 import { Writable } from "node:stream";
 import { afterEach, describe, expect, it } from "vitest";
@@ -11,9 +12,10 @@ import { createApp } from "../src/http/app.js";
 import { listen, type RunningServer } from "../src/http/server.js";
 import { createLogger } from "../src/log.js";
 import { SelfMetrics } from "../src/metrics/self.js";
+import { fixture } from "./helpers/fixtures.js";
 import type { ActiveOrders, Order, OrderHistory } from "../src/venue/snapshot.js";
 import { parseExposition, type ParsedSample, valueOf } from "./helpers/exposition.js";
-import { order, startTinyVenue, type TinyVenue } from "./helpers/tiny-venue.js";
+import { order, position, startTinyVenue, type TinyVenue } from "./helpers/tiny-venue.js";
 
 const running: Array<{ server: RunningServer; exporter: Exporter }> = [];
 let venue: TinyVenue | undefined;
@@ -276,5 +278,36 @@ describe("the bound on an account's order-outcome series", () => {
     // The baseline's third and fourth orders were folded too, at 0.
     expect(valueOf(samples, "trading_exporter_order_outcomes_folded_total", { family: "trading_orders_total" })).toBe(38);
     expect(valueOf(samples, "trading_exporter_order_outcomes_folded_total", { family: "trading_order_rejections_total" })).toBe(38);
+  });
+});
+
+describe("the series cap", () => {
+  const isHealth = (name: string) => /^trading_(up|scrape_|collection_timestamp_seconds|market_list_age_seconds)/.test(name);
+  const capped = (samples: ParsedSample[]) =>
+    samples.filter((s) => s.name.startsWith("trading_") && !s.name.startsWith("trading_exporter_") && !isHealth(s.name));
+  const key = (s: ParsedSample) => `${s.name}${JSON.stringify(s.labels)}`;
+
+  it("drops order counters, never an account, margin, position or market series, to fit", async () => {
+    venue = await startTinyVenue({
+      account: { ...(fixture("account-detailed.json") as object), positions: [position("BTC-USD"), position("ETH-USD", { direction: "SHORT" })] },
+      markets: fixture("markets.json") as unknown[],
+      history: Array.from({ length: 30 }, (_, i) => order(i, { status: `S${i}` })),
+    });
+    const whole = capped(parseExposition(await (await exporterOn(venue.url)).scrape()));
+    const counters = whole.filter((s) => s.name === "trading_orders_total");
+    expect(counters.length).toBe(30);
+    const { scrape } = await exporterOn(venue.url, { TRADING_MAX_SERIES: String(whole.length - 20) });
+    const samples = parseExposition(await scrape());
+    const kept = new Set(capped(samples).map(key));
+    expect(kept.size).toBe(whole.length - 20);
+    const lost = whole.filter((s) => !kept.has(key(s)));
+    expect(lost.length).toBe(20);
+    // The order-outcome families are the first to give way (the cut family's successors in the answer too).
+    expect(new Set(lost.map((s) => s.name))).toEqual(new Set(["trading_orders_total", "trading_order_ids_tracked"]));
+    for (const prefix of ["trading_account_", "trading_position_", "trading_market_"]) {
+      expect(capped(samples).filter((s) => s.name.startsWith(prefix)).length, prefix).toBe(whole.filter((s) => s.name.startsWith(prefix)).length);
+    }
+    expect(samples.some((s) => s.name === "trading_account_margin_ratio")).toBe(true);
+    expect(valueOf(samples, "trading_exporter_series_dropped_total")).toBe(20);
   });
 });
