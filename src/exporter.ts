@@ -8,7 +8,7 @@ import type { ScrapeResult } from "./collect/result.js";
 import { type CollectionTrace, Scraper, type ScrapeOptions } from "./collect/scraper.js";
 import type { AccountConfig, Config } from "./config/types.js";
 import { debugReport } from "./debug-report.js";
-import { COLLECTORS } from "./collectors/index.js";
+import { COLLECTORS, GIVE_WAY } from "./collectors/index.js";
 import type { Collector } from "./metrics/collector.js";
 import { Answer } from "./metrics/answer.js";
 import { type Exposition, expose, type RenderedPart } from "./metrics/exposition.js";
@@ -58,7 +58,7 @@ export class Exporter {
   /** The market families as rendered from the market list last read (see Collector.source). */
   readonly #parts = new Map<Collector, RenderedPart>();
   /** Outlives reloads: the order counters are counters over the process's life. */
-  readonly #orderOutcomes = new OrderOutcomes();
+  readonly #orderOutcomes = new OrderOutcomes((family, orders) => this.self.orderOutcomesFolded(family, orders));
 
   constructor(config: Config, logger: Logger, self: SelfMetrics = new SelfMetrics(), now: () => number = Date.now) {
     this.self = self;
@@ -197,7 +197,7 @@ export class Exporter {
   /** The collection's families as text; counts the series dropped over the cap and the repeats left out. */
   #render(result: ScrapeResult): Exposition {
     const max = this.#config.scrape.maxSeries;
-    const exposition = expose(COLLECTORS, result, max, this.#parts);
+    const exposition = expose(COLLECTORS, result, max, this.#parts, GIVE_WAY);
     const { dropped, series } = exposition;
     this.self.seriesDuplicated(exposition.duplicates);
     if (dropped > 0) {

@@ -49,6 +49,7 @@ describe("configFromEnv", () => {
     [{ TRADING_LISTEN_ADDRESS: "127.0.0.1:70000" }, "TRADING_LISTEN_ADDRESS: expected host:port (e.g. 0.0.0.0:9842 or [::1]:9842)"],
     [{ TRADING_HISTORY_MAX_ORDERS: "-1" }, "TRADING_HISTORY_MAX_ORDERS: expected a whole number from 1 to 1000000"],
     [{ TRADING_HISTORY_PAGE_SIZE: "ten" }, "TRADING_HISTORY_PAGE_SIZE: expected a whole number from 1 to 100000"],
+    [{ TRADING_MAX_ORDER_OUTCOME_SERIES: "1" }, "TRADING_MAX_ORDER_OUTCOME_SERIES: expected a whole number from 2 to 1000000"],
   ])("rejects %j with one line", (override, message) => {
     expect(() => configFromEnv({ ...BASE, ...override })).toThrowError(new ConfigError(message));
   });

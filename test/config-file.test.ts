@@ -45,6 +45,7 @@ describe("the example config file", () => {
       maxInFlight: 40,
       maxQueued: 0,
       maxSeries: 200000,
+      maxOrderOutcomeSeries: 1000,
     });
     const main = config.accounts[0]!;
     expect(main.auth.type === "api_key" && main.auth.key.reveal()).toBe("example-main-key");

@@ -46,6 +46,7 @@ const SAMPLES: Record<string, [file: unknown, env: string, flag?: string]> = {
   "scrape.max_in_flight": [2, "3", "0"],
   "scrape.max_queued": [5, "6", "7"],
   "scrape.max_series": [500, "600"],
+  "scrape.max_order_outcome_series": [50, "60"],
 };
 
 const READ: Record<string, (c: Config) => unknown> = {
@@ -74,6 +75,7 @@ const READ: Record<string, (c: Config) => unknown> = {
   "scrape.max_in_flight": (c) => c.scrape.maxInFlight,
   "scrape.max_queued": (c) => c.scrape.maxQueued,
   "scrape.max_series": (c) => c.scrape.maxSeries,
+  "scrape.max_order_outcome_series": (c) => c.scrape.maxOrderOutcomeSeries,
 };
 
 function fileWith(id: string, value: unknown): ConfigFile {

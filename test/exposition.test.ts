@@ -1,8 +1,8 @@
 // One scrape's exposition: the same text as rendering every family at once, cut at the series cap in
-// collector order, and an answer gzipped whole as one member.
+// collector order or in the order collectors give way, and an answer gzipped whole as one member.
 
 import { describe, expect, it } from "vitest";
-import { COLLECTORS } from "../src/collectors/index.js";
+import { COLLECTORS, GIVE_WAY } from "../src/collectors/index.js";
 import { Groups } from "../src/collectors/group.js";
 import { Answer } from "../src/metrics/answer.js";
 import { expose } from "../src/metrics/exposition.js";
@@ -67,6 +67,40 @@ describe("expose", () => {
       const { families, dropped } = capSeries(all, max);
       expect(out.dropped, `cap ${max}`).toBe(dropped);
       expect(lines(out.text), `cap ${max}`).toEqual(lines(health + renderText(families)));
+    }
+  });
+
+  it("lists every capped collector once in the order they give way", () => {
+    expect(new Set(GIVE_WAY).size).toBe(GIVE_WAY.length);
+    expect(new Set(GIVE_WAY)).toEqual(new Set(COLLECTORS.filter((c) => c.uncapped !== true)));
+  });
+
+  it("over the cap with GIVE_WAY, takes series from a collector only once every collector before it in GIVE_WAY has none left, for every cap", async () => {
+    const { scrape } = await scrapeFromFixtures(CASE);
+    const capped = COLLECTORS.filter((c) => c.uncapped !== true);
+    const linesOf = (collectors: readonly (typeof COLLECTORS)[number][]) =>
+      collectors.map((c) =>
+        renderText(c.collect(scrape).filter((f) => f.samples.length > 0))
+          .split("\n")
+          .filter((l) => l !== "" && !l.startsWith("#")),
+      );
+    const whole = linesOf(capped);
+    const total = whole.reduce((n, l) => n + l.length, 0);
+    expect(whole.every((l) => l.length > 0)).toBe(true);
+    const parts = new Map();
+    for (let max = 0; max <= total + 1; max++) {
+      const out = expose(COLLECTORS, scrape, max, parts, GIVE_WAY);
+      const sent = new Set(out.text.split("\n"));
+      const kept = whole.map((l) => l.filter((line) => sent.has(line)).length);
+      expect(out.dropped, `cap ${max}`).toBe(Math.max(0, total - max));
+      expect(
+        kept.reduce((a, b) => a + b, 0),
+        `cap ${max}`,
+      ).toBe(Math.min(total, max));
+      // In GIVE_WAY's order: once a collector keeps anything, every one after it keeps all.
+      const order = GIVE_WAY.map((c) => capped.indexOf(c));
+      const first = order.findIndex((i) => kept[i]! > 0);
+      if (first !== -1) for (const i of order.slice(first + 1)) expect(kept[i], `cap ${max}, ${i}`).toBe(whole[i]!.length);
     }
   });
 

@@ -1,6 +1,7 @@
 // Order outcomes as counters, end to end on a tiny venue: orders that appear between two scrapes raise
 // trading_orders_total and trading_order_rejections_total by exactly their number, nothing new raises
-// nothing, a new exporter starts from the baseline; and the memory of ids stays bounded.
+// nothing, a new exporter starts from the baseline; the memory of ids and the series stay bounded,
+// and over the series cap the counters give way before the account, position and market families.
 
 import { Writable } from "node:stream";
 import { afterEach, describe, expect, it } from "vitest";
@@ -11,9 +12,10 @@ import { createApp } from "../src/http/app.js";
 import { listen, type RunningServer } from "../src/http/server.js";
 import { createLogger } from "../src/log.js";
 import { SelfMetrics } from "../src/metrics/self.js";
+import { fixture } from "./helpers/fixtures.js";
 import type { ActiveOrders, Order, OrderHistory } from "../src/venue/snapshot.js";
 import { parseExposition, type ParsedSample, valueOf } from "./helpers/exposition.js";
-import { order, startTinyVenue, type TinyVenue } from "./helpers/tiny-venue.js";
+import { order, position, startTinyVenue, type TinyVenue } from "./helpers/tiny-venue.js";
 
 const running: Array<{ server: RunningServer; exporter: Exporter }> = [];
 let venue: TinyVenue | undefined;
@@ -27,13 +29,14 @@ afterEach(async () => {
 });
 
 /** A new exporter (a restart) on the venue, serving /metrics; returns its scrape. */
-async function exporterOn(url: string): Promise<{ scrape: (accept?: string) => Promise<string>; reload: () => void }> {
+async function exporterOn(url: string, env: Record<string, string> = {}): Promise<{ scrape: (accept?: string) => Promise<string>; reload: () => void }> {
   const config = configFromEnv({
     TRADING_BASE_URL: url,
     TRADING_API_KEY: "k",
     TRADING_COLLATERAL_IDS: "USDC",
     TRADING_ACCOUNT: "acct",
     TRADING_MIN_COLLECTION_INTERVAL_SECONDS: "0",
+    ...env,
   });
   const logger = createLogger("error", new Writable({ write: (_c, _e, done) => done() }));
   const exporter = new Exporter(config, logger, new SelfMetrics({ defaultMetrics: false }));
@@ -128,7 +131,7 @@ function read(ids: number[], truncated = false): { active: ActiveOrders; history
 describe("the memory of seen order ids", () => {
   const observe = (outcomes: OrderOutcomes, ids: number[], truncated = false, maxOrders = 100) => {
     const { active, history } = read(ids, truncated);
-    return outcomes.observe("a", active, history, maxOrders);
+    return outcomes.observe("a", active, history, maxOrders, 1000);
   };
 
   it("forgets an id two whole reads in a row left out, and keeps it while the history is cut", () => {
@@ -143,8 +146,8 @@ describe("the memory of seen order ids", () => {
     // An active list that filled its limit is cut as well.
     const { history } = read([5]);
     const full = { orders: read([6]).history.orders, limit: 1 };
-    expect(outcomes.observe("a", full, history, 100)?.tracked).toBe(4);
-    expect(outcomes.observe("a", full, history, 100)?.tracked).toBe(4);
+    expect(outcomes.observe("a", full, history, 100, 1000)?.tracked).toBe(4);
+    expect(outcomes.observe("a", full, history, 100, 1000)?.tracked).toBe(4);
   });
 
   it("forgets ids that left a history full to history_max_orders: its window only moves on", () => {
@@ -172,8 +175,8 @@ describe("the memory of seen order ids", () => {
     const as = (status: string, id = "7"): OrderHistory =>
       ({ orders: [{ id, marketId: "M", status, rejectionCode: undefined }], truncated: false, anomalies: {} }) as unknown as OrderHistory;
     const active: ActiveOrders = { orders: [], limit: 1 };
-    outcomes.observe("a", active, as("CREATED", "0"), 100); // the baseline
-    for (const status of ["CREATED", "PARTIAL", "FILLED", "PARTIAL", "CREATED", "FILLED", "PART", "ED"]) outcomes.observe("a", active, as(status), 100);
+    outcomes.observe("a", active, as("CREATED", "0"), 100, 1000); // the baseline
+    for (const status of ["CREATED", "PARTIAL", "FILLED", "PARTIAL", "CREATED", "FILLED", "PART", "ED"]) outcomes.observe("a", active, as(status), 100, 1000);
     const counts = Object.fromEntries((outcomes.peek("a")?.orders ?? []).map((r) => [r.key, r.count]));
     expect(counts).toEqual({ CREATED: 1, PARTIAL: 1, FILLED: 1, PART: 1, ED: 1 });
   });
@@ -181,7 +184,130 @@ describe("the memory of seen order ids", () => {
   it("changes nothing when a list could not be read", () => {
     const outcomes = new OrderOutcomes();
     const before = observe(outcomes, [1]);
-    expect(outcomes.observe("a", undefined, read([2]).history, 100)).toBe(before);
+    expect(outcomes.observe("a", undefined, read([2]).history, 100, 1000)).toBe(before);
     expect(observe(outcomes, [1])).toEqual(before);
+  });
+});
+
+/** A collection of `n` orders, each with a market, status and rejection code of its own never seen before. */
+function everNew(collection: number, n: number): OrderHistory {
+  const orders = Array.from({ length: n }, (_, i) => ({
+    id: `${collection}-${i}`,
+    marketId: `M${collection}-${i}`,
+    status: `S${collection}-${i}`,
+    rejectionCode: `C${collection}-${i}`,
+  }));
+  return { orders, truncated: false, anomalies: {} } as unknown as OrderHistory;
+}
+
+describe("the bound on an account's order-outcome series", () => {
+  const active: ActiveOrders = { orders: [], limit: 1 };
+  const series = (counts: ReturnType<OrderOutcomes["peek"]>) => (counts?.orders.length ?? 0) + (counts?.rejections.length ?? 0);
+  const row = (rows: readonly { marketId: string; key: string; count: number }[], marketId: string, key: string) =>
+    rows.find((r) => r.marketId === marketId && r.key === key)?.count;
+
+  it("holds at most the bound across both families and counts every new series' orders under other", () => {
+    const folded = { orders: 0, rejections: 0 };
+    const outcomes = new OrderOutcomes((family, n) => {
+      folded[family] += n;
+    });
+    for (let collection = 0; collection < 50; collection++) {
+      expect(series(outcomes.observe("a", active, everNew(collection, 5), 100, 10))).toBeLessThanOrEqual(10);
+    }
+    const counts = outcomes.peek("a")!;
+    // The baseline's first four orders took the eight series of the venue's labels; the two other series were kept free.
+    expect(series(counts)).toBe(10);
+    expect(counts.orders.filter((r) => r.marketId !== "other").map((r) => r.key)).toEqual(["S0-0", "S0-1", "S0-2", "S0-3"]);
+    expect(counts.rejections.filter((r) => r.marketId !== "other").map((r) => r.key)).toEqual(["C0-0", "C0-1", "C0-2", "C0-3"]);
+    // Every order after the baseline is counted, under other: 49 collections of 5.
+    expect(row(counts.orders, "other", "other")).toBe(245);
+    expect(row(counts.rejections, "other", "other")).toBe(245);
+    // The baseline's fifth order was folded too (at 0).
+    expect(folded).toEqual({ orders: 246, rejections: 246 });
+  });
+
+  it("keeps counting the series it holds, and a venue's own other shares the folded series", () => {
+    const folded = { orders: 0, rejections: 0 };
+    const outcomes = new OrderOutcomes((family, n) => {
+      folded[family] += n;
+    });
+    outcomes.observe("a", active, everNew(0, 3), 100, 4);
+    outcomes.observe("a", active, everNew(1, 1), 100, 4);
+    const again = (id: string, marketId: string, status: string, rejectionCode: string) =>
+      ({ orders: [{ id, marketId, status, rejectionCode }], truncated: false, anomalies: {} }) as unknown as OrderHistory;
+    outcomes.observe("a", active, again("x", "M0-0", "S0-0", "C0-0"), 100, 4);
+    outcomes.observe("a", active, again("y", "other", "other", "other"), 100, 4);
+    const counts = outcomes.peek("a")!;
+    expect(counts.orders).toEqual([
+      { marketId: "M0-0", key: "S0-0", count: 1 },
+      { marketId: "other", key: "other", count: 2 },
+    ]);
+    expect(counts.rejections).toEqual([
+      { marketId: "M0-0", key: "C0-0", count: 1 },
+      { marketId: "other", key: "other", count: 2 },
+    ]);
+    // Folded: the baseline's second and third orders, then collection 1's; the venue's own other is not folded.
+    expect(folded).toEqual({ orders: 3, rejections: 3 });
+  });
+
+  it("on the exporter: a venue sending new markets, statuses and codes every collection keeps the bound, and the folded counter counts", async () => {
+    let collection = 0;
+    venue = await startTinyVenue({});
+    const next = () => {
+      collection++;
+      venue!.options.history = Array.from({ length: 4 }, (_, i) =>
+        order(collection * 10 + i, {
+          marketId: `M-${collection}-${i}`,
+          status: `S-${collection}-${i}`,
+          rejectionReason: { code: `C-${collection}-${i}`, message: "no" },
+        }),
+      );
+    };
+    const { scrape } = await exporterOn(venue.url, { TRADING_MAX_ORDER_OUTCOME_SERIES: "6" });
+    let samples: ParsedSample[] = [];
+    for (let i = 0; i < 10; i++) {
+      next();
+      samples = parseExposition(await scrape());
+      const held = samples.filter((s) => s.name === "trading_orders_total" || s.name === "trading_order_rejections_total");
+      expect(held.length).toBeLessThanOrEqual(6);
+    }
+    const other = (name: string, label: string) => valueOf(samples, name, { account: "acct", market_id: "other", [label]: "other" });
+    // Collections 2 to 10 counted 4 orders each, all under other.
+    expect(other("trading_orders_total", "status")).toBe(36);
+    expect(other("trading_order_rejections_total", "code")).toBe(36);
+    // The baseline's third and fourth orders were folded too, at 0.
+    expect(valueOf(samples, "trading_exporter_order_outcomes_folded_total", { family: "trading_orders_total" })).toBe(38);
+    expect(valueOf(samples, "trading_exporter_order_outcomes_folded_total", { family: "trading_order_rejections_total" })).toBe(38);
+  });
+});
+
+describe("the series cap", () => {
+  const isHealth = (name: string) => /^trading_(up|scrape_|collection_timestamp_seconds|market_list_age_seconds)/.test(name);
+  const capped = (samples: ParsedSample[]) =>
+    samples.filter((s) => s.name.startsWith("trading_") && !s.name.startsWith("trading_exporter_") && !isHealth(s.name));
+  const key = (s: ParsedSample) => `${s.name}${JSON.stringify(s.labels)}`;
+
+  it("drops order counters, never an account, margin, position or market series, to fit", async () => {
+    venue = await startTinyVenue({
+      account: { ...(fixture("account-detailed.json") as object), positions: [position("BTC-USD"), position("ETH-USD", { direction: "SHORT" })] },
+      markets: fixture("markets.json") as unknown[],
+      history: Array.from({ length: 30 }, (_, i) => order(i, { status: `S${i}` })),
+    });
+    const whole = capped(parseExposition(await (await exporterOn(venue.url)).scrape()));
+    const counters = whole.filter((s) => s.name === "trading_orders_total");
+    expect(counters.length).toBe(30);
+    const { scrape } = await exporterOn(venue.url, { TRADING_MAX_SERIES: String(whole.length - 20) });
+    const samples = parseExposition(await scrape());
+    const kept = new Set(capped(samples).map(key));
+    expect(kept.size).toBe(whole.length - 20);
+    const lost = whole.filter((s) => !kept.has(key(s)));
+    expect(lost.length).toBe(20);
+    // The order-outcome families are the first to give way (the cut family's successors in the answer too).
+    expect(new Set(lost.map((s) => s.name))).toEqual(new Set(["trading_orders_total", "trading_order_ids_tracked"]));
+    for (const prefix of ["trading_account_", "trading_position_", "trading_market_"]) {
+      expect(capped(samples).filter((s) => s.name.startsWith(prefix)).length, prefix).toBe(whole.filter((s) => s.name.startsWith(prefix)).length);
+    }
+    expect(samples.some((s) => s.name === "trading_account_margin_ratio")).toBe(true);
+    expect(valueOf(samples, "trading_exporter_series_dropped_total")).toBe(20);
   });
 });

@@ -47,6 +47,17 @@ describe("readOrders and readMarkets", () => {
     await expect(readMarkets(objectWalk({}), ignore)).rejects.toThrowError(expect.objectContaining({ reason: "invalid_schema" }));
   });
 
+  it("keep an order id of up to 128 characters as it is, a longer one as its SHA-256 of fixed size", async () => {
+    const long = (c: string) => c.repeat(90 * 1024);
+    const body = [{ id: "a".repeat(128) }, { id: long("x") }, { id: long("y") }, { id: long("x") }, { id: 42 }];
+    const ids = (await readOrders(objectWalk(body), "orders_history", ignore)).map((o) => o.id);
+    expect(ids[0]).toBe("a".repeat(128));
+    for (const id of ids.slice(1, 4)) expect(id).toMatch(/^sha256:[A-Za-z0-9_-]{43}$/);
+    expect(ids[1]).not.toBe(ids[2]);
+    expect(ids[3]).toBe(ids[1]);
+    expect(ids[4]).toBe("42");
+  });
+
   it("keep the first of two markets with one id", async () => {
     const markets = await readMarkets(objectWalk(fixture("markets-odd.json")), ignore);
     expect(markets.map((m) => [m.id, m.name])).toEqual([

@@ -2,6 +2,15 @@
 
 import type { ActiveOrders, OrderHistory } from "../venue/snapshot.js";
 
+/** The market, status and code of the series an order is counted under once its account's series are at their bound. */
+const FOLDED = "other";
+const FOLDED_ID = `${FOLDED}\u0000${FOLDED}`;
+/** One `other` series per family, for which the bound always keeps room. */
+const RESERVED = 2;
+
+/** The two counters: trading_orders_total (by status) and trading_order_rejections_total (by code). */
+export type OutcomeFamily = "orders" | "rejections";
+
 export interface OrderCount {
   readonly marketId: string;
   /** The status (trading_orders_total) or the rejection code (trading_order_rejections_total). */
@@ -32,15 +41,32 @@ class AccountOrders {
   /** Rows are never changed, only replaced (bump): a collection's counts hold them as they were. */
   readonly orders = new Map<string, OrderCount>();
   readonly rejections = new Map<string, OrderCount>();
+  /** Series of both families under the venue's own labels: all but the reserved `other` ones. */
+  own = 0;
   generation = 0;
   counts: OrderCounts | undefined;
 }
 
-/** Adds `n` (0 makes the series exist) to the count of (market, key). */
-function bump(counts: AccountOrders["orders"], marketId: string, key: string, n: number): void {
-  const id = `${marketId}\u0000${key}`;
-  const row = counts.get(id);
+/**
+ * Adds `n` (0 makes the series exist) to the count of (market, key) in `family`; a series that would be
+ * new while the account holds `maxSeries` is counted under (other, other) instead. Returns whether it was.
+ */
+function bump(state: AccountOrders, family: OutcomeFamily, marketId: string, key: string, n: number, maxSeries: number): boolean {
+  const counts = state[family];
+  let id = `${marketId}\u0000${key}`;
+  let row = counts.get(id);
+  let folded = false;
+  if (row === undefined && id !== FOLDED_ID) {
+    if (state.own >= maxSeries - RESERVED) {
+      folded = true;
+      id = FOLDED_ID;
+      marketId = FOLDED;
+      key = FOLDED;
+      row = counts.get(id);
+    } else state.own++;
+  }
   counts.set(id, { marketId, key, count: (row?.count ?? 0) + n });
+  return folded;
 }
 
 /**
@@ -49,9 +75,18 @@ function bump(counts: AccountOrders["orders"], marketId: string, key: string, n:
  * never more than `2 × (history_max_orders + the active list's limit)` are kept: the oldest first
  * seen go first. A forgotten id that comes back counts again, so a read that does not reach back to
  * an order can count it twice at most; ids are kept (up to the cap) while either read is cut short.
+ *
+ * The series are bounded too: an account holds at most `maxSeries` of both families together, two of
+ * them kept for (market_id, status or code) = (other, other), where the orders of any new series go
+ * once the others are taken (`onFolded` is told how many, per family). Series already held keep counting.
  */
 export class OrderOutcomes {
   readonly #accounts = new Map<string, AccountOrders>();
+  readonly #onFolded: (family: OutcomeFamily, orders: number) => void;
+
+  constructor(onFolded: (family: OutcomeFamily, orders: number) => void = () => {}) {
+    this.#onFolded = onFolded;
+  }
 
   /** The counts as they are, for a collection that did not read both order lists. */
   peek(account: string): OrderCounts | undefined {
@@ -63,13 +98,20 @@ export class OrderOutcomes {
    * an account is the baseline: its orders count 0 (their series exist at 0), so a restart shows no burst.
    * A collection missing either list changes nothing: a failed read must not make every id look new.
    */
-  observe(account: string, active: ActiveOrders | undefined, history: OrderHistory | undefined, historyMaxOrders: number): OrderCounts | undefined {
+  observe(
+    account: string,
+    active: ActiveOrders | undefined,
+    history: OrderHistory | undefined,
+    historyMaxOrders: number,
+    maxSeries: number,
+  ): OrderCounts | undefined {
     if (active === undefined || history === undefined) return this.peek(account);
     const state = this.#accounts.get(account) ?? new AccountOrders();
     // The baseline: this account's first complete collection.
     const step = this.#accounts.has(account) ? 1 : 0;
     this.#accounts.set(account, state);
     const generation = ++state.generation;
+    const folded = { orders: 0, rejections: 0 };
     for (const list of [active.orders, history.orders]) {
       for (const o of list) {
         if (o.id === undefined) continue;
@@ -83,11 +125,11 @@ export class OrderOutcomes {
         if (o.status !== undefined && !seen.statuses.includes(o.status)) {
           // A new array of its exact length: push would reserve room for 16 in each of thousands of ids.
           seen.statuses = seen.statuses.concat(o.status);
-          bump(state.orders, o.marketId, o.status, step);
+          if (bump(state, "orders", o.marketId, o.status, step, maxSeries)) folded.orders++;
         }
         if (o.rejectionCode !== undefined && o.rejectionCode !== "" && !seen.rejected) {
           seen.rejected = true;
-          bump(state.rejections, o.marketId, o.rejectionCode, step);
+          if (bump(state, "rejections", o.marketId, o.rejectionCode, step, maxSeries)) folded.rejections++;
         }
       }
     }
@@ -97,6 +139,7 @@ export class OrderOutcomes {
     const fullWindow = history.orders.length >= historyMaxOrders && Object.keys(history.anomalies).length === 0;
     const whole = (!history.truncated || fullWindow) && active.orders.length < active.limit;
     forget(state.seen, generation, whole, 2 * (historyMaxOrders + active.limit));
+    for (const family of ["orders", "rejections"] as const) if (folded[family] > 0) this.#onFolded(family, folded[family]);
     state.counts = { orders: [...state.orders.values()], rejections: [...state.rejections.values()], tracked: state.seen.size };
     return state.counts;
   }

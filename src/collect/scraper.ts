@@ -79,6 +79,7 @@ export class Scraper {
   /** Kept by the exporter across reloads, so the counters live as long as the process. */
   readonly #orderOutcomes: OrderOutcomes;
   readonly #historyMaxOrders: number;
+  readonly #maxOrderOutcomeSeries: number;
   /** This shard serves the market target (every process does when not sharded). */
   readonly ownsMarkets: boolean;
 
@@ -87,6 +88,7 @@ export class Scraper {
     this.#hooks = hooks;
     this.#orderOutcomes = orderOutcomes;
     this.#historyMaxOrders = config.venue.historyMaxOrders;
+    this.#maxOrderOutcomeSeries = config.scrape.maxOrderOutcomeSeries;
     this.ownsMarkets = ownsMarkets(config.sharding);
     this.#now = now;
     this.#collections = { accounts: new SharedCollections(now), markets: new SharedCollections(now) };
@@ -145,7 +147,7 @@ export class Scraper {
       async () => {
         const result = await this.#scrapeAccount(name, trace);
         // Counted here, once per collection: scrapes sharing or reusing it see the same counts.
-        result.orderCounts = this.#orderOutcomes.observe(name, result.activeOrders, result.history, this.#historyMaxOrders);
+        result.orderCounts = this.#orderOutcomes.observe(name, result.activeOrders, result.history, this.#historyMaxOrders, this.#maxOrderOutcomeSeries);
         return result;
       },
       () => ({

@@ -363,6 +363,13 @@ export const SETTINGS = {
     more: "Neither the exporter's own series nor the scrape's health (`trading_up`, `trading_scrape_*`, `trading_collection_timestamp_seconds`, `trading_market_list_age_seconds`) are counted or dropped: the up/down alerts read them. Drops are counted in `trading_exporter_series_dropped_total`.",
     parse: positiveInt(100_000_000),
   }),
+  "scrape.max_order_outcome_series": setting({
+    at: "scrape.maxOrderOutcomeSeries",
+    env: "TRADING_MAX_ORDER_OUTCOME_SERIES",
+    default: 1000,
+    help: "Order-counter series per account, from 2 to 1000000; new ones past it count as other.",
+    parse: wholeNumber(2, 1_000_000, "a whole number from 2 to 1000000"),
+  }),
 };
 
 export type SettingId = keyof typeof SETTINGS;

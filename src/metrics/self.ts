@@ -3,6 +3,7 @@
 // event is an increase Prometheus can see.
 
 import { Counter, Gauge, Registry, collectDefaultMetrics } from "@prometheus-io/client";
+import type { OutcomeFamily } from "../collect/order-outcomes.js";
 import { REVISION, VERSION } from "../version.js";
 import { ENDPOINTS, type Endpoint } from "../venue/endpoints.js";
 import { FAILURE_REASONS, type FailureReason } from "../venue/errors.js";
@@ -20,6 +21,9 @@ export const NONCONFORMING_DEFAULTS = [
   "nodejs_eventloop_utilization_summary",
 ];
 
+/** The `family` label of trading_exporter_order_outcomes_folded_total: the counter family's name (collectors/order-outcomes.ts). */
+const OUTCOME_FAMILY_NAMES: Record<OutcomeFamily, string> = { orders: metricName("orders_total"), rejections: metricName("order_rejections_total") };
+
 export class SelfMetrics {
   readonly registry = new Registry();
   readonly #requests: Counter<"endpoint" | "code">;
@@ -28,6 +32,7 @@ export class SelfMetrics {
   readonly #unsetFields: Counter<"endpoint" | "field">;
   readonly #seriesDropped: Counter;
   readonly #seriesDuplicated: Counter;
+  readonly #outcomesFolded: Counter<"family">;
   readonly #pagingAnomalies: Counter<"kind">;
   readonly #reloadOk: Gauge;
   readonly #reloadAt: Gauge;
@@ -78,6 +83,12 @@ export class SelfMetrics {
       "series_duplicates_dropped_total",
       "Series left out because an earlier series of the same family had the same label set once the venue's strings were made label values (the first one is kept; a count).",
     );
+    this.#outcomesFolded = counter(
+      "order_outcomes_folded_total",
+      'Orders counted under market_id, status or code "other" because their account already held scrape.max_order_outcome_series order-outcome series, by family (a count).',
+      ["family"],
+    );
+    for (const family of Object.values(OUTCOME_FAMILY_NAMES)) this.#outcomesFolded.inc({ family }, 0);
     this.#pagingAnomalies = counter(
       "history_paging_anomalies_total",
       "History pages the venue answered against its paging contract, by kind: no_progress (no new order id), overlap (ids already read), more_than_asked (longer than the limit).",
@@ -121,6 +132,10 @@ export class SelfMetrics {
 
   seriesDuplicated(n: number): void {
     if (n > 0) this.#seriesDuplicated.inc(n);
+  }
+
+  orderOutcomesFolded(family: OutcomeFamily, orders: number): void {
+    if (orders > 0) this.#outcomesFolded.inc({ family: OUTCOME_FAMILY_NAMES[family] }, orders);
   }
 
   pagingAnomaly(kind: PagingAnomaly, n: number): void {

@@ -1,5 +1,6 @@
 // Reads the order lists (active and history share one Order shape) into Orders.
 
+import { createHash } from "node:crypto";
 import { VenueError } from "./errors.js";
 import {
   type FieldReporter,
@@ -39,6 +40,18 @@ export const ORDER_FIELDS = [
 const HISTORY_UNUSED = new Set<string>([...ORDER_FLAGS, ...ORDER_NUMBERS]);
 export const HISTORY_ORDER_FIELDS = ORDER_FIELDS.filter((f) => !HISTORY_UNUSED.has(f));
 
+/** The longest order id kept as it is. */
+export const MAX_ORDER_ID_LENGTH = 128;
+
+/**
+ * An order id (readId), or for one longer than MAX_ORDER_ID_LENGTH its SHA-256 (`sha256:` and 43
+ * base64url characters): ids are only compared, and the memory of seen ids keeps thousands of them.
+ */
+export function readOrderId(value: unknown): string | undefined {
+  const id = readId(value);
+  return id !== undefined && id.length > MAX_ORDER_ID_LENGTH ? `sha256:${createHash("sha256").update(id).digest("base64url")}` : id;
+}
+
 /** Which list an order comes from: a history order is read without the fields only active orders' metrics use. */
 export type OrderList = "orders_active" | "orders_history";
 
@@ -60,7 +73,7 @@ function readOrder(raw: Record<string, unknown>, invalid: FieldReporter, list: O
     else invalid("rejectionReason.code");
   }
   const order: Order = {
-    id: readId(raw.id),
+    id: readOrderId(raw.id),
     marketId: readLabel(raw.marketId, "marketId", invalid),
     type: readLabel(raw.type, "type", invalid),
     side: readLabel(raw.side, "side", invalid),

@@ -83,7 +83,7 @@ export async function scrapeFromFixtures(c: FixtureCase): Promise<{ scrape: Scra
     activeOrders,
     history: orderHistory,
     // An exporter's first collection of the account: the order counters at their baseline.
-    orderCounts: new OrderOutcomes().observe(c.account, activeOrders, orderHistory, 1000),
+    orderCounts: new OrderOutcomes().observe(c.account, activeOrders, orderHistory, 1000, 1000),
   };
   return {
     scrape: { collectedAt: 0, accounts: [account], markets: { outcome: marketsOutcome, markets, readAt: 0, maxAgeSeconds: 60 }, marketFamilies: true },
