@@ -1,5 +1,6 @@
 // Every configured secret, any 12-character run of it, its JSON and base64 forms, and any Authorization value,
-// as <secret>. Every venue string is redacted where the readers take it (venue/fields.ts readId); log lines and pages by `redact`.
+// as <secret>. Every venue string is redacted where the readers take it (venue/fields.ts readId), escaped forms included;
+// log lines and pages by `redact`.
 
 const REDACTED = "<secret>";
 /** Shorter values (a one-letter test key) would blot out ordinary words; they are still never logged on purpose. */
@@ -75,19 +76,87 @@ function secretRanges(text: string): Array<[number, number]> {
   return found;
 }
 
-/** `text` with every run of a known secret replaced. */
-export function redactKnown(text: string): string {
-  if (text.length < MIN_LENGTH || (text.length < WINDOW && shortForms.size === 0)) return text;
-  const ranges = secretRanges(text).sort((a, b) => a[0] - b[0]);
-  if (ranges.length === 0) return text;
+/** `text` with the given ranges replaced, overlapping or touching ones by one REDACTED. */
+function replaceRanges(text: string, found: Array<[number, number]>): string {
+  if (found.length === 0) return text;
+  const ranges = found.sort((a, b) => a[0] - b[0]);
   let out = "";
   let at = 0;
-  // Overlapping or touching ranges are one run, one REDACTED.
   for (const [i, [start, end]] of ranges.entries()) {
     if (i === 0 || start > at) out += text.slice(at, start) + REDACTED;
     at = Math.max(at, end);
   }
   return out + text.slice(at);
+}
+
+/** `text` with every run of a known secret replaced. */
+export function redactKnown(text: string): string {
+  if (text.length < MIN_LENGTH || (text.length < WINDOW && shortForms.size === 0)) return text;
+  return replaceRanges(text, secretRanges(text));
+}
+
+/**
+ * A code unit some output writes as more than itself: a control character, a quote, a backslash, a surrogate.
+ * Written as every other unit left out, the units written as themselves.
+ */
+const ESCAPABLE = /[^\u0020\u0021\u0023-\u005b\u005d-\ud7ff\ue000-\uffff]/;
+
+/** How an output writes the code unit of `text` at `at`. */
+type UnitEscape = (text: string, at: number) => string;
+
+/** How an output writes a string: whole, and unit by unit (the same text in pieces, to map a range back). */
+interface Escape {
+  whole: (text: string) => string;
+  unit: UnitEscape;
+}
+
+const isHigh = (code: number): boolean => code >= 0xd800 && code <= 0xdbff;
+const isLow = (code: number): boolean => code >= 0xdc00 && code <= 0xdfff;
+
+/** As JSON.stringify writes it (the JSON and logfmt log lines): a surrogate escaped only when it is not half of a pair. */
+const JSON_ESCAPE: Escape = {
+  whole: (text) => JSON.stringify(text).slice(1, -1),
+  unit: (text, at) => {
+    const code = text.charCodeAt(at);
+    if (isHigh(code) ? isLow(text.charCodeAt(at + 1)) : isLow(code) && isHigh(text.charCodeAt(at - 1))) return text[at]!;
+    return JSON.stringify(text[at]).slice(1, -1);
+  },
+};
+
+const LABEL_ESCAPES: Record<string, string> = { "\\": "\\\\", "\n": "\\n", '"': '\\"' };
+/** As a Prometheus label value is written (metrics/text-render.ts). */
+const LABEL_ESCAPE: Escape = {
+  whole: (text) => text.replace(/\\/g, "\\\\").replace(/\n/g, "\\n").replace(/"/g, '\\"'),
+  unit: (text, at) => LABEL_ESCAPES[text[at]!] ?? text[at]!,
+};
+
+/** Every secret range of `text` as `output` writes it, as the range of `text` it was written from; all of it if the pieces do not add up. */
+function escapedRanges(text: string, output: Escape): Array<[number, number]> {
+  const form = output.whole(text);
+  const found = secretRanges(form);
+  if (found.length === 0) return found;
+  let written = "";
+  // The unit of `text` each unit of `form` was written from.
+  const origin: number[] = [];
+  for (let at = 0; at < text.length; at++) {
+    const piece = output.unit(text, at);
+    written += piece;
+    for (let k = 0; k < piece.length; k++) origin.push(at);
+  }
+  if (written !== form) return [[0, text.length]];
+  return found.map(([start, end]) => [origin[start]!, origin[end - 1]! + 1]);
+}
+
+/**
+ * A venue string with every run of a known secret replaced, including one that escaping on the way out
+ * would write: a secret holding `\n`, echoed unescaped into a JSON string, is read as a line feed, which a
+ * label or a log line writes back as `\n`. Each unit an escape writes maps back to itself, so the run is
+ * replaced in `text` and no output escapes it back. Text with no escapable unit (the usual case) costs one test.
+ */
+export function redactVenueText(text: string): string {
+  if (windows.size === 0 && shortForms.size === 0) return text;
+  if (!ESCAPABLE.test(text)) return redactKnown(text);
+  return replaceRanges(text, [...secretRanges(text), ...escapedRanges(text, JSON_ESCAPE), ...escapedRanges(text, LABEL_ESCAPE)]);
 }
 
 /** `text` with every known secret and any Authorization value replaced by <secret>. */

@@ -2,7 +2,7 @@
 
 import { longDecimal } from "../util/decimal.js";
 import { hasBidiControls, wellFormedLabel } from "../util/label-text.js";
-import { redactKnown } from "../util/redact.js";
+import { redactKnown, redactVenueText } from "../util/redact.js";
 import type { Exact } from "./snapshot.js";
 
 /** Reports a field that was missing or malformed, by its name; `count` of them at once (1 when left out). */
@@ -41,11 +41,12 @@ export function exactFields<K extends string>(raw: Record<string, unknown>, fiel
 /**
  * A non-empty identifier, for telling records apart; numbers are accepted as their decimal text.
  * The one redaction point: every string the readers keep from the venue is read here, so any run of
- * a configured secret (util/redact.ts) is replaced before it can reach a label, a page or a log.
+ * a configured secret (util/redact.ts), as read or as an output would escape it, is replaced before it
+ * can reach a label, a page or a log; a number's decimal text too.
  */
 export function readId(value: unknown): string | undefined {
-  if (typeof value === "string") return value.length > 0 ? redactKnown(value) : undefined;
-  if (typeof value === "number" && Number.isFinite(value)) return String(value);
+  if (typeof value === "string") return value.length > 0 ? redactVenueText(value) : undefined;
+  if (typeof value === "number" && Number.isFinite(value)) return redactKnown(String(value));
   return undefined;
 }
 
