@@ -13,7 +13,7 @@ import { renderText } from "../src/metrics/text-render.js";
 import { SelfMetrics } from "../src/metrics/self.js";
 import { startService } from "../src/service.js";
 import { WINDOW, addSecrets } from "../src/util/redact.js";
-import { readId } from "../src/venue/fields.js";
+import { readId, readNumber } from "../src/venue/fields.js";
 import { readAccountInfo } from "../src/venue/parse-account.js";
 import { readMarkets } from "../src/venue/parse-markets.js";
 import { readOrders } from "../src/venue/parse-orders.js";
@@ -50,8 +50,11 @@ function pasted(value: unknown): string {
   });
 }
 
-const market = (id: Echo) => ({ id, name: id, assetId: id, collateralAssetId: "USDC", status: id, settings: { tickSize: 1 } });
-const orderOf = (i: number, e: Echo) => order(i, { id: e, marketId: e, type: e, side: e, direction: e, status: e, rejectionReason: { code: e, message: e } });
+/** A number echoed in the numeric fields too, where a sample would write it. */
+const numbers = (e: Echo, fields: string[]) => ("number" in e ? Object.fromEntries(fields.map((f) => [f, e])) : {});
+const market = (id: Echo) => ({ id, name: id, assetId: id, collateralAssetId: "USDC", status: id, settings: { tickSize: 1, ...numbers(id, ["maxLeverage"]) } });
+const orderOf = (i: number, e: Echo) =>
+  order(i, { id: e, marketId: e, type: e, side: e, direction: e, status: e, rejectionReason: { code: e, message: e }, ...numbers(e, ["price", "createdAt"]) });
 const account = (echoes: Echo[]) => ({
   collateralBalance: "1",
   availableMargin: "1",
@@ -59,7 +62,7 @@ const account = (echoes: Echo[]) => ({
   totalMargin: "1",
   totalUnrealizedPnl: "0",
   // A number's position has a direction of its own, so it is not a repeat of a string's that reads as <secret> too.
-  positions: echoes.map((e) => position("", { marketId: e, direction: "number" in e ? "LONG" : e })),
+  positions: echoes.map((e) => position("", { marketId: e, direction: "number" in e ? "LONG" : e, ...numbers(e, ["size", "leverage"]) })),
 });
 
 /** The four answers of a venue that echoes `echoes` in every string it sends. */
@@ -170,7 +173,7 @@ function noise(): fc.Arbitrary<string> {
 }
 
 describe("a digits-only secret echoed as a JSON number", () => {
-  it("is redacted like a string, as an id or a label", async () => {
+  it("is redacted like a string, as an id or a label, and is no sample's value", async () => {
     await fc.assert(
       fc.asyncProperty(fc.bigInt({ min: 10n ** 11n, max: 2n ** 53n - 1n }), async (n) => {
         const secret = String(n);
@@ -183,10 +186,13 @@ describe("a digits-only secret echoed as a JSON number", () => {
     );
   });
 
-  it("reads the issue's market id as <secret>", () => {
+  it("reads the issue's market id as <secret>, and the key as no number", () => {
     addSecrets(["836204719365"]);
     expect(readId(836204719365)).toBe("<secret>");
+    expect(readNumber(836204719365)).toBeUndefined();
+    expect(readNumber("836204719365.0")).toBeUndefined();
     expect(readId(1_700_000_000_000)).toBe("1700000000000");
+    expect(readNumber(1_700_000_000_000)).toBe(1_700_000_000_000);
   });
 });
 

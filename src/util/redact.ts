@@ -24,6 +24,10 @@ const SCHEME = /\b(basic|bearer)\s+(?=[A-Za-z._~-]*[0-9+/=])[A-Za-z0-9+/=._~-]{8
 const windows = new Set<string>();
 /** Every GRAM-character run of the same forms. */
 const grams = new Set<string>();
+/** A run a number's shortest decimal text (String(n)) can hold: a sign, digits with one point, an exponent (e, a sign, digits). */
+const NUMBER_RUN = /^-?\d*\.?\d*(?:e(?:[+-]\d*)?)?$/;
+/** Whether some window is such a run (a digits-only key); until one is, no number is looked up. */
+let numberRuns = false;
 /** Forms shorter than WINDOW, matched whole, by their length. */
 const shortForms = new Map<number, Set<string>>();
 /**
@@ -47,15 +51,18 @@ export function addSecrets(values: Iterable<string>): void {
     for (const form of forms(value)) {
       if (form.length < MIN_LENGTH) continue;
       if (form.length < WINDOW) shortForms.set(form.length, (shortForms.get(form.length) ?? new Set<string>()).add(form));
-      for (let at = 0; at + WINDOW <= form.length; at++) windows.add(form.slice(at, at + WINDOW));
+      for (let at = 0; at + WINDOW <= form.length; at++) {
+        const run = form.slice(at, at + WINDOW);
+        windows.add(run);
+        numberRuns ||= NUMBER_RUN.test(run);
+      }
       for (let at = 0; at + GRAM <= form.length; at++) grams.add(form.slice(at, at + GRAM));
     }
   }
 }
 
-/** Where secrets stand in `text`, as [start, end) ranges that may overlap; empty when none (the usual case). */
-function secretRanges(text: string): Array<[number, number]> {
-  const found: Array<[number, number]> = [];
+/** `found` with where WINDOW-character runs of secrets stand in `text` added, as [start, end) ranges. */
+function windowRanges(text: string, found: Array<[number, number]>): Array<[number, number]> {
   // The last window start looked up, so a window shared by two grams is not read twice.
   let checked = -1;
   for (let q = 0; q + GRAM <= text.length && windows.size > 0; q += STRIDE) {
@@ -66,6 +73,12 @@ function secretRanges(text: string): Array<[number, number]> {
     }
     checked = Math.max(checked, last);
   }
+  return found;
+}
+
+/** Where secrets stand in `text`, as [start, end) ranges that may overlap; empty when none (the usual case). */
+function secretRanges(text: string): Array<[number, number]> {
+  const found = windowRanges(text, []);
   for (const [length, sameLength] of shortForms) {
     if (sameLength.size <= SHORT_SEARCHES) {
       for (const form of sameLength) for (let p = text.indexOf(form); p >= 0; p = text.indexOf(form, p + 1)) found.push([p, p + length]);
@@ -157,6 +170,16 @@ export function redactVenueText(text: string): string {
   if (windows.size === 0 && shortForms.size === 0) return text;
   if (!ESCAPABLE.test(text)) return redactKnown(text);
   return replaceRanges(text, [...secretRanges(text), ...escapedRanges(text, JSON_ESCAPE), ...escapedRanges(text, LABEL_ESCAPE)]);
+}
+
+/**
+ * Whether `value`'s decimal text, as a sample writes it, holds a WINDOW-character run of a secret. Short
+ * forms are left out: a value holding a few digits of a short key is still a value.
+ */
+export function isSecretNumber(value: number): boolean {
+  if (!numberRuns) return false;
+  const text = String(value);
+  return text.length >= WINDOW && windowRanges(text, []).length > 0;
 }
 
 /** `text` with every known secret and any Authorization value replaced by <secret>. */

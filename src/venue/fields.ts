@@ -2,7 +2,7 @@
 
 import { longDecimal } from "../util/decimal.js";
 import { hasBidiControls, wellFormedLabel } from "../util/label-text.js";
-import { redactKnown, redactVenueText } from "../util/redact.js";
+import { isSecretNumber, redactKnown, redactVenueText } from "../util/redact.js";
 import type { Exact } from "./snapshot.js";
 
 /** Reports a field that was missing or malformed, by its name; `count` of them at once (1 when left out). */
@@ -11,27 +11,30 @@ export type FieldReporter = (field: string, count?: number) => void;
 const DECIMAL_TEXT = /^[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?$/;
 const MAX_NUMBER_TEXT = 400;
 
-/** A JSON number or a decimal string as a finite double; anything else is undefined. */
+/**
+ * A JSON number or a decimal string as a finite double; anything else is undefined, and so is a number
+ * whose text holds a run of a secret (a digits-only key echoed as a value): a sample would write it out.
+ */
 export function readNumber(value: unknown): number | undefined {
-  if (typeof value === "number") return Number.isFinite(value) ? value : undefined;
+  if (typeof value === "number") return Number.isFinite(value) && !isSecretNumber(value) ? value : undefined;
   if (typeof value !== "string" || value.length > MAX_NUMBER_TEXT) return undefined;
   const text = value.trim();
   if (!DECIMAL_TEXT.test(text)) return undefined;
   const n = Number(text);
-  return Number.isFinite(n) ? n : undefined;
+  return Number.isFinite(n) && !isSecretNumber(n) ? n : undefined;
 }
 
 /**
  * The decimals `fields` of `raw` were written as, where their text (a decimal string, or a JSON
  * number's source kept by the parse, util/json-walk.ts) has more significant digits than a double
- * keeps; undefined when there were none (the usual case).
+ * keeps; undefined when there were none (the usual case). One that holds a secret is left out, as by readNumber.
  */
 export function exactFields<K extends string>(raw: Record<string, unknown>, fields: readonly K[]): Exact<K> | undefined {
   let exact: Exact<K> | undefined;
   for (const field of fields) {
     const value = raw[field];
     const d = typeof value === "string" && value.length <= MAX_NUMBER_TEXT ? longDecimal(value) : undefined;
-    if (d === undefined) continue;
+    if (d === undefined || isSecretNumber(Number(value))) continue;
     exact ??= {};
     exact[field] = d;
   }
