@@ -28,8 +28,8 @@ export class DecodeError extends Error {
 /**
  * The decoded chunks of `raw`. zlib ends strictly, so a body cut short is an error (fetch's decoder,
  * lenient at the end, would let it pass as a shorter body). A failure of the raw body itself (a reset
- * mid-answer) stays a transport failure; only the decoder's own is a DecodeError. Returning early
- * (the reader's cap, its deadline) destroys both streams, and so stops the transfer.
+ * mid-answer) stays a transport failure; only the decoder's own is a DecodeError, wherever in the body
+ * it comes. Returning early (the reader's cap, its deadline) destroys both streams, and so stops the transfer.
  */
 async function* decoded(raw: Readable, coding: string): AsyncGenerator<Uint8Array> {
   const decoder = DECODERS.get(coding);
@@ -38,15 +38,19 @@ async function* decoded(raw: Readable, coding: string): AsyncGenerator<Uint8Arra
     yield* raw as AsyncIterable<Uint8Array>;
     return;
   }
-  let rawFailed = false;
+  // The stream that failed first: pipeline then destroys the other with the same error.
+  let failed: "raw" | "decoder" | undefined;
   raw.on("error", () => {
-    rawFailed = true;
+    failed ??= "raw";
   });
-  const out = pipeline(raw, decoder(), () => undefined) as Readable;
+  const decoding = decoder().on("error", () => {
+    failed ??= "decoder";
+  });
+  const out = pipeline(raw, decoding, () => undefined) as Readable;
   try {
     yield* out as AsyncIterable<Uint8Array>;
   } catch (error) {
-    if (rawFailed) throw error;
+    if (failed !== "decoder") throw error;
     throw new DecodeError(`the ${coding} body could not be decoded`);
   }
 }
