@@ -215,6 +215,25 @@ describe("a body that cannot be decoded is a body problem", () => {
   }
 });
 
+describe("a status of no HTTP class is an HTTP failure", () => {
+  for (const status of [600, 799, 999]) {
+    it(`${status}: reason http_5xx, retried once as a 5xx, counted under its code`, async () => {
+      const r = await start({ history: orders(3), raw: { [ACTIVE]: { status, headers: { "content-type": "application/json" }, body: "[]" } } });
+      const { text, samples } = await r.scrape();
+      expect(valueOf(samples, "trading_scrape_success", { endpoint: "orders_active", account: "acct" })).toBe(0);
+      expect(valueOf(samples, "trading_exporter_upstream_errors_total", { endpoint: "orders_active", reason: "http_5xx" })).toBe(1);
+      expect(valueOf(samples, "trading_exporter_upstream_errors_total", { endpoint: "orders_active", reason: "network" })).toBe(0);
+      expect(valueOf(samples, "trading_exporter_upstream_requests_total", { endpoint: "orders_active", code: String(status) })).toBe(2);
+      expect(r.venue.requests.get(ACTIVE)).toBe(2);
+      expect(valueOf(samples, "trading_scrape_success", history)).toBe(1);
+      const log = r.logs.find((l) => l.includes("venue endpoint failing")) ?? "";
+      expect(log).toContain('"reason":"http_5xx"');
+      expect(log).toContain(`HTTP ${status}`);
+      expect(checkMetrics(text)).toBe("");
+    });
+  }
+});
+
 describe("an unset time never hides a market", () => {
   it("skips orders with createdAt 0, negative, null or missing, counts them apart from malformed ones", async () => {
     const { createdAt: _left, ...noTime } = order(5);

@@ -25,6 +25,15 @@ export class DecodeError extends Error {
   override readonly name = "DecodeError";
 }
 
+/** The venue answered a status past 599, which no Response can carry; judged by its number, as any failed status. */
+export class StatusError extends Error {
+  override readonly name = "StatusError";
+
+  constructor(readonly status: number) {
+    super(`status ${status}`);
+  }
+}
+
 /**
  * The decoded chunks of `raw`. zlib ends strictly, so a body cut short is an error (fetch's decoder,
  * lenient at the end, would let it pass as a shorter body). A failure of the raw body itself (a reset
@@ -90,6 +99,7 @@ export class Transport {
     if (status < 200 || status >= 300 || status === 204 || status === 205) {
       // Failures are judged by status alone: the body is not read.
       discard(answer.body);
+      if (status > 599) throw new StatusError(status);
       return new Response(null, { status, headers: responseHeaders });
     }
     const coding = headerValue(answer.headers["content-encoding"])?.trim().toLowerCase() ?? "";
