@@ -1,6 +1,7 @@
 // The exporter against a venue of the tests' own that breaks the reference's silences: paging that
 // ignores offset or limit, odd strings, unset times, long decimals, bodies that cannot be decoded.
 
+import { createHash } from "node:crypto";
 import { Writable } from "node:stream";
 import { brotliCompressSync, deflateSync, gzipSync } from "node:zlib";
 import { afterEach, describe, expect, it } from "vitest";
@@ -165,19 +166,33 @@ describe("a body that cannot be decoded is a body problem", () => {
     copy[copy.length - at] = copy[copy.length - at]! ^ 0xff;
     return copy;
   };
-  const cases: Array<[string, string, Buffer]> = [
+  // Long once compressed (each order carries a hash), so the decoder meets the spoiled bytes mid-transfer.
+  const large = Buffer.from(JSON.stringify(orders(3000).map((o) => ({ ...o, clientOrderId: createHash("sha256").update(String(o.id)).digest("hex") }))));
+  const spoilHalfway = (bytes: Buffer): Buffer => {
+    const copy = Buffer.from(bytes);
+    for (let at = copy.length >> 1; at < (copy.length >> 1) + 64; at++) copy[at] = copy[at]! ^ 0xff;
+    return copy;
+  };
+  const cases: Array<[string, string, Buffer, boolean?]> = [
     ["corrupt gzip", "gzip", flip(gzipSync(json), 6)],
     ["gzip cut short", "gzip", gzipSync(json).subarray(0, 12)],
     ["corrupt deflate", "deflate", flip(deflateSync(json), 2)],
     ["corrupt br", "br", Buffer.from("this is not brotli at all, not even close")],
     ["an encoding never asked for", "zstd", json],
+    ["gzip corrupt halfway", "gzip", spoilHalfway(gzipSync(large))],
+    ["deflate corrupt halfway", "deflate", spoilHalfway(deflateSync(large))],
+    ["br corrupt halfway", "br", spoilHalfway(brotliCompressSync(large))],
+    // The answer still open when the decoder fails: the transfer is cut, not ended.
+    ["gzip corrupt halfway, its end never sent", "gzip", spoilHalfway(gzipSync(large)), true],
+    ["deflate corrupt halfway, its end never sent", "deflate", spoilHalfway(deflateSync(large)), true],
+    ["br corrupt halfway, its end never sent", "br", spoilHalfway(brotliCompressSync(large)), true],
   ];
-  for (const [name, encoding, body] of cases) {
+  for (const [name, encoding, body, open] of cases) {
     it(`${name}: reason invalid_encoding on that endpoint alone`, async () => {
       const r = await start({
         history: orders(3),
         raw: {
-          [ACTIVE]: { headers: { "content-type": "application/json", "content-encoding": encoding }, body },
+          [ACTIVE]: { headers: { "content-type": "application/json", "content-encoding": encoding }, body, open: open === true },
           // A good br body decodes: only the corrupt one fails.
           "/v1/public/markets": { headers: { "content-type": "application/json", "content-encoding": "br" }, body: brotliCompressSync("[]") },
         },
@@ -195,6 +210,25 @@ describe("a body that cannot be decoded is a body problem", () => {
       expect(log).toContain('"reason":"invalid_encoding"');
       expect(log).not.toMatch(/Z_DATA_ERROR|Z_BUF_ERROR|ERR__ERROR|incorrect header|unexpected end/i);
       expect(duplicateSeries(samples)).toEqual([]);
+      expect(checkMetrics(text)).toBe("");
+    });
+  }
+});
+
+describe("a status of no HTTP class is an HTTP failure", () => {
+  for (const status of [600, 799, 999]) {
+    it(`${status}: reason http_5xx, retried once as a 5xx, counted under its code`, async () => {
+      const r = await start({ history: orders(3), raw: { [ACTIVE]: { status, headers: { "content-type": "application/json" }, body: "[]" } } });
+      const { text, samples } = await r.scrape();
+      expect(valueOf(samples, "trading_scrape_success", { endpoint: "orders_active", account: "acct" })).toBe(0);
+      expect(valueOf(samples, "trading_exporter_upstream_errors_total", { endpoint: "orders_active", reason: "http_5xx" })).toBe(1);
+      expect(valueOf(samples, "trading_exporter_upstream_errors_total", { endpoint: "orders_active", reason: "network" })).toBe(0);
+      expect(valueOf(samples, "trading_exporter_upstream_requests_total", { endpoint: "orders_active", code: String(status) })).toBe(2);
+      expect(r.venue.requests.get(ACTIVE)).toBe(2);
+      expect(valueOf(samples, "trading_scrape_success", history)).toBe(1);
+      const log = r.logs.find((l) => l.includes("venue endpoint failing")) ?? "";
+      expect(log).toContain('"reason":"http_5xx"');
+      expect(log).toContain(`HTTP ${status}`);
       expect(checkMetrics(text)).toBe("");
     });
   }

@@ -31,7 +31,7 @@ export class VenueError extends Error {
   }
 }
 
-/** The reason for a failed HTTP status (anything but 2xx) the venue answered with. */
+/** The reason for a failed HTTP status (anything but 2xx) the venue answered with; one past 599, of no class, is the server's fault as a 5xx. */
 export function reasonForStatus(status: number): FailureReason {
   if (status >= 300 && status < 400) return "redirect";
   if (status === 401 || status === 403) return "auth";

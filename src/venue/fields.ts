@@ -2,7 +2,7 @@
 
 import { longDecimal } from "../util/decimal.js";
 import { hasBidiControls, wellFormedLabel } from "../util/label-text.js";
-import { redactKnown } from "../util/redact.js";
+import { isSecretNumber, redactKnown, redactVenueText } from "../util/redact.js";
 import type { Exact } from "./snapshot.js";
 
 /** Reports a field that was missing or malformed, by its name; `count` of them at once (1 when left out). */
@@ -11,27 +11,30 @@ export type FieldReporter = (field: string, count?: number) => void;
 const DECIMAL_TEXT = /^[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?$/;
 const MAX_NUMBER_TEXT = 400;
 
-/** A JSON number or a decimal string as a finite double; anything else is undefined. */
+/**
+ * A JSON number or a decimal string as a finite double; anything else is undefined, and so is a number
+ * whose text holds a run of a secret (a digits-only key echoed as a value): a sample would write it out.
+ */
 export function readNumber(value: unknown): number | undefined {
-  if (typeof value === "number") return Number.isFinite(value) ? value : undefined;
+  if (typeof value === "number") return Number.isFinite(value) && !isSecretNumber(value) ? value : undefined;
   if (typeof value !== "string" || value.length > MAX_NUMBER_TEXT) return undefined;
   const text = value.trim();
   if (!DECIMAL_TEXT.test(text)) return undefined;
   const n = Number(text);
-  return Number.isFinite(n) ? n : undefined;
+  return Number.isFinite(n) && !isSecretNumber(n) ? n : undefined;
 }
 
 /**
  * The decimals `fields` of `raw` were written as, where their text (a decimal string, or a JSON
  * number's source kept by the parse, util/json-walk.ts) has more significant digits than a double
- * keeps; undefined when there were none (the usual case).
+ * keeps; undefined when there were none (the usual case). One that holds a secret is left out, as by readNumber.
  */
 export function exactFields<K extends string>(raw: Record<string, unknown>, fields: readonly K[]): Exact<K> | undefined {
   let exact: Exact<K> | undefined;
   for (const field of fields) {
     const value = raw[field];
     const d = typeof value === "string" && value.length <= MAX_NUMBER_TEXT ? longDecimal(value) : undefined;
-    if (d === undefined) continue;
+    if (d === undefined || isSecretNumber(Number(value))) continue;
     exact ??= {};
     exact[field] = d;
   }
@@ -41,11 +44,12 @@ export function exactFields<K extends string>(raw: Record<string, unknown>, fiel
 /**
  * A non-empty identifier, for telling records apart; numbers are accepted as their decimal text.
  * The one redaction point: every string the readers keep from the venue is read here, so any run of
- * a configured secret (util/redact.ts) is replaced before it can reach a label, a page or a log.
+ * a configured secret (util/redact.ts), as read or as an output would escape it, is replaced before it
+ * can reach a label, a page or a log; a number's decimal text too.
  */
 export function readId(value: unknown): string | undefined {
-  if (typeof value === "string") return value.length > 0 ? redactKnown(value) : undefined;
-  if (typeof value === "number" && Number.isFinite(value)) return String(value);
+  if (typeof value === "string") return value.length > 0 ? redactVenueText(value) : undefined;
+  if (typeof value === "number" && Number.isFinite(value)) return redactKnown(String(value));
   return undefined;
 }
 

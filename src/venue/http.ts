@@ -3,7 +3,7 @@
 import ky, { isHTTPError } from "ky";
 import { VenueError, reasonForStatus } from "./errors.js";
 import { parseRetryAfter } from "./retry-after.js";
-import { DecodeError } from "./transport.js";
+import { DecodeError, StatusError } from "./transport.js";
 
 export interface GetOptions {
   url: URL;
@@ -51,6 +51,7 @@ function classify(error: unknown, where: string, options: GetOptions): VenueErro
     const message = reason === "redirect" ? `${where}: answered ${status}, a redirect, which is never followed` : `${where}: HTTP ${status}`;
     return new VenueError(reason, message, retryAfterSeconds);
   }
+  if (error instanceof StatusError) return new VenueError(reasonForStatus(error.status), `${where}: HTTP ${error.status}`);
   if (options.signal.aborted || (error instanceof Error && (error.name === "TimeoutError" || error.name === "AbortError"))) {
     return new VenueError("timeout", `${where}: no complete answer before the scrape deadline`);
   }
@@ -117,7 +118,8 @@ export async function getBody(options: GetOptions): Promise<Buffer> {
           options.onAttempt?.({ code: String(answer.status), reason: undefined, durationMs: performance.now() - started });
           return answer;
         } catch (error) {
-          options.onAttempt?.({ code: "error", reason: classify(error, where, options).reason, durationMs: performance.now() - started });
+          const code = error instanceof StatusError ? String(error.status) : "error";
+          options.onAttempt?.({ code, reason: classify(error, where, options).reason, durationMs: performance.now() - started });
           throw error;
         }
       },

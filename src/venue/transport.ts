@@ -25,11 +25,20 @@ export class DecodeError extends Error {
   override readonly name = "DecodeError";
 }
 
+/** The venue answered a status past 599, which no Response can carry; judged by its number, as any failed status. */
+export class StatusError extends Error {
+  override readonly name = "StatusError";
+
+  constructor(readonly status: number) {
+    super(`status ${status}`);
+  }
+}
+
 /**
  * The decoded chunks of `raw`. zlib ends strictly, so a body cut short is an error (fetch's decoder,
  * lenient at the end, would let it pass as a shorter body). A failure of the raw body itself (a reset
- * mid-answer) stays a transport failure; only the decoder's own is a DecodeError. Returning early
- * (the reader's cap, its deadline) destroys both streams, and so stops the transfer.
+ * mid-answer) stays a transport failure; only the decoder's own is a DecodeError, wherever in the body
+ * it comes. Returning early (the reader's cap, its deadline) destroys both streams, and so stops the transfer.
  */
 async function* decoded(raw: Readable, coding: string): AsyncGenerator<Uint8Array> {
   const decoder = DECODERS.get(coding);
@@ -38,15 +47,19 @@ async function* decoded(raw: Readable, coding: string): AsyncGenerator<Uint8Arra
     yield* raw as AsyncIterable<Uint8Array>;
     return;
   }
-  let rawFailed = false;
+  // The stream that failed first: pipeline then destroys the other with the same error.
+  let failed: "raw" | "decoder" | undefined;
   raw.on("error", () => {
-    rawFailed = true;
+    failed ??= "raw";
   });
-  const out = pipeline(raw, decoder(), () => undefined) as Readable;
+  const decoding = decoder().on("error", () => {
+    failed ??= "decoder";
+  });
+  const out = pipeline(raw, decoding, () => undefined) as Readable;
   try {
     yield* out as AsyncIterable<Uint8Array>;
   } catch (error) {
-    if (rawFailed) throw error;
+    if (failed !== "decoder") throw error;
     throw new DecodeError(`the ${coding} body could not be decoded`);
   }
 }
@@ -86,6 +99,7 @@ export class Transport {
     if (status < 200 || status >= 300 || status === 204 || status === 205) {
       // Failures are judged by status alone: the body is not read.
       discard(answer.body);
+      if (status > 599) throw new StatusError(status);
       return new Response(null, { status, headers: responseHeaders });
     }
     const coding = headerValue(answer.headers["content-encoding"])?.trim().toLowerCase() ?? "";

@@ -20,6 +20,8 @@ export interface RawAnswer {
   status?: number;
   headers?: Record<string, string>;
   body: Buffer | string;
+  /** Leave the answer open after the body: its end never comes, so the body is read mid-stream. */
+  open?: boolean;
 }
 
 export interface TinyVenueOptions {
@@ -83,7 +85,8 @@ export async function startTinyVenue(options: TinyVenueOptions): Promise<TinyVen
     const raw = venue.options.raw?.[url.pathname];
     if (raw !== undefined) {
       res.writeHead(raw.status ?? 200, raw.headers ?? {});
-      res.end(raw.body);
+      if (raw.open === true) res.write(raw.body);
+      else res.end(raw.body);
       return;
     }
     switch (url.pathname) {
