@@ -10,7 +10,7 @@ import type { AccountConfig, Config } from "./config/types.js";
 import { debugReport } from "./debug-report.js";
 import { COLLECTORS } from "./collectors/index.js";
 import type { Collector } from "./metrics/collector.js";
-import { Answer } from "./metrics/answer.js";
+import { Answer, SharedBody } from "./metrics/answer.js";
 import { type Exposition, expose, type RenderedPart } from "./metrics/exposition.js";
 import { SelfMetrics } from "./metrics/self.js";
 import type { Deadline } from "./util/deadline.js";
@@ -48,9 +48,9 @@ export class Exporter {
   /**
    * The last answer per view (which accounts, markets or not), with the collection results it was
    * rendered from and when: a collection is rendered and compressed once however many scrapes it
-   * serves. /metrics keeps its venue text too, to put the exporter's own metrics as they are now in front of it.
+   * serves. /metrics keeps its venue body too, to put the exporter's own metrics as they are now after it.
    */
-  readonly #answers = new Map<string, { results: unknown[]; renderedAt: number; answer: Promise<Answer>; venue: string | undefined }>();
+  readonly #answers = new Map<string, { results: unknown[]; renderedAt: number; answer: Promise<Answer>; venue: SharedBody | undefined }>();
   /** The clock of the minimum collection interval and the caches (a test's fake one moves it by hand). */
   readonly #now: () => number;
   /** What the last scrapes served, for the status page: it reads them and never collects. */
@@ -130,9 +130,9 @@ export class Exporter {
   }
 
   /**
-   * A scrape: the exporter's own metrics (on /metrics), then this collection's families. Scrapes
+   * A scrape: this collection's families, then the exporter's own metrics (on /metrics). Scrapes
    * served the same collection (joined, or inside the minimum interval) get the same answer, rendered,
-   * compressed and counted once; one that comes after the render gets the venue text after the
+   * compressed and counted once; one that comes after the render gets the same venue body with the
    * exporter's own metrics as they are now.
    */
   async metrics(deadline: Deadline, options: ScrapeOptions = {}): Promise<Answer> {
@@ -148,7 +148,7 @@ export class Exporter {
       return last.venue === undefined || result.collectedAt <= last.renderedAt ? last.answer : this.#withOwn(last.venue);
     }
     this.#recordAll(result);
-    const venue = this.#render(result).text;
+    const venue = new SharedBody(this.#render(result).text);
     const answer = own ? this.#withOwn(venue) : Promise.resolve(new Answer(venue));
     // Stored before it resolves, so the scrapes resuming right after this one find it.
     this.#answers.set(view, { results, renderedAt: this.#now(), answer, venue: own ? venue : undefined });
@@ -160,7 +160,7 @@ export class Exporter {
    * it calls no venue endpoint, where a scrape of /metrics collects every account.
    */
   ownMetrics(): Promise<Answer> {
-    return this.#withOwn("");
+    return this.#withOwn(new SharedBody(""));
   }
 
   /** A debug probe of one account (or, undefined, of the market target): its own collection, every request and problem reported as text. */
@@ -196,9 +196,9 @@ export class Exporter {
     return exposition;
   }
 
-  /** The exporter's own metrics as they are now (the Prometheus client renders them), then `venue`. */
-  async #withOwn(venue: string): Promise<Answer> {
-    return new Answer((await this.self.registry.metrics()) + venue);
+  /** `venue`, then the exporter's own metrics as they are now (the Prometheus client renders them). */
+  async #withOwn(venue: SharedBody): Promise<Answer> {
+    return new Answer(venue, await this.self.registry.metrics());
   }
 
   /** Closes the connections to the venue. */

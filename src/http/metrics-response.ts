@@ -16,11 +16,15 @@ export function acceptsGzip(header: string | undefined): boolean {
 
 /**
  * Writes the answer as text whatever the Accept header asks: a scraper that prefers OpenMetrics
- * (Prometheus does) lists the text format too and reads it, as it reads node_exporter's.
+ * (Prometheus does) lists the text format too and reads it, as it reads node_exporter's. The answer's
+ * chunks are written as they are, so every response of one collection writes the same shared Buffer.
  */
 export function sendMetrics(res: Response, answer: Answer, gzip: boolean): void {
-  const body = gzip ? answer.gzip : answer.text;
-  res.status(200).set({ "content-type": CONTENT_TYPE, vary: "accept-encoding", "content-length": String(Buffer.byteLength(body)) });
+  const chunks = gzip ? answer.gzip() : answer.plain();
+  const length = chunks.reduce((sum, chunk) => sum + chunk.byteLength, 0);
+  res.status(200).set({ "content-type": CONTENT_TYPE, vary: "accept-encoding", "content-length": String(length) });
   if (gzip) res.set("content-encoding", "gzip");
-  res.end(body);
+  const last = chunks.pop();
+  for (const chunk of chunks) res.write(chunk);
+  res.end(last);
 }
