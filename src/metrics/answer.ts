@@ -52,9 +52,10 @@ export class SharedBody {
 
   deflated(): Deflated {
     if (this.#deflated === undefined) {
-      const source = this.#plain ?? this.#text!;
+      // Encoded once for the deflate and the CRC, which would each encode a string again.
+      const source = this.#plain ?? Buffer.from(this.#text!, "utf8");
       const bytes = ownMemory(deflateRawSync(source, { level: GZIP_LEVEL, finishFlush: constants.Z_SYNC_FLUSH }));
-      this.#deflated = { bytes, crc: crc32(source), length: Buffer.byteLength(source) };
+      this.#deflated = { bytes, crc: crc32(source), length: source.byteLength };
       if (this.#plain !== undefined) this.#plainInFlight = new WeakRef(this.#plain);
       this.#plain = undefined;
       this.#text = undefined;
