@@ -12,7 +12,7 @@ app.get("/", (_req, res) => void res.send("ok"));
 const server = await listen(app, "127.0.0.1", 0, {
   tls,
   maxConnections: Number(process.env.BENCH_MAX_CONNECTIONS ?? "512"),
-  events: { opened: () => counts.open++, closed: () => counts.open--, dropped: () => counts.dropped++ },
+  events: { opened: () => counts.open++, closed: () => counts.open--, dropped: () => counts.dropped++, writeTimedOut: () => undefined },
 });
 process.send?.({ url: server.url });
 process.on("message", (message: string) => {

@@ -143,7 +143,6 @@ async function reloadAfter429(main: string | undefined): Promise<string> {
       await fetch(new URL("-/reload", exporter.url), { method: "POST" });
       await scrape(exporter, "metrics", "10");
     }
-    const inside = await accountInfoRequests(venue);
     const insideAll = await allRequests(venue);
     await sleep(MIN_INTERVAL_MS);
     await fetch(new URL("-/reload", exporter.url), { method: "POST" });

@@ -10,7 +10,7 @@ import type { AccountConfig, Config } from "./config/types.js";
 import { debugReport } from "./debug-report.js";
 import { COLLECTORS, GIVE_WAY } from "./collectors/index.js";
 import type { Collector } from "./metrics/collector.js";
-import { Answer } from "./metrics/answer.js";
+import { Answer, SharedBody } from "./metrics/answer.js";
 import { type Exposition, expose, type RenderedPart } from "./metrics/exposition.js";
 import { SelfMetrics } from "./metrics/self.js";
 import type { Deadline } from "./util/deadline.js";
@@ -48,9 +48,9 @@ export class Exporter {
   /**
    * The last answer per view (which accounts, markets or not), with the collection results it was
    * rendered from and when: a collection is rendered and compressed once however many scrapes it
-   * serves. /metrics keeps its venue text too, to put the exporter's own metrics as they are now in front of it.
+   * serves. /metrics keeps its venue body too, to put the exporter's own metrics as they are now after it.
    */
-  readonly #answers = new Map<string, { results: unknown[]; renderedAt: number; answer: Promise<Answer>; venue: string | undefined; dropped: number }>();
+  readonly #answers = new Map<string, { results: unknown[]; renderedAt: number; answer: Promise<Answer>; venue: SharedBody | undefined; dropped: number }>();
   /** The clock of the minimum collection interval and the caches (a test's fake one moves it by hand). */
   readonly #now: () => number;
   /** What the last scrapes served, for the status page: it reads them and never collects. */
@@ -134,9 +134,9 @@ export class Exporter {
   }
 
   /**
-   * A scrape: the exporter's own metrics (on /metrics), then this collection's families. Scrapes
+   * A scrape: this collection's families, then the exporter's own metrics (on /metrics). Scrapes
    * served the same collection (joined, or inside the minimum interval) get the same answer, rendered,
-   * compressed and counted once; one that comes after the render gets the venue text after the
+   * compressed and counted once; one that comes after the render gets the same venue body with the
    * exporter's own metrics as they are now.
    */
   async metrics(deadline: Deadline, options: ScrapeOptions = {}): Promise<Answer> {
@@ -157,7 +157,8 @@ export class Exporter {
       return { answer, result, dropped: last.dropped };
     }
     this.#recordAll(result);
-    const { text: venue, dropped } = this.#render(result);
+    const { text, dropped } = this.#render(result);
+    const venue = new SharedBody(text);
     const answer = own ? this.#withOwn(venue) : Promise.resolve(new Answer(venue));
     // Stored before it resolves, so the scrapes resuming right after this one find it.
     this.#answers.set(view, { results, renderedAt: this.#now(), answer, venue: own ? venue : undefined, dropped });
@@ -169,7 +170,7 @@ export class Exporter {
    * it calls no venue endpoint, where a scrape of /metrics collects every account.
    */
   ownMetrics(): Promise<Answer> {
-    return this.#withOwn("");
+    return this.#withOwn(new SharedBody(""));
   }
 
   /**
@@ -191,7 +192,7 @@ export class Exporter {
     const collected = account === undefined ? started.includes(undefined) : started.includes(account.name);
     const startedAt = account === undefined ? result.markets?.readAt : result.accounts[0]?.startedAt;
     const collection = { startedAt, byThisProbe: collected, minIntervalSeconds: this.#config.scrape.minCollectionIntervalSeconds };
-    return debugReport({ account, requests, invalid, result, dropped, exposition: (await answer).text, collection });
+    return debugReport({ account, requests, invalid, result, dropped, exposition: (await answer).text(), collection });
   }
 
   /** The collection's families as text; counts the series dropped over the cap and the repeats left out. */
@@ -212,9 +213,9 @@ export class Exporter {
     return exposition;
   }
 
-  /** The exporter's own metrics as they are now (the Prometheus client renders them), then `venue`. */
-  async #withOwn(venue: string): Promise<Answer> {
-    return new Answer((await this.self.registry.metrics()) + venue);
+  /** `venue`, then the exporter's own metrics as they are now (the Prometheus client renders them). */
+  async #withOwn(venue: SharedBody): Promise<Answer> {
+    return new Answer(venue, await this.self.registry.metrics());
   }
 
   /** Closes the connections to the venue. */

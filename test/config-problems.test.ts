@@ -224,6 +224,15 @@ describe("environment problems", () => {
     ]);
   });
 
+  it("warns of a write timeout not above the longest scrape deadline, which would cut a scrape that takes it, and still loads", () => {
+    const { config, warnings } = buildConfig({ env: { ...BASE, TRADING_WEB_WRITE_TIMEOUT_SECONDS: "30" } }, undefined);
+    expect(config.web.writeTimeoutSeconds).toBe(30);
+    expect(warnings).toEqual([
+      "TRADING_WEB_WRITE_TIMEOUT_SECONDS: 30 s is not above scrape.max_timeout_seconds (60 s): a scrape that takes its whole deadline is cut before its answer is written",
+    ]);
+    expect(buildConfig({ env: { ...BASE, TRADING_WEB_WRITE_TIMEOUT_SECONDS: "61" } }, undefined).warnings).toEqual([]);
+  });
+
   it("applies the config file's name rule to TRADING_ACCOUNT", () => {
     expect(buildConfig({ env: { ...BASE, TRADING_ACCOUNT: "desk-1.eu:a_b" } }, undefined).config.accounts[0]?.name).toBe("desk-1.eu:a_b");
     expect(() => buildConfig({ env: { ...BASE, TRADING_ACCOUNT: "x".repeat(65) } }, undefined)).toThrowError(

@@ -4,13 +4,15 @@
 
 import { execFileSync } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { get as httpGet } from "node:http";
+import { get as httpsGet } from "node:https";
 import { connect, type Socket } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { connect as tlsConnect } from "node:tls";
 import express from "express";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type ConnectionEvents, HEADERS_TIMEOUT_MS, type ListenOptions, listen, type RunningServer } from "../src/http/server.js";
+import { type ConnectionEvents, HEADERS_TIMEOUT_MS, type ListenOptions, listen, type RunningServer, WRITE_TIMEOUT_MS } from "../src/http/server.js";
 import { SelfMetrics } from "../src/metrics/self.js";
 
 const BOUND_MS = 300;
@@ -127,6 +129,7 @@ describe("the connection cap", () => {
       },
       closed: () => self.connections.closed(),
       dropped: () => self.connections.dropped(),
+      writeTimedOut: () => self.connections.writeTimedOut(),
     };
     await serve({ maxConnections: 2, events }, async (_server, port) => {
       const inside = [connect(port, "127.0.0.1"), connect(port, "127.0.0.1")];
@@ -151,5 +154,124 @@ describe("the connection cap", () => {
       expect(answer).toMatch(/^HTTP\/1\.1 200 OK\r\n/);
       for (const s of inside) s.destroy();
     });
+  });
+});
+
+describe("the write timeout", () => {
+  /** Far more than the sockets' buffers on both ends hold, so a client that never reads cannot be written it all. */
+  const BODY = Buffer.alloc(32 * 2 ** 20, "x");
+  /** Long enough for a reader at a normal pace to take the whole body on a busy machine; short for the test. */
+  const WRITE_MS = 2_000;
+
+  function bigApp(): express.Express {
+    const a = express();
+    a.get("/big", (_req, res) => void res.set("content-length", String(BODY.byteLength)).end(BODY));
+    a.get("/", (_req, res) => void res.send("ok"));
+    return a;
+  }
+
+  /** A server whose events count in the self-metrics; `timedOut` resolves at its next write timeout. */
+  async function serveBig(options: ListenOptions, run: (port: number, timedOut: () => Promise<void>, self: SelfMetrics) => Promise<void>): Promise<void> {
+    const self = new SelfMetrics({ defaultMetrics: false });
+    const waiting: Array<() => void> = [];
+    const events: ConnectionEvents = {
+      opened: () => self.connections.opened(),
+      closed: () => self.connections.closed(),
+      dropped: () => self.connections.dropped(),
+      writeTimedOut: () => {
+        self.connections.writeTimedOut();
+        waiting.shift()?.();
+      },
+    };
+    const server = await listen(bigApp(), "127.0.0.1", 0, { ...options, events });
+    try {
+      await run(Number(new URL(server.url).port), () => new Promise<void>((resolve) => waiting.push(resolve)), self);
+    } finally {
+      await server.close(0);
+    }
+  }
+
+  /** A GET read as fast as it comes (the self-signed certificate accepted): its content-length and body. */
+  function readBody(url: string): Promise<{ contentLength: string | undefined; body: Buffer }> {
+    const get = url.startsWith("https:") ? httpsGet : httpGet;
+    return new Promise((resolve, reject) => {
+      get(url, { rejectUnauthorized: false, agent: false }, (res) => {
+        const chunks: Buffer[] = [];
+        res.on("data", (chunk: Buffer) => chunks.push(chunk));
+        res.on("end", () => resolve({ contentLength: res.headers["content-length"], body: Buffer.concat(chunks) }));
+        res.on("error", reject);
+      }).on("error", reject);
+    });
+  }
+
+  /** Every byte a socket reads until the server ends it, once it is let read. */
+  function readAll(socket: Socket): Promise<Buffer> {
+    const chunks: Buffer[] = [];
+    socket.on("data", (chunk: Buffer) => chunks.push(chunk));
+    socket.on("error", () => undefined);
+    return new Promise((resolve) => socket.once("close", () => resolve(Buffer.concat(chunks))));
+  }
+
+  it.each(["plain HTTP", "TLS"])(
+    "closes the connection of a %s client that never reads, and a reader at a normal pace still gets the whole body",
+    async (kind) => {
+      const secure = kind === "TLS";
+      await serveBig({ ...(secure ? { tls } : {}), writeTimeoutMs: WRITE_MS }, async (port, timedOut, self) => {
+        const started = performance.now();
+        const stalled = secure ? tlsConnect({ port, host: "127.0.0.1", rejectUnauthorized: false }) : connect(port, "127.0.0.1");
+        await opened(stalled, secure ? "secureConnect" : "connect");
+        stalled.pause();
+        const cut = timedOut();
+        stalled.write("GET /big HTTP/1.1\r\nHost: x\r\n\r\n");
+
+        // Meanwhile a client that reads gets all of it, as long as it said.
+        const reader = await readBody(`${secure ? "https" : "http"}://127.0.0.1:${port}/big`);
+        expect(Number(reader.contentLength)).toBe(BODY.byteLength);
+        expect(reader.body.equals(BODY)).toBe(true);
+
+        await cut;
+        expect(performance.now() - started).toBeGreaterThanOrEqual(WRITE_MS - 50);
+        expect(await self.registry.metrics()).toContain("trading_exporter_http_write_timeouts_total 1\n");
+        // Let read, it finds the answer cut short: the connection was closed, not the answer finished.
+        const received = readAll(stalled);
+        stalled.resume();
+        const head = (await received).subarray(0, 100).toString("latin1");
+        if (!secure) expect(head).toMatch(/^HTTP\/1\.1 200 OK\r\n/);
+        expect((await received).byteLength).toBeLessThan(BODY.byteLength);
+      });
+    },
+    30_000,
+  );
+
+  it("does not close a keep-alive connection that waits between requests for longer than it", async () => {
+    await serveBig({ writeTimeoutMs: 300, idleTimeoutMs: 60_000 }, async (port, _timedOut, self) => {
+      const socket = connect(port, "127.0.0.1");
+      await opened(socket);
+      socket.setEncoding("utf8");
+      let answers = "";
+      let answered: () => void = () => undefined;
+      socket.on("data", (chunk: string) => {
+        answers += chunk;
+        if (answers.endsWith("ok")) answered();
+      });
+      const ask = () =>
+        new Promise<void>((resolve) => {
+          answers = "";
+          answered = resolve;
+          socket.write("GET / HTTP/1.1\r\nHost: x\r\n\r\n");
+        });
+      await ask();
+      // Idle three times the write timeout: the timeout is the idle timeout's to keep, and it is a minute.
+      await new Promise((resolve) => setTimeout(resolve, 900));
+      await ask();
+      expect(answers).toMatch(/^HTTP\/1\.1 200 OK\r\n/);
+      expect(socket.destroyed).toBe(false);
+      expect(await self.registry.metrics()).toContain("trading_exporter_http_write_timeouts_total 0\n");
+      socket.destroy();
+    });
+  });
+
+  it("is two minutes by default, past the longest scrape deadline (60 s) and the longest scrape interval Prometheus recommends", () => {
+    expect(WRITE_TIMEOUT_MS).toBe(120_000);
   });
 });

@@ -4,7 +4,7 @@
 import { describe, expect, it } from "vitest";
 import { COLLECTORS, GIVE_WAY } from "../src/collectors/index.js";
 import { Groups } from "../src/collectors/group.js";
-import { Answer } from "../src/metrics/answer.js";
+import { Answer, SharedBody } from "../src/metrics/answer.js";
 import { expose } from "../src/metrics/exposition.js";
 import { capSeries } from "../src/metrics/series-cap.js";
 import { renderText } from "../src/metrics/text-render.js";
@@ -126,19 +126,21 @@ describe("expose", () => {
 describe("Answer", () => {
   it("gzips the whole text as one member that a single-member decoder reads whole", async () => {
     const { scrape } = await scrapeFromFixtures(CASE);
-    const answer = new Answer(expose(COLLECTORS, scrape, 1_000_000).text);
-    expect(answer.text.split("\n# HELP ").length).toBeGreaterThan(3);
-    const decoded = pythonFirstMember(answer.gzip);
+    const answer = new Answer(expose(COLLECTORS, scrape, 1_000_000).text, "trading_exporter_x 1\n");
+    expect(answer.text().split("\n# HELP ").length).toBeGreaterThan(3);
+    const decoded = pythonFirstMember(Buffer.concat(answer.gzip()));
     expect(decoded).toMatchObject({ leftOver: 0, complete: true });
-    expect(decoded.text.toString("utf8")).toBe(answer.text);
-    expect(answer.gzip).toBe(answer.gzip);
+    expect(decoded.text.toString("utf8")).toBe(answer.text());
+    expect(answer.text()).toMatch(/\ntrading_exporter_x 1\n$/);
   });
 
-  it("keeps a small gzip in memory of its own size, not in a slab of Node's shared buffer pool", () => {
-    const answer = new Answer("trading_x 1\n");
-    expect(answer.gzip.byteLength).toBeLessThan(Buffer.poolSize / 2);
-    expect(answer.gzip.buffer.byteLength).toBe(answer.gzip.byteLength);
-    expect(answer.text).toBe("trading_x 1\n");
+  it("keeps a small body in memory of its own size, not in a slab of Node's shared buffer pool", () => {
+    const body = new SharedBody("trading_x 1\n");
+    expect(body.plain().byteLength).toBeLessThan(Buffer.poolSize / 2);
+    expect(body.plain().buffer.byteLength).toBe(body.plain().byteLength);
+    const { bytes } = body.deflated();
+    expect(bytes.buffer.byteLength).toBe(bytes.byteLength);
+    expect(new Answer(body).text()).toBe("trading_x 1\n");
   });
 });
 

@@ -214,10 +214,10 @@ describe("the collection's deadline at the exporter", () => {
     const expired = new Deadline(0.001);
     await new Promise<void>((resolve) => expired.signal.addEventListener("abort", () => resolve(), { once: true }));
     const answer = await r.exporter.metrics(expired, { accounts: ["acct"], marketFamilies: false });
-    expect(valueOf(parseExposition(answer.text), "trading_up", { account: "acct" })).toBe(0);
+    expect(valueOf(parseExposition(answer.text()), "trading_up", { account: "acct" })).toBe(0);
     release();
     const later = await r.exporter.metrics(new Deadline(10), { accounts: ["acct"], marketFamilies: false });
-    expect(valueOf(parseExposition(later.text), "trading_up", { account: "acct" })).toBe(1);
+    expect(valueOf(parseExposition(later.text()), "trading_up", { account: "acct" })).toBe(1);
     expect(r.venue.requests.get(ACCOUNT)).toBe(1);
   });
 });

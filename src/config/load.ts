@@ -81,6 +81,17 @@ export function buildConfig(sources: Sources, file: ConfigFile | undefined): Loa
     problems.add(shardGiven.name, `must be below ${limit}; shards are numbered from 0`, shardGiven.order);
   }
   problems.throwIfAny();
+  // Usable, but a scrape that takes its whole deadline would be cut before its answer is written.
+  const [writeTimeout, maxScrapeTimeout] = [v["web.write_timeout_seconds"], v["scrape.max_timeout_seconds"]];
+  if (writeTimeout !== undefined && maxScrapeTimeout !== undefined && writeTimeout <= maxScrapeTimeout) {
+    const [write, max] = [
+      given["web.write_timeout_seconds"]?.name ?? "web.write_timeout_seconds",
+      given["scrape.max_timeout_seconds"]?.name ?? "scrape.max_timeout_seconds",
+    ];
+    warnings.push(
+      `${write}: ${writeTimeout} s is not above ${max} (${maxScrapeTimeout} s): a scrape that takes its whole deadline is cut before its answer is written`,
+    );
+  }
 
   // Each value goes to its place in the Config (its `at`); config-precedence.test.ts reads every one back.
   const config = { accounts, venue: {}, scrape: {}, web: {}, sharding: {} } as unknown as Config;

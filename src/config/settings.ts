@@ -113,6 +113,14 @@ export const SETTINGS = {
     more: "Longer than the scrape interval, so Prometheus reuses its connection.",
     parse: seconds({ zero: false, max: SECONDS_MAX }),
   }),
+  "web.write_timeout_seconds": setting({
+    at: "web.writeTimeoutSeconds",
+    startupOnly: true,
+    env: "TRADING_WEB_WRITE_TIMEOUT_SECONDS",
+    default: 120,
+    help: "A response unfinished this long after its request has its connection closed (Go's WriteTimeout).",
+    parse: seconds({ zero: false, max: SECONDS_MAX }),
+  }),
   "log.level": setting({
     at: "logLevel",
     startupOnly: true,

@@ -1,6 +1,6 @@
-// Starts the HTTP servers (one per listen address or systemd socket) with bounded inbound timeouts and a connection cap, and stops them gracefully.
+// Starts the HTTP servers (one per listen address or systemd socket) with bounded inbound and write timeouts and a connection cap, and stops them gracefully.
 
-import { createServer, type Server } from "node:http";
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import { createServer as createTlsServer, type Server as TlsHttpServer } from "node:https";
 import type { AddressInfo, Socket } from "node:net";
 import type { Server as TlsServer, TlsOptions } from "node:tls";
@@ -18,6 +18,12 @@ export const HEADERS_TIMEOUT_MS = 10_000;
 export const IDLE_TIMEOUT_MS = 65_000;
 /** Connections open at once; one more is closed at once. Prometheus's own `--web.max-connections` default. */
 export const MAX_CONNECTIONS = 512;
+/**
+ * A response not fully written this long after its request was read has its connection closed (Go's
+ * `http.Server.WriteTimeout`): twice the longest scrape deadline, past the 2-minute longest scrape interval
+ * Prometheus recommends, and its scrape timeout is at most its interval.
+ */
+export const WRITE_TIMEOUT_MS = 120_000;
 
 /** What the server tells about its connections (the self-metrics implement it). */
 export interface ConnectionEvents {
@@ -25,6 +31,8 @@ export interface ConnectionEvents {
   closed(): void;
   /** A connection closed at once because `maxConnections` were already open. */
   dropped(): void;
+  /** A connection closed because its response was not fully written within the write timeout. */
+  writeTimedOut(): void;
 }
 
 export interface ListenOptions {
@@ -34,6 +42,7 @@ export interface ListenOptions {
   onTlsServer?: ((server: TlsServer) => void) | undefined;
   headersTimeoutMs?: number;
   idleTimeoutMs?: number;
+  writeTimeoutMs?: number;
   maxConnections?: number;
   events?: ConnectionEvents;
 }
@@ -64,7 +73,15 @@ function boundUrl(address: AddressInfo | string, scheme: string): string {
 
 /** Serves `app` on `target`, over TLS when `options.tls` is given. */
 export async function listenOn(app: express.Express, target: ListenTarget, options: ListenOptions = {}): Promise<RunningServer> {
-  const { tls, onTlsServer, headersTimeoutMs = HEADERS_TIMEOUT_MS, idleTimeoutMs = IDLE_TIMEOUT_MS, maxConnections = MAX_CONNECTIONS, events } = options;
+  const {
+    tls,
+    onTlsServer,
+    headersTimeoutMs = HEADERS_TIMEOUT_MS,
+    idleTimeoutMs = IDLE_TIMEOUT_MS,
+    writeTimeoutMs = WRITE_TIMEOUT_MS,
+    maxConnections = MAX_CONNECTIONS,
+    events,
+  } = options;
   const limits = {
     headersTimeout: headersTimeoutMs,
     requestTimeout: 120_000,
@@ -92,6 +109,16 @@ export async function listenOn(app: express.Express, target: ListenTarget, optio
     });
   });
   if (events !== undefined) server.on("drop", () => events.dropped());
+  // From the request, before any route runs; a connection between requests is the idle timeout's.
+  server.prependListener("request", (req: IncomingMessage, res: ServerResponse) => {
+    const timer = setTimeout(() => {
+      events?.writeTimedOut();
+      req.socket.destroy();
+    }, writeTimeoutMs);
+    const written = (): void => clearTimeout(timer);
+    res.once("finish", written);
+    res.once("close", written);
+  });
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
     const listening = () => {

@@ -1,36 +1,104 @@
-// A finished scrape answer: its Prometheus text, and that text gzipped whole the first time a scraper asks.
+// A finished scrape answer as the bytes its responses write: a collection's text, made into bytes once and
+// shared by every response of it, then the exporter's own metrics of that response; plain, or one gzip member.
 
-import { gunzipSync, gzipSync } from "node:zlib";
+import { constants, crc32, deflateRawSync, inflateRawSync } from "node:zlib";
 
 /** Fast compression: the answer is made again every collection and sent over a LAN. */
 export const GZIP_LEVEL = 1;
 
+/** A gzip member's header (RFC 1952): deflate, no name, no time, made on Unix. */
+const GZIP_HEADER = Buffer.from([0x1f, 0x8b, 8, 0, 0, 0, 0, 0, 0, 3]);
+
+/** Under half of Node's buffer pool, a result is a slice of a shared slab that one kept slice holds whole: a kept body gets memory of its own size. */
+function ownMemory(bytes: Buffer): Buffer {
+  return bytes.byteLength === bytes.buffer.byteLength ? bytes : Buffer.from(new Uint8Array(bytes).buffer);
+}
+
+interface Deflated {
+  /** Raw deflate ending in a sync flush: byte-aligned and not final, so a response's own part can follow it in the same member. */
+  bytes: Buffer;
+  crc: number;
+  length: number;
+}
+
 /**
- * Once compressed, an answer keeps its gzip alone: a thousand probe answers kept until their next
- * collection would otherwise hold their text too, ten times the size. A scraper that asks for plain
- * text (a person with curl, not Prometheus) then gets it unpacked.
+ * One rendered text as the bytes every response of it writes, the same Buffer for each. The text stays as
+ * given until a form is asked for. Once compressed, the body keeps its gzip alone: a thousand probe answers
+ * kept until their next collection would otherwise hold their plain bytes too, ten times the size. The plain
+ * bytes are then held weakly: the responses still writing them share them, and they go once the last is done.
  */
-export class Answer {
+export class SharedBody {
   #text: string | undefined;
-  #gzip: Buffer | undefined;
+  #plain: Buffer | undefined;
+  #plainInFlight: WeakRef<Buffer> | undefined;
+  #deflated: Deflated | undefined;
 
   constructor(text: string) {
     this.#text = text;
   }
 
-  get text(): string {
-    return this.#text ?? gunzipSync(this.#gzip!).toString("utf8");
+  plain(): Buffer {
+    const held = this.#plain ?? this.#plainInFlight?.deref();
+    if (held !== undefined) return held;
+    if (this.#deflated === undefined) {
+      this.#plain = ownMemory(Buffer.from(this.#text!, "utf8"));
+      this.#text = undefined;
+      return this.#plain;
+    }
+    const plain = inflateRawSync(this.#deflated.bytes, { finishFlush: constants.Z_SYNC_FLUSH });
+    this.#plainInFlight = new WeakRef(plain);
+    return plain;
   }
 
-  /** One gzip member of the whole text, which every decoder reads whole (browsers, curl, Python's zlib). */
-  get gzip(): Buffer {
-    if (this.#gzip === undefined) {
-      const gzip = gzipSync(this.#text!, { level: GZIP_LEVEL });
-      // Under half of Node's buffer pool, the result is a slice of a shared slab that one kept slice
-      // holds whole: a kept answer gets memory of its own size.
-      this.#gzip = gzip.byteLength === gzip.buffer.byteLength ? gzip : Buffer.from(new Uint8Array(gzip).buffer);
+  deflated(): Deflated {
+    if (this.#deflated === undefined) {
+      // Encoded once for the deflate and the CRC, which would each encode a string again.
+      const source = this.#plain ?? Buffer.from(this.#text!, "utf8");
+      const bytes = ownMemory(deflateRawSync(source, { level: GZIP_LEVEL, finishFlush: constants.Z_SYNC_FLUSH }));
+      this.#deflated = { bytes, crc: crc32(source), length: source.byteLength };
+      if (this.#plain !== undefined) this.#plainInFlight = new WeakRef(this.#plain);
+      this.#plain = undefined;
       this.#text = undefined;
     }
-    return this.#gzip;
+    return this.#deflated;
+  }
+}
+
+/**
+ * A scrape's answer: the shared body, then `own` (the exporter's own metrics as this scrape found them, or
+ * nothing). The own part comes last so that gzip's CRC, which runs over the text in order, continues from
+ * the shared body's into it.
+ */
+export class Answer {
+  readonly #body: SharedBody;
+  readonly #own: string;
+  #gzipTail: Buffer | undefined;
+
+  constructor(body: SharedBody | string, own = "") {
+    this.#body = typeof body === "string" ? new SharedBody(body) : body;
+    this.#own = own;
+  }
+
+  /** The plain text's chunks in order; the first is the shared body's Buffer. */
+  plain(): Buffer[] {
+    return this.#own === "" ? [this.#body.plain()] : [this.#body.plain(), Buffer.from(this.#own, "utf8")];
+  }
+
+  /** One gzip member of the whole text, which every decoder reads whole (browsers, curl, Python's zlib), in chunks; the second is the shared body's deflate. */
+  gzip(): Buffer[] {
+    const body = this.#body.deflated();
+    if (this.#gzipTail === undefined) {
+      const own = deflateRawSync(this.#own, { level: GZIP_LEVEL });
+      const trailer = Buffer.alloc(8);
+      trailer.writeUInt32LE(crc32(this.#own, body.crc), 0);
+      trailer.writeUInt32LE((body.length + Buffer.byteLength(this.#own)) % 2 ** 32, 4);
+      this.#gzipTail = Buffer.concat([own, trailer]);
+    }
+    return [GZIP_HEADER, body.bytes, this.#gzipTail];
+  }
+
+  /** The whole text (tests and the debug tools; a response writes the chunks). */
+  text(): string {
+    return Buffer.concat(this.plain()).toString("utf8");
   }
 }

@@ -39,6 +39,7 @@ export class SelfMetrics {
   readonly #rejected: Counter;
   readonly #connectionsOpen: Gauge;
   readonly #connectionsDropped: Counter;
+  readonly #writeTimeouts: Counter;
   readonly #rateLimited: Counter;
 
   constructor(options: { defaultMetrics?: boolean } = {}) {
@@ -101,6 +102,10 @@ export class SelfMetrics {
       "http_connections_dropped_total",
       "Connections to the exporter's own HTTP server closed at once because the connection cap was reached (a count).",
     );
+    this.#writeTimeouts = counter(
+      "http_write_timeouts_total",
+      "Connections to the exporter's own HTTP server closed because a response was not fully written within web.write_timeout_seconds of its request (a count).",
+    );
     this.#rateLimited = counter(
       "http_requests_rate_limited_total",
       "Requests to the exporter's own HTTP server answered 429 because the web config's rate_limit was exceeded (a count).",
@@ -151,6 +156,7 @@ export class SelfMetrics {
     opened: (): void => this.#connectionsOpen.inc(),
     closed: (): void => this.#connectionsOpen.dec(),
     dropped: (): void => this.#connectionsDropped.inc(),
+    writeTimedOut: (): void => this.#writeTimeouts.inc(),
   };
 
   /** The web config guards' events (web/guards.ts `GuardEvents`). */
