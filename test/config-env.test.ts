@@ -41,6 +41,7 @@ describe("configFromEnv", () => {
     [{ TRADING_COLLATERAL_IDS: undefined }, "TRADING_COLLATERAL_IDS: required"],
     [{ TRADING_COLLATERAL_IDS: "USDC,,BTC" }, "TRADING_COLLATERAL_IDS: expected a comma-separated list of non-empty ids"],
     [{ TRADING_COLLATERAL_IDS: "USDC,USDC" }, "TRADING_COLLATERAL_IDS: lists an id twice"],
+    [{ TRADING_COLLATERAL_IDS: `USDC,${"C".repeat(129)}` }, "TRADING_COLLATERAL_IDS: an id is longer than 128 characters"],
     [{ TRADING_API_KEY: undefined }, "TRADING_API_KEY or TRADING_API_KEY_FILE: required"],
     [{ TRADING_API_KEY_FILE: "/x" }, "TRADING_API_KEY and TRADING_API_KEY_FILE: give one, not both"],
     [{ TRADING_API_KEY: undefined, TRADING_API_KEY_FILE: "/nonexistent/key" }, "TRADING_API_KEY_FILE: cannot read the file (ENOENT)"],

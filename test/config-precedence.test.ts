@@ -114,10 +114,13 @@ describe("precedence of every setting in the table", () => {
     }
   });
 
-  it("venue.reuse_unchanged_bodies: accepted from the file and the variable, with no place in the configuration", () => {
+  it("venue.reuse_unchanged_bodies, removed: accepted from the file and the variable with a warning each, with no place in the configuration", () => {
     const loaded = buildConfig({ env: { TRADING_REUSE_UNCHANGED_BODIES: "true" } }, fileWith("venue.reuse_unchanged_bodies", false));
     expect(loaded.config).toEqual(buildConfig({ env: {} }, fileWith("venue.reuse_unchanged_bodies", undefined)).config);
-    expect(loaded.warnings).toEqual([]);
+    expect(loaded.warnings).toEqual([
+      "venue.reuse_unchanged_bodies: removed (no effect since the venue client was rewritten), ignored; delete it",
+      "TRADING_REUSE_UNCHANGED_BODIES: removed (no effect since the venue client was rewritten), ignored; delete it",
+    ]);
   });
 
   it("names the source of a bad value: the flag, the variable or the key", () => {

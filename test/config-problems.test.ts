@@ -52,7 +52,7 @@ describe("config file problems", () => {
       "base_url: http://x", // a venue key at the top
       "venue:",
       "  history_page_size: 0",
-      "  reuse_unchanged_bodes: false",
+      "  markets_cache_secs: 5",
       "accounts:",
       "  - name: 'a b'",
       "    collateral_ids: [USDC]",
@@ -68,7 +68,7 @@ describe("config file problems", () => {
       "base_url: unknown key (did you mean venue.base_url?)",
       "venue.base_url: required",
       "venue.history_page_size: expected a whole number from 1 to 100000",
-      "venue.reuse_unchanged_bodes: unknown key (did you mean reuse_unchanged_bodies?)",
+      "venue.markets_cache_secs: unknown key (did you mean markets_cache_seconds?)",
       "accounts[0].name: must be 1-64 letters, digits or _ . : -",
       "accounts[0].auth.header_nme: unknown key (did you mean header_name?)",
       "accounts[1].collateral_ids: lists an id twice",

@@ -64,7 +64,7 @@ describe("dedupeSeries", () => {
 });
 
 describe("families distinct by construction", () => {
-  it("are left as they are, unless a cut value makes them keyed again", () => {
+  it("are left as they are", () => {
     const unique = distinctSeries([
       family("u", [
         [["x", "y"], 1],
@@ -72,17 +72,6 @@ describe("families distinct by construction", () => {
       ]),
     ])[0]!;
     expect(dedupeSeries([unique]).families[0]).toBe(unique);
-    const long = "m".repeat(200);
-    const cut = distinctSeries([
-      family("c", [
-        [[`${long}1`, "y"], 1],
-        [[`${long}2`, "y"], 2],
-      ]),
-    ])[0]!;
-    const { families, duplicates } = dedupeSeries([cut]);
-    expect(cut.capped).toBe(true);
-    expect(duplicates).toBe(1);
-    expect(families[0]!.samples.map((s) => s.value)).toEqual([1]);
   });
 
   it("hold for the grouped order collectors: no label set twice in a family, whatever the orders", () => {

@@ -7,7 +7,7 @@ import { Groups } from "../src/collectors/group.js";
 import { Answer, SharedBody } from "../src/metrics/answer.js";
 import { expose } from "../src/metrics/exposition.js";
 import { capSeries } from "../src/metrics/series-cap.js";
-import { renderText } from "../src/metrics/text-render.js";
+import { renderText } from "./helpers/render-text.js";
 import { scrapeFromFixtures } from "./helpers/fixtures.js";
 import { pythonFirstMember } from "./helpers/gzip-clients.js";
 

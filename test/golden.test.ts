@@ -3,7 +3,7 @@
 
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { renderText } from "../src/metrics/text-render.js";
+import { renderText } from "./helpers/render-text.js";
 import { CASES } from "./helpers/fixture-cases.js";
 import { scrapeFromFixtures, collectFamilies } from "./helpers/fixtures.js";
 

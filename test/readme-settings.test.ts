@@ -2,7 +2,7 @@
 
 import { readFileSync, writeFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { flagTable, settingTable } from "../src/cli/readme-tables.js";
+import { flagTable, settingTable } from "./helpers/settings-tables.js";
 
 const CONFIGURATION_DOC = new URL("../docs/configuration.md", import.meta.url);
 

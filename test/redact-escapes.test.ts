@@ -9,7 +9,7 @@ import type { ScrapeResult } from "../src/collect/result.js";
 import { configFromObject } from "./helpers/config-files.js";
 import { collectFamilies } from "./helpers/fixtures.js";
 import { createLogger } from "../src/log.js";
-import { renderText } from "../src/metrics/text-render.js";
+import { renderText } from "./helpers/render-text.js";
 import { SelfMetrics } from "../src/metrics/self.js";
 import { startService } from "../src/service.js";
 import { WINDOW, addSecrets } from "../src/util/redact.js";

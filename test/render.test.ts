@@ -5,8 +5,9 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import type { Family } from "../src/metrics/family.js";
+import { dedupeSeries } from "../src/metrics/dedupe-series.js";
 import { render as clientRender } from "./helpers/prometheus-client-render.js";
-import { renderText } from "../src/metrics/text-render.js";
+import { renderText } from "./helpers/render-text.js";
 import { scrapeFromFixtures, collectFamilies } from "./helpers/fixtures.js";
 
 /** The client's text without its blank lines between families (the empty exposition stays "\n"). */
@@ -75,13 +76,10 @@ describe("renderText", () => {
   it("matches the Prometheus client on arbitrary families", async () => {
     await fc.assert(
       fc.asyncProperty(fc.uniqueArray(family, { selector: (f) => f.name, maxLength: 4 }), async (families: Family[]) => {
-        // The contract: a family may repeat a label set only when addSample cut a label (capped). An
-        // empty value is no label to Prometheus and to the client, so a set differing from an earlier
-        // one only by "" against absent is a repeat in another spelling, which no collector gives.
-        const nonEmpty = families
-          .map((f) => ({ ...f, samples: withoutRespelledRepeats(f.samples) }))
-          .filter((f) => f.samples.length > 0)
-          .map((f) => ({ ...f, capped: new Set(f.samples.map((x) => JSON.stringify(x.labels))).size < f.samples.length }));
+        // The contract: dedupeSeries has left one sample per label set. An empty value is no label to
+        // Prometheus and to the client, so a set differing from an earlier one only by "" against absent
+        // is a repeat in another spelling, which no collector gives.
+        const nonEmpty = dedupeSeries(families.map((f) => ({ ...f, samples: withoutRespelledRepeats(f.samples) })).filter((f) => f.samples.length > 0)).families;
         expect(renderText(nonEmpty)).toBe(await render(nonEmpty));
       }),
       { numRuns: 300 },

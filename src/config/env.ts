@@ -3,7 +3,7 @@
 import { ConfigError } from "./errors.js";
 import { nearest } from "./problems.js";
 import { type Secret, secretFromFile, secretFromText } from "./secret.js";
-import { knownVariables } from "./settings.js";
+import { knownVariables, REMOVED_SETTINGS } from "./settings.js";
 
 export type Env = Record<string, string | undefined>;
 
@@ -27,7 +27,7 @@ export function readSecret(env: Env, name: string): Secret {
 export function unknownVariables(env: Env): { name: string; meant: string | undefined; text: string }[] {
   const known = knownVariables();
   return Object.keys(env)
-    .filter((name) => name.startsWith("TRADING_") && !known.includes(name))
+    .filter((name) => name.startsWith("TRADING_") && !known.includes(name) && !REMOVED_SETTINGS.some((r) => r.env === name))
     .sort()
     .map((name) => {
       const meant = nearest(name, known);

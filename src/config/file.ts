@@ -6,7 +6,7 @@ import type { Env } from "./env.js";
 import { ConfigError } from "./errors.js";
 import { FROM_FILE, type Problems } from "./problems.js";
 import { configValue } from "./setting.js";
-import { SETTING_LIST, SETTINGS } from "./settings.js";
+import { REMOVED_SETTINGS, SETTING_LIST, SETTINGS } from "./settings.js";
 import type { AccountConfig, AuthConfig } from "./types.js";
 import { checkHeaderValue, Secret, secretFromFile, secretFromText } from "./secret.js";
 import { parseAccountName, parseHeaderName, parseIdList } from "./values.js";
@@ -131,7 +131,9 @@ export class ConfigFile {
         problems.add(section, "expected a mapping", this.at([section]));
         continue;
       }
-      for (const key of Object.keys(value)) if (!keys.includes(key)) problems.unknownKey("", section, key, keys, this.at([section, key]));
+      for (const key of Object.keys(value)) {
+        if (!keys.includes(key) && !REMOVED_SETTINGS.some((r) => r.key === `${section}.${key}`)) problems.unknownKey("", section, key, keys, this.at([section, key]));
+      }
     }
   }
 

@@ -5,7 +5,7 @@ import { isAbsolute, resolve } from "node:path";
 import { envValue, readSecret, unknownVariables, type Env } from "./env.js";
 import type { ConfigFile } from "./file.js";
 import { FROM_ENV, FROM_FLAG, Problems } from "./problems.js";
-import { SETTING_LIST, type SettingId, type Values } from "./settings.js";
+import { REMOVED_SETTINGS, SETTING_LIST, type SettingId, type Values } from "./settings.js";
 import type { AccountConfig, AuthConfig, Config } from "./types.js";
 
 /** Flag values as given on the command line, by flag name without dashes ("web.listen-address"); a repeatable flag's as a list. */
@@ -28,6 +28,10 @@ export function buildConfig(sources: Sources, file: ConfigFile | undefined): Loa
   const problems = new Problems();
   const unknown = unknownVariables(env);
   const warnings = unknown.map((u) => `${u.name}: ${u.text}`);
+  for (const { key, env: name, why } of REMOVED_SETTINGS) {
+    if (file?.value(key) !== undefined) warnings.push(`${key}: removed (${why}), ignored; delete it`);
+    if (envValue(env, name) !== undefined) warnings.push(`${name}: removed (${why}), ignored; delete it`);
+  }
   const values: Partial<Record<SettingId, unknown>> = {};
   const fromFile = new Set<SettingId>();
   /** The flag or variable a setting was given by, and where its lines sort. */

@@ -300,13 +300,6 @@ export const SETTINGS = {
     more: "A failed read is kept no longer than `scrape.min_collection_interval_seconds`.",
     parse: seconds({ zero: true, max: SECONDS_MAX }),
   }),
-  "venue.reuse_unchanged_bodies": setting({
-    env: "TRADING_REUSE_UNCHANGED_BODIES",
-    default: true,
-    help: "Accepted and has no effect: every answer is read afresh.",
-    more: "Kept so that existing config files and environments still load.",
-    parse: parseBoolean,
-  }),
   "scrape.min_collection_interval_seconds": setting({
     at: "scrape.minCollectionIntervalSeconds",
     env: "TRADING_MIN_COLLECTION_INTERVAL_SECONDS",
@@ -390,6 +383,12 @@ export type Values = { [K in SettingId]: ValueOf<K> | undefined };
 
 /** The table as a list, in its order (which is the order of --help and the README). */
 export const SETTING_LIST = Object.entries(SETTINGS) as Array<[SettingId, Setting<unknown>]>;
+
+/**
+ * Settings a release had and this one removed, by file key and variable: still accepted, so that a config
+ * that carries one loads, with a one-line warning that says to delete it.
+ */
+export const REMOVED_SETTINGS = [{ key: "venue.reuse_unchanged_bodies", env: "TRADING_REUSE_UNCHANGED_BODIES", why: "no effect since the venue client was rewritten" }];
 
 /** The start-up-only settings whose value differs between two configurations (a reload keeps the old one). */
 export function startupOnlyChanges(before: object, after: object): SettingId[] {

@@ -3,6 +3,7 @@
 
 import { ConfigError } from "./errors.js";
 import { checkHeaderValue } from "./secret.js";
+import { MAX_LABEL_VALUE_LENGTH } from "../util/label-text.js";
 
 /** Text as given (flag, variable), or a YAML scalar turned to text; anything else is not accepted. */
 function textOf(value: unknown, key: string, expected: string): string {
@@ -105,6 +106,8 @@ export function parseIdList(value: unknown, key: string): string[] {
     throw new ConfigError(`${key}: expected ${typeof value === "string" ? "a comma-separated list of non-empty ids" : expected}`);
   }
   if (new Set(ids).size !== ids.length) throw new ConfigError(`${key}: lists an id twice`);
+  // An id is a label value, which is never cut: two long ids could otherwise become one series.
+  if (ids.some((id) => id.length > MAX_LABEL_VALUE_LENGTH)) throw new ConfigError(`${key}: an id is longer than ${MAX_LABEL_VALUE_LENGTH} characters`);
   return ids;
 }
 

@@ -18,8 +18,7 @@ function keyOf(labels: Labels): string {
 export function dedupeSeries(families: readonly Family[]): { families: Family[]; duplicates: number } {
   let duplicates = 0;
   const out = families.map((family) => {
-    // Distinct by construction (grouped orders): nothing to key, unless a cut made two values one.
-    if (family.unique === true && family.capped !== true) return family;
+    if (family.unique === true) return family;
     const seen = new Set<string>();
     const kept = family.samples.filter((sample) => {
       const key = keyOf(sample.labels);

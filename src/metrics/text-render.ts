@@ -24,18 +24,14 @@ export function formatValue(value: number): string {
 }
 
 /**
- * The lines of one family: HELP, TYPE and one per distinct label set (a repeat keeps its first place
- * and takes the last value, as the Prometheus client's set does). A line is built from per-label
- * pieces made once per family (`name{label="` for the first label written, `",label="` for the next),
- * so each label adds only its piece and its value to the line.
+ * The lines of one family: HELP, TYPE and one per sample (dedupeSeries has left one per label set). A line
+ * is built from per-label pieces made once per family (`name{label="`, then `",label="`).
  */
 export function renderFamily(family: Family): string {
   const name = escapeHelp(family.name);
   const lines = [`# HELP ${name} ${escapeHelp(family.help)}`, `# TYPE ${name} ${family.type}`];
   const first = family.labelNames.map((label) => `${name}{${label}="`);
   const next = family.labelNames.map((label) => `",${label}="`);
-  // Collectors give each series once; only cut label values can make two alike (see addSample).
-  const seen = family.capped === true ? new Map<string, number>() : undefined;
   for (const sample of family.samples) {
     let series = name;
     let labelled = false;
@@ -46,22 +42,7 @@ export function renderFamily(family: Family): string {
       labelled = true;
     }
     if (labelled) series += '"}';
-    const line = `${series} ${formatValue(sample.value)}`;
-    if (seen !== undefined) {
-      const at = seen.get(series);
-      if (at !== undefined) {
-        lines[at] = line;
-        continue;
-      }
-      seen.set(series, lines.length);
-    }
-    lines.push(line);
+    lines.push(`${series} ${formatValue(sample.value)}`);
   }
   return lines.join("\n");
-}
-
-/** Families as a Prometheus text exposition: no blank lines, a final newline; "\n" for none, as the Prometheus client. */
-export function renderText(families: readonly Family[]): string {
-  if (families.length === 0) return "\n";
-  return `${families.map(renderFamily).join("\n")}\n`;
 }

@@ -1,6 +1,6 @@
-// The two configuration tables of docs/configuration.md, made from the settings table (test/readme-settings.test.ts keeps them in step).
+// The two configuration tables of docs/configuration.md, made from the settings table (readme-settings.test.ts keeps them in step).
 
-import { flagRows, settingRows } from "./flags.js";
+import { flagRows, settingRows } from "../../src/cli/flags.js";
 
 const code = (text: string): string => (text === "" ? "" : `\`${text}\``);
 /** A default that is a value is shown as code; "required" or "none: ..." as words. */
