@@ -57,7 +57,8 @@ async function start(): Promise<Rig> {
 }
 
 /** What sendMetrics hands the response: its headers and every chunk written, as given; `done` once it ended. */
-function recorded(): { res: Response; headers: Record<string, string>; chunks: Buffer[]; done: Promise<void> } {
+/** A response recorder whose request accepts gzip or not. */
+function recorded(gzip = false): { res: Response; headers: Record<string, string>; chunks: Buffer[]; done: Promise<void> } {
   const headers: Record<string, string> = {};
   const chunks: Buffer[] = [];
   const sink = new Writable({
@@ -67,6 +68,7 @@ function recorded(): { res: Response; headers: Record<string, string>; chunks: B
     },
   });
   const res = Object.assign(sink, {
+    req: { method: "GET", acceptsEncodings: () => (gzip ? "gzip" : false) },
     status: () => res,
     set(name: string | Record<string, string>, value?: string) {
       Object.assign(headers, typeof name === "string" ? { [name]: value } : name);
@@ -98,9 +100,9 @@ describe.each([
     const second = await r.exporter.metrics(new Deadline(5), options);
     expect(r.venue.requests.get(ACCOUNT)).toBe(1);
 
-    const [a, b] = [recorded(), recorded()];
-    sendMetrics(a.res, first, gzip);
-    sendMetrics(b.res, second, gzip);
+    const [a, b] = [recorded(gzip), recorded(gzip)];
+    sendMetrics(a.res, first);
+    sendMetrics(b.res, second);
     await Promise.all([a.done, b.done]);
     // The venue's part, shared, is most of each body; what is not shared is the exporter's own metrics.
     expect(sharedBytes(b.chunks, a.chunks)).toBeGreaterThan(0.8 * bytes(b.chunks));
@@ -120,10 +122,10 @@ describe("an answer written both ways", () => {
   it("decodes from gzip to its plain bytes exactly, and the plain bytes are shared again after the gzip is made", async () => {
     const r = await start();
     const answer = await r.exporter.metrics(new Deadline(5));
-    const [plain, zipped, again] = [recorded(), recorded(), recorded()];
-    sendMetrics(plain.res, answer, false);
-    sendMetrics(zipped.res, answer, true);
-    sendMetrics(again.res, answer, false);
+    const [plain, zipped, again] = [recorded(), recorded(true), recorded()];
+    sendMetrics(plain.res, answer);
+    sendMetrics(zipped.res, answer);
+    sendMetrics(again.res, answer);
     await Promise.all([plain.done, zipped.done, again.done]);
     expect(gunzipSync(Buffer.concat(zipped.chunks)).equals(Buffer.concat(plain.chunks))).toBe(true);
     // Still held by a response (this test's), the plain bytes are the same ones.
@@ -134,7 +136,7 @@ describe("an answer written both ways", () => {
     const r = await start();
     const answer = await r.exporter.metrics(new Deadline(5));
     const out = recorded();
-    sendMetrics(out.res, answer, false);
+    sendMetrics(out.res, answer);
     await out.done;
     expect(Math.max(...out.chunks.map((chunk) => chunk.byteLength))).toBeLessThanOrEqual(WRITE_SLICE_BYTES);
     expect(bytes(out.chunks)).toBe(Number(out.headers["content-length"]));

@@ -8,20 +8,11 @@ import type { Collector } from "../metrics/collector.js";
 
 export const LABELS = ["account", "collateral_id", "market_id", "direction"] as const;
 
-/**
- * Each position of the scrape with its labels (LABELS). A repeated market and direction is reported
- * by the parser and kept for the account's sums; only the first one keeps the series.
- */
+/** Each position of the scrape with its labels (LABELS), less the repeats the parser marked. */
 export function eachPosition(scrape: ScrapeResult, use: (labels: Array<string | undefined>, p: Position) => void): void {
   for (const a of scrape.accounts) {
     for (const info of a.accountInfos) {
-      const seen = new Set<string>();
-      for (const p of info.positions) {
-        const key = `${p.marketId}\u0000${p.direction}`;
-        if (seen.has(key)) continue;
-        seen.add(key);
-        use([a.account, info.collateralId, p.marketId, p.direction], p);
-      }
+      for (const p of info.positions) if (p.repeat !== true) use([a.account, info.collateralId, p.marketId, p.direction], p);
     }
   }
 }

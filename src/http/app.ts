@@ -4,7 +4,7 @@ import express, { type NextFunction, type Request, type Response } from "express
 import type { Logger } from "pino";
 import type { Exporter } from "../exporter.js";
 import type { Answer } from "../metrics/answer.js";
-import { acceptsGzip, sendMetrics } from "./metrics-response.js";
+import { sendMetrics } from "./metrics-response.js";
 import { Deadline } from "../util/deadline.js";
 import { VERSION } from "../version.js";
 import { redact } from "../util/redact.js";
@@ -123,7 +123,7 @@ export function createApp(options: AppOptions): express.Express {
       if (typeof scrape !== "function") return plain(res, 400, scrape.refused);
       const out = await scrape(new Deadline(budget - (Date.now() - waitStarted) / 1000));
       if (typeof out === "string") res.type("text/plain").send(redact(out));
-      else sendMetrics(res, out, acceptsGzip(req.get("accept-encoding")));
+      else sendMetrics(res, out);
     } finally {
       slots.release();
     }
@@ -152,7 +152,7 @@ export function createApp(options: AppOptions): express.Express {
   // The exporter's own metrics without any account's, as blackbox_exporter's /metrics beside its /probe:
   // the job that keeps them with the /probe pattern then costs the venue nothing.
   app.get("/exporter-metrics", async (req, res) => {
-    sendMetrics(res, await exporter.ownMetrics(), acceptsGzip(req.get("accept-encoding")));
+    sendMetrics(res, await exporter.ownMetrics());
   });
 
   // Prometheus http_sd_configs: every account as a /probe target, current after a reload.

@@ -5,16 +5,6 @@ import type { Response } from "express";
 import type { Answer } from "../metrics/answer.js";
 import { CONTENT_TYPE } from "../metrics/text-render.js";
 
-/** gzip when the Accept-Encoding lists it without q=0 (Prometheus always sends it). */
-export function acceptsGzip(header: string | undefined): boolean {
-  if (header === undefined) return false;
-  return header.split(",").some((part) => {
-    const [coding, ...params] = part.trim().toLowerCase().split(";");
-    if (coding !== "gzip" && coding !== "*") return false;
-    return !params.some((p) => /^\s*q=0(\.0*)?\s*$/.test(p));
-  });
-}
-
 /**
  * A response is handed its answer this much at a time, as the connection takes it: TLS encrypts whatever it
  * is handed at once, into memory of the connection's own, so a whole answer handed to a reader that never
@@ -33,12 +23,14 @@ function* slices(chunks: readonly Buffer[]): Generator<Buffer> {
  * written are views of the answer's shared Buffer, so every response of one collection writes the
  * same memory, a slice at a time as its reader takes it.
  */
-export function sendMetrics(res: Response, answer: Answer, gzip: boolean): void {
+export function sendMetrics(res: Response, answer: Answer): void {
+  // gzip when Accept-Encoding lists it (or *) without q=0, as Prometheus always does.
+  const gzip = res.req.acceptsEncodings("gzip") === "gzip";
   const chunks = gzip ? answer.gzip() : answer.plain();
   const length = chunks.reduce((sum, chunk) => sum + chunk.byteLength, 0);
   res.status(200).set({ "content-type": CONTENT_TYPE, vary: "accept-encoding", "content-length": String(length) });
   if (gzip) res.set("content-encoding", "gzip");
-  if (res.req?.method === "HEAD") {
+  if (res.req.method === "HEAD") {
     res.end();
     return;
   }

@@ -41,14 +41,15 @@ function readPosition(raw: unknown, invalid: FieldReporter): Position | undefine
  */
 export async function readAccountInfo(walk: ListWalk, collateralId: string, invalid: FieldReporter): Promise<AccountInfo> {
   const positions: Position[] = [];
-  // A repeated market and direction would overwrite the first series: it is reported here, kept
-  // for the account's sums, and left out of the position series by the collector.
   const seen = new Set<string>();
   const { root: body, items: listed } = await walkList(walk, "positions", invalid, (raw) => {
     const position = readPosition(raw, invalid);
     if (position === undefined) return;
     const key = `${position.marketId}\u0000${position.direction}`;
-    if (seen.has(key)) invalid("positions[].marketId");
+    if (seen.has(key)) {
+      invalid("positions[].marketId");
+      position.repeat = true;
+    }
     seen.add(key);
     positions.push(position);
   });

@@ -28,6 +28,8 @@ export type Position = Record<(typeof POSITION_NUMBERS)[number], Maybe<number>> 
   marketId: Maybe<string>;
   direction: Maybe<string>;
   exact: Exact<"size" | "avgExecutionPrice" | "liquidationPrice" | "maintenanceMargin"> | undefined;
+  /** An earlier position of the list has the same market and direction: this one counts in the account's sums but has no series. */
+  repeat?: true;
 };
 
 /** The account-level numbers of an account-info body. */
