@@ -1,6 +1,6 @@
 // One GET to the venue with ky: at most one retry, no redirects, the body read under its byte cap, every failure a VenueError.
 
-import ky, { isHTTPError } from "ky";
+import ky from "ky";
 import { VenueError, reasonForStatus } from "./errors.js";
 import { parseRetryAfter } from "./retry-after.js";
 import { DecodeError, StatusError } from "./transport.js";
@@ -40,17 +40,18 @@ function errorCode(error: unknown): string | undefined {
   return undefined;
 }
 
+/** A status outside 2xx as a failure: its reason, and the venue's Retry-After on a rate limit. */
+function statusFailure(response: Response, where: string, options: GetOptions): VenueError {
+  const { status } = response;
+  const reason = reasonForStatus(status);
+  const retryAfterSeconds = reason === "rate_limited" ? parseRetryAfter(response.headers.get("retry-after"), Date.now(), options.maxRetryAfterSeconds) : undefined;
+  const message = reason === "redirect" ? `${where}: answered ${status}, a redirect, which is never followed` : `${where}: HTTP ${status}`;
+  return new VenueError(reason, message, retryAfterSeconds);
+}
+
 /** What a thrown error means, in our own words: never a library's message, a header or the query. */
 function classify(error: unknown, where: string, options: GetOptions): VenueError {
   if (error instanceof VenueError) return error;
-  if (isHTTPError(error)) {
-    const status = error.response.status;
-    const reason = reasonForStatus(status);
-    const retryAfterSeconds =
-      reason === "rate_limited" ? parseRetryAfter(error.response.headers.get("retry-after"), Date.now(), options.maxRetryAfterSeconds) : undefined;
-    const message = reason === "redirect" ? `${where}: answered ${status}, a redirect, which is never followed` : `${where}: HTTP ${status}`;
-    return new VenueError(reason, message, retryAfterSeconds);
-  }
   if (error instanceof StatusError) return new VenueError(reasonForStatus(error.status), `${where}: HTTP ${error.status}`);
   if (options.signal.aborted || (error instanceof Error && (error.name === "TimeoutError" || error.name === "AbortError"))) {
     return new VenueError("timeout", `${where}: no complete answer before the scrape deadline`);
@@ -101,8 +102,9 @@ export async function getBody(options: GetOptions): Promise<Buffer> {
       redirect: "manual",
       retry: {
         limit: 1,
+        // Every error reaching here is the VenueError the fetch below made of it.
         shouldRetry: ({ error }) => {
-          const reason = classify(error, where, options).reason;
+          const reason = error instanceof VenueError ? error.reason : undefined;
           if (reason !== "network" && reason !== "http_5xx") return false;
           if (options.budget !== undefined && options.budget.left <= 0) return false;
           backoffMs = 50 + Math.random() * 200;
@@ -110,18 +112,22 @@ export async function getBody(options: GetOptions): Promise<Buffer> {
         },
         delay: () => backoffMs,
       },
+      // Each attempt's failure is classified once, here: a status outside 2xx or what the transport threw.
       fetch: async (input, init) => {
         if (options.budget !== undefined) options.budget.left--;
         const started = performance.now();
+        let answer: Response;
         try {
-          const answer = await options.fetch(input, init);
-          options.onAttempt?.({ code: String(answer.status), reason: undefined, durationMs: performance.now() - started });
-          return answer;
+          answer = await options.fetch(input, init);
         } catch (error) {
+          const failure = classify(error, where, options);
           const code = error instanceof StatusError ? String(error.status) : "error";
-          options.onAttempt?.({ code, reason: classify(error, where, options).reason, durationMs: performance.now() - started });
-          throw error;
+          options.onAttempt?.({ code, reason: failure.reason, durationMs: performance.now() - started });
+          throw failure;
         }
+        options.onAttempt?.({ code: String(answer.status), reason: undefined, durationMs: performance.now() - started });
+        if (!answer.ok) throw statusFailure(answer, where, options);
+        return answer;
       },
     });
     return await readCapped(response, options.maxBodyBytes, where);
