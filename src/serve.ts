@@ -52,9 +52,14 @@ async function main(argv: string[]): Promise<number> {
     for (const warning of next.warnings) logger.warn({ problem: warning }, "configuration warning");
     return next.config;
   };
-  // One failing request or stray promise must not take the exporter down: log it and serve on.
-  process.on("unhandledRejection", (reason) => logger.error({ error: libraryErrorText(reason, "unexpected failure") }, "unhandled rejection"));
-  process.on("uncaughtException", (error) => logger.error({ error: libraryErrorText(error, "unexpected failure") }, "uncaught exception"));
+  // Bad input is handled where it enters; an error nobody caught is a bug after which no state can be
+  // trusted, so the process exits, as Node does by default, and its supervisor starts it afresh.
+  const fatal = (what: string) => (error: unknown) => {
+    logger.error({ error: libraryErrorText(error, "unexpected failure") }, `${what}: exiting`);
+    void exit(1);
+  };
+  process.on("unhandledRejection", fatal("unhandled rejection"));
+  process.on("uncaughtException", fatal("uncaught exception"));
   const webGuards = web === undefined ? undefined : (await import("./web/guards.js")).webGuards;
   const guards = (self: SelfMetrics) => (web === undefined || webGuards === undefined ? [] : webGuards(web, self.guards));
   // Read again here: the certificate files may have changed since the web config was checked.

@@ -15,7 +15,7 @@ import { createLogger } from "../src/log.js";
 import { Answer } from "../src/metrics/answer.js";
 import { SelfMetrics } from "../src/metrics/self.js";
 import { startSimulator, type RunningSimulator } from "../src/simulator/server.js";
-import { runExporter, startExporterChild } from "./helpers/child.js";
+import { MAIN, runExporter, startExporterChild, watchExporterChild } from "./helpers/child.js";
 
 let venue: RunningSimulator | undefined;
 afterEach(async () => {
@@ -160,6 +160,32 @@ describe.each(["SIGTERM", "SIGINT"] as const)("on %s", (signal) => {
     expect(await exporter.exited).toBe(0);
     // Once stopping, it accepts no new connection.
     await expect(fetch(new URL("metrics", exporter.url))).rejects.toThrow();
+  });
+});
+
+describe.each([
+  ["uncaught exception", "throw new Error('boom')"],
+  ["unhandled rejection", "Promise.reject(new Error('boom'))"],
+])("an %s", (what, fault) => {
+  it("is logged in one line at error level, then the process exits 1", async () => {
+    venue = await startSimulator({ apiKey: "k", tickMs: 0 });
+    // A bug stand-in: the preloaded module raises it when the test sends SIGUSR2.
+    const preload = `data:text/javascript,process.on("SIGUSR2", () => { ${fault}; })`;
+    const env = {
+      PATH: process.env.PATH ?? "",
+      TRADING_BASE_URL: venue.url,
+      TRADING_API_KEY: "k",
+      TRADING_COLLATERAL_IDS: "USDC",
+      TRADING_LISTEN_ADDRESS: "127.0.0.1:0",
+    };
+    const exporter = await watchExporterChild(spawn(process.execPath, ["--import", preload, MAIN], { env, stdio: ["ignore", "ignore", "pipe"] }));
+    exporter.child.kill("SIGUSR2");
+    expect(await exporter.exited).toBe(1);
+    const errors = exporter.lines.filter((l) => /"level":(50|"ERROR")/.test(l));
+    expect(errors).toHaveLength(1);
+    expect(errors[0]).toContain(`${what}: exiting`);
+    expect(errors[0]).toContain("unexpected failure (Error)");
+    expect(exporter.lines.join("\n")).not.toContain("boom");
   });
 });
 
