@@ -11,7 +11,7 @@ import { debugReport } from "./debug-report.js";
 import { COLLECTORS, GIVE_WAY } from "./collectors/index.js";
 import type { Collector } from "./metrics/collector.js";
 import { Answer, SharedBody } from "./metrics/answer.js";
-import { type Exposition, expose, type RenderedPart } from "./metrics/exposition.js";
+import { type Exposition, expose, type CollectorOutput } from "./metrics/exposition.js";
 import { SelfMetrics } from "./metrics/self.js";
 import type { Deadline } from "./util/deadline.js";
 import { LineRateLimit } from "./util/line-rate-limit.js";
@@ -46,17 +46,17 @@ export class Exporter {
   readonly #healthLines = new LineRateLimit();
   readonly #transport = new Transport();
   /**
-   * The last answer per view (which accounts, markets or not), with the collection results it was
+   * The last answer per answer key (which accounts, markets or not: see #serve), with the collection results it was
    * rendered from and when: a collection is rendered and compressed once however many scrapes it
-   * serves. /metrics keeps its venue body too, to put the exporter's own metrics as they are now after it.
+   * serves. /metrics keeps its accounts' body too, to put the exporter's own metrics as they are now after it.
    */
-  readonly #answers = new Map<string, { results: unknown[]; renderedAt: number; answer: Promise<Answer>; venue: SharedBody | undefined; dropped: number }>();
+  readonly #answers = new Map<string, { results: unknown[]; renderedAt: number; answer: Promise<Answer>; accountsBody: SharedBody | undefined; dropped: number }>();
   /** The clock of the minimum collection interval and the caches (a test's fake one moves it by hand). */
   readonly #now: () => number;
   /** What the last scrapes served, for the status page: it reads them and never collects. */
   readonly latest = new LatestCollection();
-  /** The market families as rendered from the market list last read (see Collector.source). */
-  readonly #parts = new Map<Collector, RenderedPart>();
+  /** The market families as rendered from the market list last read (see Collector.madeFrom). */
+  readonly #collectorOutputs = new Map<Collector, CollectorOutput>();
   /** Outlives reloads: the order counters are counters over the process's life. */
   readonly #orderOutcomes = new OrderOutcomes((family, orders) => this.self.orderOutcomesFolded(family, orders));
 
@@ -136,7 +136,7 @@ export class Exporter {
   /**
    * A scrape: this collection's families, then the exporter's own metrics (on /metrics). Scrapes
    * served the same collection (joined, or inside the minimum interval) get the same answer, rendered,
-   * compressed and counted once; one that comes after the render gets the same venue body with the
+   * compressed and counted once; one that comes after the render gets the same accounts' body with the
    * exporter's own metrics as they are now.
    */
   async metrics(deadline: Deadline, options: ScrapeOptions = {}): Promise<Answer> {
@@ -148,20 +148,21 @@ export class Exporter {
     this.latest.served(result);
     // A probe (accounts named) is a pure target: the exporter's own metrics stay on /metrics.
     const own = options.accounts === undefined;
-    const view = `${own ? "all" : "probe"}|${result.accounts.map((a) => a.account).join("\u0000")}|${result.marketFamilies ? "m" : ""}`;
+    // Scrapes that would get the same answer share one: /metrics or a probe, its accounts, markets or not.
+    const answerKey = `${own ? "all" : "probe"}|${result.accounts.map((a) => a.account).join("\u0000")}|${result.marketFamilies ? "m" : ""}`;
     const results = [...result.accounts, result.markets];
-    const last = this.#answers.get(view);
+    const last = this.#answers.get(answerKey);
     if (last !== undefined && sameList(last.results, results)) {
       // A reload's outcome or a rejected scrape must not wait for the next collection to show.
-      const answer = last.venue === undefined || result.collectedAt <= last.renderedAt ? last.answer : this.#withOwn(last.venue);
+      const answer = last.accountsBody === undefined || result.collectedAt <= last.renderedAt ? last.answer : this.#withOwnMetrics(last.accountsBody);
       return { answer, result, dropped: last.dropped };
     }
     this.#recordAll(result);
     const { text, dropped } = this.#render(result);
-    const venue = new SharedBody(text);
-    const answer = own ? this.#withOwn(venue) : Promise.resolve(new Answer(venue));
+    const body = new SharedBody(text);
+    const answer = own ? this.#withOwnMetrics(body) : Promise.resolve(new Answer(body));
     // Stored before it resolves, so the scrapes resuming right after this one find it.
-    this.#answers.set(view, { results, renderedAt: this.#now(), answer, venue: own ? venue : undefined, dropped });
+    this.#answers.set(answerKey, { results, renderedAt: this.#now(), answer, accountsBody: own ? body : undefined, dropped });
     return { answer, result, dropped };
   }
 
@@ -170,7 +171,7 @@ export class Exporter {
    * it calls no venue endpoint, where a scrape of /metrics collects every account.
    */
   ownMetrics(): Promise<Answer> {
-    return this.#withOwn(new SharedBody(""));
+    return this.#withOwnMetrics(new SharedBody(""));
   }
 
   /**
@@ -198,7 +199,7 @@ export class Exporter {
   /** The collection's families as text; counts the series dropped over the cap and the repeats left out. */
   #render(result: ScrapeResult): Exposition {
     const max = this.#config.scrape.maxSeries;
-    const exposition = expose(COLLECTORS, result, max, this.#parts, GIVE_WAY);
+    const exposition = expose(COLLECTORS, result, max, this.#collectorOutputs, GIVE_WAY);
     const { dropped, series } = exposition;
     this.self.seriesDuplicated(exposition.duplicates);
     if (dropped > 0) {
@@ -213,9 +214,9 @@ export class Exporter {
     return exposition;
   }
 
-  /** `venue`, then the exporter's own metrics as they are now (the Prometheus client renders them). */
-  async #withOwn(venue: SharedBody): Promise<Answer> {
-    return new Answer(venue, await this.self.registry.metrics());
+  /** `body` (the collection's families), then the exporter's own metrics as they are now (the Prometheus client renders them). */
+  async #withOwnMetrics(body: SharedBody): Promise<Answer> {
+    return new Answer(body, await this.self.registry.metrics());
   }
 
   /** Closes the connections to the venue. */

@@ -106,20 +106,20 @@ describe("expose", () => {
 
   it("renders the market families once per market list read, and anew from another read", async () => {
     const { scrape } = await scrapeFromFixtures(CASE);
-    const parts = new Map();
-    const first = expose(COLLECTORS, scrape, 1_000_000, parts);
-    const rendered = parts.get(COLLECTORS.find((c) => c.source !== undefined));
-    expect(rendered?.source).toBe(scrape.markets);
-    expect(expose(COLLECTORS, scrape, 1_000_000, parts).text).toBe(first.text);
-    expect(parts.get(COLLECTORS.find((c) => c.source !== undefined))).toBe(rendered);
+    const kept = new Map();
+    const first = expose(COLLECTORS, scrape, 1_000_000, kept);
+    const rendered = kept.get(COLLECTORS.find((c) => c.madeFrom !== undefined));
+    expect(rendered?.madeFrom).toBe(scrape.markets);
+    expect(expose(COLLECTORS, scrape, 1_000_000, kept).text).toBe(first.text);
+    expect(kept.get(COLLECTORS.find((c) => c.madeFrom !== undefined))).toBe(rendered);
     // Another read of the list (a new object) with one market fewer: its text, not the kept one.
     const markets = { ...scrape.markets!, markets: scrape.markets!.markets!.slice(1) };
     const next = { ...scrape, markets };
-    const out = expose(COLLECTORS, next, 1_000_000, parts);
+    const out = expose(COLLECTORS, next, 1_000_000, kept);
     expect(out.text).toBe(renderText(familiesOf(COLLECTORS, next)));
     expect(out.text).not.toBe(first.text);
     // A view without the market families (a probe) gets none of them, whatever is kept.
-    expect(expose(COLLECTORS, { ...next, marketFamilies: false }, 1_000_000, parts).text).not.toMatch(/^trading_market_/m);
+    expect(expose(COLLECTORS, { ...next, marketFamilies: false }, 1_000_000, kept).text).not.toMatch(/^trading_market_/m);
   });
 });
 

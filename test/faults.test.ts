@@ -10,7 +10,7 @@ import { startStack, type Stack } from "./helpers/stack.js";
 const ENDPOINTS: SimEndpoint[] = ["account_info", "orders_active", "orders_history", "markets"];
 
 /** Prometheus's timeout for these scrapes; the exporter's budget is this minus the 0.5 s offset. */
-const SCRAPE_TIMEOUT_S = 2;
+const SCRAPE_TIMEOUT_S = 3;
 
 interface Expectation {
   fault: Omit<FaultSpec, "endpoint">;
@@ -81,7 +81,7 @@ describe.each(ENDPOINTS)("a fault on %s", (endpoint) => {
   it.each(Object.entries(MATRIX))("%s", async (_name, expected) => {
     // The collection's own deadline inside the scrape's, so a slow endpoint shows as this scrape's timeout
     // (with the default, longer one the scrape would be answered with the previous collection).
-    stack = await startStack({ env: { TRADING_MARKETS_CACHE_SECONDS: "0", TRADING_SCRAPE_TIMEOUT_SECONDS: "1" } });
+    stack = await startStack({ env: { TRADING_MARKETS_CACHE_SECONDS: "0", TRADING_SCRAPE_TIMEOUT_SECONDS: "2" } });
     stack.venue.resetStats();
     const baseline = await timedScrape(stack);
     const baselineRequests = stack.venue.stats().requests[endpoint];

@@ -56,7 +56,7 @@ function isMalformedPath(error: unknown): boolean {
 }
 
 /** The status page of the latest collection: it never collects, so opening it costs the venue nothing. */
-function status(exporter: Exporter, telemetryPath: string): string {
+function statusPageHtml(exporter: Exporter, telemetryPath: string): string {
   const shown = exporter.accountNames().map((name) => ({ name, collateralIds: exporter.account(name)?.collateralIds ?? [] }));
   const result = exporter.latest.result(shown.map((a) => a.name));
   return statusPage({
@@ -131,7 +131,7 @@ export function createApp(options: AppOptions): express.Express {
 
   app.get("/", (_req, res) => {
     setPageHeaders(res);
-    res.set("cache-control", "no-store").type("html").send(status(exporter, telemetryPath));
+    res.set("cache-control", "no-store").type("html").send(statusPageHtml(exporter, telemetryPath));
   });
   // Its own path so a policy of default-src 'self' allows it; it changes only with the version.
   app.get(STATUS_CSS_PATH, (_req, res) => {

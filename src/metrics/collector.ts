@@ -12,8 +12,8 @@ export interface Collector {
    */
   readonly uncapped?: true;
   /**
-   * The one object this collector's families are made from, when it has one: while a scrape brings
-   * the same object, the exposition serves the families it rendered from it before.
+   * The one object this collector's families are made from alone, when it has one (the market list): while
+   * a scrape brings the same object, the exposition serves the families and lines it made from it before.
    */
-  source?(scrape: ScrapeResult): object | undefined;
+  madeFrom?(scrape: ScrapeResult): object | undefined;
 }

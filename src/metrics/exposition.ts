@@ -18,10 +18,10 @@ export interface Exposition {
   duplicates: number;
 }
 
-/** A collector's families as rendered from its source (Collector.source), one family's lines after another's. */
-export interface RenderedPart {
-  /** Undefined for a collector without one: its part serves this scrape only. */
-  source: object | undefined;
+/** One collector's families for a scrape, and their lines once rendered; kept while its input (Collector.madeFrom) is the same. */
+export interface CollectorOutput {
+  /** Undefined for a collector without one: the output serves this scrape only. */
+  madeFrom: object | undefined;
   families: Family[];
   lines?: string[];
   duplicates: number;
@@ -29,16 +29,16 @@ export interface RenderedPart {
 
 const seriesOf = (families: readonly Family[]): number => families.reduce((n, f) => n + f.samples.length, 0);
 
-/** A collector's families for this scrape: the kept part while its source is the same, else made anew. */
-function partOf(collector: Collector, scrape: ScrapeResult, parts: Map<Collector, RenderedPart>): RenderedPart {
-  const source = collector.source?.(scrape);
-  let part = source === undefined ? undefined : parts.get(collector);
-  if (part === undefined || part.source !== source) {
+/** A collector's output for this scrape: the kept one while its input is the same, else made anew. */
+function outputOf(collector: Collector, scrape: ScrapeResult, kept: Map<Collector, CollectorOutput>): CollectorOutput {
+  const madeFrom = collector.madeFrom?.(scrape);
+  let output = madeFrom === undefined ? undefined : kept.get(collector);
+  if (output === undefined || output.madeFrom !== madeFrom) {
     const deduped = dedupeSeries(collector.collect(scrape).filter((f) => f.samples.length > 0));
-    part = { source, families: deduped.families, duplicates: deduped.duplicates };
-    if (source !== undefined) parts.set(collector, part);
+    output = { madeFrom, families: deduped.families, duplicates: deduped.duplicates };
+    if (madeFrom !== undefined) kept.set(collector, output);
   }
-  return part;
+  return output;
 }
 
 /**
@@ -67,19 +67,19 @@ function shares(collectors: readonly Collector[], series: readonly number[], max
  * order of `giveWay` (shares above): within the collector the cap reaches, whole families are kept
  * while they fit, the family that crosses the cap is cut, and the rest are left out. The scrape's own
  * health (an `uncapped` collector, which the up/down alerts read) is always kept whole and not counted.
- * `parts` keeps the rendered families of each collector with a source, for the next scrape of the same source.
+ * `kept` holds the output of each collector with an input of its own (Collector.madeFrom), for the next scrape of the same input.
  */
 export function expose(
   collectors: readonly Collector[],
   scrape: ScrapeResult,
   maxSeries: number,
-  parts = new Map<Collector, RenderedPart>(),
+  kept = new Map<Collector, CollectorOutput>(),
   giveWay: readonly Collector[] = [],
 ): Exposition {
-  const built = collectors.map((collector) => partOf(collector, scrape, parts));
+  const built = collectors.map((collector) => outputOf(collector, scrape, kept));
   const room = shares(
     collectors,
-    built.map((part) => seriesOf(part.families)),
+    built.map((output) => seriesOf(output.families)),
     maxSeries,
     giveWay,
   );
@@ -87,19 +87,19 @@ export function expose(
   let series = 0;
   let dropped = 0;
   let duplicates = 0;
-  for (const [i, part] of built.entries()) {
-    duplicates += part.duplicates;
-    let families = part.families;
+  for (const [i, output] of built.entries()) {
+    duplicates += output.duplicates;
+    let families = output.families;
     if (collectors[i]!.uncapped !== true) {
       const cut = capSeries(families, room[i]!);
       families = cut.dropped === 0 ? families : cut.families;
       dropped += cut.dropped;
     }
     series += seriesOf(families);
-    if (families !== part.families) lines.push(...families.map(renderFamily));
+    if (families !== output.families) lines.push(...families.map(renderFamily));
     else {
-      part.lines ??= families.map(renderFamily);
-      lines.push(...part.lines);
+      output.lines ??= families.map(renderFamily);
+      lines.push(...output.lines);
     }
   }
   return { text: lines.length === 0 ? "" : `${lines.join("\n")}\n`, series, dropped, duplicates };
