@@ -1,17 +1,25 @@
-// docs/development.md's "How a scrape flows" stays true: each file it names exists, the list stays short,
-// and each line's file is imported by a file named on a line above it, so the order is the code's.
+// docs/development.md's "How a scrape flows" is the code: it names every file whose code runs for a /probe
+// (derived from the runtime imports reachable from the route's own code), no file off that path, and each
+// step's file is imported by a file named above it, so the order is the code's.
 
 import { existsSync, readFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { describe, expect, it } from "vitest";
 
 const ROOT = new URL("..", import.meta.url).pathname;
+const APP = "src/http/app.ts";
+
+function section(): string {
+  const doc = readFileSync(join(ROOT, "docs/development.md"), "utf8");
+  return doc.split("## How a scrape flows")[1]?.split(/\n## |\n### /)[0] ?? "";
+}
 
 /** The numbered lines of the section, each with every src/ path it names (bare names resolved beside the first). */
 function steps(): string[][] {
-  const doc = readFileSync(join(ROOT, "docs/development.md"), "utf8");
-  const section = doc.split("## How a scrape flows")[1]?.split(/\n## |\n### /)[0] ?? "";
-  const items = section.split(/\n(?=\d+\. )/).filter((item) => /^\d+\. /.test(item.trim()));
+  const items = section()
+    .split("\n\nShared utilities")[0]!
+    .split(/\n(?=\d+\. )/)
+    .filter((item) => /^\d+\. /.test(item.trim()));
   return items.map((item) => {
     const names = [...item.matchAll(/`([\w./-]+\.ts)`/g)].map((m) => m[1]!);
     const first = names[0] ?? "";
@@ -19,28 +27,125 @@ function steps(): string[][] {
   });
 }
 
-/** The src/ files `file` imports, as paths from the repository root. */
-function importsOf(file: string): string[] {
+/** The files of the paragraph that lists the shared utilities, named once there and not in a step. */
+function sharedUtilities(): string[] {
+  const paragraph =
+    section()
+      .split("\n\n")
+      .find((p) => p.startsWith("Shared utilities")) ?? "";
+  return [...paragraph.matchAll(/`(src\/[\w./-]+\.ts)`/g)].map((m) => m[1]!);
+}
+
+interface Import {
+  file: string;
+  names: string[];
+  /** Every name is imported as a type: nothing of the file runs for it. */
+  typeOnly: boolean;
+}
+
+/** The src/ files `file` imports, with the names it takes from each. */
+function importsOf(file: string): Import[] {
   const text = readFileSync(join(ROOT, file), "utf8");
-  return [...text.matchAll(/from "(\.[^"]+)\.js"/g)].map((m) => `${resolve(dirname(join(ROOT, file)), m[1]!).slice(ROOT.length)}.ts`);
+  return [...text.matchAll(/^import\s+([^;]*?)\s+from\s+"(\.[^"]+)\.js";/gm)].map((m) => {
+    const spec = m[1]!;
+    const braced = /\{([^}]*)\}/.exec(spec)?.[1] ?? "";
+    const names = braced
+      .split(",")
+      .map((n) => n.trim())
+      .filter(Boolean);
+    const bare = spec
+      .replace(/\{[^}]*\}/, "")
+      .replace(/^type\s+/, "")
+      .replace(/,/g, " ")
+      .trim();
+    const typeOnly = spec.startsWith("type ") || (bare === "" && names.length > 0 && names.every((n) => n.startsWith("type ")));
+    return {
+      file: `${resolve(dirname(join(ROOT, file)), m[2]!).slice(ROOT.length)}.ts`,
+      names: [
+        ...names.map(
+          (n) =>
+            n
+              .replace(/^type\s+/, "")
+              .split(/\s+as\s+/)
+              .pop()!,
+        ),
+        ...(bare === "" ? [] : [bare]),
+      ],
+      typeOnly,
+    };
+  });
+}
+
+/** Whether `file` has code that runs: a file of types alone (config/types.ts) has none. */
+function hasCode(file: string): boolean {
+  return /^export (async )?(const|function|class|let) /m.test(readFileSync(join(ROOT, file), "utf8"));
+}
+
+/** The text of the /probe route and of the functions of app.ts it calls. */
+function probeRouteCode(): string {
+  const app = readFileSync(join(ROOT, APP), "utf8");
+  const block = (start: string, end: string): string => {
+    const at = app.indexOf(start);
+    expect(at, `${start} in ${APP}`).toBeGreaterThanOrEqual(0);
+    return app.slice(at, app.indexOf(end, at) + end.length);
+  };
+  return [
+    // What createApp makes before any route (the slots), then the route and what it calls.
+    block("export function createApp(", "const app = express();"),
+    block('app.get("/probe"', "\n  });\n"),
+    block("async function serveScrape(", "\n  }\n"),
+    block("function probeTarget(", "\n  }\n"),
+    block("function plain(", "\n}\n"),
+  ].join("\n");
+}
+
+/** Every src/ file whose code can run for a /probe: app.ts, then the runtime imports reachable from what its route uses. */
+function probePath(): Set<string> {
+  const code = probeRouteCode();
+  // The route reaches a module through any name it uses, a type included, and through a value named after
+  // its class (the `exporter` it is given is an Exporter).
+  const entries = importsOf(APP)
+    .filter((i) => i.names.some((name) => new RegExp(`\\b${name}\\b`, "i").test(code)))
+    .map((i) => i.file);
+  const path = new Set<string>([APP]);
+  const queue = [...entries];
+  for (let file = queue.shift(); file !== undefined; file = queue.shift()) {
+    if (path.has(file) || !hasCode(file)) continue;
+    path.add(file);
+    for (const i of importsOf(file)) if (!i.typeOnly && !path.has(i.file)) queue.push(i.file);
+  }
+  return path;
 }
 
 describe("docs/development.md: How a scrape flows", () => {
   const list = steps();
+  const shared = sharedUtilities();
 
   it("names the path in at most 12 steps, each with a file of src/ that exists", () => {
     expect(list.length).toBeGreaterThanOrEqual(8);
     expect(list.length).toBeLessThanOrEqual(12);
-    for (const names of list) {
+    for (const names of [...list, shared]) {
       expect(names.length).toBeGreaterThan(0);
       for (const name of names) expect(existsSync(join(ROOT, name)), name).toBe(true);
     }
   });
 
+  it("names every file the /probe route's code reaches, and none it does not", () => {
+    const path = probePath();
+    const named = new Set([...list.flat(), ...shared]);
+    expect([...path].filter((file) => !named.has(file)).sort(), "on the path, missing from the document").toEqual([]);
+    expect([...named].filter((file) => !path.has(file)).sort(), "in the document, not on the path").toEqual([]);
+  });
+
+  it("lists at most eight shared utilities, each named once in the section", () => {
+    expect(shared.length).toBeLessThanOrEqual(8);
+    for (const file of shared) expect(list.flat(), file).not.toContain(file);
+  });
+
   it("follows the imports: each step's file is imported by a file named on a line above", () => {
     for (let k = 1; k < list.length; k++) {
       const above = list.slice(0, k).flat();
-      const importedBy = above.filter((file) => importsOf(file).includes(list[k]![0]!));
+      const importedBy = above.filter((file) => importsOf(file).some((i) => i.file === list[k]![0]));
       expect(importedBy, `${list[k]![0]} is imported by none of ${above.join(", ")}`).not.toEqual([]);
     }
   });
