@@ -50,7 +50,10 @@ export class Exporter {
    * rendered from and when: a collection is rendered and compressed once however many scrapes it
    * serves. /metrics keeps its accounts' body too, to put the exporter's own metrics as they are now after it.
    */
-  readonly #answers = new Map<string, { results: unknown[]; renderedAt: number; answer: Promise<Answer>; accountsBody: SharedBody | undefined; dropped: number }>();
+  readonly #answers = new Map<
+    string,
+    { results: unknown[]; renderedAt: number; answer: Promise<Answer>; accountsBody: SharedBody | undefined; dropped: number }
+  >();
   /** The clock of the minimum collection interval and the caches (a test's fake one moves it by hand). */
   readonly #now: () => number;
   /** What the last scrapes served, for the status page: it reads them and never collects. */

@@ -79,7 +79,9 @@ describe("renderText", () => {
         // The contract: dedupeSeries has left one sample per label set. An empty value is no label to
         // Prometheus and to the client, so a set differing from an earlier one only by "" against absent
         // is a repeat in another spelling, which no collector gives.
-        const nonEmpty = dedupeSeries(families.map((f) => ({ ...f, samples: withoutRespelledRepeats(f.samples) })).filter((f) => f.samples.length > 0)).families;
+        const nonEmpty = dedupeSeries(
+          families.map((f) => ({ ...f, samples: withoutRespelledRepeats(f.samples) })).filter((f) => f.samples.length > 0),
+        ).families;
         expect(renderText(nonEmpty)).toBe(await render(nonEmpty));
       }),
       { numRuns: 300 },

@@ -132,7 +132,8 @@ export class ConfigFile {
         continue;
       }
       for (const key of Object.keys(value)) {
-        if (!keys.includes(key) && !REMOVED_SETTINGS.some((r) => r.key === `${section}.${key}`)) problems.unknownKey("", section, key, keys, this.at([section, key]));
+        if (!keys.includes(key) && !REMOVED_SETTINGS.some((r) => r.key === `${section}.${key}`))
+          problems.unknownKey("", section, key, keys, this.at([section, key]));
       }
     }
   }

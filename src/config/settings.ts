@@ -388,7 +388,9 @@ export const SETTING_LIST = Object.entries(SETTINGS) as Array<[SettingId, Settin
  * Settings a release had and this one removed, by file key and variable: still accepted, so that a config
  * that carries one loads, with a one-line warning that says to delete it.
  */
-export const REMOVED_SETTINGS = [{ key: "venue.reuse_unchanged_bodies", env: "TRADING_REUSE_UNCHANGED_BODIES", why: "no effect since the venue client was rewritten" }];
+export const REMOVED_SETTINGS = [
+  { key: "venue.reuse_unchanged_bodies", env: "TRADING_REUSE_UNCHANGED_BODIES", why: "no effect since the venue client was rewritten" },
+];
 
 /** The start-up-only settings whose value differs between two configurations (a reload keeps the old one). */
 export function startupOnlyChanges(before: object, after: object): SettingId[] {

@@ -151,7 +151,7 @@ export function createApp(options: AppOptions): express.Express {
 
   // The exporter's own metrics without any account's, as blackbox_exporter's /metrics beside its /probe:
   // the job that keeps them with the /probe pattern then costs the venue nothing.
-  app.get("/exporter-metrics", async (req, res) => {
+  app.get("/exporter-metrics", async (_req, res) => {
     sendMetrics(res, await exporter.ownMetrics());
   });
 

@@ -44,7 +44,8 @@ function errorCode(error: unknown): string | undefined {
 function statusFailure(response: Response, where: string, options: GetOptions): VenueError {
   const { status } = response;
   const reason = reasonForStatus(status);
-  const retryAfterSeconds = reason === "rate_limited" ? parseRetryAfter(response.headers.get("retry-after"), Date.now(), options.maxRetryAfterSeconds) : undefined;
+  const retryAfterSeconds =
+    reason === "rate_limited" ? parseRetryAfter(response.headers.get("retry-after"), Date.now(), options.maxRetryAfterSeconds) : undefined;
   const message = reason === "redirect" ? `${where}: answered ${status}, a redirect, which is never followed` : `${where}: HTTP ${status}`;
   return new VenueError(reason, message, retryAfterSeconds);
 }
