@@ -12,7 +12,6 @@ export class Deadline {
     this.signal = AbortSignal.timeout(Math.max(1, Math.round(seconds * 1000)));
   }
 
-  /** Milliseconds left before the scrape must answer. */
   remainingMs(): number {
     return Math.max(0, this.expiresAt - this.#now());
   }

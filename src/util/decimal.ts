@@ -6,10 +6,7 @@ export interface Decimal {
   readonly scale: number;
 }
 
-/**
- * The decimal a double was written as: the shortest string that round-trips (what JSON.parse or
- * Number() read), so "0.1" is 1×10^-1 and not 0.1000000000000000055….
- */
+/** The decimal a double was written as (its shortest round-trip text): 0.1 is 1×10^-1, not 0.1000000000000000055…. */
 export function fromNumber(value: number): Decimal {
   if (Number.isInteger(value) && Math.abs(value) <= Number.MAX_SAFE_INTEGER) {
     return { mantissa: BigInt(value), scale: 0 };
@@ -18,13 +15,11 @@ export function fromNumber(value: number): Decimal {
   return parseDecimal(String(value))!;
 }
 
-/** a + b, exactly: both brought to the finer scale. */
 export function add(a: Decimal, b: Decimal): Decimal {
   const scale = Math.max(a.scale, b.scale);
   return { mantissa: a.mantissa * 10n ** BigInt(scale - a.scale) + b.mantissa * 10n ** BigInt(scale - b.scale), scale };
 }
 
-/** a − b, exactly. */
 export function subtract(a: Decimal, b: Decimal): Decimal {
   return add(a, { mantissa: -b.mantissa, scale: b.scale });
 }
@@ -33,11 +28,7 @@ export function abs(a: Decimal): Decimal {
   return a.mantissa < 0n ? { mantissa: -a.mantissa, scale: a.scale } : a;
 }
 
-/**
- * n ÷ d rounded once to the nearest double (ties to even): the quotient is taken to 53 bits with
- * its remainder, so no intermediate decimal rounding can tip it. Exact for every normal double;
- * results below about 1e-308 (subnormal) may be off by one unit.
- */
+/** n ÷ d rounded once to the nearest double (ties to even); a subnormal result may be off by one unit. */
 function roundedRatio(n: bigint, d: bigint): number {
   if (n === 0n) return 0;
   const negative = n < 0n !== d < 0n;
@@ -54,29 +45,22 @@ function roundedRatio(n: bigint, d: bigint): number {
   }
   const twice = (num - q * den) * 2n;
   if (twice > den || (twice === den && (q & 1n) === 1n)) q++;
-  // q ≤ 2^53 is exact as a double; scaling by a power of two is exact while the result is normal,
-  // and in two halves neither factor overflows unless the result does too.
+  // Scaled in two halves so neither factor overflows unless the result does too.
   const half = Math.trunc(shift / 2);
   const value = Number(q) * 2 ** -half * 2 ** (half - shift);
   return negative ? -value : value;
 }
 
-/** n ÷ d as a ratio of integers: n.m/10^n.s ÷ d.m/10^d.s = (n.m × 10^d.s) ÷ (d.m × 10^n.s). */
 const integerRatio = (n: Decimal, d: Decimal): [bigint, bigint] => [n.mantissa * 10n ** BigInt(d.scale), d.mantissa * 10n ** BigInt(n.scale)];
 
-/**
- * n ÷ d as the ratio of the two decimals as written, rounded once to the nearest double (0.19, not
- * 0.19000000000000003). Undefined when d is 0.
- */
+/** n ÷ d of the decimals as written, rounded once (0.19, not 0.19000000000000003); undefined when d is 0. */
 export function quotient(n: Decimal, d: Decimal): number | undefined {
   return d.mantissa === 0n ? undefined : roundedRatio(...integerRatio(n, d));
 }
 
-/** Decimal exponents beyond this are not read exactly (no double is that large or small anyway). */
 const MAX_EXPONENT = 400;
 const DECIMAL_PARTS = /^([+-]?)(\d*)(?:\.(\d*))?(?:[eE]([+-]?\d+))?$/;
 
-/** Decimal text (as the venue writes numbers: "-12.5", "1e3", ".5") read exactly; undefined if it is not one. */
 function parseDecimal(text: string): Decimal | undefined {
   const m = DECIMAL_PARTS.exec(text.trim());
   if (m === null) return undefined;
@@ -94,11 +78,6 @@ function parseDecimal(text: string): Decimal | undefined {
   return { mantissa, scale };
 }
 
-/**
- * Significant digits of decimal text (leading zeros not counted). At most 15, and the double read
- * from the text prints back as the same decimal, so fromNumber() recovers it; beyond, only the text
- * holds the number as written.
- */
 export function significantDigits(text: string): number {
   return text
     .replace(/[eE].*$/, "")
@@ -109,22 +88,20 @@ export function significantDigits(text: string): number {
 /** Beyond this many significant digits a double does not keep a decimal as written. */
 export const DOUBLE_DIGITS = 15;
 
-/** The decimal `text` as written when a double would not keep it (over 15 significant digits); else undefined. */
+/** The decimal `text` as written when a double would not keep it; else undefined. */
 export function longDecimal(text: string): Decimal | undefined {
   return significantDigits(text) > DOUBLE_DIGITS ? parseDecimal(text) : undefined;
 }
 
-/** The exact decimal when the venue's text had one, else the decimal the double was written as. */
 export function decimalOf(value: number, exact: Decimal | undefined): Decimal {
   return exact ?? fromNumber(value);
 }
 
-/** a × b, exactly. */
 export function multiply(a: Decimal, b: Decimal): Decimal {
   return { mantissa: a.mantissa * b.mantissa, scale: a.scale + b.scale };
 }
 
-/** ⌈n ÷ d⌉ as an integer, exactly; n ≥ 0 and d > 0 (a count of whole steps, so a part step counts as one). */
+/** ⌈n ÷ d⌉ as an integer, exactly; n ≥ 0 and d > 0. */
 export function ceilQuotient(n: Decimal, d: Decimal): bigint {
   const [num, den] = integerRatio(n, d);
   return (num + den - 1n) / den;
@@ -135,17 +112,11 @@ export function toNumber(d: Decimal): number {
 }
 
 const POW10 = Array.from({ length: 23 }, (_, k) => 10 ** k);
-/** Below this, a decimal of that many digits maps to one double and back (15 significant digits). */
 const EXACT_DIGITS = 1e15;
 
-/** The scale of the last successful `scaled` call (kept here, not in a returned pair, so a sum allocates nothing). */
 let scaledK = 0;
 
-/**
- * Fast path of fromNumber: value = m × 10^-k with the fewest decimals, as plain numbers, when m has
- * at most 15 digits (then that decimal is exactly the one the double was written as): returns m and
- * leaves k in scaledK. Else NaN.
- */
+/** m with value = m × 10^-k when m has at most 15 digits (k left in scaledK, so a sum allocates nothing); else NaN. */
 function scaled(value: number): number {
   for (let k = 0; k <= 15; k++) {
     const m = Math.round(value * POW10[k]!);
@@ -158,11 +129,7 @@ function scaled(value: number): number {
   return Number.NaN;
 }
 
-/**
- * Accumulates an exact decimal sum of doubles read from decimal text; `value` rounds once. Sums stay
- * in plain numbers (an integer mantissa and a decimal scale) while they fit in 2^53 and move to
- * BigInt only when they do not, which keeps 50,000 orders cheap.
- */
+/** An exact decimal sum of doubles read from decimal text, in plain numbers while it fits in 2^53; `value` rounds once. */
 export class ExactSum {
   #m = 0;
   #k = 0;
@@ -174,7 +141,6 @@ export class ExactSum {
     return this.#addScaled(m, scaledK);
   }
 
-  /** Adds a × b exactly (a notional: price × quantity). */
   addProduct(a: number, b: number): this {
     const x = scaled(a);
     const xk = scaledK;
@@ -205,7 +171,6 @@ export class ExactSum {
     return this.addDecimal({ mantissa: BigInt(m), scale: k });
   }
 
-  /** Adds a decimal exactly (one read from the venue's text, or one past the plain-number fast path). */
   addDecimal(d: Decimal): this {
     this.#big = add(this.decimal, d);
     return this;

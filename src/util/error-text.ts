@@ -1,14 +1,10 @@
 // Our own words for an error from a library (HTTP client, zlib, JSON parser, TLS, Node): a fixed text and its code.
 
-/** A code or class name as the library set it, if it is a plain identifier; anything else is not shown. */
 function identifier(value: unknown): string | undefined {
   return typeof value === "string" && /^[A-Za-z][A-Za-z0-9_]{0,63}$/.test(value) ? value : undefined;
 }
 
-/**
- * `what`, then in brackets the error's code (ECONNREFUSED, Z_DATA_ERROR, ERR_TLS_...) or else its class
- * name. The library's message is never used: it may quote a header value, a body or a path.
- */
+/** `what (code or class name)`; never the library's message, which may quote a header value, a body or a path. */
 export function libraryErrorText(error: unknown, what: string): string {
   const e = error as { code?: unknown; name?: unknown } | null | undefined;
   const detail = identifier(e?.code) ?? identifier(e?.name) ?? "unknown error";

@@ -3,19 +3,14 @@
 export class LineRateLimit {
   readonly #windowMs: number;
   readonly #now: () => number;
-  /** Per kind: when its last line was written and how many were held back since. */
   readonly #kinds = new Map<string, { writtenAt: number; held: number }>();
 
-  /** `windowMs`: how long one kind of line stays quiet after it was written. */
   constructor(windowMs = 60_000, now: () => number = Date.now) {
     this.#windowMs = windowMs;
     this.#now = now;
   }
 
-  /**
-   * Whether a line of `kind` may be written now: `undefined` holds it back (and counts it); a number lets it
-   * through and says how many of its kind were held back since the last one written, for that line to tell.
-   */
+  /** `undefined` holds a line of `kind` back; a number lets it through and says how many were held back since. */
   take(kind: string): number | undefined {
     const now = this.#now();
     const last = this.#kinds.get(kind);

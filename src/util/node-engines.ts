@@ -1,6 +1,5 @@
 // The oldest Node.js release the exporter runs on: package.json's engines.node is `>=` it (a test holds them equal).
 
-/** The floor of package.json's engines.node. */
 export const NODE_FLOOR = "22.19";
 
 /** Whether `version` ("20.20.2") is older than NODE_FLOOR. */

@@ -3,7 +3,6 @@
 import type { AccountConfig, AuthConfig } from "../config/types.js";
 
 export interface Authenticator {
-  /** Adds the credential to the headers of a request to `url`. */
   apply(headers: Headers, url: URL): void;
   /** Header names that carry the credential: the logger redacts them (see secretHeaderNames). */
   readonly secretHeaders: readonly string[];

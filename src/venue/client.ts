@@ -17,27 +17,20 @@ import type { Transport } from "./transport.js";
 /** One request as a debug report shows it: no header values, no host credentials. */
 export interface RequestTrace {
   endpoint: Endpoint;
-  /** Path and query, e.g. /v1/private/orders/history?offset=0&limit=100. */
   target: string;
-  /** Header names sent; their values are never recorded. */
   headerNames: string[];
-  /** HTTP status, or the failure reason when none came back. */
   result: string;
   durationMs: number;
 }
 
 export interface CallContext {
   deadline: Deadline;
-  /** Reports a field that was missing or malformed, by its name. */
   invalid: FieldReporter;
-  /** Set by a debug probe: every request made for it. */
   trace?: (request: RequestTrace) => void;
 }
 
 export interface ClientHooks {
-  /** The shared connection pool every venue request goes through. */
   transport: Transport;
-  /** Each answer (HTTP status or "error") of each request, retries included. */
   onAnswer(endpoint: Endpoint, code: string): void;
 }
 
@@ -65,10 +58,7 @@ export class VenueClient {
     return { orders: await this.#readOrders("orders_active", query, ctx, limit), limit };
   }
 
-  /**
-   * The history, paged within a bound set by configuration: at most ceil(max orders / page size)
-   * requests, retries included, however the venue treats offset and limit (history-pager.ts).
-   */
+  /** At most ceil(max orders / page size) requests, retries included, however the venue treats offset and limit. */
   async orderHistory(ctx: CallContext): Promise<OrderHistory> {
     const { historyMaxOrders: max, historyPageSize: pageSize } = this.#venue;
     const budget: RequestBudget = { left: Math.ceil(max / pageSize) };
@@ -81,15 +71,10 @@ export class VenueClient {
     return this.#read("markets", {}, ctx, (walk) => readMarkets(walk, ctx.invalid));
   }
 
-  /** An order list: at most the larger of venue.max_items and the limit asked is read. */
   #readOrders(endpoint: OrderList, query: Record<string, string>, ctx: CallContext, limit: number, budget?: RequestBudget): Promise<Order[]> {
     return this.#read(endpoint, query, ctx, (walk) => readOrders(walk, endpoint, ctx.invalid), Math.max(this.#venue.maxItems, limit), budget);
   }
 
-  /**
-   * One GET and at most one retry (http.ts; with a budget, every attempt spends one and none is made
-   * without), then the body's list walked within bounds (at most `maxItems` items kept) and read by `read`.
-   */
   async #read<T>(
     endpoint: Endpoint,
     query: Record<string, string>,

@@ -21,7 +21,6 @@ export type FailureReason = (typeof FAILURE_REASONS)[number];
 export class VenueError extends Error {
   override readonly name = "VenueError";
   readonly reason: FailureReason;
-  /** Seconds the venue asked us to wait (Retry-After), when it did. */
   readonly retryAfterSeconds: number | undefined;
 
   constructor(reason: FailureReason, message: string, retryAfterSeconds?: number) {
@@ -31,7 +30,7 @@ export class VenueError extends Error {
   }
 }
 
-/** The reason for a failed HTTP status (anything but 2xx) the venue answered with; one past 599, of no class, is the server's fault as a 5xx. */
+/** A status past 599, of no class, counts as the server's fault (a 5xx). */
 export function reasonForStatus(status: number): FailureReason {
   if (status >= 300 && status < 400) return "redirect";
   if (status === 401 || status === 403) return "auth";

@@ -7,12 +7,7 @@ export interface RequestBudget {
   left: number;
 }
 
-/**
- * Reads pages with offset/limit until a short page (the end), the order cap, the request budget, or
- * a page that adds no order id not already read. A page longer than asked is used (up to the cap) and
- * the next offset moves past all of it, so nothing is asked for twice. Orders without an id cannot be
- * told apart and are all kept.
- */
+/** Pages until a short page, the cap, the budget, or a page adding no new id; a page longer than asked is used and skipped past whole. */
 export async function pageHistory(
   maxOrders: number,
   pageSize: number,
@@ -27,7 +22,6 @@ export async function pageHistory(
   };
   let offset = 0;
   for (;;) {
-    // Every page so far was full: more may exist, but the cap or the bound says stop.
     if (orders.length >= maxOrders || budget.left <= 0) return { orders, truncated: true, anomalies };
     const limit = Math.min(pageSize, maxOrders - orders.length);
     const page = await fetchPage(offset, limit);
@@ -50,7 +44,6 @@ export async function pageHistory(
       note("no_progress");
       return { orders, truncated: true, anomalies };
     }
-    // A page cut at the cap ends the read at the loop's first check.
     offset += page.length;
   }
 }

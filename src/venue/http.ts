@@ -8,19 +8,14 @@ import { DecodeError, StatusError } from "./transport.js";
 export interface GetOptions {
   url: URL;
   headers: Headers;
-  /** The scrape's deadline: it bounds the request, its retry and the body alike. */
+  /** The scrape's deadline: it bounds the request, its retry and the body read alike. */
   signal: AbortSignal;
-  /** Milliseconds left before the deadline: a retry is made only if its backoff and RETRY_MIN_REMAINING_MS fit. */
   remainingMs: () => number;
-  /** Largest decoded body accepted, in bytes (a gzip bomb stops here too). */
+  /** Counted in decoded bytes, so a gzip bomb stops here too. */
   maxBodyBytes: number;
-  /** Longest Retry-After honoured, in seconds. */
   maxRetryAfterSeconds: number;
-  /** The connection pool's fetch (transport.ts). */
   fetch: typeof fetch;
-  /** The history pager's request budget: every attempt spends one, and no retry is made without one left. */
   budget?: { left: number };
-  /** Each attempt's outcome: the HTTP status, or the failure reason when none came back, and its duration. */
   onAttempt?: (result: { code: string; reason: string | undefined; durationMs: number }) => void;
 }
 
@@ -40,7 +35,6 @@ function errorCode(error: unknown): string | undefined {
   return undefined;
 }
 
-/** A status outside 2xx as a failure: its reason, and the venue's Retry-After on a rate limit. */
 function statusFailure(response: Response, where: string, options: GetOptions): VenueError {
   const { status } = response;
   const reason = reasonForStatus(status);
@@ -63,7 +57,6 @@ function classify(error: unknown, where: string, options: GetOptions): VenueErro
   return new VenueError("network", `${where}: connection failed (${code ?? "no error code"})`);
 }
 
-/** The response's body, read to its end or to `maxBytes` decoded bytes, whichever comes first. */
 async function readCapped(response: Response, maxBytes: number, where: string): Promise<Buffer> {
   if (response.body === null) return Buffer.alloc(0);
   const reader = response.body.getReader();
@@ -84,13 +77,7 @@ async function readCapped(response: Response, maxBytes: number, where: string): 
   return chunks.length === 1 ? Buffer.from(chunks[0]!.buffer, chunks[0]!.byteOffset, length) : Buffer.concat(chunks, length);
 }
 
-/**
- * GETs `url` and returns its decoded body, or throws a VenueError. ky retries once, network errors
- * and 5xx only (never a 429: Retry-After is reported to the caller, up to its maximum), after a
- * jittered 50-250 ms backoff, and only while the backoff and RETRY_MIN_REMAINING_MS fit before the
- * deadline and the budget has a request left. ky's own timeout stays off: the deadline's signal bounds
- * the request, the retry and the body read alike.
- */
+/** `url`'s decoded body, or a VenueError; one retry (network or 5xx, never a 429) only if it fits before the deadline and the budget. */
 export async function getBody(options: GetOptions): Promise<Buffer> {
   const where = `GET ${options.url.pathname}`;
   let backoffMs = 0;
@@ -103,7 +90,6 @@ export async function getBody(options: GetOptions): Promise<Buffer> {
       redirect: "manual",
       retry: {
         limit: 1,
-        // Every error reaching here is the VenueError the fetch below made of it.
         shouldRetry: ({ error }) => {
           const reason = error instanceof VenueError ? error.reason : undefined;
           if (reason !== "network" && reason !== "http_5xx") return false;
@@ -113,7 +99,6 @@ export async function getBody(options: GetOptions): Promise<Buffer> {
         },
         delay: () => backoffMs,
       },
-      // Each attempt's failure is classified once, here: a status outside 2xx or what the transport threw.
       fetch: async (input, init) => {
         if (options.budget !== undefined) options.budget.left--;
         const started = performance.now();

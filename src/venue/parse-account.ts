@@ -5,10 +5,7 @@ import { type FieldReporter, exactFields, isRecord, readFields, readId, readLabe
 import { ACCOUNT_NUMBERS, type AccountInfo, POSITION_NUMBERS, type Position } from "./snapshot.js";
 import { OVER_CAP_FIELD, type ListWalk, walkList } from "./walk.js";
 
-/**
- * Every field name the account-info readers below may report as invalid: what SelfMetrics starts
- * at 0. test/known-fields.test.ts holds it equal to what the readers report.
- */
+/** Every field the account-info readers may report, which SelfMetrics starts at 0 (test/known-fields.test.ts holds them equal). */
 export const ACCOUNT_INFO_FIELDS = [
   "positions",
   "collateralId",
@@ -33,12 +30,7 @@ function readPosition(raw: unknown, invalid: FieldReporter): Position | undefine
   };
 }
 
-/**
- * An account-info body walked within its bounds: at most the cap of positions read, the rest counted.
- * The shape is told by what the body holds: a list of positions is the detailed shape, anything
- * else (a count, or no positions field) the summary shape. A body that is not an object fails the
- * endpoint with invalid_schema. `positionCount` is how many the list held, read or not.
- */
+/** A list of positions makes the detailed shape, anything else the summary; `positionCount` counts positions read or not. */
 export async function readAccountInfo(walk: ListWalk, collateralId: string, invalid: FieldReporter): Promise<AccountInfo> {
   const positions: Position[] = [];
   const seen = new Set<string>();
@@ -73,7 +65,6 @@ export async function readAccountInfo(walk: ListWalk, collateralId: string, inva
     ...readFields(body, ACCOUNT_NUMBERS, readNumber, invalid),
     positionCount,
     positions,
-    // A position not read (past the cap, or not an object) leaves sums over them (the margin ratio) unknown.
     positionsComplete: positions.length === listed,
     exact: exactFields(body, ["totalMargin"] as const),
   };

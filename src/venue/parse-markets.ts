@@ -5,10 +5,7 @@ import { type FieldReporter, isRecord, readFields, readLabel, readNumber } from 
 import { OVER_CAP_FIELD, type ListWalk, walkList } from "./walk.js";
 import { MARKET_SETTINGS, type Market } from "./snapshot.js";
 
-/**
- * Every field name the market reader below may report as invalid: what SelfMetrics starts at 0.
- * test/known-fields.test.ts holds it equal to what the reader reports.
- */
+/** Every field the market reader may report, which SelfMetrics starts at 0 (test/known-fields.test.ts holds them equal). */
 export const MARKET_FIELDS = [
   "[]",
   "id",
@@ -25,7 +22,6 @@ function readMarket(raw: Record<string, unknown>, invalid: FieldReporter): Marke
   const id = readLabel(raw.id, "id", invalid);
   if (id === undefined) return undefined;
   const label = (field: string): string | undefined => readLabel(raw[field], field, invalid);
-  // Without a settings object, "settings" is reported once rather than each setting.
   const settings = isRecord(raw.settings) ? raw.settings : undefined;
   if (settings === undefined) invalid("settings");
   return {
@@ -38,10 +34,7 @@ function readMarket(raw: Record<string, unknown>, invalid: FieldReporter): Marke
   };
 }
 
-/**
- * The market list walked within its bounds: at most the cap of markets read, the rest counted.
- * A repeated id keeps its first entry.
- */
+/** A repeated id keeps its first entry. */
 export async function readMarkets(walk: ListWalk, invalid: FieldReporter): Promise<Market[]> {
   const markets: Market[] = [];
   const seen = new Set<string>();

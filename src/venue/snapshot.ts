@@ -2,17 +2,11 @@
 
 import type { Decimal } from "../util/decimal.js";
 
-/**
- * Numbers exactly as the venue wrote them, by field, for the fields derived values are computed
- * from, and only where the text has more significant digits (over 15) than a double keeps; a field
- * absent here is exact as its double. See util/decimal.ts.
- */
+/** Numbers as the venue wrote them, only where the text has more digits than a double keeps; an absent field is exact as its double. */
 export type Exact<K extends string> = Partial<Record<K, Decimal>>;
 
-/** A value the venue did not send, or sent in a form that is not a finite number, is undefined. */
 type Maybe<T> = T | undefined;
 
-/** The numeric fields of a position (besides marketId and direction), as the reference lists them. */
 export const POSITION_NUMBERS = [
   "avgExecutionPrice",
   "size",
@@ -32,22 +26,18 @@ export type Position = Record<(typeof POSITION_NUMBERS)[number], Maybe<number>> 
   repeat?: true;
 };
 
-/** The account-level numbers of an account-info body. */
 export const ACCOUNT_NUMBERS = ["collateralBalance", "availableMargin", "totalInvested", "totalMargin", "totalUnrealizedPnl"] as const;
 
 export type AccountInfo = Record<(typeof ACCOUNT_NUMBERS)[number], Maybe<number>> & {
   collateralId: string;
-  /** detailed: positions listed; summary: only their count. */
   shape: "detailed" | "summary";
   positionCount: Maybe<number>;
-  /** Detailed shape only. */
   positions: Position[];
   /** False when an element of the list could not be read, so sums over it are unknown. */
   positionsComplete: boolean;
   exact: Exact<"totalMargin"> | undefined;
 };
 
-/** The flags and numbers of an active order; the numbers are kept exactly too (see Exact). */
 export const ORDER_FLAGS = ["isPendingExpiration", "isPendingCancellation", "isPendingRejection"] as const;
 export const ORDER_NUMBERS = ["price", "quantity", "quantityLocked", "quantityFilled"] as const;
 
@@ -61,7 +51,6 @@ export type Order = Partial<Record<(typeof ORDER_FLAGS)[number], Maybe<boolean>>
   status: Maybe<string>;
   /** Seconds since the epoch, whatever unit the venue used. */
   createdAt: Maybe<number>;
-  /** rejectionReason.code when the order carries a rejection reason. */
   rejectionCode: Maybe<string>;
   exact?: Exact<(typeof ORDER_NUMBERS)[number]> | undefined;
 };
@@ -105,8 +94,6 @@ export type PagingAnomaly = (typeof PAGING_ANOMALIES)[number];
 
 export interface OrderHistory {
   orders: Order[];
-  /** True when the order cap, the request bound or a paging anomaly ended the read early. */
   truncated: boolean;
-  /** Pages of this read that showed each paging anomaly (see history-pager.ts). */
   anomalies: Partial<Record<PagingAnomaly, number>>;
 }

@@ -20,7 +20,7 @@ function discard(stream: Readable): void {
   stream.destroy();
 }
 
-/** The body's bytes could not be decoded: they arrived, but were not what their coding says, or were cut short. */
+/** The body arrived but was not what its coding says, or was cut short. */
 export class DecodeError extends Error {
   override readonly name = "DecodeError";
 }
@@ -34,20 +34,13 @@ export class StatusError extends Error {
   }
 }
 
-/**
- * The decoded chunks of `raw`. zlib ends strictly, so a body cut short is an error (fetch's decoder,
- * lenient at the end, would let it pass as a shorter body). A failure of the raw body itself (a reset
- * mid-answer) stays a transport failure; only the decoder's own is a DecodeError, wherever in the body
- * it comes. Returning early (the reader's cap, its deadline) destroys both streams, and so stops the transfer.
- */
+/** zlib ends strictly, so a body cut short is a DecodeError (fetch's lenient decoder would pass it as a shorter body). */
 async function* decoded(raw: Readable, coding: string): AsyncGenerator<Uint8Array> {
   const decoder = DECODERS.get(coding);
   if (decoder === undefined) {
-    // "" or identity: the caller refused every other coding.
     yield* raw as AsyncIterable<Uint8Array>;
     return;
   }
-  // The stream that failed first: pipeline then destroys the other with the same error.
   let failed: "raw" | "decoder" | undefined;
   raw.on("error", () => {
     failed ??= "raw";
@@ -77,11 +70,7 @@ export class Transport {
     connect: { timeout: 10_000 },
   });
 
-  /**
-   * A fetch for ky over the pool's public request(): redirects never followed, a failure's body never
-   * read, a success's body handed over as a stream of decoded bytes (see `decoded`), which the caller
-   * reads under its cap.
-   */
+  /** ky's fetch over the pool: redirects never followed, a failure's body never read, a success's body decoded as it streams. */
   readonly fetch = async (input: Parameters<typeof fetch>[0], init?: RequestInit): Promise<Response> => {
     const asked = input instanceof Request ? input : new Request(input, init);
     const url = new URL(asked.url);
@@ -97,7 +86,6 @@ export class Transport {
     }
     const status = answer.statusCode;
     if (status < 200 || status >= 300 || status === 204 || status === 205) {
-      // Failures are judged by status alone: the body is not read.
       discard(answer.body);
       if (status > 599) throw new StatusError(status);
       return new Response(null, { status, headers: responseHeaders });
@@ -110,7 +98,6 @@ export class Transport {
     return new Response(ReadableStream.from(decoded(answer.body, coding)), { status, headers: responseHeaders });
   };
 
-  /** Closes idle connections and waits for busy ones, up to `graceMs`; then destroys what is left. */
   async close(graceMs = 5_000): Promise<void> {
     const late = delay(graceMs, "late" as const, { ref: false });
     if ((await Promise.race([this.dispatcher.close(), late])) === "late") await this.dispatcher.destroy();

@@ -10,10 +10,7 @@ export const OVER_CAP_FIELD = "over_cap";
 /** Walks the body's list (`list` undefined: the top-level array), handing each item to `each`. */
 export type ListWalk = (list: string | undefined, each: (item: unknown) => void) => Promise<Walked>;
 
-/**
- * A ListWalk over `body`: one parse, whatever the reader asks of it. At most `maxItems` items of the
- * list are handed out, the rest counted; a walk still going when `signal` (the scrape's deadline) aborts stops as a timeout.
- */
+/** One parse of `body`, whatever the reader asks of it; a walk still going at the scrape's deadline stops as a timeout. */
 export function bodyWalk(body: Buffer, url: URL, limits: { maxItems: number; signal: AbortSignal }): ListWalk {
   return async (list, each) => {
     try {
@@ -28,7 +25,6 @@ export function bodyWalk(body: Buffer, url: URL, limits: { maxItems: number; sig
   };
 }
 
-/** Walks `list` (as ListWalk), reports the items past the cap as OVER_CAP_FIELD, and returns the body's root. */
 export async function walkList(walk: ListWalk, list: string | undefined, invalid: FieldReporter, each: (item: unknown) => void): Promise<Walked> {
   const walked = await walk(list, each);
   if (walked.overCap > 0) invalid(OVER_CAP_FIELD, walked.overCap);

@@ -2,11 +2,7 @@
 
 import { isIPv6 } from "node:net";
 
-/**
- * The group a client address counts in: an IPv4 address alone (an IPv4-mapped IPv6 one as its IPv4
- * address), an IPv6 address by its /64, since one host or site is handed a whole /64 and could take a
- * new address from it for every request.
- */
+/** An IPv4 address alone (a mapped one too); an IPv6 one by its /64, from which one host can take a new address per request. */
 export function addressGroup(remoteAddress: string | undefined): string {
   const address = remoteAddress ?? "";
   const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address);
@@ -22,23 +18,19 @@ export function addressGroup(remoteAddress: string | undefined): string {
     .join(":")}::/64`;
 }
 
-/** An address's recent record: checks that failed, and checks it asked for (run, waiting or refused). */
 export interface Standing {
   failures: number;
   attempts: number;
 }
 
-/** Sets `key` as `map`'s newest entry, dropping the oldest past `limit`: the Map's order is the order of last change. */
+/** Drops the oldest entry past `limit`: the Map's order is the order of last change. */
 export function setNewest<K, V>(map: Map<K, V>, key: K, value: V, limit: number): void {
   map.delete(key);
   map.set(key, value);
   if (map.size > limit) map.delete(map.keys().next().value as K);
 }
 
-/**
- * The record of each address group, expiring `ttlMs` after its last change; the stalest go first past
- * `entries`, so an attacker's many addresses cost bounded memory.
- */
+/** Records expire `ttlMs` after their last change and the stalest go past `entries`, so many addresses cost bounded memory. */
 export class AddressStandings {
   readonly #entries = new Map<string, Standing & { expires: number }>();
   readonly #now: () => number;

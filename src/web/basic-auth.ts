@@ -1,5 +1,4 @@
-// HTTP basic auth against bcrypt hashes, as exporter-toolkit does it: unknown users timed like known ones,
-// good checks cached, and the rest checked in a fair order so a flood of wrong passwords cannot starve real scrapes.
+// HTTP basic auth against bcrypt hashes, as exporter-toolkit does it, in a fair order so a flood of wrong passwords cannot starve real scrapes.
 
 import { createHmac, randomBytes } from "node:crypto";
 import bcrypt from "bcryptjs";
@@ -9,7 +8,6 @@ import { BcryptWorker } from "./bcrypt-worker.js";
 import { CheckQueue, CheckRefusedError } from "./check-queue.js";
 
 const CHALLENGE = 'Basic realm="trading-exporter", charset="UTF-8"';
-/** Good credentials remembered; recent wrong ones remembered, and for how long: a repeated wrong password costs no bcrypt. */
 const GOOD_ENTRIES = 256;
 const FAILED_ENTRIES = 4096;
 const FAILED_TTL_MS = 5 * 60_000;
@@ -29,10 +27,7 @@ function credentialsOf(header: string | undefined): Credentials | undefined {
   return { user: decoded.slice(0, colon), password: decoded.slice(colon + 1) };
 }
 
-/**
- * A hash no password matches, at `cost`, so an unknown user costs one full bcrypt run like a known one.
- * Built from random characters rather than hashed, which would cost a bcrypt run at start-up.
- */
+/** A hash no password matches, so an unknown user costs one bcrypt run like a known one. */
 function dummyHash(cost: number): string {
   const digest = Array.from(randomBytes(31), (byte) => BCRYPT_BASE64[byte % 64]).join("");
   return bcrypt.genSaltSync(cost) + digest;
@@ -49,19 +44,11 @@ function deny(res: express.Response): void {
 }
 
 export interface BasicAuthOptions {
-  /** Called as each bcrypt check starts. */
   onCheck?: () => void;
-  /** The bcrypt comparison; the worker thread unless a test takes control of when each check ends. */
   compare?: (password: string, hash: string) => Promise<boolean>;
 }
 
-/**
- * Requires basic auth for every request when `users` (name -> bcrypt hash) is not empty; else passes
- * through. Credentials that passed before are let in without bcrypt and without waiting; ones that
- * failed lately are refused without bcrypt; the rest wait their turn for the one bcrypt thread in the
- * order of CheckQueue (an address with no failures first), and the same credentials arriving together
- * share one check. Everything lives in this closure, so a guard built from another web config starts empty.
- */
+/** Credentials that passed skip bcrypt, ones that failed lately are refused without it, and the rest queue for the one bcrypt thread. */
 export function basicAuth(users: Record<string, string>, options: BasicAuthOptions = {}): express.RequestHandler {
   // A Map, so names such as "constructor" or "__proto__" find nothing inherited.
   const hashes = new Map(Object.entries(users));
@@ -69,8 +56,7 @@ export function basicAuth(users: Record<string, string>, options: BasicAuthOptio
   const now = Date.now;
   // At the highest configured cost: with mixed costs no dummy matches all, and this never makes unknown users cheaper.
   const dummy = dummyHash(Math.max(...[...hashes.values()].map((hash) => bcrypt.getRounds(hash))));
-  // Credentials that passed (most recently used last) and ones that failed lately (with their expiry), as
-  // digests keyed per process: the password is not kept, and a memory dump holds no unsalted digest.
+  // Digests keyed per process: the password is not kept, and a memory dump holds no unsalted digest.
   const key = randomBytes(32);
   const digestOf = ({ user, password }: Credentials): string => createHmac("sha256", key).update(user).update("\0").update(password).digest("base64");
   const good = new Map<string, true>();

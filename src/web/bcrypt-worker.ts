@@ -15,10 +15,8 @@ import("node:worker_threads").then(async ({ parentPort, workerData }) => {
   });
 });`;
 
-/** Runs bcrypt compares in order on one worker thread, so at most one core is spent on them (CheckQueue sends one at a time). */
 export class BcryptWorker {
   #worker: Worker | undefined;
-  /** The checks sent and not yet answered, by id. */
   readonly #pending = new Map<number, { resolve(ok: boolean): void; reject(error: Error): void }>();
   #nextId = 0;
 

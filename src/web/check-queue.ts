@@ -2,16 +2,9 @@
 
 import type { AddressStandings, Standing } from "./address-standing.js";
 
-/**
- * Checks waiting at most (one per address group): a waiting request holds a socket. Past it the
- * waiting check that ranks last is answered 429, or the new one if that ranks last itself.
- */
+/** Checks waiting at most, one per address group: a waiting request holds a socket. Past it the lowest-ranked is refused. */
 export const MAX_WAITING_CHECKS = 128;
-/**
- * How long a check waits for its turn before a 429. Prometheus does not retry a 429 before its next
- * interval, so waiting beats refusing: 5 s outlasts a burst of about 50 new addresses at bcrypt cost 10
- * and leaves half of Prometheus's default 10 s scrape timeout for the scrape.
- */
+/** A check's wait for its turn: Prometheus retries a 429 only at its next interval; this leaves half its default 10 s timeout. */
 export const MAX_WAIT_MS = 5_000;
 
 /** A check not run (address_busy, queue_full, wait_expired): the client is told to retry (429), not that its password is wrong. */
@@ -28,21 +21,14 @@ interface Waiting<T> {
   timer?: ReturnType<typeof setTimeout>;
 }
 
-/**
- * Negative when `a` goes before `b`. Fewest failures first: an address whose checks failed lately
- * waits behind any that has not failed. Then fewest attempts: one that timed out or was refused waits
- * behind one asking for the first time. Then the newest: right after a restart a flood's first wave
- * is already waiting, and the scraper arriving among or after it must not queue behind all of it.
- */
+/** Fewest recent failures, then fewest attempts, then the newest: a scraper must not queue behind a flood's first wave. */
 function rank(a: Standing & { arrival: number }, b: Standing & { arrival: number }): number {
   return a.failures - b.failures || a.attempts - b.attempts || b.arrival - a.arrival;
 }
 
-/** Runs submitted checks one at a time in the order of `rank`, at most MAX_WAITING_CHECKS waiting, each MAX_WAIT_MS at most. */
 export class CheckQueue<T> {
   readonly #standings: AddressStandings;
   readonly #waiting = new Set<Waiting<T>>();
-  /** Address groups with a check running or waiting: one each, a second is answered 429 at once. */
   readonly #busy = new Set<string>();
   #running = false;
   #arrivals = 0;
@@ -51,7 +37,6 @@ export class CheckQueue<T> {
     this.#standings = standings;
   }
 
-  /** Runs `run` when its turn comes; rejects with CheckRefusedError if it never comes. */
   submit(group: string, run: () => Promise<T>): Promise<T> {
     this.#standings.attempted(group);
     if (this.#busy.has(group)) return Promise.reject(new CheckRefusedError("password check refused: address_busy"));
@@ -71,7 +56,6 @@ export class CheckQueue<T> {
     });
   }
 
-  /** The waiting checks (and `also`) in the order of `rank`: the next to run first. */
   #ranked(...also: Waiting<T>[]): Waiting<T>[] {
     const keyed = [...this.#waiting, ...also].map((entry) => ({ entry, key: { ...this.#standings.of(entry.group), arrival: entry.arrival } }));
     return keyed.sort((a, b) => rank(a.key, b.key)).map(({ entry }) => entry);

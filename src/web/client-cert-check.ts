@@ -10,10 +10,7 @@ function canonical(value: string): string {
   return isIP(value) === 6 ? new URL(`http://[${value}]/`).hostname.slice(1, -1) : value;
 }
 
-/**
- * The values of Node's subjectAltName text ("DNS:a, IP Address:127.0.0.1, URI:\"x\\u002cy\""): DNS names,
- * IP addresses, e-mail addresses and URIs, the four kinds Go compares. Node quotes a value holding a comma.
- */
+/** The DNS, IP, e-mail and URI values of Node's subjectAltName text, the kinds Go compares; Node quotes a value holding a comma. */
 export function subjectAltNames(text: string | undefined): string[] {
   const names: string[] = [];
   const entry = /(DNS|IP Address|email|URI|[^:,]+):("(?:[^"\\]|\\.)*"|[^,]*)(?:, |$)/gy;
@@ -32,17 +29,12 @@ export function subjectAltNames(text: string | undefined): string[] {
   return names;
 }
 
-/** Whether the certificate carries one of the allowed SANs, compared exactly as Go's toolkit does. */
 function hasAllowedSan(cert: X509Certificate, allowed: readonly string[]): boolean {
   const wanted = new Set(allowed.map(canonical));
   return subjectAltNames(cert.subjectAltName).some((name) => wanted.has(name));
 }
 
-/**
- * Checks a finished handshake against the policy; undefined admits it, else the `reason` word: the
- * certificate is missing, unverified or has no allowed SAN. Go fails the handshake in these cases; Node
- * has finished it by now, so the caller closes the connection before any request is read.
- */
+/** Undefined admits a finished handshake; else why the policy refuses it. */
 export function clientCertRefusal(
   socket: TLSSocket,
   policy: Pick<TlsServerConfig, "clientAuthType" | "clientAllowedSans">,

@@ -4,10 +4,7 @@
 const UNIT_MS: Readonly<Record<string, number>> = { ns: 1e-6, us: 1e-3, µs: 1e-3, μs: 1e-3, ms: 1, s: 1_000, m: 60_000, h: 3_600_000 };
 const PART = /(\d+(?:\.\d*)?|\.\d+)(ns|us|µs|μs|ms|s|m|h)/y;
 
-/**
- * Milliseconds of a Go duration string without a sign, or undefined if it is not one. "0" alone is
- * zero, as in Go; every other number needs its unit.
- */
+/** Milliseconds of an unsigned Go duration, or undefined; "0" alone needs no unit, as in Go. */
 export function goDurationMs(text: string): number | undefined {
   if (text === "0") return 0;
   if (text === "") return undefined;

@@ -5,16 +5,11 @@ import { basicAuth } from "./basic-auth.js";
 import { rateLimit } from "./rate-limit.js";
 import type { WebConfig } from "./web-config-schema.js";
 
-/** What the guards tell about the requests they refuse (the self-metrics implement it). */
 export interface GuardEvents {
-  /** A request answered 429 by rate_limit. */
   rateLimited(): void;
 }
 
-/**
- * What the exporter mounts for a web config, in order: the headers go on the 429s and 401s too, and
- * the rate limit comes before basic auth so a flood past it costs no bcrypt.
- */
+/** The headers go on the 429s and 401s too; the rate limit comes before basic auth, so a flood past it costs no bcrypt. */
 export function webGuards(config: WebConfig, events?: GuardEvents): express.RequestHandler[] {
   const headers: express.RequestHandler = (_req, res, next) => {
     res.set(config.headers);

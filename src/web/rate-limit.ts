@@ -3,11 +3,7 @@
 import type express from "express";
 import type { RateLimit } from "./web-config-schema.js";
 
-/**
- * Go's rate.Limiter as exporter-toolkit uses it: full at the start with `burst` tokens, one more every
- * `intervalMs` up to `burst`; a request takes one or is refused. Time is monotonic and passed in, so a
- * test can move it.
- */
+/** Go's rate.Limiter as exporter-toolkit uses it: full at the start, one more token every `intervalMs` up to `burst`. */
 export class TokenBucket {
   readonly #limit: RateLimit;
   readonly #now: () => number;
@@ -21,7 +17,6 @@ export class TokenBucket {
     this.#at = now();
   }
 
-  /** Takes a token if there is one. */
   take(): boolean {
     this.#refill();
     if (this.#tokens < 1) return false;
@@ -29,7 +24,6 @@ export class TokenBucket {
     return true;
   }
 
-  /** Milliseconds until the next token. */
   waitMs(): number {
     this.#refill();
     return Math.max(0, (1 - this.#tokens) * this.#limit.intervalMs);
@@ -42,10 +36,6 @@ export class TokenBucket {
   }
 }
 
-/**
- * Refuses requests past the bucket with 429 and a Retry-After, calling `onLimited` for each; passes
- * everything when `limit` is undefined (off).
- */
 export function rateLimit(limit: RateLimit | undefined, onLimited?: () => void): express.RequestHandler {
   if (limit === undefined) return (_req, _res, next) => next();
   const bucket = new TokenBucket(limit);

@@ -2,16 +2,13 @@
 
 import type { SecureVersion } from "node:tls";
 
-/** The web config's TLS version names, oldest first. */
+/** Oldest first: min_version and max_version are compared by index. */
 export const TLS_VERSIONS = ["TLS10", "TLS11", "TLS12", "TLS13"] as const;
 export type TlsVersion = (typeof TLS_VERSIONS)[number];
 
 export const NODE_TLS_VERSION: Readonly<Record<TlsVersion, SecureVersion>> = { TLS10: "TLSv1", TLS11: "TLSv1.1", TLS12: "TLSv1.2", TLS13: "TLSv1.3" };
 
-/**
- * Every TLS 1.0-1.2 suite name the toolkit has taken across Go releases (Go's `tls.CipherSuites()`),
- * with OpenSSL's name; null where Node's OpenSSL has no such suite (3DES is not built into it).
- */
+/** Every TLS 1.0-1.2 suite name Go has taken, with OpenSSL's name; null where Node's OpenSSL has none (3DES). */
 const TLS12_SUITES: Readonly<Record<string, string | null>> = {
   TLS_RSA_WITH_3DES_EDE_CBC_SHA: null,
   TLS_RSA_WITH_AES_128_CBC_SHA: "AES128-SHA",
@@ -34,10 +31,8 @@ const TLS12_SUITES: Readonly<Record<string, string | null>> = {
 /** Go takes these names but never lets them be configured: TLS 1.3 always offers all three. */
 const TLS13_SUITES: ReadonlySet<string> = new Set(["TLS_AES_128_GCM_SHA256", "TLS_AES_256_GCM_SHA384", "TLS_CHACHA20_POLY1305_SHA256"]);
 
-/** The toolkit's four curves, as OpenSSL's group list names them. */
 const CURVES: Readonly<Record<string, string>> = { CurveP256: "P-256", CurveP384: "P-384", CurveP521: "P-521", X25519: "X25519" };
 
-/** Why a cipher_suites entry cannot be used, or undefined if it can. */
 export function cipherSuiteProblem(name: string): string | undefined {
   if (TLS13_SUITES.has(name)) return undefined;
   if (!Object.hasOwn(TLS12_SUITES, name)) return "unknown cipher suite (Go crypto/tls names, e.g. TLS_ECDHE_RSA_WITH_AES_128_GCM_SHA256)";
@@ -47,7 +42,6 @@ export function cipherSuiteProblem(name: string): string | undefined {
 
 export const isTls13Suite = (name: string): boolean => TLS13_SUITES.has(name);
 
-/** OpenSSL's names for the TLS 1.0-1.2 suites of a list that passed `cipherSuiteProblem`, in order. */
 export function openSslCipherList(names: readonly string[]): string[] {
   return names.flatMap((name) => TLS12_SUITES[name] ?? []);
 }
@@ -56,7 +50,6 @@ export function curveProblem(name: string): string | undefined {
   return Object.hasOwn(CURVES, name) ? undefined : `unknown curve (one of ${Object.keys(CURVES).join(", ")})`;
 }
 
-/** Node's `ecdhCurve` for a list that passed `curveProblem`: "P-256:X25519". */
 export function ecdhCurveOption(names: readonly string[]): string {
   return names.map((name) => CURVES[name]).join(":");
 }

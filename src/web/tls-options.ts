@@ -8,7 +8,6 @@ import { libraryErrorText } from "../util/error-text.js";
 import { ecdhCurveOption, NODE_TLS_VERSION, openSslCipherList } from "./tls-names.js";
 import type { PemSource, TlsServerConfig } from "./web-config-schema.js";
 
-/** The PEM bytes a config names: its files as read now, or its inline text. */
 export interface TlsPems {
   cert: Buffer;
   key: Buffer;
@@ -19,7 +18,6 @@ function problem(key: string, text: string): ConfigError {
   return new ConfigError(`web config: tls_server_config.${key}: ${text}`);
 }
 
-/** The key the user wrote for this PEM: `cert` for inline text, `cert_file` for a file. */
 const keyOf = (name: string, source: PemSource): string => ("file" in source ? `${name}_file` : name);
 
 function readPem(name: string, source: PemSource): Buffer {
@@ -32,7 +30,6 @@ function readPem(name: string, source: PemSource): Buffer {
   }
 }
 
-/** Reads every file the config names (inline PEMs as they are). Throws a ConfigError naming the key. */
 export function readTlsPems(tls: TlsServerConfig): TlsPems {
   const pems: TlsPems = { cert: readPem("cert", tls.cert), key: readPem("key", tls.key) };
   return tls.clientCa === undefined ? pems : { ...pems, clientCa: readPem("client_ca", tls.clientCa) };
@@ -46,12 +43,10 @@ function check(key: string, what: string, build: () => unknown): void {
   }
 }
 
-/** OpenSSL's cipher list, or undefined for Node's default. */
 function ciphersOption(tls: TlsServerConfig): string | undefined {
   const list = tls.cipherSuites === undefined ? undefined : openSslCipherList(tls.cipherSuites).join(":");
   const legacy = tls.minVersion === "TLS10" || tls.minVersion === "TLS11";
-  // OpenSSL 3's default security level refuses TLS 1.0/1.1 (their handshake signs with SHA-1): level 0
-  // is what Go's acceptance of them amounts to, so it is lowered only when the config asks for them.
+  // OpenSSL 3 refuses TLS 1.0/1.1 (SHA-1 handshakes) above level 0, so it is lowered only when the config asks for them.
   return legacy ? `${list ?? DEFAULT_CIPHERS}:@SECLEVEL=0` : list;
 }
 
@@ -59,7 +54,6 @@ function ciphersOption(tls: TlsServerConfig): string | undefined {
 export function tlsOptionsFrom(tls: TlsServerConfig, pems: TlsPems): TlsOptions {
   const { cert, key, clientCa } = pems;
   const [certKey, keyKey] = [keyOf("cert", tls.cert), keyOf("key", tls.key)];
-  // One piece at a time, so the message names the key that is wrong.
   check(certKey, "not a PEM certificate", () => createSecureContext({ cert }));
   check(keyKey, "not a PEM private key without a passphrase", () => createSecureContext({ key }));
   check(keyKey, `does not match ${certKey}`, () => createSecureContext({ cert, key }));
@@ -76,10 +70,8 @@ export function tlsOptionsFrom(tls: TlsServerConfig, pems: TlsPems): TlsOptions 
     key,
     minVersion: NODE_TLS_VERSION[tls.minVersion],
     maxVersion: NODE_TLS_VERSION[tls.maxVersion],
-    // Go's PreferServerCipherSuites (the toolkit's default true); false lets the client's order win.
     honorCipherOrder: tls.preferServerCipherSuites,
-    // Go's client auth policies in Node's two switches. Node can only reject an unverified certificate; the
-    // policies it has no switch for are finished after the handshake by `clientCertRefusal` (client-cert-check.ts).
+    // Go's policies that Node has no switch for are finished after the handshake by clientCertRefusal.
     requestCert: tls.clientAuthType !== "NoClientCert",
     rejectUnauthorized: tls.clientAuthType === "RequireAndVerifyClientCert",
     ca: clientCa,

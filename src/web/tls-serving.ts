@@ -1,5 +1,4 @@
-// TLS as the exporter serves it: the options at start-up, certificate files re-read when they change (as the
-// toolkit re-reads them per handshake), the client certificate policy per connection.
+// TLS as the exporter serves it: start-up options, certificate files re-read when they change, the client certificate policy.
 
 import { createHash } from "node:crypto";
 import type { Server, TLSSocket, TlsOptions } from "node:tls";
@@ -10,7 +9,7 @@ import { clientCertRefusal } from "./client-cert-check.js";
 import type { TlsServerConfig } from "./web-config-schema.js";
 import { readTlsPems, type TlsPems, tlsOptionsFrom } from "./tls-options.js";
 
-/** The files are looked at no more often than this: Go reads them on every handshake, which a busy server need not copy. */
+/** Go reads the files on every handshake; a busy server looks at them at most this often. */
 const TLS_RELOAD_CHECK_MS = 1_000;
 
 // A digest, so a bad key file is not kept in memory to be compared with.
@@ -19,10 +18,7 @@ const digestOf = ({ cert, key, clientCa }: TlsPems): string =>
     .update(Buffer.concat([cert, Buffer.from("\0"), key, Buffer.from("\0"), clientCa ?? Buffer.alloc(0)]))
     .digest("hex");
 
-/**
- * Reads the PEMs now (a ConfigError names a bad one) and returns what the server needs: the `options` it
- * starts with, and `attach`, which hooks the file reload and the client certificate check into it.
- */
+/** Reads the PEMs now (a ConfigError names a bad one); `attach` hooks the file reload and the client certificate check. */
 export function tlsServing(
   tls: TlsServerConfig,
   logger: Pick<Logger, "info" | "warn" | "debug">,
@@ -31,14 +27,12 @@ export function tlsServing(
   const pems = readTlsPems(tls);
   let served = digestOf(pems);
   let checkedAt = performance.now();
-  // The last problem told, so the same bad files are reported once.
   let refused: string | undefined;
   const refuse = (error: unknown, what: string): void => {
     const problem = error instanceof ConfigError ? error.message : libraryErrorText(error, "web config: TLS files unusable");
     if (`${what} ${problem}` !== refused) logger.warn({ error: problem }, "TLS certificate files changed but cannot be used; the old ones keep serving");
     refused = `${what} ${problem}`;
   };
-  // Whatever goes wrong, the connection is served with the context it has.
   const reloadIfChanged = (server: Server): void => {
     if (performance.now() - checkedAt < reloadCheckMs) return;
     checkedAt = performance.now();
@@ -46,7 +40,6 @@ export function tlsServing(
     try {
       next = readTlsPems(tls);
     } catch (error) {
-      // A file half-way through being replaced (gone, or unreadable) leaves the old context serving.
       return refuse(error, "read");
     }
     const digest = digestOf(next);
@@ -68,8 +61,7 @@ export function tlsServing(
       // Before Node wraps the connection in TLS, so this very connection gets a renewed certificate.
       if (watchesFiles) server.prependListener("connection", () => reloadIfChanged(server));
       if (tls.clientAuthType === "NoClientCert") return;
-      // Go fails the handshake; Node has finished it when this runs, so the connection is closed before
-      // a request is read, as Node itself does for an unverified certificate: the client sees a reset.
+      // Go fails the handshake; Node has finished it by now, so the connection is closed before a request is read.
       server.prependListener("secureConnection", (socket: TLSSocket) => {
         const refusal = clientCertRefusal(socket, tls);
         if (refusal === undefined) return;

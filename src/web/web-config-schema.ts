@@ -17,14 +17,12 @@ const ALLOWED_HEADERS: Readonly<Record<string, readonly string[] | undefined>> =
 // An empty path would resolve to the config file's own directory; say so instead.
 const filePath = z.string().refine((path) => path !== "", "must not be empty");
 
-/** exporter-toolkit's client_auth_type values, Go's tls.ClientAuthType names. */
 const CLIENT_AUTH_TYPES = ["NoClientCert", "RequestClientCert", "RequireAnyClientCert", "VerifyClientCertIfGiven", "RequireAndVerifyClientCert"] as const;
 
 const tlsVersion = z.enum(TLS_VERSIONS);
 // Go reads an inline PEM given as "" as not given.
 const inlinePem = z.string().transform((text) => (text === "" ? undefined : text));
 
-/** A PEM given inline in the web config (fixed until restart), or a file read again when it changes. */
 export type PemSource = { file: string } | { inline: string };
 
 function pemSource(inline: string | undefined, file: string | undefined): PemSource | undefined {
@@ -32,14 +30,10 @@ function pemSource(inline: string | undefined, file: string | undefined): PemSou
   return inline === undefined ? undefined : { inline };
 }
 
-// An empty list means Go's default, as an absent one does.
 const nonEmpty = (list: string[] | undefined): string[] | undefined => (list?.length ? list : undefined);
 
-// A name is shown only if it looks like one: the list could hold anything pasted by mistake.
 const shownName = (name: string): string => (/^[A-Za-z0-9_]{1,64}$/.test(name) ? `${name}: ` : "");
 
-// The mistakes no single key shows: a PEM given twice or not at all, a client CA or SAN list that nothing
-// would check, versions the wrong way round, suite and curve names without an OpenSSL equivalent.
 const tlsServerConfig = z
   .strictObject({
     cert: inlinePem.optional(),
@@ -66,7 +60,6 @@ const tlsServerConfig = z
       else if (name !== "client_ca" && inline === undefined && file === undefined) report([`${name}_file`], `required (or ${name} with the PEM inline)`);
     }
     if (tls.client_auth_type === "NoClientCert") {
-      // As the toolkit: a CA alone used to require certificates here, and would silently check nothing now.
       const needsPolicy = "is set but client_auth_type is NoClientCert (the default), so no certificate is asked for: set RequireAndVerifyClientCert";
       for (const key of ["client_ca", "client_ca_file", "client_allowed_sans"] as const) if (tls[key] !== undefined) report([key], needsPolicy);
     }
@@ -86,28 +79,22 @@ const tlsServerConfig = z
       if (problem !== undefined) report(["curve_preferences", i], `${shownName(name)}${problem}`);
     });
   })
-  // The config as the server uses it (a PEM file path relative to the config file until web-config.ts resolves it).
   .transform((tls) => ({
-    // The refinement refused a config without a cert or a key.
     cert: pemSource(tls.cert, tls.cert_file)!,
     key: pemSource(tls.key, tls.key_file)!,
     clientCa: pemSource(tls.client_ca, tls.client_ca_file),
     clientAuthType: tls.client_auth_type === "RequireClientCert" ? "RequireAnyClientCert" : tls.client_auth_type,
-    /** The client certificate must carry one of these SANs (DNS, IP, e-mail or URI), exactly. */
     clientAllowedSans: tls.client_allowed_sans,
     minVersion: tls.min_version,
     maxVersion: tls.max_version,
-    /** Go names of the TLS 1.0-1.2 suites, in preference order (TLS 1.3 ones are accepted and ignored, as in Go). */
     cipherSuites: nonEmpty(tls.cipher_suites),
     preferServerCipherSuites: tls.prefer_server_cipher_suites,
-    /** Go names (CurveP256, ...), in preference order. */
     curvePreferences: nonEmpty(tls.curve_preferences),
   }));
 
 export type TlsServerConfig = z.output<typeof tlsServerConfig>;
 
-// $2a$/$2b$/$2y$, two-digit cost 04-31, 22 salt and 31 digest characters of bcrypt's base64. The message
-// never quotes the value: it is a password hash.
+// The message never quotes the value: it is a password hash.
 const bcryptHash = z.string().regex(/^\$2[aby]\$(0[4-9]|[12][0-9]|3[01])\$[./A-Za-z0-9]{53}$/, "not a bcrypt hash ($2a$, $2b$ or $2y$ with cost 04-31)");
 
 const basicAuthUsers = z.record(z.string(), bcryptHash).superRefine((users, ctx) => {
@@ -140,7 +127,6 @@ const headers = z.record(z.string(), headerValue).superRefine((entries, ctx) => 
   }
 });
 
-// A Go time.Duration as the toolkit's YAML reads it: a string such as "1s", or a bare integer of nanoseconds.
 const goDuration = z.union([z.string(), z.number().int()]).transform((value, ctx) => {
   const ms = typeof value === "number" ? value / 1e6 : goDurationMs(value);
   if (ms !== undefined && ms >= 0) return ms;
@@ -154,14 +140,12 @@ const httpServerConfig = z.strictObject({
   headers: headers.optional(),
 });
 
-/** rate_limit: one token every `intervalMs`, at most `burst` saved up. */
 export interface RateLimit {
   intervalMs: number;
   burst: number;
 }
 
-// The toolkit turns the limiter off with a zero interval; a zero burst there would refuse every
-// request, which no one means, so it turns the limiter off here too.
+// A zero burst would refuse every request, which no one means: it turns the limiter off, as a zero interval does.
 const rateLimit = z
   .strictObject({
     interval: goDuration.optional(),
@@ -176,18 +160,12 @@ export const webConfigSchema = z
     http_server_config: httpServerConfig.optional(),
     rate_limit: rateLimit.optional(),
   })
-  // The config as the exporter uses it (PEM file paths relative to the config file until web-config.ts resolves them).
   .transform(({ tls_server_config: tls, basic_auth_users: users, http_server_config: http, rate_limit: limit }) => ({
     tls,
-    /** user name -> bcrypt hash */
     basicAuthUsers: { ...users },
-    /** Added to every response (http_server_config.headers). */
     headers: { ...http?.headers },
-    // As the file sets it (start-up notes it when true); HTTP/1.1 is served either way.
     ...(http?.http2 === undefined ? {} : { http2: http.http2 }),
-    // Absent when the limiter is off.
     ...(limit === undefined ? {} : { rateLimit: limit }),
   }));
 
-/** The validated web config, exporter-toolkit's defaults applied. */
 export type WebConfig = z.output<typeof webConfigSchema>;

@@ -14,16 +14,11 @@ function underDir(tls: TlsServerConfig, baseDir: string): TlsServerConfig {
   return { ...tls, cert: at(tls.cert), key: at(tls.key), clientCa: tls.clientCa && at(tls.clientCa) };
 }
 
-/**
- * Parses web config YAML. `source` is the file's path: relative cert/key/CA paths resolve against its
- * directory. The TLS files are read now, so a missing or unusable one stops start-up with its key named.
- */
 export function parseWebConfig(text: string, source: string): WebConfig {
   // An empty file (or one of comments only) turns nothing on, as in exporter-toolkit.
   const data = parseYaml(text, "web config", false) ?? {};
   const parsed = webConfigSchema.safeParse(data, { reportInput: true });
   if (!parsed.success) {
-    // Every problem at once, in file order, an unknown key with the key probably meant.
     const problems = new Problems();
     addZodIssues(parsed.error, problems, { schema: webConfigSchema, data, at: [], label: "web config: ", order: documentOrder(data), source: FROM_FILE });
     problems.throwIfAny();
