@@ -23,7 +23,6 @@ function sameList(a: readonly unknown[], b: readonly unknown[]): boolean {
   return a.length === b.length && a.every((x, i) => x === b[i]);
 }
 
-/** The log field of the lines a rate limit held back since the last one, absent when none were. */
 function suppressed(held: number): { suppressed?: number } {
   return held > 0 ? { suppressed: held } : {};
 }
@@ -35,30 +34,20 @@ export class Exporter {
   readonly #logger: Logger;
   /** Last known health per endpoint and account, so a change is logged once, not every scrape. */
   readonly #healthy = new Map<string, boolean>();
-  /** Last paging anomalies seen per account ("" for none), so a change is logged once. */
   readonly #paging = new Map<string, string>();
-  /** Paging lines repeat for every account of a venue that pages wrongly: one a minute per kind, the rest counted in the next. */
+  /** One line a minute per kind: every account of a venue that pages wrongly would repeat it. */
   readonly #pagingLines = new LineRateLimit();
-  /**
-   * A venue endpoint that fails (or recovers) for one account usually does for all: one line a minute per
-   * endpoint and reason, the accounts held back counted in the next line and every failure in the metrics.
-   */
+  /** One line a minute per endpoint and reason: an endpoint failing for one account usually fails for all. */
   readonly #healthLines = new LineRateLimit();
   readonly #transport = new Transport();
-  /**
-   * The last answer per answer key (which accounts, markets or not: see #serve), with the collection results it was
-   * rendered from and when: a collection is rendered and compressed once however many scrapes it
-   * serves. /metrics keeps its accounts' body too, to put the exporter's own metrics as they are now after it.
-   */
+  /** A collection is rendered and compressed once however many scrapes it serves; /metrics keeps its body to append own metrics. */
   readonly #answers = new Map<
     string,
     { results: unknown[]; renderedAt: number; answer: Promise<Answer>; accountsBody: SharedBody | undefined; dropped: number }
   >();
-  /** The clock of the minimum collection interval and the caches (a test's fake one moves it by hand). */
   readonly #now: () => number;
   /** What the last scrapes served, for the status page: it reads them and never collects. */
   readonly latest = new LatestCollection();
-  /** The market families as rendered from the market list last read (see Collector.madeFrom). */
   readonly #collectorOutputs = new Map<Collector, CollectorOutput>();
   /** Outlives reloads: the order counters are counters over the process's life. */
   readonly #orderOutcomes = new OrderOutcomes((family, orders) => this.self.orderOutcomesFolded(family, orders));
@@ -85,10 +74,7 @@ export class Exporter {
     );
   }
 
-  /**
-   * Serves a new configuration from the next scrape on; scrapes in flight finish with the old one. An account
-   * whose venue settings and credentials did not change keeps its collection and the venue's Retry-After.
-   */
+  /** Serves `config` from the next scrape on; scrapes in flight finish with the old one. */
   reload(config: Config): void {
     this.#scraper = this.#scraperFor(config, this.#scraper);
     this.#config = config;
@@ -98,7 +84,6 @@ export class Exporter {
     return this.#scraper.accountNames();
   }
 
-  /** Whether this process serves the venue's market target (MARKET_TARGET) and the market families on /metrics. */
   ownsMarkets(): boolean {
     return this.#scraper.ownsMarkets;
   }
@@ -115,7 +100,6 @@ export class Exporter {
     for (const a of result.accounts) if (a.history !== undefined) this.#recordPaging(a.account, a.history);
   }
 
-  /** Counts the history read's paging anomalies; logs when an account's set of them changes. */
   #recordPaging(account: string, history: OrderHistory): void {
     const kinds: string[] = [];
     for (const [kind, n] of Object.entries(history.anomalies) as Array<[PagingAnomaly, number]>) {
@@ -136,12 +120,7 @@ export class Exporter {
     }
   }
 
-  /**
-   * A scrape: this collection's families, then the exporter's own metrics (on /metrics). Scrapes
-   * served the same collection (joined, or inside the minimum interval) get the same answer, rendered,
-   * compressed and counted once; one that comes after the render gets the same accounts' body with the
-   * exporter's own metrics as they are now.
-   */
+  /** Scrapes served the same collection share one answer; a later one gets its body with own metrics as they are now. */
   async metrics(deadline: Deadline, options: ScrapeOptions = {}): Promise<Answer> {
     return (await this.#serve(deadline, options)).answer;
   }
@@ -151,7 +130,6 @@ export class Exporter {
     this.latest.served(result);
     // A probe (accounts named) is a pure target: the exporter's own metrics stay on /metrics.
     const own = options.accounts === undefined;
-    // Scrapes that would get the same answer share one: /metrics or a probe, its accounts, markets or not.
     const answerKey = `${own ? "all" : "probe"}|${result.accounts.map((a) => a.account).join("\u0000")}|${result.marketFamilies ? "m" : ""}`;
     const results = [...result.accounts, result.markets];
     const last = this.#answers.get(answerKey);
@@ -169,19 +147,12 @@ export class Exporter {
     return { answer, result, dropped };
   }
 
-  /**
-   * The exporter's own metrics alone (process, runtime, trading_exporter_*), for the job beside /probe:
-   * it calls no venue endpoint, where a scrape of /metrics collects every account.
-   */
+  /** The exporter's own metrics alone, for the job beside /probe: no venue call, where /metrics collects every account. */
   ownMetrics(): Promise<Answer> {
     return this.#withOwnMetrics(new SharedBody(""));
   }
 
-  /**
-   * A debug probe of one account (or, undefined, of the market target), admitted and served like any probe:
-   * it starts a collection only where a probe would, and then reports every request of it; otherwise it
-   * reports the collection it was served and when that started.
-   */
+  /** A probe of one account (undefined: the market target) that reports its requests, if it started the collection. */
   async debug(deadline: Deadline, account: AccountConfig | undefined): Promise<string> {
     const requests: RequestTrace[] = [];
     const invalid = new Map<string, number>();
@@ -199,7 +170,6 @@ export class Exporter {
     return debugReport({ account, requests, invalid, result, dropped, exposition: (await answer).text(), collection });
   }
 
-  /** The collection's families as text; counts the series dropped over the cap and the repeats left out. */
   #render(result: ScrapeResult): Exposition {
     const max = this.#config.scrape.maxSeries;
     const exposition = expose(COLLECTORS, result, max, this.#collectorOutputs, GIVE_WAY);
@@ -217,12 +187,10 @@ export class Exporter {
     return exposition;
   }
 
-  /** `body` (the collection's families), then the exporter's own metrics as they are now (the Prometheus client renders them). */
   async #withOwnMetrics(body: SharedBody): Promise<Answer> {
     return new Answer(body, await this.self.registry.metrics());
   }
 
-  /** Closes the connections to the venue. */
   close(): Promise<void> {
     return this.#transport.close();
   }

@@ -13,10 +13,8 @@ import { VERSION, versionText } from "./version.js";
 import { libraryErrorText } from "./util/error-text.js";
 import type { SelfMetrics } from "./metrics/self.js";
 
-/** What to do about a start-up failure we have no words for: it is ours to fix. */
 const REPORT_IT = "please report it with the output of --version and the command line";
 
-/** The log sink, once there is one: flushed (briefly) before exit. */
 let sink: LogSink | undefined;
 
 async function main(argv: string[]): Promise<number> {
@@ -29,8 +27,6 @@ async function main(argv: string[]): Promise<number> {
     process.stdout.write(`${versionText()}\n`);
     return 0;
   }
-  // Start-up, --config.check and every reload refuse a value sent as a header with a line break in it
-  // (the parsers check them, so they are listed with every other problem).
   const load = () => loadConfig({ flags: flags.flags, env: process.env });
   const { config, warnings } = await load();
   // TLS and basic auth (zod, bcryptjs) are loaded only when a web config asks for them.
@@ -52,8 +48,7 @@ async function main(argv: string[]): Promise<number> {
     for (const warning of next.warnings) logger.warn({ problem: warning }, "configuration warning");
     return next.config;
   };
-  // Bad input is handled where it enters; an error nobody caught is a bug after which no state can be
-  // trusted, so the process exits, as Node does by default, and its supervisor starts it afresh.
+  // An error nobody caught is a bug after which no state can be trusted: exit, as Node does, for the supervisor to restart.
   const fatal = (what: string) => (error: unknown) => {
     logger.error({ error: libraryErrorText(error, "unexpected failure") }, `${what}: exiting`);
     void exit(1);
@@ -80,7 +75,6 @@ async function main(argv: string[]): Promise<number> {
     process.once("SIGINT", () => resolve("SIGINT"));
   });
   logger.info({ signal }, "stopping: finishing in-flight scrapes");
-  // Bounded whatever happens: in-flight scrapes get their longest deadline, the pool 5 s more.
   const graceMs = config.scrape.maxTimeoutSeconds * 1000;
   setTimeout(() => {
     logger.error("stop took too long; exiting");
@@ -100,7 +94,6 @@ async function exit(code: number): Promise<never> {
 main(process.argv.slice(2)).then(
   (code) => exit(code),
   (error: unknown) => {
-    // Every configuration problem on its own line; anything else in one that says where and what to do.
     const lines =
       error instanceof ConfigError
         ? error.problems.map((problem) => `configuration error: ${problem}`)

@@ -23,9 +23,7 @@ function redactSecretsOf(config: Config): void {
     if (auth.type === "api_key") values.push(auth.key.reveal());
     if (auth.type === "bearer") values.push(auth.token.reveal());
     if (auth.type === "basic") values.push(auth.password.reveal(), `${auth.username}:${auth.password.reveal()}`);
-    // Every extra header value: whether one is a credential cannot be told from its name (a venue
-    // may sign with X-Desk), so none may reach an answer or a log line. One that is also a name the
-    // configuration shows anyway (an account name, a collateral id: X-Desk: beta) stays readable.
+    // Any extra header may be a credential (a venue may sign with X-Desk), unless the configuration shows its value anyway.
     for (const value of Object.values(account.headers)) if (!shownNames.has(value)) values.push(value);
   }
   addSecrets(values);
@@ -33,11 +31,9 @@ function redactSecretsOf(config: Config): void {
 
 export interface Service {
   exporter: Exporter;
-  /** Every listener; `server.url` is the first one's. */
   server: RunningServers;
-  /** Re-reads the configuration and secret files; a bad one is rejected and the old one keeps serving. */
+  /** Re-reads the configuration and secret files; on a bad one the old one keeps serving. */
   reload(): Promise<void>;
-  /** Stops accepting, lets in-flight scrapes finish within `graceMs`, closes the venue connections. */
   close(graceMs?: number): Promise<void>;
 }
 
@@ -45,10 +41,9 @@ export interface ServiceOptions {
   self?: SelfMetrics;
   /** Where a reload reads the configuration from; without it there is no reload. */
   source?: () => Config | Promise<Config>;
-  /** Middleware run before every route (basic auth, response headers from the web config); a function is given the self-metrics to count in. */
+  /** Middleware before every route (the web config's); a function is given the self-metrics to count in. */
   guards?: express.RequestHandler[] | ((self: SelfMetrics) => express.RequestHandler[]);
   tls?: ListenOptions["tls"];
-  /** See `ListenOptions.onTlsServer`. */
   onTlsServer?: ListenOptions["onTlsServer"];
 }
 
@@ -93,7 +88,6 @@ export async function startService(config: Config, logger: Logger, options: Serv
     ...(source === undefined ? {} : { reload }),
     ...(guards === undefined ? {} : { guards }),
   });
-  // With socket activation the listen addresses are not used, as in the exporter-toolkit.
   const targets: ListenTarget[] = config.web.systemdSocket ? takeSystemdSockets(process.env, process.pid).map((fd) => ({ fd })) : config.listenAddresses;
   const server = await listenAll(app, targets, {
     tls: options.tls,

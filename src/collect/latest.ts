@@ -5,11 +5,9 @@ import type { FailureReason } from "../venue/errors.js";
 
 export interface LastFailure {
   reason: FailureReason;
-  /** When the exporter saw the failure (epoch ms). */
   at: number;
 }
 
-/** The key of an endpoint's failure: the market list belongs to no account. */
 function failureKey(endpoint: string, account: string | undefined): string {
   return `${endpoint}\u0000${account ?? ""}`;
 }
@@ -39,7 +37,6 @@ export class LatestCollection {
     return this.#failures.get(failureKey(endpoint, account));
   }
 
-  /** The latest collection of these accounts as one scrape result; undefined while none of them was collected. */
   result(accounts: readonly string[]): ScrapeResult | undefined {
     const found = accounts.flatMap((name) => this.#accounts.get(name) ?? []);
     if (found.length === 0 && this.#markets === undefined) return undefined;

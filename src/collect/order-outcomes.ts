@@ -2,13 +2,12 @@
 
 import type { ActiveOrders, OrderHistory } from "../venue/snapshot.js";
 
-/** The market, status and code of the series an order is counted under once its account's series are at their bound. */
+/** The market and key an order is counted under once its account's series are at their bound. */
 const FOLDED = "other";
 const FOLDED_ID = `${FOLDED}\u0000${FOLDED}`;
 /** One `other` series per family, for which the bound always keeps room. */
 const RESERVED = 2;
 
-/** The two counters: trading_orders_total (by status) and trading_order_rejections_total (by code). */
 export type OutcomeFamily = "orders" | "rejections";
 
 export interface OrderCount {
@@ -18,19 +17,15 @@ export interface OrderCount {
   readonly count: number;
 }
 
-/** One account's counts as of a collection. */
 export interface OrderCounts {
   readonly orders: readonly OrderCount[];
   readonly rejections: readonly OrderCount[];
-  /** Order ids remembered now (bounded, see OrderOutcomes). */
   readonly tracked: number;
 }
 
-/** What is remembered of one order id. */
 interface SeenOrder {
-  /** The last collection (the account's count of them) whose reads showed the id. */
+  /** The account's collection number whose reads last showed the id. */
   lastSeen: number;
-  /** The statuses already counted for the id. */
   statuses: string[];
   rejected: boolean;
 }
@@ -47,10 +42,7 @@ class AccountOrders {
   counts: OrderCounts | undefined;
 }
 
-/**
- * Adds `n` (0 makes the series exist) to the count of (market, key) in `family`; a series that would be
- * new while the account holds `maxSeries` is counted under (other, other) instead. Returns whether it was.
- */
+/** Adds `n` (0 makes the series exist) to (market, key), or to (other, other) if a new series would pass `maxSeries`; true if folded. */
 function bump(state: AccountOrders, family: OutcomeFamily, marketId: string, key: string, n: number, maxSeries: number): boolean {
   const counts = state[family];
   let id = `${marketId}\u0000${key}`;
@@ -69,17 +61,7 @@ function bump(state: AccountOrders, family: OutcomeFamily, marketId: string, key
   return folded;
 }
 
-/**
- * The memory of seen ids per account. An id is forgotten once two reads in a row left it out (one
- * read of grace, for an order between the active list and the history while they are read), and
- * never more than `2 × (history_max_orders + the active list's limit)` are kept: the oldest first
- * seen go first. A forgotten id that comes back counts again, so a read that does not reach back to
- * an order can count it twice at most; ids are kept (up to the cap) while either read is cut short.
- *
- * The series are bounded too: an account holds at most `maxSeries` of both families together, two of
- * them kept for (market_id, status or code) = (other, other), where the orders of any new series go
- * once the others are taken (`onFolded` is told how many, per family). Series already held keep counting.
- */
+/** Seen ids per account: one is forgotten once two reads in a row miss it; at most 2 × (history_max_orders + active limit) kept. */
 export class OrderOutcomes {
   readonly #accounts = new Map<string, AccountOrders>();
   readonly #onFolded: (family: OutcomeFamily, orders: number) => void;
@@ -88,16 +70,11 @@ export class OrderOutcomes {
     this.#onFolded = onFolded;
   }
 
-  /** The counts as they are, for a collection that did not read both order lists. */
   peek(account: string): OrderCounts | undefined {
     return this.#accounts.get(account)?.counts;
   }
 
-  /**
-   * Counts what this collection's reads show for the first time; the first complete collection of
-   * an account is the baseline: its orders count 0 (their series exist at 0), so a restart shows no burst.
-   * A collection missing either list changes nothing: a failed read must not make every id look new.
-   */
+  /** The first complete collection is the baseline (counts 0: no burst on restart); one missing a list changes nothing. */
   observe(
     account: string,
     active: ActiveOrders | undefined,
@@ -107,7 +84,6 @@ export class OrderOutcomes {
   ): OrderCounts | undefined {
     if (active === undefined || history === undefined) return this.peek(account);
     const state = this.#accounts.get(account) ?? new AccountOrders();
-    // The baseline: this account's first complete collection.
     const step = this.#accounts.has(account) ? 1 : 0;
     this.#accounts.set(account, state);
     const generation = ++state.generation;
@@ -123,7 +99,6 @@ export class OrderOutcomes {
         seen.lastSeen = generation;
         if (o.marketId === undefined) continue;
         if (o.status !== undefined && !seen.statuses.includes(o.status)) {
-          // A new array of its exact length: push would reserve room for 16 in each of thousands of ids.
           seen.statuses = seen.statuses.concat(o.status);
           if (bump(state, "orders", o.marketId, o.status, step, maxSeries)) folded.orders++;
         }
@@ -133,9 +108,7 @@ export class OrderOutcomes {
         }
       }
     }
-    // A read cut short (by the request bound or a paging anomaly, or an active list filling its limit)
-    // may leave out ids that show again: they are kept. A history full to history_max_orders leaves out
-    // only orders older than its window, which never come back into it.
+    // Ids a cut-short read left out may show again, so are kept; a full history window leaves out only older orders.
     const fullWindow = history.orders.length >= historyMaxOrders && Object.keys(history.anomalies).length === 0;
     const whole = (!history.truncated || fullWindow) && active.orders.length < active.limit;
     forget(state.seen, generation, whole, 2 * (historyMaxOrders + active.limit));
@@ -150,7 +123,6 @@ function forget(seen: Map<string, SeenOrder>, generation: number, whole: boolean
   if (whole) {
     for (const [id, s] of seen) if (s.lastSeen < generation - 1) seen.delete(id);
   }
-  // Ids this read missed go first, then the oldest first seen.
   for (const [id, s] of seen) {
     if (seen.size <= cap) break;
     if (s.lastSeen < generation) seen.delete(id);

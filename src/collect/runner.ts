@@ -10,11 +10,7 @@ export interface Run<T> {
   value: T | undefined;
 }
 
-/**
- * Runs `call` and never throws: a VenueError becomes its reason and message; anything else (a bug,
- * not the venue) is reported as reason internal with a fixed text naming only its class or code,
- * never its message (a library's message can quote a header value), so the scrape still answers.
- */
+/** Never throws: anything but a VenueError is a bug, reported as `internal` without its message (it can quote a header). */
 export async function runEndpoint<T>(endpoint: Endpoint, account: string | undefined, call: () => Promise<T>): Promise<Run<T>> {
   const started = performance.now();
   const done = (ok: boolean, error?: unknown): EndpointOutcome => ({

@@ -1,5 +1,4 @@
-// Collects one scrape: every configured account's endpoints and the markets, in parallel, shared
-// between concurrent scrapes and reused inside the minimum interval, rate-limited endpoints left alone.
+// Collects one scrape: every account's endpoints and the markets in parallel, shared between scrapes, Retry-After honoured.
 
 import { createHash } from "node:crypto";
 import { ownsMarkets, shardAccounts } from "../config/sharding.js";
@@ -15,32 +14,25 @@ import type { AccountResult, EndpointOutcome, MarketsResult, ScrapeResult } from
 import { mergeOutcomes, runEndpoint, type Run } from "./runner.js";
 import { SharedCollections } from "./shared-collections.js";
 
-/** A debug probe's view of the collections it starts: one it joins or is served again it did not start, and they report nothing here. */
+/** A debug probe's view of the collections it starts itself (not those it joins or is served again). */
 export interface CollectionTrace {
-  /** A collection started for the probe: `account` undefined for the market list. */
   started(account: string | undefined, at: number): void;
   request(request: RequestTrace): void;
   invalid(endpoint: Endpoint, field: string, count: number): void;
 }
 
 export interface ScrapeOptions {
-  /** Only these accounts; all when absent. */
   accounts?: string[];
   /** The market list's own families in the answer (default true); the list is read either way. */
   marketFamilies?: boolean;
-  /** A debug probe: the collections this scrape starts report every request and invalid field to it. */
   trace?: CollectionTrace;
 }
 
 export interface ScraperHooks extends ClientHooks {
-  /** Fields the venue sent missing or malformed, counted per call. */
   onInvalidFields(endpoint: Endpoint, counts: Map<string, number>): void;
 }
 
-/**
- * What a collection depends on, as a digest: a reload that leaves it unchanged keeps the collection, the
- * Retry-After and the market cache. The credentials are in it (revealed only into the hash).
- */
+/** What a collection depends on, credentials included (revealed only into the hash): a reload that keeps it keeps the state. */
 function identityOf(venue: VenueConfig, account: AccountConfig | undefined): string {
   const text = JSON.stringify({ venue, account }, function (this: Record<string, unknown>, key, value: unknown) {
     const raw = this[key];
@@ -70,17 +62,14 @@ export class Scraper {
   readonly #marketsTtlMs: number;
   /** Per account and endpoint, until when (epoch ms) the venue asked to be left alone (its Retry-After). */
   readonly #retryUntil = new Map<string, number>();
-  /** Each account's and the market list's collection: what coalescing and the minimum interval serve. */
   readonly #collections: { accounts: SharedCollections<AccountResult>; markets: SharedCollections<MarketsResult> };
   readonly #minIntervalMs: number;
-  /** Every collection's own deadline: scrape.default_timeout_seconds within scrape.max_timeout_seconds, whoever starts it. */
   readonly #collectionSeconds: number;
   readonly #now: () => number;
   /** Kept by the exporter across reloads, so the counters live as long as the process. */
   readonly #orderOutcomes: OrderOutcomes;
   readonly #historyMaxOrders: number;
   readonly #maxOrderOutcomeSeries: number;
-  /** This shard serves the market target (every process does when not sharded). */
   readonly ownsMarkets: boolean;
 
   /** `previous`: the scraper of the configuration this one replaces, whose state it keeps where nothing it depends on changed. */
@@ -97,14 +86,12 @@ export class Scraper {
     this.#collectionSeconds = Math.min(config.scrape.defaultTimeoutSeconds, config.scrape.maxTimeoutSeconds);
     this.#publicClient = new VenueClient(config.venue, undefined, hooks);
     this.#venueIdentity = identityOf(config.venue, undefined);
-    // Only this shard's accounts: another replica's are never called, and need no client here.
     this.#accounts = new Map(
       shardAccounts(config).map((a) => [a.name, { config: a, client: new VenueClient(config.venue, a, hooks), identity: identityOf(config.venue, a) }]),
     );
     if (previous !== undefined) this.#keepUnchanged(previous);
   }
 
-  /** Takes over `previous`'s collections and Retry-After of every account (and the market list) whose venue and credentials did not change. */
   #keepUnchanged(previous: Scraper): void {
     const kept = [...this.#accounts].filter(([name, a]) => previous.#accounts.get(name)?.identity === a.identity).map(([name]) => name);
     for (const name of kept) this.#collections.accounts.adopt(previous.#collections.accounts, name);
@@ -119,12 +106,10 @@ export class Scraper {
     return [...this.#accounts.keys()];
   }
 
-  /** A served account by name; undefined for a name not configured or another shard's. */
   account(name: string): AccountConfig | undefined {
     return this.#accounts.get(name)?.config;
   }
 
-  /** Every account (or the named ones) and, unless left out, the markets. */
   async scrape(deadline: Deadline, options: ScrapeOptions = {}): Promise<ScrapeResult> {
     const names = options.accounts ?? this.accountNames();
     const collectedAt = this.#now();
@@ -135,10 +120,6 @@ export class Scraper {
     return { collectedAt, accounts, markets, marketFamilies: options.marketFamilies ?? true };
   }
 
-  /**
-   * One collection per account at a time: a concurrent scrape joins it, up to its own deadline. A
-   * scrape inside the minimum interval gets the last one, whatever the number, phase and kind of the scrapers.
-   */
   #account(name: string, deadline: Deadline, trace: CollectionTrace | undefined): Promise<AccountResult> {
     return this.#collections.accounts.get(
       name,
@@ -184,7 +165,6 @@ export class Scraper {
     );
   }
 
-  /** A collection's own deadline, started with it. */
   #collectionDeadline(): Deadline {
     return new Deadline(this.#collectionSeconds, this.#now);
   }

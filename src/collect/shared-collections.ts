@@ -5,19 +5,12 @@ import type { Deadline } from "../util/deadline.js";
 interface Entry<T> {
   startedAt: number;
   promise: Promise<T>;
-  /** Set once the collection finished. */
   value?: T;
   /** The collection this one replaces, served to a scrape whose deadline passes before this one finishes. */
   previous?: T;
 }
 
-/**
- * The one cache the minimum collection interval and coalescing need. A collection runs under a deadline of
- * its own (the caller's `collect` sets it), so no scrape's deadline shortens it. A scrape that finds its key's
- * collection under way joins it; one that finds a finished collection still `fresh` gets that same object
- * back; any other starts a new one. A scrape whose deadline passes before the collection finishes gets the
- * previous collection, or `fallback()` when there is none, and the collection goes on for the next scrapes.
- */
+/** A collection runs under its own deadline (set by `collect`), so a scrape that gives up first never cuts it short. */
 export class SharedCollections<T> {
   readonly #entries = new Map<string, Entry<T>>();
   readonly #now: () => number;
@@ -51,14 +44,13 @@ export class SharedCollections<T> {
     return started;
   }
 
-  /** Takes over `from`'s entry for `key` (a collection under way or finished), as a reload does for what it did not change. */
+  /** Takes over `from`'s entry for `key`, under way or finished: a reload keeps what it did not change. */
   adopt(from: SharedCollections<T>, key: string): void {
     const entry = from.#entries.get(key);
     if (entry !== undefined) this.#entries.set(key, entry);
   }
 }
 
-/** `promise`, or `fallback()` if `signal` aborts first. */
 function orWhenAborted<T>(promise: Promise<T>, signal: AbortSignal, fallback: () => T): Promise<T> {
   if (signal.aborted) return Promise.resolve(fallback());
   const aborted = Promise.withResolvers<T>();

@@ -47,11 +47,7 @@ type Group<T> = { labels: string[]; value: T };
 /** One level per label: the values so far lead to the next level, the last one to its group. */
 type Level<T> = Map<string, Level<T> | Group<T>>;
 
-/**
- * Groups keyed by their label values (every key of a Groups as long as the first), kept in the order
- * first seen; a key with an unknown label value is skipped. A level of maps per label keeps values
- * apart whatever characters the venue put in them, with no key string made per order.
- */
+/** Groups by label values (keys all as long), in first-seen order; a map level per label keeps any characters apart. */
 export class Groups<T> {
   readonly #root: Level<T> = new Map();
   readonly #groups: Array<Group<T>> = [];
@@ -82,7 +78,6 @@ export class Groups<T> {
     return group.value;
   }
 
-  /** The groups in the order they were first seen. */
   entries(): Iterable<Group<T>> {
     return this.#groups;
   }

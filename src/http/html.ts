@@ -7,18 +7,15 @@ export class Html {
 
 const ENTITIES: Record<string, string> = { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" };
 
-/** What a template may hold: html (kept), a list of them (joined), text or a number (escaped), nothing (empty). */
 export type HtmlValue = Html | string | number | boolean | null | undefined | readonly HtmlValue[];
 
 function render(value: HtmlValue): string {
   if (value instanceof Html) return value.text;
   if (Array.isArray(value)) return value.map(render).join("");
   if (value === null || value === undefined || value === false) return "";
-  // Text as it must appear inside an element or a quoted attribute.
   return String(value).replace(/[&<>"']/g, (c) => ENTITIES[c] ?? c);
 }
 
-/** The tag: the template's own text is trusted (it is in our source), every interpolated value escaped. */
 export function html(strings: TemplateStringsArray, ...values: HtmlValue[]): Html {
   // The cooked strings as String.raw's pieces: the template's escapes (\n) keep their meaning.
   return new Html(String.raw({ raw: strings }, ...values.map(render)));

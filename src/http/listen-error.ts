@@ -2,7 +2,6 @@
 
 import { libraryErrorText } from "../util/error-text.js";
 
-/** host:port as a person types it (IPv6 in brackets, as --web.listen-address takes it). */
 export function addressText(host: string, port: number): string {
   return host.includes(":") ? `[${host}]:${port}` : `${host}:${port}`;
 }
@@ -10,10 +9,7 @@ export function addressText(host: string, port: number): string {
 const ON_THIS_HOST = "set {setting} to an address of this host, or 0.0.0.0 for all of them";
 const BY_IP = "set {setting} to an IP address instead of a name";
 
-/**
- * The failures a person can act on, by Node's code: why, and what to do, {setting} standing for where the
- * person sets the address (a flag, or a variable for the demo). Any other is named by its code alone.
- */
+/** The failures a person can act on, by Node's code; {setting} is where the address is set (a flag, or a variable). */
 const PROBLEMS: Readonly<Record<string, readonly [reason: string, remedy: string]>> = {
   EADDRINUSE: ["the address is in use", "stop what holds it or set {setting}"],
   EACCES: ["permission denied (a port below 1024 needs privileges)", "set {setting} to a port above 1023, or grant the process CAP_NET_BIND_SERVICE"],
@@ -25,7 +21,6 @@ const PROBLEMS: Readonly<Record<string, readonly [reason: string, remedy: string
   EAI_FAIL: ["the host name could not be looked up (DNS failed)", BY_IP],
 };
 
-/** Listening on one address failed: `address` names it, `reason` says why, `line()` adds what to do. */
 export class ListenError extends Error {
   override readonly name = "ListenError";
   readonly reason: string;
@@ -43,7 +38,6 @@ export class ListenError extends Error {
     this.#remedy = remedy;
   }
 
-  /** The whole start-up line after the program's name: where, why, and what to do with `setting`. */
   line(setting: string): string {
     return `${this.message}; ${this.#remedy.replace("{setting}", setting)}`;
   }

@@ -5,26 +5,15 @@ import type { Response } from "express";
 import type { Answer } from "../metrics/answer.js";
 import { CONTENT_TYPE } from "../metrics/text-render.js";
 
-/**
- * A response is handed its answer this much at a time, as the connection takes it: TLS encrypts whatever it
- * is handed at once, into memory of the connection's own, so a whole answer handed to a reader that never
- * reads would be a copy of it per reader.
- */
+/** Handed to a response a slice at a time: TLS encrypts at once whatever it is handed, a copy per slow reader. */
 export const WRITE_SLICE_BYTES = 64 * 1024;
 
-/** Views of the chunks' own memory, none longer than WRITE_SLICE_BYTES. */
 function* slices(chunks: readonly Buffer[]): Generator<Buffer> {
   for (const chunk of chunks) for (let at = 0; at < chunk.byteLength; at += WRITE_SLICE_BYTES) yield chunk.subarray(at, at + WRITE_SLICE_BYTES);
 }
 
-/**
- * Writes the answer as text whatever the Accept header asks: a scraper that prefers OpenMetrics
- * (Prometheus does) lists the text format too and reads it, as it reads node_exporter's. What is
- * written are views of the answer's shared Buffer, so every response of one collection writes the
- * same memory, a slice at a time as its reader takes it.
- */
+/** Text whatever Accept asks: a scraper preferring OpenMetrics (Prometheus) lists the text format too, as for node_exporter. */
 export function sendMetrics(res: Response, answer: Answer): void {
-  // gzip when Accept-Encoding lists it (or *) without q=0, as Prometheus always does.
   const gzip = res.req.acceptsEncodings("gzip") === "gzip";
   const chunks = gzip ? answer.gzip() : answer.plain();
   const length = chunks.reduce((sum, chunk) => sum + chunk.byteLength, 0);
@@ -34,6 +23,5 @@ export function sendMetrics(res: Response, answer: Answer): void {
     res.end();
     return;
   }
-  // A reader that goes away ends the pipeline with an error: there is no one left to tell.
   pipeline(Readable.from(slices(chunks), { objectMode: false }), res, () => undefined);
 }

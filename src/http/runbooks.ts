@@ -4,16 +4,13 @@ import express, { type Request, type Response } from "express";
 import { setPageHeaders } from "./page-headers.js";
 import { RUNBOOK_CSS, RUNBOOK_CSS_NAME } from "./runbook-css.js";
 
-/** The router to mount at /runbooks: the index at /runbooks/, one page per alert, 404 for any other name. */
 export function runbooks(): express.Router {
-  // Rendered at the first visit and kept: the pages are fixed for the life of the process, and loading
-  // the Markdown library and rendering them would otherwise delay every start.
+  // Rendered at the first visit and kept: loading the Markdown library at start would delay every start.
   const render = () => import("./runbook-pages.js").then((m) => m.renderRunbookPages());
   let rendered: ReturnType<typeof render> | undefined;
   const pages = () => (rendered ??= render());
   const router = express.Router({ strict: true, caseSensitive: true });
   router.get("/", async (req: Request, res: Response) => {
-    // A relative link from /runbooks (no slash) would leave the folder: send it to /runbooks/.
     if (!req.originalUrl.split("?")[0]?.endsWith("/")) return res.redirect(301, `${req.baseUrl}/`);
     setPageHeaders(res);
     res.type("html").send((await pages()).index);

@@ -2,12 +2,7 @@
 
 import type { Request } from "express";
 
-/**
- * The one-line reason to refuse `req` as a cross-site browser request, or undefined to serve it.
- * A browser sends `Origin` on every POST and `Sec-Fetch-Site` on every request; curl and Kubernetes'
- * config reloaders send neither, so they are served. An `Origin` is the exporter's own when its
- * host and port are those the request was sent to (`Host`); `Origin: null` (a sandboxed or file page) never is.
- */
+/** Why to refuse `req` as cross-site, or undefined; an `Origin` is our own only when it matches `Host` (never `null`). */
 export function crossSiteReason(req: Request): string | undefined {
   if (req.get("sec-fetch-site")?.trim().toLowerCase() === "cross-site") return "refused: a cross-site browser request (Sec-Fetch-Site: cross-site)";
   const origin = req.get("origin");

@@ -1,11 +1,6 @@
 // The in-flight limit as slots: a scrape over it waits briefly in a bounded line (of none by default), then is answered 503.
 
-/**
- * Scrapes served at once, and a line of scrapes waiting for a slot. With a line, a burst (a thousand probe
- * targets after a restart, spread by Prometheus over the interval but slowed by the first collections)
- * waits a moment instead of failing: a waiting scrape holds a socket, not the memory of a collection.
- * Without one (maxWaiting 0), a scrape past the limit is refused at once, as node_exporter's --web.max-requests does.
- */
+/** A waiting scrape holds a socket, not a collection's memory; with maxWaiting 0 it is refused at once (node_exporter's way). */
 export class ScrapeSlots {
   readonly #max: number;
   readonly #maxWaiting: number;
@@ -17,7 +12,6 @@ export class ScrapeSlots {
     this.#maxWaiting = maxWaiting;
   }
 
-  /** A slot, at once or within `waitMs`: true once held (give it back with `release`), false when refused. */
   acquire(waitMs: number): Promise<boolean> {
     if (this.#busy < this.#max) {
       this.#busy++;
@@ -38,7 +32,6 @@ export class ScrapeSlots {
     });
   }
 
-  /** Gives a slot back: to the first scrape waiting, if any. */
   release(): void {
     const next = this.#waiting.shift();
     if (next !== undefined) next(true);

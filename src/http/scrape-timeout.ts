@@ -1,11 +1,9 @@
 // The scrape's time budget from Prometheus's X-Prometheus-Scrape-Timeout-Seconds header.
 
 export interface TimeoutPolicy {
-  /** Used when the header is absent. */
   defaultSeconds: number;
   /** Subtracted from the header so the answer reaches Prometheus before it gives up. */
   offsetSeconds: number;
-  /** Upper bound whatever the header says. */
   maxSeconds: number;
 }
 
@@ -18,6 +16,5 @@ export function scrapeBudgetSeconds(header: string | undefined, policy: TimeoutP
   const seconds = /^\d+(\.\d+)?$/.test(text) ? Number(text) : Number.NaN;
   if (!Number.isFinite(seconds) || seconds <= 0) return "X-Prometheus-Scrape-Timeout-Seconds: expected a positive number of seconds";
   const budget = Math.min(seconds - policy.offsetSeconds, policy.maxSeconds);
-  // A timeout shorter than the offset still gets a small budget rather than none.
   return Math.max(budget, Math.min(seconds / 2, 0.1));
 }

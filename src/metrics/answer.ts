@@ -1,5 +1,4 @@
-// A finished scrape answer as the bytes its responses write: a collection's text, made into bytes once and
-// shared by every response of it, then the exporter's own metrics of that response; plain, or one gzip member.
+// A scrape's answer as the bytes its responses write: a body made once and shared, then the own metrics; plain or gzip.
 
 import { constants, crc32, deflateRawSync, inflateRawSync } from "node:zlib";
 
@@ -9,7 +8,7 @@ export const GZIP_LEVEL = 1;
 /** A gzip member's header (RFC 1952): deflate, no name, no time, made on Unix. */
 const GZIP_HEADER = Buffer.from([0x1f, 0x8b, 8, 0, 0, 0, 0, 0, 0, 3]);
 
-/** Under half of Node's buffer pool, a result is a slice of a shared slab that one kept slice holds whole: a kept body gets memory of its own size. */
+/** A small Buffer is a slice of a shared slab that one kept slice holds whole: a kept body gets memory of its own. */
 function ownMemory(bytes: Buffer): Buffer {
   return bytes.byteLength === bytes.buffer.byteLength ? bytes : Buffer.from(new Uint8Array(bytes).buffer);
 }
@@ -21,12 +20,7 @@ interface Deflated {
   length: number;
 }
 
-/**
- * One rendered text as the bytes every response of it writes, the same Buffer for each. The text stays as
- * given until a form is asked for. Once compressed, the body keeps its gzip alone: a thousand probe answers
- * kept until their next collection would otherwise hold their plain bytes too, ten times the size. The plain
- * bytes are then held weakly: the responses still writing them share them, and they go once the last is done.
- */
+/** One rendered text as bytes shared by its responses; once compressed it keeps only the gzip and holds the plain bytes weakly. */
 export class SharedBody {
   #text: string | undefined;
   #plain: Buffer | undefined;
@@ -52,7 +46,6 @@ export class SharedBody {
 
   deflated(): Deflated {
     if (this.#deflated === undefined) {
-      // Encoded once for the deflate and the CRC, which would each encode a string again.
       const source = this.#plain ?? Buffer.from(this.#text!, "utf8");
       const bytes = ownMemory(deflateRawSync(source, { level: GZIP_LEVEL, finishFlush: constants.Z_SYNC_FLUSH }));
       this.#deflated = { bytes, crc: crc32(source), length: source.byteLength };
@@ -64,11 +57,7 @@ export class SharedBody {
   }
 }
 
-/**
- * A scrape's answer: the shared body, then `own` (the exporter's own metrics as this scrape found them, or
- * nothing). The own part comes last so that gzip's CRC, which runs over the text in order, continues from
- * the shared body's into it.
- */
+/** The shared body, then `own` (this scrape's own metrics): last, so gzip's CRC continues from the body's into it. */
 export class Answer {
   readonly #body: SharedBody;
   readonly #own: string;
@@ -79,12 +68,11 @@ export class Answer {
     this.#own = own;
   }
 
-  /** The plain text's chunks in order; the first is the shared body's Buffer. */
   plain(): Buffer[] {
     return this.#own === "" ? [this.#body.plain()] : [this.#body.plain(), Buffer.from(this.#own, "utf8")];
   }
 
-  /** One gzip member of the whole text, which every decoder reads whole (browsers, curl, Python's zlib), in chunks; the second is the shared body's deflate. */
+  /** One gzip member (every decoder reads a single member whole), in chunks: the shared body's deflate is the second. */
   gzip(): Buffer[] {
     const body = this.#body.deflated();
     if (this.#gzipTail === undefined) {

@@ -5,15 +5,8 @@ import type { Family } from "./family.js";
 
 export interface Collector {
   collect(scrape: ScrapeResult): Family[];
-  /**
-   * True for the health of the scrape itself (trading_up and its kin): always served whole and not
-   * counted against scrape.max_series, since the up/down alerts read it and its size is bounded by
-   * the accounts configured, not by the venue.
-   */
+  /** The scrape's own health (trading_up): never cut by scrape.max_series, since alerts read it and the accounts bound it. */
   readonly uncapped?: true;
-  /**
-   * The one object this collector's families are made from alone, when it has one (the market list): while
-   * a scrape brings the same object, the exposition serves the families and lines it made from it before.
-   */
+  /** The one object the families are made from alone (the market list): while it is the same, the last output is served. */
   madeFrom?(scrape: ScrapeResult): object | undefined;
 }

@@ -11,10 +11,7 @@ function keyOf(labels: Labels): string {
   return key;
 }
 
-/**
- * The families with every repeat of a label set left out (the first sample wins), and how many
- * were left out. A family without repeats is returned as the same object.
- */
+/** The first sample of a label set wins; a family without repeats is returned as the same object. */
 export function dedupeSeries(families: readonly Family[]): { families: Family[]; duplicates: number } {
   let duplicates = 0;
   const out = families.map((family) => {

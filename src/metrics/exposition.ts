@@ -1,5 +1,4 @@
-// One scrape's exposition: each collector's families, repeats of a label set left out, cut at the
-// series cap in the order collectors give way, rendered as one text in the collectors' order.
+// One scrape's exposition: each collector's families, deduplicated, cut at the series cap, rendered as one text.
 
 import type { ScrapeResult } from "../collect/result.js";
 import type { Collector } from "./collector.js";
@@ -9,12 +8,9 @@ import { capSeries } from "./series-cap.js";
 import { renderFamily } from "./text-render.js";
 
 export interface Exposition {
-  /** The families as Prometheus text ending in a newline, or "" when there are none. */
   text: string;
   series: number;
-  /** Series left out over the cap. */
   dropped: number;
-  /** Series left out as repeats of a label set in their family. */
   duplicates: number;
 }
 
@@ -29,7 +25,6 @@ export interface CollectorOutput {
 
 const seriesOf = (families: readonly Family[]): number => families.reduce((n, f) => n + f.samples.length, 0);
 
-/** A collector's output for this scrape: the kept one while its input is the same, else made anew. */
 function outputOf(collector: Collector, scrape: ScrapeResult, kept: Map<Collector, CollectorOutput>): CollectorOutput {
   const madeFrom = collector.madeFrom?.(scrape);
   let output = madeFrom === undefined ? undefined : kept.get(collector);
@@ -41,11 +36,7 @@ function outputOf(collector: Collector, scrape: ScrapeResult, kept: Map<Collecto
   return output;
 }
 
-/**
- * How many series each collector keeps under `maxSeries`: the room goes first to the collectors not in
- * `giveWay`, in their order, then to those in it from its last to its first, so `giveWay[0]` gives way
- * first. An uncapped collector keeps all of its series and takes no room.
- */
+/** Series each collector keeps under `maxSeries`: `giveWay[0]` gives way first; an uncapped collector takes no room. */
 function shares(collectors: readonly Collector[], series: readonly number[], maxSeries: number, giveWay: readonly Collector[]): number[] {
   const rank = (i: number) => {
     const at = giveWay.indexOf(collectors[i]!);
@@ -63,11 +54,8 @@ function shares(collectors: readonly Collector[], series: readonly number[], max
 }
 
 /**
- * The collectors' families in order. Over `maxSeries`, series give way collector by collector in the
- * order of `giveWay` (shares above): within the collector the cap reaches, whole families are kept
- * while they fit, the family that crosses the cap is cut, and the rest are left out. The scrape's own
- * health (an `uncapped` collector, which the up/down alerts read) is always kept whole and not counted.
- * `kept` holds the output of each collector with an input of its own (Collector.madeFrom), for the next scrape of the same input.
+ * Over `maxSeries`, series give way in `giveWay`'s order, whole families while they fit; `uncapped` health is always whole.
+ * `kept` holds each output made from an input of its own (Collector.madeFrom), for the next scrape of the same input.
  */
 export function expose(
   collectors: readonly Collector[],

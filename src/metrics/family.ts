@@ -17,11 +17,10 @@ export interface Family {
   readonly type: "gauge" | "counter";
   readonly labelNames: readonly string[];
   readonly samples: Sample[];
-  /** Set when no two samples can share a label set by construction (one per group of distinct label values, or per account): dedupeSeries leaves it as it is. */
+  /** No two samples can share a label set by construction, so dedupeSeries leaves the family as it is. */
   unique?: true;
 }
 
-/** `families`, marked as having a distinct label set per sample by construction (see Family.unique). */
 export function distinctSeries(families: Family[]): Family[] {
   for (const family of families) family.unique = true;
   return families;
@@ -31,16 +30,12 @@ export function gauge(name: string, help: string, labelNames: readonly string[])
   return { name, help, type: "gauge", labelNames, samples: [] };
 }
 
-/** A counter family: `name` ends in _total; its values only grow over the process's life. */
+/** `name` ends in _total; the values only grow over the process's life. */
 export function counter(name: string, help: string, labelNames: readonly string[]): Family {
   return { name, help, type: "counter", labelNames, samples: [] };
 }
 
-/**
- * Adds a sample unless its value or a label value is unknown: a series the venue did not give us
- * everything for is left out, never filled in. Label values come cut already (venue strings by
- * readLabel, config values by their parsers), and the caller's array is kept as it is.
- */
+/** Adds a sample unless its value or a label value is unknown: an incomplete series is left out, never filled in. */
 export function addSample(family: Family, labels: ReadonlyArray<string | null | undefined>, value: number | undefined): void {
   if (value === undefined || Number.isNaN(value) || labels.includes(undefined)) return;
   family.samples.push({ labels: labels as ReadonlyArray<string | null>, value });

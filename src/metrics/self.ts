@@ -1,6 +1,4 @@
-// The exporter's own metrics: process and Node.js defaults, build info, upstream and validation counters.
-// Every counter whose label values are known in advance starts at 0 for each of them, so the first
-// event is an increase Prometheus can see.
+// The exporter's own metrics; a counter with known label values starts at 0 for each, so its first event shows.
 
 import { Counter, Gauge, Registry, collectDefaultMetrics } from "@prometheus-io/client";
 import type { OutcomeFamily } from "../collect/order-outcomes.js";
@@ -21,7 +19,7 @@ export const NONCONFORMING_DEFAULTS = [
   "nodejs_eventloop_utilization_summary",
 ];
 
-/** The `family` label of trading_exporter_order_outcomes_folded_total: the counter family's name (collectors/order-outcomes.ts). */
+/** The `family` label of trading_exporter_order_outcomes_folded_total. */
 const OUTCOME_FAMILY_NAMES: Record<OutcomeFamily, string> = { orders: metricName("orders_total"), rejections: metricName("order_rejections_total") };
 
 export class SelfMetrics {
@@ -50,8 +48,7 @@ export class SelfMetrics {
       new Gauge<L>({ name: metricName("exporter", name), help, labelNames, registers });
     if (options.defaultMetrics !== false) {
       collectDefaultMetrics({ register: this.registry });
-      // Names `promtool check metrics` fails: gauges with a counter's suffix (each the sum of the per-type
-      // gauge without `_total`: sum(nodejs_active_handles)) and event-loop utilization named after its type.
+      // `promtool check metrics` fails these: gauges with a counter's suffix, and event-loop utilization named after its type.
       for (const name of NONCONFORMING_DEFAULTS) this.registry.removeSingleMetric(name);
     }
     gauge("build_info", "Build of the exporter as labels; the value is always 1.", ["version", "revision", "nodejs_version"]).set(
@@ -71,7 +68,6 @@ export class SelfMetrics {
       "endpoint",
       "field",
     ]);
-    // Every field a reader knows starts at 0, so increase() sees its first invalid value.
     for (const endpoint of ENDPOINTS) for (const field of KNOWN_INVALID_FIELDS[endpoint]) this.#invalidFields.inc({ endpoint, field }, 0);
     this.#unsetFields = counter(
       "unset_fields_total",
@@ -151,7 +147,6 @@ export class SelfMetrics {
     this.#rejected.inc();
   }
 
-  /** The HTTP server's connection events (http/server.ts `ConnectionEvents`). */
   readonly connections = {
     opened: (): void => this.#connectionsOpen.inc(),
     closed: (): void => this.#connectionsOpen.dec(),
@@ -159,7 +154,6 @@ export class SelfMetrics {
     writeTimedOut: (): void => this.#writeTimeouts.inc(),
   };
 
-  /** The web config guards' events (web/guards.ts `GuardEvents`). */
   readonly guards = {
     rateLimited: (): void => this.#rateLimited.inc(),
   };

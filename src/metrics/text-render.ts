@@ -1,5 +1,4 @@
-// The Prometheus text format (0.0.4) of metric families: the Prometheus client's output for the same families
-// without its blank lines between families (proven by test/render.test.ts).
+// The Prometheus text format (0.0.4) of metric families: the client library's output less its blank lines.
 
 import type { Family } from "./family.js";
 
@@ -23,10 +22,7 @@ export function formatValue(value: number): string {
   return `${value}`;
 }
 
-/**
- * The lines of one family: HELP, TYPE and one per sample (dedupeSeries has left one per label set). A line
- * is built from per-label pieces made once per family (`name{label="`, then `",label="`).
- */
+/** HELP, TYPE and one line per sample (dedupeSeries has left one per label set). */
 export function renderFamily(family: Family): string {
   const name = escapeHelp(family.name);
   const lines = [`# HELP ${name} ${escapeHelp(family.help)}`, `# TYPE ${name} ${family.type}`];
