@@ -28,19 +28,14 @@ export class SharedCollections<T> {
     return orWhenAborted(entry.promise, deadline.signal, () => previous ?? fallback());
   }
 
+  /** `collect()` never rejects: the runner turns every failure of an endpoint into an outcome. */
   #start(key: string, collect: () => Promise<T>, previous: T | undefined): Entry<T> {
     const started: Entry<T> = { startedAt: this.#now(), promise: collect(), ...(previous === undefined ? {} : { previous }) };
     this.#entries.set(key, started);
-    started.promise.then(
-      (value) => {
-        started.value = value;
-        delete started.previous;
-      },
-      () => {
-        // A collection that threw (a bug: the runner turns every venue failure into an outcome) is not served again.
-        if (this.#entries.get(key) === started) this.#entries.delete(key);
-      },
-    );
+    void started.promise.then((value) => {
+      started.value = value;
+      delete started.previous;
+    });
     return started;
   }
 

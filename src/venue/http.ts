@@ -3,7 +3,7 @@
 import ky from "ky";
 import { VenueError, reasonForStatus } from "./errors.js";
 import { parseRetryAfter } from "./retry-after.js";
-import { DecodeError, StatusError } from "./transport.js";
+import { DecodeError, StatusError, type Transport, VenueAnswer } from "./transport.js";
 
 export interface GetOptions {
   url: URL;
@@ -14,7 +14,7 @@ export interface GetOptions {
   /** Counted in decoded bytes, so a gzip bomb stops here too. */
   maxBodyBytes: number;
   maxRetryAfterSeconds: number;
-  fetch: typeof fetch;
+  fetch: Transport["fetch"];
   budget?: { left: number };
   onAttempt?: (result: { code: string; reason: string | undefined; durationMs: number }) => void;
 }
@@ -57,26 +57,6 @@ function classify(error: unknown, where: string, options: GetOptions): VenueErro
   return new VenueError("network", `${where}: connection failed (${code ?? "no error code"})`);
 }
 
-async function readCapped(response: Response, maxBytes: number, where: string): Promise<Buffer> {
-  if (response.body === null) return Buffer.alloc(0);
-  const reader = response.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let length = 0;
-  try {
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      length += value.byteLength;
-      if (length > maxBytes) throw new VenueError("too_large", `${where}: body over the ${maxBytes} byte limit`);
-      chunks.push(value);
-    }
-  } catch (error) {
-    void reader.cancel().catch(() => undefined);
-    throw error;
-  }
-  return chunks.length === 1 ? Buffer.from(chunks[0]!.buffer, chunks[0]!.byteOffset, length) : Buffer.concat(chunks, length);
-}
-
 /** `url`'s decoded body, or a VenueError; one retry (network or 5xx, never a 429) only if it fits before the deadline and the budget. */
 export async function getBody(options: GetOptions): Promise<Buffer> {
   const where = `GET ${options.url.pathname}`;
@@ -104,7 +84,7 @@ export async function getBody(options: GetOptions): Promise<Buffer> {
         const started = performance.now();
         let answer: Response;
         try {
-          answer = await options.fetch(input, init);
+          answer = await options.fetch(input, init, options.maxBodyBytes);
         } catch (error) {
           const failure = classify(error, where, options);
           const code = error instanceof StatusError ? String(error.status) : "error";
@@ -116,7 +96,8 @@ export async function getBody(options: GetOptions): Promise<Buffer> {
         return answer;
       },
     });
-    return await readCapped(response, options.maxBodyBytes, where);
+    // The transport read the body whole (a 204 or 205 has none).
+    return response instanceof VenueAnswer ? response.decoded : Buffer.alloc(0);
   } catch (error) {
     throw classify(error, where, options);
   }

@@ -34,27 +34,47 @@ export class StatusError extends Error {
   }
 }
 
-/** zlib ends strictly, so a body cut short is a DecodeError (fetch's lenient decoder would pass it as a shorter body). */
-async function* decoded(raw: Readable, coding: string): AsyncGenerator<Uint8Array> {
+/** A success with its body read whole: the Response itself carries none, so the bytes go to the parser as they are. */
+export class VenueAnswer extends Response {
+  constructor(
+    readonly decoded: Buffer,
+    init: ResponseInit,
+  ) {
+    super(null, init);
+  }
+}
+
+/**
+ * The body decoded and read under `maxBytes` decoded bytes, so a gzip bomb stops there; leaving early
+ * destroys the streams, which stops the transfer. zlib ends strictly, so a body cut short is a DecodeError
+ * (fetch's lenient decoder would pass it as a shorter body); a failure of the raw body (a reset) stays its own.
+ */
+async function readBody(raw: Readable, coding: string, maxBytes: number, where: string): Promise<Buffer> {
   const decoder = DECODERS.get(coding);
-  if (decoder === undefined) {
-    yield* raw as AsyncIterable<Uint8Array>;
-    return;
-  }
   let failed: "raw" | "decoder" | undefined;
-  raw.on("error", () => {
-    failed ??= "raw";
-  });
-  const decoding = decoder().on("error", () => {
-    failed ??= "decoder";
-  });
-  const out = pipeline(raw, decoding, () => undefined) as Readable;
-  try {
-    yield* out as AsyncIterable<Uint8Array>;
-  } catch (error) {
-    if (failed !== "decoder") throw error;
-    throw new DecodeError(`the ${coding} body could not be decoded`);
+  let source = raw;
+  if (decoder !== undefined) {
+    raw.on("error", () => {
+      failed ??= "raw";
+    });
+    const decoding = decoder().on("error", () => {
+      failed ??= "decoder";
+    });
+    source = pipeline(raw, decoding, () => undefined) as Readable;
   }
+  const chunks: Buffer[] = [];
+  let length = 0;
+  try {
+    for await (const chunk of source as AsyncIterable<Buffer>) {
+      length += chunk.byteLength;
+      if (length > maxBytes) throw new VenueError("too_large", `${where}: body over the ${maxBytes} byte limit`);
+      chunks.push(chunk);
+    }
+  } catch (error) {
+    if (failed === "decoder") throw new DecodeError(`the ${coding} body could not be decoded`);
+    throw error;
+  }
+  return chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, length);
 }
 
 function headerValue(value: string | string[] | undefined): string | undefined {
@@ -70,8 +90,8 @@ export class Transport {
     connect: { timeout: 10_000 },
   });
 
-  /** ky's fetch over the pool: redirects never followed, a failure's body never read, a success's body decoded as it streams. */
-  readonly fetch = async (input: Parameters<typeof fetch>[0], init?: RequestInit): Promise<Response> => {
+  /** ky's fetch over the pool: redirects never followed, a failure's body never read, a success's body decoded and read under `maxBodyBytes`. */
+  readonly fetch = async (input: Parameters<typeof fetch>[0], init: RequestInit | undefined, maxBodyBytes: number): Promise<Response> => {
     const asked = input instanceof Request ? input : new Request(input, init);
     const url = new URL(asked.url);
     const headers: Record<string, string> = { "accept-encoding": "gzip, deflate, br" };
@@ -95,7 +115,7 @@ export class Transport {
       discard(answer.body);
       throw new VenueError("invalid_encoding", `GET ${url.pathname}: body sent in an encoding that was not asked for`);
     }
-    return new Response(ReadableStream.from(decoded(answer.body, coding)), { status, headers: responseHeaders });
+    return new VenueAnswer(await readBody(answer.body, coding, maxBodyBytes, `GET ${url.pathname}`), { status, headers: responseHeaders });
   };
 
   async close(graceMs = 5_000): Promise<void> {
