@@ -46,7 +46,7 @@ export class Exporter {
   readonly #healthLines = new LineRateLimit();
   readonly #transport = new Transport();
   /**
-   * The last answer per view (which accounts, markets or not), with the collection results it was
+   * The last answer per view (which accounts, markets or not), with the collection results and thresholds it was
    * rendered from and when: a collection is rendered and compressed once however many scrapes it
    * serves. /metrics keeps its venue text too, to put the exporter's own metrics as they are now in front of it.
    */
@@ -149,7 +149,7 @@ export class Exporter {
     // A probe (accounts named) is a pure target: the exporter's own metrics stay on /metrics.
     const own = options.accounts === undefined;
     const view = `${own ? "all" : "probe"}|${result.accounts.map((a) => a.account).join("\u0000")}|${result.marketFamilies ? "m" : ""}`;
-    const results = [...result.accounts, result.markets];
+    const results = [...result.accounts, result.markets, result.thresholds];
     const last = this.#answers.get(view);
     if (last !== undefined && sameList(last.results, results)) {
       // A reload's outcome or a rejected scrape must not wait for the next collection to show.

@@ -1,5 +1,6 @@
 // What one scrape read: per account and for the markets, the outcomes and the validated data.
 
+import type { Thresholds } from "../config/thresholds.js";
 import type { AccountInfo, ActiveOrders, Market, OrderHistory } from "../venue/snapshot.js";
 import type { OrderCounts } from "./order-outcomes.js";
 import type { Endpoint } from "../venue/endpoints.js";
@@ -53,3 +54,5 @@ export interface ScrapeResult {
    */
   marketFamilies: boolean;
 }
+  /** The alert thresholds of each configured account by name, exported with its series whatever its collection read. */
+  thresholds?: ReadonlyMap<string, Thresholds>;
