@@ -18,6 +18,8 @@ export interface EndpointOutcome {
   message: string | undefined;
   /** Seconds the venue asked us to wait before calling this endpoint again (Retry-After on 429/418). */
   retryAfterSeconds?: number | undefined;
+  /** The HTTP status of a failure that was one. */
+  httpStatus?: number | undefined;
 }
 
 export interface AccountResult {
@@ -53,6 +55,6 @@ export interface ScrapeResult {
    * of the shard that owns it, never to an account's target, so it is stored once however many accounts.
    */
   marketFamilies: boolean;
-}
   /** The alert thresholds of each configured account by name, exported with its series whatever its collection read. */
   thresholds?: ReadonlyMap<string, Thresholds>;
+}

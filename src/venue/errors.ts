@@ -23,11 +23,14 @@ export class VenueError extends Error {
   readonly reason: FailureReason;
   /** Seconds the venue asked us to wait (Retry-After), when it did. */
   readonly retryAfterSeconds: number | undefined;
+  /** The HTTP status the venue answered with, when the failure is one. */
+  readonly httpStatus: number | undefined;
 
-  constructor(reason: FailureReason, message: string, retryAfterSeconds?: number) {
+  constructor(reason: FailureReason, message: string, retryAfterSeconds?: number, httpStatus?: number) {
     super(message);
     this.reason = reason;
     this.retryAfterSeconds = retryAfterSeconds;
+    this.httpStatus = httpStatus;
   }
 }
 

@@ -49,7 +49,7 @@ function classify(error: unknown, where: string, options: GetOptions): VenueErro
     const retryAfterSeconds =
       reason === "rate_limited" ? parseRetryAfter(error.response.headers.get("retry-after"), Date.now(), options.maxRetryAfterSeconds) : undefined;
     const message = reason === "redirect" ? `${where}: answered ${status}, a redirect, which is never followed` : `${where}: HTTP ${status}`;
-    return new VenueError(reason, message, retryAfterSeconds);
+    return new VenueError(reason, message, retryAfterSeconds, status);
   }
   if (options.signal.aborted || (error instanceof Error && (error.name === "TimeoutError" || error.name === "AbortError"))) {
     return new VenueError("timeout", `${where}: no complete answer before the scrape deadline`);
