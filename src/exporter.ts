@@ -131,7 +131,7 @@ export class Exporter {
     // A probe (accounts named) is a pure target: the exporter's own metrics stay on /metrics.
     const own = options.accounts === undefined;
     const answerKey = `${own ? "all" : "probe"}|${result.accounts.map((a) => a.account).join("\u0000")}|${result.marketFamilies ? "m" : ""}`;
-    const results = [...result.accounts, result.markets];
+    const results = [...result.accounts, result.markets, result.thresholds];
     const last = this.#answers.get(answerKey);
     if (last !== undefined && sameList(last.results, results)) {
       // A reload's outcome or a rejected scrape must not wait for the next collection to show.

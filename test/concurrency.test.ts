@@ -92,8 +92,9 @@ describe("concurrent scrapes", () => {
   it("drops and counts series over the cap", async () => {
     stack = await startStack({ env: { TRADING_MAX_SERIES: "20" } });
     const samples = parseExposition(await stack.scrape());
-    // The scrape's own health is kept whole and not counted: the up/down alerts read it.
-    const health = /^trading_(up|scrape_success|scrape_duration_seconds|collection_timestamp_seconds|market_list_age_seconds)$/;
+    // The scrape's own health and the account's thresholds are kept whole and not counted: the alerts read them.
+    const health =
+      /^trading_(up|scrape_success|scrape_duration_seconds|collection_timestamp_seconds|market_list_age_seconds|account_alert_threshold|account_alert_threshold_seconds)$/;
     const venue = samples.filter((s) => s.name.startsWith("trading_") && !s.name.startsWith("trading_exporter_") && !health.test(s.name));
     expect(venue).toHaveLength(20);
     expect(valueOf(samples, "trading_up")).toBe(1);

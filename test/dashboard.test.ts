@@ -3,6 +3,7 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import * as T from "../grafana/src/thresholds.js";
+import { DEFAULT_THRESHOLDS, THRESHOLD_KEYS, THRESHOLDS } from "../src/config/thresholds.js";
 import { allPanels, dashboardQueries, loadDashboards, regexOf, variableQuery, type Dashboard } from "./helpers/dashboard-queries.js";
 import { readmeMetrics } from "./helpers/readme-metrics.js";
 
@@ -308,14 +309,28 @@ describe("dashboard thresholds", () => {
   /** The number after the first `op` in a rule's expression. */
   const literal = (name: string, op: string) => Number(new RegExp(`${op.replace(/[<>]/g, "\\$&")}\\s*([0-9.]+)`).exec(expr(name))?.[1]);
 
-  it("are the literals of the alerts they stand for", () => {
-    expect(T.MARGIN_RATIO_WARNING).toBe(literal("TradingMarginRatioHigh", ">"));
-    expect(T.MARGIN_RATIO_CRITICAL).toBe(literal("TradingMarginRatioCritical", ">"));
-    expect(T.LIQUIDATION_DISTANCE_CRITICAL).toBe(literal("trading:position_liquidation_distance_ratio:critical", "<"));
-    expect(T.LIQUIDATION_DISTANCE_WARNING).toBe(literal("trading:position_liquidation_distance_ratio:warning", "<"));
-    expect(T.SIZE_LIMIT_WARNING).toBe(literal("TradingPositionNearSizeLimit", ">"));
+  it("are the table's defaults (the rules' fallbacks, test/rules-thresholds.test.ts), and the stale-data alert's literal", () => {
+    expect([T.MARGIN_RATIO_WARNING, T.MARGIN_RATIO_CRITICAL, T.LIQUIDATION_DISTANCE_WARNING, T.LIQUIDATION_DISTANCE_CRITICAL]).toEqual([
+      DEFAULT_THRESHOLDS.margin_ratio_warning,
+      DEFAULT_THRESHOLDS.margin_ratio_critical,
+      DEFAULT_THRESHOLDS.liquidation_distance_warning,
+      DEFAULT_THRESHOLDS.liquidation_distance_critical,
+    ]);
+    expect([T.SIZE_LIMIT_WARNING, T.ORDER_AGE_WARNING_SECONDS]).toEqual([
+      DEFAULT_THRESHOLDS.size_limit_warning,
+      DEFAULT_THRESHOLDS.active_order_age_warning_seconds,
+    ]);
     expect(T.DATA_AGE_WARNING_SECONDS).toBe(literal("TradingCollectionStale", ">"));
-    expect(T.ORDER_AGE_WARNING_SECONDS).toBe(literal("TradingActiveOrderStuck", ">"));
+  });
+
+  it("are drawn on the account dashboard from each threshold series of the account, the stricter of two exporters, the default where none", () => {
+    const account = shipped.find(({ file }) => file === "trading-account.json")!.dashboard;
+    const exprs = queryPanels(account).flatMap((p) => ((p.targets ?? []) as Array<{ expr?: string }>).map((t) => t.expr ?? ""));
+    for (const key of THRESHOLD_KEYS) {
+      const spec = THRESHOLDS[key];
+      const family = spec.unit === "seconds" ? "trading_account_alert_threshold_seconds" : "trading_account_alert_threshold";
+      expect(exprs, key).toContain(`${spec.fires === "above" ? "min" : "max"}(${family}{account="$account", threshold="${key}"}) or vector(${spec.default})`);
+    }
   });
 
   it("colour at those values in the generated panels", () => {

@@ -84,8 +84,8 @@ function body(json: string, asNumbers: boolean): ListWalk {
   return bodyWalk(Buffer.from(text), new URL("http://venue.test/"), { maxItems: 1000, signal: new AbortController().signal });
 }
 
-function position(size: string, avg: string, liq: string, mm: string): string {
-  return `{"marketId":"M","direction":"LONG","size":"${size}","avgExecutionPrice":"${avg}","liquidationPrice":"${liq}","maintenanceMargin":"${mm}","marginAmount":"1","borrowedAmount":"0","leverage":"1","realizedPnl":"0"}`;
+function position(size: string, avg: string, liq: string, mm: string, direction = "LONG"): string {
+  return `{"marketId":"M","direction":"${direction}","size":"${size}","avgExecutionPrice":"${avg}","liquidationPrice":"${liq}","maintenanceMargin":"${mm}","marginAmount":"1","borrowedAmount":"0","leverage":"1","realizedPnl":"0"}`;
 }
 
 describe("derived values are the exact decimals rounded once", () => {
@@ -94,19 +94,29 @@ describe("derived values are the exact decimals rounded once", () => {
 
     it(`notional, liquidation distance, maintenance margin and margin ratio from ${form}`, async () => {
       await fc.assert(
-        fc.asyncProperty(decimalText, decimalText, decimalText, decimalText, decimalText, async (size, avg, liq, mm, total) => {
-          const json = `{"collateralBalance":"1","availableMargin":"1","totalInvested":"1","totalMargin":"${total.text}","totalUnrealizedPnl":"0","positions":[${position(size.text, avg.text, liq.text, mm.text)}]}`;
-          const info = await readAccountInfo(body(json, asNumbers), "USDC", ignore);
-          const p = info.positions[0]!;
-          expect(nearest(notional(p)!, mul(size.value, avg.value))).toBe(true);
-          const distance = liquidationDistance(p)!;
-          expect(nearest(distance, div(abs(add(avg.value, [-liq.value[0], liq.value[1]])), abs(avg.value)))).toBe(true);
-          const sum = maintenanceMargin(info)!;
-          const ratio = marginRatio(sum, info.totalMargin, info.exact?.totalMargin);
-          if (info.totalMargin! > 0) expect(nearest(ratio!, div(mm.value, total.value))).toBe(true);
-          // Never NaN (the alert rules have no words for it): 0 without maintenance margin, +Inf at total <= 0.
-          expect(ratio).not.toBeNaN();
-        }),
+        fc.asyncProperty(
+          decimalText,
+          decimalText,
+          decimalText,
+          decimalText,
+          decimalText,
+          fc.constantFrom("LONG", "SHORT"),
+          async (size, avg, liq, mm, total, direction) => {
+            const json = `{"collateralBalance":"1","availableMargin":"1","totalInvested":"1","totalMargin":"${total.text}","totalUnrealizedPnl":"0","positions":[${position(size.text, avg.text, liq.text, mm.text, direction)}]}`;
+            const info = await readAccountInfo(body(json, asNumbers), "USDC", ignore);
+            const p = info.positions[0]!;
+            expect(nearest(notional(p)!, mul(size.value, avg.value))).toBe(true);
+            const distance = liquidationDistance(p)!;
+            // Signed: how far the price may move against the position, LONG (avg − liq) / avg, SHORT (liq − avg) / avg.
+            const against = direction === "LONG" ? add(avg.value, [-liq.value[0], liq.value[1]]) : add(liq.value, [-avg.value[0], avg.value[1]]);
+            expect(nearest(distance, div(against, abs(avg.value)))).toBe(true);
+            const sum = maintenanceMargin(info)!;
+            const ratio = marginRatio(sum, info.totalMargin, info.exact?.totalMargin);
+            if (info.totalMargin! > 0) expect(nearest(ratio!, div(mm.value, total.value))).toBe(true);
+            // Never NaN (the alert rules have no words for it): 0 without maintenance margin, +Inf at total <= 0.
+            expect(ratio).not.toBeNaN();
+          },
+        ),
         { numRuns: 300 },
       );
     });

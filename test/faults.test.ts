@@ -53,6 +53,8 @@ const MATRIX: Record<string, Expectation> = {
 function sourceOf(name: string): SimEndpoint | undefined {
   // Joined from account_info and markets: absent when either fails, so owned by neither here.
   if (/^trading_position_(initial_margin_requirement|size_limit_ratio|margin_input_missing)$/.test(name)) return undefined;
+  // The account's configured thresholds: exported whatever its endpoints answer.
+  if (name.startsWith("trading_account_alert_threshold")) return undefined;
   if (name.startsWith("trading_account_") || name.startsWith("trading_position_")) return "account_info";
   if (name.startsWith("trading_active_orders")) return "orders_active";
   if (name.startsWith("trading_order_history_")) return "orders_history";

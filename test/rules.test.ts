@@ -53,6 +53,10 @@ describe("prometheus rules and config", () => {
       "the /probe layout: market series under the venue's own target join each account's positions on market_id, once with both jobs",
     ],
     [
+      "trading.rules.thresholds.test.yml",
+      "per-account thresholds: two accounts with different thresholds on the same value, the stricter of two exporters, the defaults where none are exported, a reload, the 1.2 x resolve band",
+    ],
+    [
       "trading.rules.dedupe.test.yml",
       "the dedupe cases: with the /metrics and /probe jobs side by side, every alert fires once per account, and stays one alert when a job goes away",
     ],

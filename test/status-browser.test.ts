@@ -1,18 +1,21 @@
 // Headless Chromium as the judge of the status page: its numbers are /metrics' numbers, it fits a phone,
 // and a strict Content-Security-Policy leaves it styled.
 
-import { mkdtempSync, statSync } from "node:fs";
+import { mkdtempSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type express from "express";
 import { afterEach, describe, expect, it } from "vitest";
+import { DEFAULT_THRESHOLDS } from "../src/config/thresholds.js";
 import { marginState, liquidationState } from "../src/http/risk-levels.js";
 import { percent } from "../src/http/status-page.js";
 import { formatValue } from "../src/metrics/text-render.js";
 import { webGuards } from "../src/web/guards.js";
+import { deskAccountKey, deskAccountName } from "../src/simulator/desk.js";
 import { chromiumMissing, runChromium } from "./helpers/chromium.js";
+import { startBrowser } from "./helpers/chromium-page.js";
 import { parseExposition, type ParsedSample } from "./helpers/exposition.js";
-import { startStack, type Stack } from "./helpers/stack.js";
+import { SIM_KEY, startStack, type Stack } from "./helpers/stack.js";
 
 let stack: Stack | undefined;
 afterEach(async () => {
@@ -32,7 +35,7 @@ interface Shown {
 
 /** Every element of the page that carries a metric's value (data-metric), with its attributes and text. */
 function shownValues(dom: string): Shown[] {
-  return [...dom.matchAll(/<(td|span|p)\s([^>]*data-metric="[^"]*"[^>]*)>([\s\S]*?)<\/\1>/g)].map((m) => {
+  return [...dom.matchAll(/<(td|span|p|dd)\s([^>]*data-metric="[^"]*"[^>]*)>([\s\S]*?)<\/\1>/g)].map((m) => {
     const attrs = Object.fromEntries([...m[2]!.matchAll(/([\w-]+)="([^"]*)"/g)].map((a) => [a[1]!, unescapeHtml(a[2]!)]));
     return {
       attrs,
@@ -90,7 +93,13 @@ describe.skipIf(chromiumMissing)(title, () => {
       expect.stringMatching(/^Last collection failed \(orders_history\), started \d\d:\d\d:\d\d UTC, \d+ s ago$/),
     ]);
 
-    // Margin ratio: a percentage and the alerts' state, per collateral.
+    // Every collateral that answered shows its four amounts, each checked above against /metrics.
+    for (const family of ["collateral_balance", "available_margin", "total_margin", "unrealized_pnl"]) {
+      expect(byMetric(`trading_account_${family}`).length, family).toBe(samples.filter((x) => x.name === `trading_account_${family}`).length);
+      expect(byMetric(`trading_account_${family}`).length, family).toBeGreaterThan(0);
+    }
+
+    // Margin ratio: a percentage, the threshold it is graded by and the alerts' state, per collateral.
     const ratios = byMetric("trading_account_margin_ratio");
     expect(ratios.map((s) => s.attrs["data-collateral"]).sort()).toEqual(
       samples
@@ -100,8 +109,11 @@ describe.skipIf(chromiumMissing)(title, () => {
     );
     for (const s of ratios) {
       const value = matching(samples, s)[0]!.value;
-      expect(s.text).toBe(`${percent(value)} ${marginState(value)}${value === Infinity ? " no margin left" : ""}`);
-      expect(s.className).toBe(marginState(value));
+      const state = marginState(value, DEFAULT_THRESHOLDS);
+      const words = value === Infinity ? "no margin left" : `${state === "ok" ? "warning" : state} above`;
+      expect(s.text.startsWith(`${percent(value)} — ${words}`), s.text).toBe(true);
+      expect(s.text.endsWith(` ${state}`)).toBe(true);
+      expect(s.className).toBe(state);
     }
     expect(
       ratios.some((s) => s.className === "critical"),
@@ -123,7 +135,8 @@ describe.skipIf(chromiumMissing)(title, () => {
       expect(s.attrs["data-market"]).toBe(min.labels.market_id);
       expect(s.text).toContain(percent(min.value));
       expect(s.text).toContain(`${min.labels.market_id} ${min.labels.direction}`);
-      expect(s.className).toBe(liquidationState(min.value));
+      expect(s.className).toBe(liquidationState(min.value, DEFAULT_THRESHOLDS));
+      expect(s.text).toContain(min.value < 0 ? "liquidation price is beyond the entry" : "below");
     }
 
     // The page read the collection /metrics served: a page view calls the venue for nothing.
@@ -167,4 +180,69 @@ describe.skipIf(chromiumMissing)(title, () => {
     expect(requested).toContain("/status.css");
     expect(run.stdout).toContain('class="account"');
   }, 120_000);
+  it("stays readable with 50 accounts of their own thresholds at 390 px and 1,400 px, under the default Content-Security-Policy", async () => {
+    const ACCOUNTS = 50;
+    // A third of the desk grades critical at its own thresholds, a third warning, the rest at the defaults.
+    const own = (i: number) =>
+      i % 3 === 0
+        ? { margin_ratio_warning: 0.01, margin_ratio_critical: 0.02 }
+        : i % 3 === 1
+          ? { margin_ratio_warning: 0.01, margin_ratio_critical: 0.99 }
+          : undefined;
+    stack = await startStack({
+      venue: { accounts: ACCOUNTS },
+      file: (url) => ({
+        venue: { base_url: url },
+        accounts: Array.from({ length: ACCOUNTS }, (_, i) => ({
+          name: deskAccountName(i, ACCOUNTS),
+          collateral_ids: ["USDC", "USDT"],
+          auth: { type: "api_key", key: deskAccountKey(SIM_KEY, i, ACCOUNTS) },
+          ...(own(i) === undefined ? {} : { thresholds: own(i) }),
+        })),
+      }),
+      logLevel: "warn",
+    });
+    await stack.scrape();
+    const browser = await startBrowser();
+    try {
+      const folder = mkdtempSync(join(tmpdir(), "status-desk-"));
+      for (const width of [390, 1400]) {
+        const page = await browser.open(new URL("/", stack.server.url).href, width, 900);
+        const seen = await page.evaluate<{
+          sections: number;
+          overflowing: string[];
+          page: number;
+          window: number;
+          smallest: number;
+          badges: string[];
+          summary: string;
+        }>(`(() => {
+          const inside = (inner, outer) => { const a = inner.getBoundingClientRect(), b = outer.getBoundingClientRect(); return a.left >= b.left - 0.5 && a.right <= b.right + 0.5; };
+          const cards = [...document.querySelectorAll("section.account")];
+          const accounts = cards.filter((c) => c.id.startsWith("account-"));
+          const overflowing = cards.filter((c) => [...c.querySelectorAll("table, td, th, dd, dt, a, strong")].some((e) => !inside(e, c))).map((c) => c.id);
+          const sizes = [...document.querySelectorAll("td, th, dd, dt, .limit, .badge")].map((e) => parseFloat(getComputedStyle(e).fontSize));
+          return {
+            sections: accounts.length, overflowing, page: document.documentElement.scrollWidth, window: window.innerWidth, smallest: Math.min(...sizes),
+            badges: [...document.querySelectorAll("a.badge")].map((a) => a.getAttribute("href")),
+            summary: document.querySelector(".summary").textContent,
+          };
+        })()`);
+        const png = join(folder, `status-50-accounts-${width}.png`);
+        writeFileSync(png, await page.screenshot());
+        console.log(`status page, ${ACCOUNTS} accounts at ${width} px: ${seen.summary.trim()}; smallest text ${seen.smallest} px; ${png}`);
+        expect(seen.sections).toBe(ACCOUNTS);
+        expect(seen.overflowing, "elements outside their card").toEqual([]);
+        expect(seen.page, "no sideways scrolling").toBeLessThanOrEqual(seen.window);
+        expect(seen.smallest, "no text below 11 px").toBeGreaterThanOrEqual(11);
+        expect(seen.badges.length).toBeGreaterThan(ACCOUNTS / 3);
+        expect(seen.badges.every((href) => /^\/runbooks\/Trading\w+$/.test(href ?? ""))).toBe(true);
+        expect(seen.summary).toMatch(/critical/);
+        expect(seen.summary).toMatch(/warning/);
+        expect(await page.violations()).toEqual([]);
+      }
+    } finally {
+      await browser.close();
+    }
+  }, 180_000);
 });

@@ -3,18 +3,11 @@
 
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { html } from "../src/http/html.js";
-import {
-  LIQUIDATION_DISTANCE_CRITICAL,
-  LIQUIDATION_DISTANCE_WARNING,
-  liquidationState,
-  MARGIN_RATIO_CRITICAL,
-  MARGIN_RATIO_WARNING,
-  marginState,
-} from "../src/http/risk-levels.js";
+import { DEFAULT_THRESHOLDS } from "../src/config/thresholds.js";
+import { liquidationState, marginState } from "../src/http/risk-levels.js";
 import type { StatusData } from "../src/http/status-data.js";
 import { duration, percent, statusPage } from "../src/http/status-page.js";
 import { startStack, type Stack } from "./helpers/stack.js";
-import { dig, readYaml } from "./helpers/yaml-files.js";
 
 describe("html``", () => {
   it("escapes every interpolated value, in text and in attributes", () => {
@@ -30,28 +23,13 @@ describe("html``", () => {
   });
 });
 
-describe("the status page's thresholds", () => {
-  const rules = readYaml("prometheus/rules/trading.rules.yml");
-  const groups = (dig(rules, "groups") as Array<{ rules: Array<{ alert?: string; expr?: string }> }>) ?? [];
-  const rule = (name: string) =>
-    groups.flatMap((g) => g.rules as Array<{ alert?: string; record?: string; expr?: string }>).find((r) => r.alert === name || r.record === name);
-  const expr = (name: string) => rule(name)?.expr ?? "";
-  const literal = (alert: string, op: string) => Number(new RegExp(`\\${op}\\s*([0-9.]+)\\s*$`).exec(expr(alert).trim())?.[1]);
-  /** The firing threshold of a tier with hysteresis: the first comparison of its recording rule. */
-  const firing = (record: string, op: string) => Number(new RegExp(`\\${op}\\s*([0-9.]+)`).exec(expr(record))?.[1]);
+describe("the status page's grades", () => {
+  const D = DEFAULT_THRESHOLDS;
+  const desk = { ...D, margin_ratio_warning: 0.4, margin_ratio_critical: 0.5, liquidation_distance_warning: 0.2, liquidation_distance_critical: 0.1 };
 
-  it("are the literals of the alerts they stand for", () => {
-    expect(MARGIN_RATIO_WARNING).toBe(literal("TradingMarginRatioHigh", ">"));
-    expect(MARGIN_RATIO_CRITICAL).toBe(literal("TradingMarginRatioCritical", ">"));
-    // TradingPositionNearLiquidation fires through this recording rule (it resolves higher, at 0.06).
-    expect(expr("TradingPositionNearLiquidation")).toContain("trading:position_liquidation_distance_ratio:critical");
-    expect(LIQUIDATION_DISTANCE_CRITICAL).toBe(firing("trading:position_liquidation_distance_ratio:critical", "<"));
-    expect(expr("TradingPositionApproachingLiquidation")).toContain("trading:position_liquidation_distance_ratio:warning");
-    expect(LIQUIDATION_DISTANCE_WARNING).toBe(firing("trading:position_liquidation_distance_ratio:warning", "<"));
-  });
-
-  it("grade a liquidation distance as the two tiers fire: strictly below 5% critical, below 10% warning", () => {
-    expect([0, 0.04, LIQUIDATION_DISTANCE_CRITICAL, 0.07, LIQUIDATION_DISTANCE_WARNING, 0.3].map(liquidationState)).toEqual([
+  it("grade a liquidation distance as the two tiers fire: strictly below each threshold, a negative one critical", () => {
+    expect([-0.05, 0, 0.04, D.liquidation_distance_critical, 0.07, D.liquidation_distance_warning, 0.3].map((d) => liquidationState(d, D))).toEqual([
+      "critical",
       "critical",
       "critical",
       "warning",
@@ -59,10 +37,11 @@ describe("the status page's thresholds", () => {
       "ok",
       "ok",
     ]);
+    expect([0.09, 0.1, 0.15, 0.2].map((d) => liquidationState(d, desk))).toEqual(["critical", "warning", "warning", "ok"]);
   });
 
-  it("grade as the alerts compare: strictly above each threshold, +Inf critical", () => {
-    expect([0, MARGIN_RATIO_WARNING, 0.85, MARGIN_RATIO_CRITICAL, 0.95, Number.POSITIVE_INFINITY].map(marginState)).toEqual([
+  it("grade a margin ratio as the alerts compare: strictly above each of the account's thresholds, +Inf critical", () => {
+    expect([0, D.margin_ratio_warning, 0.85, D.margin_ratio_critical, 0.95, Number.POSITIVE_INFINITY].map((r) => marginState(r, D))).toEqual([
       "ok",
       "ok",
       "warning",
@@ -70,6 +49,7 @@ describe("the status page's thresholds", () => {
       "critical",
       "critical",
     ]);
+    expect([0.4, 0.45, 0.5, 0.6].map((r) => marginState(r, desk))).toEqual(["ok", "warning", "warning", "critical"]);
   });
 });
 
@@ -86,7 +66,7 @@ describe("the page's words for numbers", () => {
   });
 
   it("shows a ratio as a percentage with one decimal, +Inf as infinity", () => {
-    expect([0.8, 0.91234, 1, Number.POSITIVE_INFINITY].map(percent)).toEqual(["80.0 %", "91.2 %", "100.0 %", "∞"]);
+    expect([0.8, 0.91234, 1, -0.014, Number.POSITIVE_INFINITY].map(percent)).toEqual(["80.0 %", "91.2 %", "100.0 %", "−1.4 %", "∞"]);
   });
 });
 
@@ -97,13 +77,16 @@ describe("statusPage", () => {
       accounts: [
         {
           name,
+          thresholds: DEFAULT_THRESHOLDS,
           up: 1,
           collectedAtSeconds: 1_700_000_000,
           collaterals: [
             {
               collateralId: name,
               answered: true,
+              shape: "detailed",
               positions: 1,
+              money: [1, 2, 3, 4],
               marginRatio: 0.5,
               marginState: "ok",
               nearest: { marketId: name, direction: "LONG", distance: 0.2, state: "ok" },
@@ -156,6 +139,16 @@ describe("GET / on a running exporter", () => {
     expect(requests()).toBe(before);
   });
 
+  it("names a failure's reason with the venue's HTTP status, and says why a collateral has no figures", async () => {
+    stack.venue.setFaults([{ endpoint: "account_info", kind: "status", status: 401 }]);
+    await stack.scrape();
+    stack.venue.setFaults([]);
+    const text = (await (await stack.get("/")).text()).replace(/<[^>]+>/g, " ").replace(/\s+/g, " ");
+    expect(text).toMatch(/account_info failing auth — HTTP 401 \d\d:\d\d:\d\d UTC/);
+    expect(text).toContain("USDC not reported: account_info failed (auth — HTTP 401) not reported: account_info failed (auth — HTTP 401)");
+    expect(text).not.toContain("no data");
+  });
+
   it("serves its stylesheet as CSS that caches", async () => {
     const res = await stack.get("/status.css");
     expect(res.status).toBe(200);
@@ -166,17 +159,20 @@ describe("GET / on a running exporter", () => {
 });
 
 describe("a desk of several accounts", () => {
-  const account = (name: string, up: number | undefined, ratio: number | undefined): StatusData["accounts"][number] => ({
+  const account = (name: string, up: number | undefined, ratio: number | undefined, thresholds = DEFAULT_THRESHOLDS): StatusData["accounts"][number] => ({
     name,
+    thresholds,
     up,
     collectedAtSeconds: up === undefined ? undefined : 1_700_000_000,
     collaterals: [
       {
         collateralId: "USDC",
         answered: up !== undefined,
+        shape: up === undefined ? undefined : "detailed",
         positions: 1,
+        money: [1000, 400, 1200.5, 200.5],
         marginRatio: ratio,
-        marginState: ratio === undefined ? undefined : marginState(ratio),
+        marginState: ratio === undefined ? undefined : marginState(ratio, thresholds),
         nearest: undefined,
       },
     ],
@@ -234,5 +230,59 @@ describe("a desk of several accounts", () => {
     expect(text).not.toContain("Data collected");
     expect(text).toContain("Last collection failed (orders_history), started 22:13:20 UTC, 1 s ago");
     expect(section(pageOf([account("a-ok", 1, 0.1)]), "a-ok").replace(/<[^>]+>/g, "")).toContain("Data collected 22:13:20 UTC, 1 s ago");
+  });
+  const text = (page: string, name: string) =>
+    section(page, name)
+      .replace(/<[^>]+>/g, " ")
+      .replace(/\s+/g, " ")
+      .replace(/ ,/g, ",");
+
+  it("grades each account by its own thresholds and states them beside the figure, its badge linking to the alert's runbook", () => {
+    const desk = { ...DEFAULT_THRESHOLDS, margin_ratio_warning: 0.4, margin_ratio_critical: 0.5 };
+    const page = pageOf([account("a", 1, 0.62, desk), account("b", 1, 0.62), account("c", 1, 0.85)]);
+    expect(text(page, "a")).toContain("62.0 % — critical above 50 % critical");
+    expect(section(page, "a")).toMatch(
+      /<td class="critical" data-metric="trading_account_margin_ratio"[^>]*>.*<a class="badge critical" href="\/runbooks\/TradingMarginRatioCritical"/,
+    );
+    expect(text(page, "b")).toContain("62.0 % — warning above 80 % ok");
+    expect(section(page, "b")).toMatch(/<td class="ok" data-metric="trading_account_margin_ratio"/);
+    expect(section(page, "b")).not.toContain('class="badge critical"');
+    expect(text(page, "c")).toContain("85.0 % — warning above 80 %, critical above 90 % warning");
+    expect(section(page, "c")).toContain('<a class="badge warning" href="/runbooks/TradingMarginRatioHigh"');
+  });
+
+  it("words a negative liquidation distance as beyond the entry, critical, and gives a positive one its threshold", () => {
+    const long = account("long", 1, 0.1);
+    long.collaterals[0]!.nearest = { marketId: "BTC-USD", direction: "LONG", distance: -0.05, state: liquidationState(-0.05, DEFAULT_THRESHOLDS) };
+    const short = account("short", 1, 0.1);
+    short.collaterals[0]!.nearest = { marketId: "ETH-USD", direction: "SHORT", distance: 0.05, state: liquidationState(0.05, DEFAULT_THRESHOLDS) };
+    const page = pageOf([long, short]);
+    expect(text(page, "long")).toContain(
+      "−5.0 % — liquidation price is beyond the entry: the position lives on unrealized gains critical BTC-USD LONG, from the average execution price",
+    );
+    expect(section(page, "long")).toContain('<a class="badge critical" href="/runbooks/TradingPositionNearLiquidation"');
+    expect(text(page, "short")).toContain("5.0 % — warning below 10 %, critical below 5 % warning ETH-USD SHORT");
+    expect(section(page, "short")).toContain('<a class="badge warning" href="/runbooks/TradingPositionApproachingLiquidation"');
+  });
+
+  it("shows each collateral's balance, available margin, total margin and unrealized PnL as /metrics writes them", () => {
+    const page = pageOf([account("a", 1, 0.1)]);
+    expect(text(page, "a")).toContain("Balance 1000 Available margin 400 Total margin 1200.5 Unrealized PnL 200.5");
+    expect(section(page, "a")).toContain('data-metric="trading_account_unrealized_pnl" data-account="a" data-collateral="USDC" data-value="200.5"');
+  });
+
+  it("says why a figure is not reported: the summary shape, or the endpoint that failed", () => {
+    const summary = account("s", 1, undefined);
+    summary.collaterals[0] = { ...summary.collaterals[0]!, shape: "summary", positions: 2 };
+    const failed = {
+      ...account("f", 0, undefined),
+      endpoints: [{ endpoint: "account_info", success: 0, lastFailure: { reason: "auth" as const, httpStatus: 401, at: 1_700_000_000_000 } }],
+    };
+    failed.collaterals[0] = { ...failed.collaterals[0]!, answered: false };
+    const page = pageOf([summary, failed]);
+    expect(text(page, "s")).toContain("USDC not reported: the summary shape lists no positions not reported: the summary shape lists no positions");
+    expect(text(page, "f")).toContain("USDC not reported: account_info failed (auth — HTTP 401) not reported: account_info failed (auth — HTTP 401)");
+    expect(text(page, "f")).toContain("account_info failing auth — HTTP 401 22:13:20 UTC");
+    expect(text(page, "f")).not.toContain("Balance");
   });
 });

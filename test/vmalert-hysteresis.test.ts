@@ -1,4 +1,5 @@
-// vmalert evaluating the shipped liquidation-distance hysteresis for real: a distance wavering inside the band neither resolves nor re-fires.
+// vmalert evaluating the shipped liquidation-distance hysteresis for real, at the account's own threshold: a distance
+// wavering inside the band (up to 1.2 x the threshold) neither resolves nor re-fires.
 
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
@@ -8,6 +9,8 @@ import { startVictoriaMetrics, startVmalert, type RunningVictoriaMetrics, type R
 
 const SERIES =
   'trading_position_liquidation_distance_ratio{job="trading",instance="venue-a",account="frank",collateral_id="USDC",market_id="BTC-USD",direction="LONG"}';
+/** frank's own critical threshold, 0.1 (the default is 0.05): the tier fires below 10 % and resolves at 12 %. */
+const THRESHOLD = 'trading_account_alert_threshold{job="trading",instance="venue-a",account="frank",threshold="liquidation_distance_critical"} 0.1';
 /** Evaluations to watch in each band: more than vmalert's remote-write flush (5 s) and VictoriaMetrics' latency offset (1 s here). */
 const EVALUATIONS = 10;
 
@@ -15,11 +18,11 @@ describe("vmalert keeps the liquidation-distance hysteresis of the shipped rules
   let vm: RunningVictoriaMetrics | undefined;
   let vmalert: RunningVmalert | undefined;
   let notifier: Server | undefined;
-  let distance = 0.04;
+  let distance = 0.09;
   let feeding: NodeJS.Timeout | undefined;
 
   async function push(): Promise<void> {
-    await fetch(`${vm!.url}/api/v1/import/prometheus`, { method: "POST", body: `${SERIES} ${distance} ${Date.now()}\n` });
+    await fetch(`${vm!.url}/api/v1/import/prometheus`, { method: "POST", body: `${SERIES} ${distance} ${Date.now()}\n${THRESHOLD} ${Date.now()}\n` });
   }
 
   beforeAll(async () => {
@@ -63,19 +66,19 @@ describe("vmalert keeps the liquidation-distance hysteresis of the shipped rules
     return seen;
   }
 
-  it("goes active below 5%, stays active (same activeAt) at 5.5%, resolves at 6.2%, and stays resolved at 5.8%", async () => {
-    const first = await waitFor("TradingPositionNearLiquidation active at 4%", near, 30_000, () => vmalert!.logTail());
-    distance = 0.055;
+  it("goes active below frank's 10%, stays active (same activeAt) at 11%, resolves at 12.5%, and stays resolved at 11.5%", async () => {
+    const first = await waitFor("TradingPositionNearLiquidation active at 9%", near, 30_000, () => vmalert!.logTail());
+    distance = 0.11;
     const inside = await watch(async () => (await near())?.activeAt);
     expect(inside, "inside the band: never resolved, never a new activeAt").toEqual(inside.map(() => first.activeAt));
-    distance = 0.062;
+    distance = 0.125;
     await waitFor(
-      "TradingPositionNearLiquidation resolved at 6.2%",
+      "TradingPositionNearLiquidation resolved at 12.5%",
       async () => ((await near()) === undefined ? true : undefined),
       30_000,
       () => vmalert!.logTail(),
     );
-    distance = 0.058;
+    distance = 0.115;
     const after = await watch(async () => (await near())?.state ?? "resolved");
     expect(after, "back inside the band from above: stays resolved").toEqual(after.map(() => "resolved"));
   }, 120_000);

@@ -1,8 +1,11 @@
 // The account detail: one account's margin, positions, orders and markets, for the collateral and markets selected.
 import { DashboardBuilder, DashboardCursorSync, RowBuilder } from "@grafana/grafana-foundation-sdk/dashboard";
-import { stat, stateTimeline, table, timeseries } from "./panels.js";
+import { stat, stateTimeline, table, thresholdLines, timeseries } from "./panels.js";
 import {
+  accountThreshold,
   DATA_AGE_WARNING_SECONDS,
+  MARGIN_RATIO_CRITICAL,
+  MARGIN_RATIO_WARNING,
   ORDER_AGE_WARNING_SECONDS,
   SIZE_LIMIT_WARNING,
   UNIT,
@@ -11,7 +14,9 @@ import {
   marginRatioMappings,
   marginRatioThresholds,
   okMappings,
+  pct,
   rising,
+  span,
   statusMappings,
   tradableMappings,
   truncatedMappings,
@@ -31,6 +36,13 @@ const P = `${AC}, market_id=~"$market_id"`;
 const dedup = (expr: string): string => `max without (job, instance) (${expr})`;
 /** A position family, one series per market and direction. */
 const position = (family: string): string => `max by (market_id, direction) (${family}{${P}})`;
+/** The warning and critical lines of a graph, drawn from the account's threshold series. */
+const WARNING_LINE = "warning threshold";
+const CRITICAL_LINE = "critical threshold";
+const LINES = [
+  [WARNING_LINE, "orange"],
+  [CRITICAL_LINE, "red"],
+] as const;
 /** A market family, one series per market, for the markets the account holds in the selected collateral. */
 const market = (family: string): string => `max by (market_id) (${family}{market_id=~"$market_id"})`;
 
@@ -60,7 +72,7 @@ export function accountDashboard(): DashboardBuilder {
     .withPanel(
       stat(
         "Margin ratio",
-        "Maintenance margin / total margin in this collateral: orange above 80 % (TradingMarginRatioHigh), red above 90 % (TradingMarginRatioCritical), 100 % is liquidation; NO MARGIN LEFT is +Inf. Detailed accounts only.",
+        `Maintenance margin / total margin in this collateral: orange above ${pct(MARGIN_RATIO_WARNING)} (TradingMarginRatioHigh), red above ${pct(MARGIN_RATIO_CRITICAL)} (TradingMarginRatioCritical) at the default thresholds (the graph draws the account's own), 100 % is liquidation; NO MARGIN LEFT is +Inf. Detailed accounts only.`,
         { w: 4, h: 4 },
         { unit: UNIT.ratio, thresholds: marginRatioThresholds(), mappings: marginRatioMappings(), decimals: 1, noValue: "not reported" },
         [{ expr: `max(trading_account_margin_ratio{${AC}})` }],
@@ -94,19 +106,26 @@ export function accountDashboard(): DashboardBuilder {
     .withPanel(
       stat(
         "Data age",
-        "Now minus when the served collection of the account started. Orange above 60 s (TradingCollectionStale).",
+        `Now minus when the served collection of the account started. Orange above ${span(DATA_AGE_WARNING_SECONDS)} (TradingCollectionStale).`,
         { w: 3, h: 4 },
         { unit: UNIT.seconds, thresholds: rising(DATA_AGE_WARNING_SECONDS), decimals: 0 },
         [{ expr: `time() - max(trading_collection_timestamp_seconds{${A}})` }],
       ),
     )
     .withPanel(
-      timeseries(
-        "Margin ratio",
-        "Maintenance margin / total margin over time; dashed lines at the alerts' 80 % and 90 %.",
-        { w: 12, h: 8 },
-        { unit: UNIT.ratio, thresholds: marginRatioThresholds(), mappings: marginRatioMappings() },
-        [{ expr: `max(trading_account_margin_ratio{${AC}})`, legend: "margin ratio" }],
+      thresholdLines(
+        timeseries(
+          "Margin ratio",
+          "Maintenance margin / total margin over time; dashed lines at the account's own warning and critical thresholds (trading_account_alert_threshold).",
+          { w: 12, h: 8 },
+          { unit: UNIT.ratio, mappings: marginRatioMappings() },
+          [
+            { expr: `max(trading_account_margin_ratio{${AC}})`, legend: "margin ratio" },
+            { expr: accountThreshold("margin_ratio_warning", A), legend: WARNING_LINE },
+            { expr: accountThreshold("margin_ratio_critical", A), legend: CRITICAL_LINE },
+          ],
+        ),
+        LINES,
       ),
     )
     .withPanel(
@@ -168,12 +187,19 @@ export function accountDashboard(): DashboardBuilder {
       ),
     )
     .withPanel(
-      timeseries(
-        "Liquidation distance, 10 closest",
-        "The account's ten positions nearest their liquidation price; dashed lines at the alerts' 10 % and 5 %.",
-        { w: 8, h: 8 },
-        { unit: UNIT.ratio, thresholds: liquidationThresholds(), mappings: liquidationMappings() },
-        [{ expr: `bottomk(10, ${position("trading_position_liquidation_distance_ratio")})`, legend: "{{market_id}} {{direction}}" }],
+      thresholdLines(
+        timeseries(
+          "Liquidation distance, 10 closest",
+          "The account's ten positions nearest their liquidation price, from the average execution price (below 0: beyond the entry); dashed lines at the account's own warning and critical thresholds.",
+          { w: 8, h: 8 },
+          { unit: UNIT.ratio, mappings: liquidationMappings() },
+          [
+            { expr: `bottomk(10, ${position("trading_position_liquidation_distance_ratio")})`, legend: "{{market_id}} {{direction}}" },
+            { expr: accountThreshold("liquidation_distance_warning", A), legend: WARNING_LINE },
+            { expr: accountThreshold("liquidation_distance_critical", A), legend: CRITICAL_LINE },
+          ],
+        ),
+        LINES,
       ),
     )
     .withPanel(
@@ -192,19 +218,25 @@ export function accountDashboard(): DashboardBuilder {
       ),
     )
     .withPanel(
-      timeseries(
-        "Size vs market limit, 10 highest",
-        "|size| / the market's maxPositionSize of the ten largest positions against their limit; dashed line at 90 % (TradingPositionNearSizeLimit).",
-        { w: 8, h: 8 },
-        { unit: UNIT.ratio, thresholds: rising(SIZE_LIMIT_WARNING) },
-        [{ expr: `topk(10, ${position("trading_position_size_limit_ratio")})`, legend: "{{market_id}} {{direction}}" }],
+      thresholdLines(
+        timeseries(
+          "Size vs market limit, 10 highest",
+          "|size| / the market's maxPositionSize of the ten largest positions against their limit; dashed line at the account's own warning threshold (TradingPositionNearSizeLimit).",
+          { w: 8, h: 8 },
+          { unit: UNIT.ratio },
+          [
+            { expr: `topk(10, ${position("trading_position_size_limit_ratio")})`, legend: "{{market_id}} {{direction}}" },
+            { expr: accountThreshold("size_limit_warning", A), legend: WARNING_LINE },
+          ],
+        ),
+        LINES,
       ),
     )
     .withRow(new RowBuilder("Orders of $account"))
     .withPanel(
       stat(
         "Oldest active order",
-        "Age of the account's oldest active order (recording rule account:trading_active_orders_oldest_age_seconds:max). Orange above 1 h (TradingActiveOrderStuck).",
+        `Age of the account's oldest active order (recording rule account:trading_active_orders_oldest_age_seconds:max). Orange above ${span(ORDER_AGE_WARNING_SECONDS)} at the default threshold (TradingActiveOrderStuck; the graph draws the account's own).`,
         { w: 4, h: 4 },
         { unit: UNIT.seconds, thresholds: rising(ORDER_AGE_WARNING_SECONDS), decimals: 0, noValue: "no active orders" },
         [{ expr: `max(account:trading_active_orders_oldest_age_seconds:max{${A}})` }],
@@ -261,12 +293,18 @@ export function accountDashboard(): DashboardBuilder {
       ),
     )
     .withPanel(
-      timeseries(
-        "Oldest active order, 10 oldest markets",
-        "Age of the oldest active order in the account's ten markets with the oldest; dashed line at 1 h (TradingActiveOrderStuck).",
-        { w: 8, h: 8 },
-        { unit: UNIT.seconds, thresholds: rising(ORDER_AGE_WARNING_SECONDS) },
-        [{ expr: `topk(10, time() - max by (market_id) (trading_active_orders_oldest_created_timestamp_seconds{${A}}))`, legend: "{{market_id}}" }],
+      thresholdLines(
+        timeseries(
+          "Oldest active order, 10 oldest markets",
+          "Age of the oldest active order in the account's ten markets with the oldest; dashed line at the account's own threshold (TradingActiveOrderStuck).",
+          { w: 8, h: 8 },
+          { unit: UNIT.seconds },
+          [
+            { expr: `topk(10, time() - max by (market_id) (trading_active_orders_oldest_created_timestamp_seconds{${A}}))`, legend: "{{market_id}}" },
+            { expr: accountThreshold("active_order_age_warning_seconds", A), legend: WARNING_LINE },
+          ],
+        ),
+        LINES,
       ),
     )
     .withPanel(

@@ -3,6 +3,12 @@ import { DashboardBuilder, DashboardCursorSync, RowBuilder } from "@grafana/graf
 import { alertList, stat, table, text, timeseries } from "./panels.js";
 import {
   DATA_AGE_WARNING_SECONDS,
+  LIQUIDATION_DISTANCE_CRITICAL,
+  LIQUIDATION_DISTANCE_WARNING,
+  MARGIN_RATIO_CRITICAL,
+  MARGIN_RATIO_WARNING,
+  pct,
+  span,
   UNIT,
   liquidationMappings,
   liquidationThresholds,
@@ -55,7 +61,7 @@ export function overviewDashboard(): DashboardBuilder {
     .withPanel(
       stat(
         "Worst margin ratio",
-        "The highest maintenance margin / total margin of any selected account (recording rule account:trading_margin_ratio:max). Orange above 80 % (TradingMarginRatioHigh), red above 90 % (TradingMarginRatioCritical); 100 % is liquidation; NO MARGIN LEFT is +Inf (total margin zero or negative with positions open).",
+        `The highest maintenance margin / total margin of any selected account (recording rule account:trading_margin_ratio:max). Orange above ${pct(MARGIN_RATIO_WARNING)} (TradingMarginRatioHigh), red above ${pct(MARGIN_RATIO_CRITICAL)} (TradingMarginRatioCritical), the default thresholds (an account's own are on its dashboard); 100 % is liquidation; NO MARGIN LEFT is +Inf (total margin zero or negative with positions open).`,
         { w: 4, h: 4 },
         { unit: UNIT.ratio, thresholds: marginRatioThresholds(), mappings: marginRatioMappings(), decimals: 1 },
         [{ expr: `max(account:trading_margin_ratio:max{${A}})` }],
@@ -64,7 +70,7 @@ export function overviewDashboard(): DashboardBuilder {
     .withPanel(
       stat(
         "Nearest liquidation",
-        "The smallest distance of any position to its liquidation price, as a fraction of its average execution price (recording rule account:trading_position_liquidation_distance_ratio:min). Orange below 10 % (TradingPositionApproachingLiquidation), red below 5 % (TradingPositionNearLiquidation).",
+        `The smallest distance of any position to its liquidation price, from its average execution price (recording rule account:trading_position_liquidation_distance_ratio:min); BEYOND ENTRY when the liquidation price lies beyond the entry. Orange below ${pct(LIQUIDATION_DISTANCE_WARNING)} (TradingPositionApproachingLiquidation), red below ${pct(LIQUIDATION_DISTANCE_CRITICAL)} (TradingPositionNearLiquidation), the default thresholds.`,
         { w: 4, h: 4 },
         { unit: UNIT.ratio, thresholds: liquidationThresholds(), mappings: liquidationMappings(), decimals: 1 },
         [{ expr: `min(account:trading_position_liquidation_distance_ratio:min{${A}})` }],
@@ -91,7 +97,7 @@ export function overviewDashboard(): DashboardBuilder {
     .withPanel(
       stat(
         "Oldest data",
-        "Age of the oldest account collection on screen: now minus when the served collection started (trading_collection_timestamp_seconds). Orange above 60 s, the TradingCollectionStale threshold.",
+        `Age of the oldest account collection on screen: now minus when the served collection started (trading_collection_timestamp_seconds). Orange above ${span(DATA_AGE_WARNING_SECONDS)}, the TradingCollectionStale threshold.`,
         { w: 4, h: 4 },
         { unit: UNIT.seconds, thresholds: rising(DATA_AGE_WARNING_SECONDS), decimals: 0 },
         [{ expr: `max(time() - max by (account) (trading_collection_timestamp_seconds{${A}}))` }],
@@ -146,7 +152,7 @@ export function overviewDashboard(): DashboardBuilder {
     .withPanel(
       timeseries(
         "Margin ratio, 10 highest accounts",
-        "The worst margin ratio of the ten riskiest accounts (account:trading_margin_ratio:max); dashed lines at the alerts' 80 % and 90 %. +Inf (no margin left) draws at the top of the scale and shows as NO MARGIN LEFT.",
+        `The worst margin ratio of the ten riskiest accounts (account:trading_margin_ratio:max); dashed lines at the default thresholds, ${pct(MARGIN_RATIO_WARNING)} and ${pct(MARGIN_RATIO_CRITICAL)}. +Inf (no margin left) draws at the top of the scale and shows as NO MARGIN LEFT.`,
         { w: 12, h: 8 },
         { unit: UNIT.ratio, thresholds: marginRatioThresholds(), mappings: marginRatioMappings() },
         [{ expr: `topk(10, account:trading_margin_ratio:max{${A}})`, legend: "{{account}}" }],
@@ -155,7 +161,7 @@ export function overviewDashboard(): DashboardBuilder {
     .withPanel(
       timeseries(
         "Nearest liquidation, 10 closest positions",
-        "The ten positions nearest their liquidation price: |average execution price - liquidation price| / average execution price. Dashed lines at the alerts' 10 % and 5 %.",
+        `The ten positions nearest their liquidation price: how far the price may move against each from its average execution price, as a fraction of it; below 0 the liquidation price lies beyond the entry. Dashed lines at the default thresholds, ${pct(LIQUIDATION_DISTANCE_WARNING)} and ${pct(LIQUIDATION_DISTANCE_CRITICAL)}.`,
         { w: 12, h: 8 },
         { unit: UNIT.ratio, thresholds: liquidationThresholds(), mappings: liquidationMappings() },
         [

@@ -91,6 +91,16 @@ export function timeseries(title: string, description: string, size: Size, l: Lo
   return look(panel, l);
 }
 
+/** Lines drawn from an account's threshold series, by legend: dashed, orange for a warning and red for a critical. */
+export function thresholdLines(panel: TimeseriesBuilder, lines: ReadonlyArray<readonly [legend: string, color: "orange" | "red"]>): TimeseriesBuilder {
+  for (const [legend, color] of lines)
+    panel.overrideByName(legend, [
+      { id: "color", value: { mode: "fixed", fixedColor: color } },
+      { id: "custom.lineStyle", value: { fill: "dash", dash: [10, 10] } },
+    ]);
+  return panel;
+}
+
 /** One or a few big numbers, coloured by thresholds or mappings; instant queries. */
 export function stat(title: string, description: string, size: Size, l: Look, queries: Query[]): StatBuilder {
   const panel = new StatBuilder()

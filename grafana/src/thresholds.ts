@@ -1,16 +1,31 @@
-// The alert thresholds, units and value mappings the dashboards colour by, each equal to its alert's literal (test/dashboards.test.ts holds them).
+// The alert thresholds, units and value mappings the dashboards colour by: the defaults of the one table (src/config/thresholds.ts).
 import { type ValueMapping, MappingType, ThresholdsConfigBuilder, ThresholdsMode } from "@grafana/grafana-foundation-sdk/dashboard";
-import { LIQUIDATION_DISTANCE_CRITICAL, MARGIN_RATIO_CRITICAL, MARGIN_RATIO_WARNING } from "../../src/http/risk-levels.js";
+import { DEFAULT_THRESHOLDS, THRESHOLDS, type ThresholdKey } from "../../src/config/thresholds.js";
 
-export { LIQUIDATION_DISTANCE_CRITICAL, MARGIN_RATIO_CRITICAL, MARGIN_RATIO_WARNING };
-/** TradingPositionApproachingLiquidation: distance ratio < 0.10 (through trading:position_liquidation_distance_ratio:warning). */
-export const LIQUIDATION_DISTANCE_WARNING = 0.1;
-/** TradingPositionNearSizeLimit: size / max size > 0.9. */
-export const SIZE_LIMIT_WARNING = 0.9;
-/** TradingCollectionStale: served data older than 60 s. */
+/** TradingMarginRatioHigh, TradingMarginRatioCritical, the two liquidation tiers, TradingPositionNearSizeLimit, TradingActiveOrderStuck: the defaults. */
+export const MARGIN_RATIO_WARNING = DEFAULT_THRESHOLDS.margin_ratio_warning;
+export const MARGIN_RATIO_CRITICAL = DEFAULT_THRESHOLDS.margin_ratio_critical;
+export const LIQUIDATION_DISTANCE_WARNING = DEFAULT_THRESHOLDS.liquidation_distance_warning;
+export const LIQUIDATION_DISTANCE_CRITICAL = DEFAULT_THRESHOLDS.liquidation_distance_critical;
+export const SIZE_LIMIT_WARNING = DEFAULT_THRESHOLDS.size_limit_warning;
+export const ORDER_AGE_WARNING_SECONDS = DEFAULT_THRESHOLDS.active_order_age_warning_seconds;
+/** TradingCollectionStale: served data older than 60 s (the exporter's health, not an account's threshold). */
 export const DATA_AGE_WARNING_SECONDS = 60;
-/** TradingActiveOrderStuck: oldest active order older than 3600 s. */
-export const ORDER_AGE_WARNING_SECONDS = 3600;
+
+/** A ratio threshold in a panel's words: "80 %". */
+export const pct = (ratio: number): string => `${Number((ratio * 100).toFixed(2))} %`;
+/** A threshold in seconds in a panel's words: "1 h", "10 min", "90 s". */
+export const span = (seconds: number): string => (seconds % 3600 === 0 ? `${seconds / 3600} h` : seconds % 60 === 0 ? `${seconds / 60} min` : `${seconds} s`);
+
+/**
+ * An account's threshold as a graph draws it, from trading_account_alert_threshold (or _seconds): the stricter of
+ * two exporters, as the rules take it, and the table's default where none is exported.
+ */
+export function accountThreshold(key: ThresholdKey, selector: string): string {
+  const spec = THRESHOLDS[key];
+  const family = spec.unit === "seconds" ? "trading_account_alert_threshold_seconds" : "trading_account_alert_threshold";
+  return `${spec.fires === "above" ? "min" : "max"}(${family}{${selector}, threshold="${key}"}) or vector(${spec.default})`;
+}
 
 /** Grafana units: the collateral is named in the title or a column (Grafana takes no unit from a label or variable). */
 export const UNIT = {
@@ -65,9 +80,9 @@ export const utilisationMappings = (): ValueMapping[] => [
   { type: MappingType.RangeToText, options: { from: 1, to: null, result: { text: "NONE LEFT", color: WIPEOUT, index: 0 } } },
 ];
 
-/** A liquidation price at or beyond the average execution price. */
+/** A liquidation price at or beyond the average execution price: the distance is 0 or negative. */
 export const liquidationMappings = (): ValueMapping[] => [
-  { type: MappingType.RangeToText, options: { from: null, to: 0, result: { text: "AT LIQUIDATION", color: WIPEOUT, index: 0 } } },
+  { type: MappingType.RangeToText, options: { from: null, to: 0, result: { text: "BEYOND ENTRY", color: WIPEOUT, index: 0 } } },
 ];
 
 /** A market's status label: TRADABLE green, any other (CLOSE_ONLY, halted, ...) its own colour. */

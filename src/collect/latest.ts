@@ -5,6 +5,9 @@ import type { FailureReason } from "../venue/errors.js";
 
 export interface LastFailure {
   reason: FailureReason;
+  /** The venue's HTTP status, when the failure was one. */
+  httpStatus: number | undefined;
+  /** When the exporter saw the failure (epoch ms). */
   at: number;
 }
 
@@ -30,7 +33,7 @@ export class LatestCollection {
 
   /** Remembered past the endpoint's recovery, so the page can say what last went wrong and when. */
   outcome(o: EndpointOutcome, at: number): void {
-    if (!o.ok && o.reason !== undefined) this.#failures.set(failureKey(o.endpoint, o.account), { reason: o.reason, at });
+    if (!o.ok && o.reason !== undefined) this.#failures.set(failureKey(o.endpoint, o.account), { reason: o.reason, httpStatus: o.httpStatus, at });
   }
 
   lastFailure(endpoint: string, account: string | undefined): LastFailure | undefined {

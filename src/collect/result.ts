@@ -1,5 +1,6 @@
 // What one scrape read: per account and for the markets, the outcomes and the validated data.
 
+import type { Thresholds } from "../config/thresholds.js";
 import type { AccountInfo, ActiveOrders, Market, OrderHistory } from "../venue/snapshot.js";
 import type { OrderCounts } from "./order-outcomes.js";
 import type { Endpoint } from "../venue/endpoints.js";
@@ -15,6 +16,8 @@ export interface EndpointOutcome {
   /** One line, safe to log: it names paths and statuses, never credentials. */
   message: string | undefined;
   retryAfterSeconds?: number | undefined;
+  /** The HTTP status of a failure that was one. */
+  httpStatus?: number | undefined;
 }
 
 export interface AccountResult {
@@ -43,4 +46,6 @@ export interface ScrapeResult {
   markets: MarketsResult | undefined;
   /** The public list's own families belong only to the venue target and the owning shard's /metrics, never to an account's. */
   marketFamilies: boolean;
+  /** The alert thresholds of each configured account by name, exported with its series whatever its collection read. */
+  thresholds?: ReadonlyMap<string, Thresholds>;
 }

@@ -21,6 +21,7 @@ export async function runEndpoint<T>(endpoint: Endpoint, account: string | undef
     reason: ok ? undefined : error instanceof VenueError ? error.reason : "internal",
     message: ok ? undefined : error instanceof VenueError ? error.message : libraryErrorText(error, `${endpoint}: unexpected failure`),
     retryAfterSeconds: error instanceof VenueError ? error.retryAfterSeconds : undefined,
+    httpStatus: error instanceof VenueError ? error.httpStatus : undefined,
   });
   try {
     const value = await call();
@@ -40,5 +41,6 @@ export function mergeOutcomes(endpoint: Endpoint, account: string, outcomes: End
     durationSeconds: Math.max(0, ...outcomes.map((o) => o.durationSeconds)),
     reason: failed?.reason,
     message: failed?.message,
+    httpStatus: failed?.httpStatus,
   };
 }

@@ -3,6 +3,7 @@
 import { createHash } from "node:crypto";
 import { ownsMarkets, shardAccounts } from "../config/sharding.js";
 import { Secret } from "../config/secret.js";
+import type { Thresholds } from "../config/thresholds.js";
 import type { AccountConfig, Config, VenueConfig } from "../config/types.js";
 import { Deadline } from "../util/deadline.js";
 import { VenueClient, type CallContext, type ClientHooks, type RequestTrace } from "../venue/client.js";
@@ -32,12 +33,15 @@ export interface ScraperHooks extends ClientHooks {
   onInvalidFields(endpoint: Endpoint, counts: Map<string, number>): void;
 }
 
-/** What a collection depends on, credentials included (revealed only into the hash): a reload that keeps it keeps the state. */
+/** What a collection depends on, credentials included (revealed only into the hash), thresholds not (no venue call reads them). */
 function identityOf(venue: VenueConfig, account: AccountConfig | undefined): string {
-  const text = JSON.stringify({ venue, account }, function (this: Record<string, unknown>, key, value: unknown) {
-    const raw = this[key];
-    return raw instanceof Secret ? raw.reveal() : value;
-  });
+  const text = JSON.stringify(
+    { venue, account: account === undefined ? undefined : { ...account, thresholds: undefined } },
+    function (this: Record<string, unknown>, key, value: unknown) {
+      const raw = this[key];
+      return raw instanceof Secret ? raw.reveal() : value;
+    },
+  );
   return createHash("sha256").update(text).digest("base64");
 }
 
@@ -71,6 +75,8 @@ export class Scraper {
   readonly #historyMaxOrders: number;
   readonly #maxOrderOutcomeSeries: number;
   readonly ownsMarkets: boolean;
+  /** Each served account's alert thresholds: one object per configuration, so an answer made with other thresholds is never served again. */
+  readonly #thresholds: ReadonlyMap<string, Thresholds>;
 
   /** `previous`: the scraper of the configuration this one replaces, whose state it keeps where nothing it depends on changed. */
   constructor(config: Config, hooks: ScraperHooks, now: () => number, orderOutcomes: OrderOutcomes, previous?: Scraper) {
@@ -89,6 +95,7 @@ export class Scraper {
     this.#accounts = new Map(
       shardAccounts(config).map((a) => [a.name, { config: a, client: new VenueClient(config.venue, a, hooks), identity: identityOf(config.venue, a) }]),
     );
+    this.#thresholds = new Map([...this.#accounts].map(([name, a]) => [name, a.config.thresholds]));
     if (previous !== undefined) this.#keepUnchanged(previous);
   }
 
@@ -117,7 +124,7 @@ export class Scraper {
       Promise.all(names.map((name) => this.#account(name, deadline, options.trace))),
       this.#markets(deadline, options.trace),
     ]);
-    return { collectedAt, accounts, markets, marketFamilies: options.marketFamilies ?? true };
+    return { collectedAt, accounts, markets, marketFamilies: options.marketFamilies ?? true, thresholds: this.#thresholds };
   }
 
   #account(name: string, deadline: Deadline, trace: CollectionTrace | undefined): Promise<AccountResult> {

@@ -9,13 +9,25 @@ import { orderOutcomes } from "./order-outcomes.js";
 import { positionMargin } from "./position-margin.js";
 import { positions } from "./positions.js";
 import { scrapeHealth } from "./scrape-health.js";
+import { thresholds } from "./thresholds.js";
 
 /** In the order of the answer. */
-export const COLLECTORS: readonly Collector[] = [scrapeHealth, account, positions, positionMargin, activeOrders, orderHistory, orderOutcomes, markets];
+export const COLLECTORS: readonly Collector[] = [
+  scrapeHealth,
+  thresholds,
+  account,
+  positions,
+  positionMargin,
+  activeOrders,
+  orderHistory,
+  orderOutcomes,
+  markets,
+];
 
 /**
  * Over scrape.max_series, the order in which collectors' series give way, the first first (the scrape's
  * health never does): the order counters and order details go before the market list, position and
- * margin figures, and the account's balances and margin ratio go last. docs/metrics.md lists it.
+ * margin figures, and the account's balances and margin ratio go last. docs/metrics.md lists it. The
+ * alert thresholds, like the scrape's health, are uncapped and never give way.
  */
 export const GIVE_WAY: readonly Collector[] = [orderOutcomes, orderHistory, activeOrders, markets, positionMargin, positions, account];

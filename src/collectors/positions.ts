@@ -26,12 +26,17 @@ export function notional(p: Position): number | undefined {
   return toNumber(multiply(decimalOf(p.size, p.exact.size), decimalOf(p.avgExecutionPrice, p.exact.avgExecutionPrice)));
 }
 
-/** |average execution price − liquidation price| / average execution price, a 0-1 ratio (or more). */
+/**
+ * How far the price may move against the position from its average execution price before the liquidation
+ * price, as a ratio of that price: LONG (avg − liq) / avg, SHORT (liq − avg) / avg. Negative when the
+ * liquidation price lies beyond the entry, on the profitable side; unknown for any other direction.
+ */
 export function liquidationDistance(p: Position): number | undefined {
-  const { avgExecutionPrice: avg, liquidationPrice: liq } = p;
-  if (avg === undefined || liq === undefined || avg === 0) return undefined;
+  const { avgExecutionPrice: avg, liquidationPrice: liq, direction } = p;
+  if (avg === undefined || liq === undefined || avg === 0 || (direction !== "LONG" && direction !== "SHORT")) return undefined;
   const price = decimalOf(avg, p.exact?.avgExecutionPrice);
-  return quotient(abs(subtract(price, decimalOf(liq, p.exact?.liquidationPrice))), abs(price));
+  const liquidation = decimalOf(liq, p.exact?.liquidationPrice);
+  return quotient(direction === "LONG" ? subtract(price, liquidation) : subtract(liquidation, price), abs(price));
 }
 
 const FIGURES: Figure[] = [
@@ -44,7 +49,11 @@ const FIGURES: Figure[] = [
   ["liquidation_price", "Liquidation price of the position, in collateral units per traded unit.", (p) => p.liquidationPrice],
   ["maintenance_margin", "Maintenance margin of the position, in units of the collateral asset.", (p) => p.maintenanceMargin],
   ["notional", "Size times average execution price, in units of the collateral asset.", notional],
-  ["liquidation_distance_ratio", "Distance from average execution price to liquidation price, as a ratio of the average execution price.", liquidationDistance],
+  [
+    "liquidation_distance_ratio",
+    "Move against the position from the average execution price to the liquidation price, as a ratio of the average execution price; negative when the liquidation price is beyond the entry.",
+    liquidationDistance,
+  ],
 ];
 
 function collect(scrape: ScrapeResult): Family[] {

@@ -7,6 +7,7 @@ import { ConfigError } from "./errors.js";
 import { FROM_FILE, type Problems } from "./problems.js";
 import { configValue } from "./setting.js";
 import { REMOVED_SETTINGS, SETTING_LIST, SETTINGS } from "./settings.js";
+import { DEFAULT_THRESHOLDS, mergeThresholds, THRESHOLD_KEYS, type Thresholds } from "./thresholds.js";
 import type { AccountConfig, AuthConfig } from "./types.js";
 import { checkHeaderValue, Secret, secretFromFile, secretFromText } from "./secret.js";
 import { parseAccountName, parseHeaderName, parseIdList } from "./values.js";
@@ -31,11 +32,14 @@ const AUTH = z.discriminatedUnion("type", [
 const HEADERS = z.record(z.string(), z.string()).default({});
 
 // Each part of an account is checked once, on its own, so one bad part never hides another's problems.
-const ACCOUNT_KEYS = ["name", "collateral_ids", "auth", "headers"];
+const ACCOUNT_KEYS = ["name", "collateral_ids", "auth", "headers", "thresholds"];
 
-/** The sections and keys the file may have: the settings table's file keys, and the accounts. */
+/** The sections and keys the file may have: the settings table's file keys, the accounts and the thresholds. */
 function knownSections(): Map<string, string[]> {
-  const sections = new Map<string, string[]>([["accounts", []]]);
+  const sections = new Map<string, string[]>([
+    ["accounts", []],
+    ["thresholds", THRESHOLD_KEYS],
+  ]);
   for (const [id, setting] of SETTING_LIST) {
     if (!setting.file) continue;
     const [section, key] = id.split(".") as [string, string];
@@ -138,8 +142,41 @@ export class ConfigFile {
     }
   }
 
-  /** The accounts, each validated on its own so one bad account never hides another's problems. */
-  accounts(env: Env, problems: Problems): AccountConfig[] {
+  /**
+   * A `thresholds:` map at `at` merged over `base` and checked as merged, each problem one line. Its keys are
+   * checked here for an account's map, by checkKeys for the top-level one.
+   */
+  #thresholds(at: ReadonlyArray<string | number>, base: Thresholds, problems: Problems): Thresholds | undefined {
+    const given = at.reduce<unknown>((v, part) => (v as Record<string | number, unknown> | undefined)?.[part], this.#data);
+    if (given === undefined) return base;
+    const where = at.map((part, i) => (typeof part === "number" ? `[${part}]` : i === 0 ? part : `.${part}`)).join("");
+    if (given === null || typeof given !== "object" || Array.isArray(given)) {
+      problems.add(where, `expected a mapping of ${THRESHOLD_KEYS.join(", ")}`, this.at(at));
+      return undefined;
+    }
+    const map = given as Record<string, unknown>;
+    const before = problems.size;
+    if (at.length > 1)
+      for (const key of Object.keys(map))
+        if (!(THRESHOLD_KEYS as string[]).includes(key)) problems.unknownKey("", where, key, THRESHOLD_KEYS, this.at([...at, key]));
+    const merged = mergeThresholds(base, map, where);
+    for (const p of merged.problems) {
+      const colon = p.line.indexOf(": ");
+      problems.add(p.line.slice(0, colon), p.line.slice(colon + 2), this.at([...at, p.key]));
+    }
+    return problems.size > before ? undefined : merged.thresholds;
+  }
+
+  /** The top-level `thresholds:` over the table's defaults: what every account starts from. */
+  thresholds(problems: Problems): Thresholds {
+    const section = this.#data.thresholds;
+    // A section that is no mapping was named by checkKeys.
+    if (section === null || typeof section !== "object" || Array.isArray(section)) return DEFAULT_THRESHOLDS;
+    return this.#thresholds(["thresholds"], DEFAULT_THRESHOLDS, problems) ?? DEFAULT_THRESHOLDS;
+  }
+
+  /** The accounts, each validated on its own so one bad account never hides another's problems; `thresholds` are the file's defaults. */
+  accounts(env: Env, problems: Problems, thresholds: Thresholds = DEFAULT_THRESHOLDS): AccountConfig[] {
     const list = this.#data.accounts;
     if (!Array.isArray(list)) {
       problems.add("accounts", list === undefined ? "required" : "expected a list of accounts", this.at(["accounts"]));
@@ -151,7 +188,7 @@ export class ConfigFile {
     list.forEach((data: unknown, i) => {
       const key = `accounts[${i}]`;
       if (data === null || typeof data !== "object" || Array.isArray(data)) {
-        problems.add(key, "expected a mapping (name, collateral_ids, auth, headers)", this.at(["accounts", i]));
+        problems.add(key, "expected a mapping (name, collateral_ids, auth, headers, thresholds)", this.at(["accounts", i]));
         return;
       }
       const before = problems.size;
@@ -181,12 +218,13 @@ export class ConfigFile {
         problems.collect(at, () => parseHeaderName(header, `${key}.headers.${header}`), "");
         problems.collect(at, () => checkHeaderValue(value, `${key}.headers.${header}`), undefined);
       }
+      const accountThresholds = this.#thresholds(["accounts", i, "thresholds"], thresholds, problems);
       const authConfig =
         rawAuth === undefined
           ? undefined
           : auth(rawAuth, `${key}.auth`, env, this.baseDir, (step) => problems.collect(this.at(["accounts", i, "auth"]), step, undefined));
-      if (authConfig === undefined || rawHeaders === undefined || problems.size > before) return;
-      accounts.push({ name, collateralIds, auth: authConfig, headers: rawHeaders });
+      if (authConfig === undefined || rawHeaders === undefined || accountThresholds === undefined || problems.size > before) return;
+      accounts.push({ name, collateralIds, auth: authConfig, headers: rawHeaders, thresholds: accountThresholds });
     });
     return accounts;
   }

@@ -6,6 +6,7 @@ import { envValue, readSecret, unknownVariables, type Env } from "./env.js";
 import type { ConfigFile } from "./file.js";
 import { FROM_ENV, FROM_FLAG, Problems } from "./problems.js";
 import { REMOVED_SETTINGS, SETTING_LIST, type SettingId, type Values } from "./settings.js";
+import { DEFAULT_THRESHOLDS } from "./thresholds.js";
 import type { AccountConfig, AuthConfig, Config } from "./types.js";
 
 /** Flag values as given on the command line, by flag name without dashes ("web.listen-address"); a repeatable flag's as a list. */
@@ -68,12 +69,15 @@ export function buildConfig(sources: Sources, file: ConfigFile | undefined): Loa
 
   let accounts: AccountConfig[];
   if (file !== undefined) {
-    accounts = file.accounts(env, problems);
+    accounts = file.accounts(env, problems, file.thresholds(problems));
   } else {
     const auth = envAuth(v, env, problems);
     const name = v["account.name"];
     const collateralIds = v["account.collateral_ids"];
-    accounts = auth === undefined || name === undefined || collateralIds === undefined ? [] : [{ name, collateralIds, auth, headers: {} }];
+    accounts =
+      auth === undefined || name === undefined || collateralIds === undefined
+        ? []
+        : [{ name, collateralIds, auth, headers: {}, thresholds: DEFAULT_THRESHOLDS }];
   }
   // A misspelt variable explains the "required" of the one it was meant to be, and takes its place.
   for (const u of unknown) if (u.meant !== undefined) problems.misspelt(u.name, u.text, u.meant);

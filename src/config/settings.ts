@@ -361,7 +361,7 @@ export const SETTINGS = {
     env: "TRADING_MAX_SERIES",
     default: 200_000,
     help: "Venue series per scrape, up to 100000000; the rest are dropped and counted.",
-    more: "Neither the exporter's own series nor the scrape's health (`trading_up`, `trading_scrape_*`, `trading_collection_timestamp_seconds`, `trading_market_list_age_seconds`) are counted or dropped: the up/down alerts read them. Drops are counted in `trading_exporter_series_dropped_total`.",
+    more: "Neither the exporter's own series, the scrape's health (`trading_up`, `trading_scrape_*`, `trading_collection_timestamp_seconds`, `trading_market_list_age_seconds`) nor the alert thresholds (`trading_account_alert_threshold*`) are counted or dropped: the alerts read them. Drops are counted in `trading_exporter_series_dropped_total`.",
     parse: positiveInt(100_000_000),
   }),
   "scrape.max_order_outcome_series": setting({

@@ -2,6 +2,7 @@
 
 import type { Secret } from "./secret.js";
 import type { Section } from "./settings.js";
+import type { Thresholds } from "./thresholds.js";
 import type { LogFormat, LogLevel } from "./values.js";
 
 export type AuthConfig =
@@ -17,6 +18,8 @@ export interface AccountConfig {
   auth: AuthConfig;
   /** Extra static headers sent to the private endpoints. */
   headers: Record<string, string>;
+  /** Its alert thresholds: its own `thresholds:` over the file's, over the defaults. */
+  thresholds: Thresholds;
 }
 
 /** The venue's settings; each field's help is its setting's in settings.ts. */

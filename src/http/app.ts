@@ -12,6 +12,7 @@ import { discoveryGroups, reachedAddress } from "./service-discovery.js";
 import { MARKET_TARGET } from "../config/sharding.js";
 import { libraryErrorText } from "../util/error-text.js";
 import { ConfigError } from "../config/errors.js";
+import { DEFAULT_THRESHOLDS } from "../config/thresholds.js";
 import { scrapeBudgetSeconds, type TimeoutPolicy } from "./scrape-timeout.js";
 import { runbooks } from "./runbooks.js";
 import { ScrapeSlots } from "./scrape-slots.js";
@@ -57,7 +58,10 @@ function isMalformedPath(error: unknown): boolean {
 
 /** The status page of the latest collection: it never collects, so opening it costs the venue nothing. */
 function statusPageHtml(exporter: Exporter, telemetryPath: string): string {
-  const shown = exporter.accountNames().map((name) => ({ name, collateralIds: exporter.account(name)?.collateralIds ?? [] }));
+  const shown = exporter.accountNames().map((name) => {
+    const account = exporter.account(name);
+    return { name, collateralIds: account?.collateralIds ?? [], thresholds: account?.thresholds ?? DEFAULT_THRESHOLDS };
+  });
   const result = exporter.latest.result(shown.map((a) => a.name));
   return statusPage({
     data: statusData(result, shown, (endpoint, account) => exporter.latest.lastFailure(endpoint, account)),

@@ -1,29 +1,30 @@
-// The alert thresholds the status page grades by, defined once: test/status-page.test.ts holds them to the rules' literals.
+// How the status page grades a figure: by the account's own alert thresholds, as the shipped alerts compare.
 
-/** TradingMarginRatioHigh: `trading_account_margin_ratio > 0.8` (prometheus/rules/trading.rules.yml). */
-export const MARGIN_RATIO_WARNING = 0.8;
-/** TradingMarginRatioCritical: `trading_account_margin_ratio > 0.9`. */
-export const MARGIN_RATIO_CRITICAL = 0.9;
-/** TradingPositionNearLiquidation fires below this (`trading:position_liquidation_distance_ratio:critical`). */
-export const LIQUIDATION_DISTANCE_CRITICAL = 0.05;
-/** TradingPositionApproachingLiquidation fires below this (`trading:position_liquidation_distance_ratio:warning`). */
-export const LIQUIDATION_DISTANCE_WARNING = 0.1;
+import { THRESHOLDS, type Thresholds } from "../config/thresholds.js";
 
 export type RiskState = "ok" | "warning" | "critical";
 
 /** As the margin alerts judge a ratio: strictly above each threshold; +Inf (no margin left) is critical. */
-export function marginState(ratio: number): RiskState {
-  if (ratio > MARGIN_RATIO_CRITICAL) return "critical";
-  if (ratio > MARGIN_RATIO_WARNING) return "warning";
+export function marginState(ratio: number, t: Thresholds): RiskState {
+  if (ratio > t.margin_ratio_critical) return "critical";
+  if (ratio > t.margin_ratio_warning) return "warning";
   return "ok";
 }
 
 /**
- * As the two liquidation tiers fire: strictly below each threshold. The page shows the distance now, so
- * it does not hold a tier through the alerts' resolve band (6% and 12%): an alert may still fire there.
+ * As the two liquidation tiers fire: strictly below each threshold, so a negative distance (the liquidation
+ * price beyond the entry) is always critical. The page shows the distance now, so it does not hold a tier
+ * through the alerts' resolve band (1.2 × the threshold): an alert may still fire there.
  */
-export function liquidationState(distance: number): RiskState {
-  if (distance < LIQUIDATION_DISTANCE_CRITICAL) return "critical";
-  if (distance < LIQUIDATION_DISTANCE_WARNING) return "warning";
+export function liquidationState(distance: number, t: Thresholds): RiskState {
+  if (distance < t.liquidation_distance_critical) return "critical";
+  if (distance < t.liquidation_distance_warning) return "warning";
   return "ok";
 }
+
+/** The alert each graded state stands for, whose runbook its badge links to. */
+export const MARGIN_ALERTS = { warning: THRESHOLDS.margin_ratio_warning.alert, critical: THRESHOLDS.margin_ratio_critical.alert } as const;
+export const LIQUIDATION_ALERTS = {
+  warning: THRESHOLDS.liquidation_distance_warning.alert,
+  critical: THRESHOLDS.liquidation_distance_critical.alert,
+} as const;

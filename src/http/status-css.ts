@@ -43,6 +43,14 @@ td.critical { background: var(--crit-bg); }
 .badge.warning { color: var(--warn); background: var(--warn-bg); border: 1px solid var(--warn); }
 .badge.critical, .badge.down { color: var(--crit); background: var(--crit-bg); border: 1px solid var(--crit); }
 .badge.none { color: var(--none); background: var(--none-bg); }
+a.badge { text-decoration: none; }
+a.badge::after { content: " \\2197"; }
+.limit { color: var(--muted); font-size: 0.85rem; }
+tr.money td { border-top: 0; padding-top: 0; }
+tr.money dl { margin: 0; display: flex; flex-wrap: wrap; gap: 2px 18px; }
+tr.money dl div { min-width: 0; }
+tr.money dt { color: var(--muted); font-size: 0.75rem; }
+tr.money dd { margin: 0; overflow-wrap: anywhere; }
 code { font-size: 0.85rem; }
 .endpoints tbody th { font: 500 0.85rem ui-monospace, "DejaVu Sans Mono", monospace; white-space: nowrap; word-break: normal; }
 td.none { color: var(--muted); }

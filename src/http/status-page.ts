@@ -1,9 +1,10 @@
-// The status page at /: per account its health, margin ratio, nearest liquidation and endpoints, for the person on call.
+// The status page at /: per account its health, margin ratio and nearest liquidation graded by its own thresholds,
+// its money per collateral and its endpoints, for the person on call.
 
 import { formatValue } from "../metrics/text-render.js";
 import { html, type Html } from "./html.js";
-import type { RiskState } from "./risk-levels.js";
-import type { AccountStatus, CollateralStatus, EndpointStatus, StatusData } from "./status-data.js";
+import { LIQUIDATION_ALERTS, MARGIN_ALERTS, type RiskState } from "./risk-levels.js";
+import { type AccountStatus, type CollateralStatus, type EndpointStatus, MONEY, type StatusData } from "./status-data.js";
 
 /** Where the page's stylesheet is served: a file of the exporter, so `Content-Security-Policy: default-src 'self'` allows it. */
 export const STATUS_CSS_PATH = "/status.css";
@@ -39,10 +40,20 @@ export function duration(seconds: number): string {
   return rest === 0 ? first : `${first} ${rest} ${next?.[1]}`;
 }
 
-/** A 0-1 ratio as the page prints it: a percentage with one decimal; +Inf has no percentage. */
+/** A 0-1 ratio as the page prints it: a percentage with one decimal, a true minus sign; +Inf has no percentage. */
 export function percent(ratio: number): string {
   if (ratio === Number.POSITIVE_INFINITY) return "∞";
-  return `${(ratio * 100).toFixed(1)} %`;
+  return `${(ratio * 100).toFixed(1).replace(/^-/, "−")} %`;
+}
+
+/** A threshold as the page states it: "50 %", "12.5 %", no decimals it does not have. */
+export function limit(ratio: number): string {
+  return `${Number((ratio * 100).toFixed(2))} %`;
+}
+
+/** A failure's reason, and the venue's HTTP status where there was one: "auth — HTTP 401". */
+export function failureText(failure: { reason: string; httpStatus: number | undefined }): string {
+  return failure.httpStatus === undefined ? failure.reason : `${failure.reason} — HTTP ${failure.httpStatus}`;
 }
 
 function timeAt(epochMs: number, now: number): Html {
@@ -54,22 +65,74 @@ function badge(state: RiskState | "up" | "down" | "none", text: string): Html {
   return html`<span class="badge ${state}">${text}</span>`;
 }
 
-function collateralRow(account: string, c: CollateralStatus): Html {
-  const ratio =
-    c.marginRatio === undefined || c.marginState === undefined
-      ? html`<td class="none">${c.answered ? "not reported" : "no data"}</td>`
-      : html`<td class="${c.marginState}" data-metric="trading_account_margin_ratio" data-account="${account}" data-collateral="${c.collateralId}" data-value="${formatValue(c.marginRatio)}"><strong>${percent(c.marginRatio)}</strong> ${badge(c.marginState, c.marginState)}${c.marginRatio === Number.POSITIVE_INFINITY ? html`<small>no margin left</small>` : ""}</td>`;
+/** A graded state's badge; a warning or critical one links to the runbook of the alert it stands for. */
+function riskBadge(state: RiskState, alerts: { warning: string; critical: string }): Html {
+  if (state === "ok") return badge("ok", "ok");
+  const alert = alerts[state];
+  return html`<a class="badge ${state}" href="/runbooks/${alert}" title="Runbook: ${alert}">${state}</a>`;
+}
+
+/** The thresholds that grade a figure, the one it is past first: "critical above 50 %", "warning above 80 %". */
+function limits(state: RiskState, side: "above" | "below", warning: number, critical: number): string {
+  const [w, c] = [`warning ${side} ${limit(warning)}`, `critical ${side} ${limit(critical)}`];
+  return state === "critical" ? c : state === "warning" ? `${w}, ${c}` : w;
+}
+
+/** Why a collateral's figure is absent: no collection, a failed read, the summary shape, or a value it lacks. */
+function absent(a: AccountStatus, c: CollateralStatus, lacking: string): string {
+  if (a.up === undefined) return "not collected yet";
+  if (!c.answered) {
+    const failure = a.endpoints.find((e) => e.endpoint === "account_info")?.lastFailure;
+    return `not reported: account_info failed${failure === undefined ? "" : ` (${failureText(failure)})`}`;
+  }
+  if (c.shape === "summary") return "not reported: the summary shape lists no positions";
+  return `not reported: ${lacking}`;
+}
+
+function marginCell(a: AccountStatus, c: CollateralStatus): Html {
+  if (c.marginRatio === undefined || c.marginState === undefined)
+    return html`<td class="none">${absent(a, c, "a figure it needs was missing or invalid")}</td>`;
+  const t = a.thresholds;
+  const words = c.marginRatio === Number.POSITIVE_INFINITY ? "no margin left" : limits(c.marginState, "above", t.margin_ratio_warning, t.margin_ratio_critical);
+  return html`<td class="${c.marginState}" data-metric="trading_account_margin_ratio" data-account="${a.name}" data-collateral="${c.collateralId}" data-value="${formatValue(c.marginRatio)}"><strong>${percent(c.marginRatio)}</strong> <span class="limit">— ${words}</span> ${riskBadge(c.marginState, MARGIN_ALERTS)}</td>`;
+}
+
+function nearestCell(a: AccountStatus, c: CollateralStatus): Html {
   const n = c.nearest;
-  const nearest =
-    n === undefined
-      ? html`<td class="none">${!c.answered ? "no data" : c.positions === 0 ? "no open position" : "not reported"}</td>`
-      : html`<td class="${n.state}" data-metric="trading_position_liquidation_distance_ratio" data-account="${account}" data-collateral="${c.collateralId}" data-market="${n.marketId}" data-value="${formatValue(n.distance)}"><strong>${percent(n.distance)}</strong> ${n.state === "ok" ? "" : badge(n.state, n.state)}<small><bdi>${n.marketId}</bdi> <bdi>${n.direction}</bdi></small></td>`;
-  return html`<tr><th scope="row"><bdi>${c.collateralId}</bdi></th>${ratio}${nearest}</tr>`;
+  if (n === undefined) {
+    const text = c.answered && c.positions === 0 ? "no open position" : absent(a, c, "no position has both prices and a direction of LONG or SHORT");
+    return html`<td class="none">${text}</td>`;
+  }
+  const t = a.thresholds;
+  const words =
+    n.distance < 0
+      ? "liquidation price is beyond the entry: the position lives on unrealized gains"
+      : limits(n.state, "below", t.liquidation_distance_warning, t.liquidation_distance_critical);
+  return html`<td class="${n.state}" data-metric="trading_position_liquidation_distance_ratio" data-account="${a.name}" data-collateral="${c.collateralId}" data-market="${n.marketId}" data-value="${formatValue(n.distance)}"><strong>${percent(n.distance)}</strong> <span class="limit">— ${words}</span> ${n.state === "ok" ? "" : riskBadge(n.state, LIQUIDATION_ALERTS)}<small><bdi>${n.marketId}</bdi> <bdi>${n.direction}</bdi>, from the average execution price</small></td>`;
+}
+
+/** The collateral's amounts as /metrics writes them, under the row of its risks. */
+function moneyRow(account: string, c: CollateralStatus): Html {
+  if (!c.answered) return html``;
+  const items = MONEY.map(([family, title], i) => {
+    const value = c.money[i];
+    const shown =
+      value === undefined
+        ? html`<dd class="quiet">not reported</dd>`
+        : html`<dd data-metric="trading_account_${family}" data-account="${account}" data-collateral="${c.collateralId}" data-value="${formatValue(value)}">${formatValue(value)}</dd>`;
+    return html`<div><dt>${title}</dt>${shown}</div>`;
+  });
+  return html`<tr class="money"><td colspan="3"><dl>${items}</dl></td></tr>`;
+}
+
+function collateralRows(a: AccountStatus, c: CollateralStatus): Html {
+  return html`<tr><th scope="row"><bdi>${c.collateralId}</bdi></th>${marginCell(a, c)}${nearestCell(a, c)}</tr>${moneyRow(a.name, c)}`;
 }
 
 function endpointRow(e: EndpointStatus, account: string | undefined, now: number): Html {
   const failure = e.lastFailure;
-  const last = failure === undefined ? html`<span class="quiet">none seen</span>` : html`<code>${failure.reason}</code> ${timeAt(failure.at, now)}`;
+  const status = failure?.httpStatus === undefined ? "" : ` — HTTP ${failure.httpStatus}`;
+  const last = failure === undefined ? html`<span class="quiet">none seen</span>` : html`<code>${failure.reason}</code>${status} ${timeAt(failure.at, now)}`;
   return html`<tr><th scope="row">${e.endpoint}</th><td data-metric="trading_scrape_success" data-account="${account ?? ""}" data-endpoint="${e.endpoint}" data-value="${formatValue(e.success)}">${e.success === 1 ? badge("up", "ok") : badge("down", "failing")}</td><td>${last}</td></tr>`;
 }
 
@@ -93,7 +156,7 @@ function accountSection(a: AccountStatus, now: number): Html {
   return html`<section class="account" id="account-${a.name}">
 <h2><span data-metric="trading_up" data-account="${a.name}" data-value="${a.up === undefined ? "" : formatValue(a.up)}">${state}</span> <bdi>${a.name}</bdi></h2>
 ${age}
-<table class="risk"><thead><tr><th scope="col">Collateral</th><th scope="col">Margin ratio</th><th scope="col">Nearest liquidation</th></tr></thead><tbody>${a.collaterals.map((c) => collateralRow(a.name, c))}</tbody></table>
+<table class="risk"><thead><tr><th scope="col">Collateral</th><th scope="col">Margin ratio</th><th scope="col">Nearest liquidation</th></tr></thead><tbody>${a.collaterals.map((c) => collateralRows(a, c))}</tbody></table>
 ${endpoints}
 <p class="links"><a href="${`${probe}&debug=true`}">Debug probe</a> <a href="${probe}">Probe</a></p>
 </section>`;

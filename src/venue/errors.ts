@@ -22,11 +22,14 @@ export class VenueError extends Error {
   override readonly name = "VenueError";
   readonly reason: FailureReason;
   readonly retryAfterSeconds: number | undefined;
+  /** The HTTP status the venue answered with, when the failure is one. */
+  readonly httpStatus: number | undefined;
 
-  constructor(reason: FailureReason, message: string, retryAfterSeconds?: number) {
+  constructor(reason: FailureReason, message: string, retryAfterSeconds?: number, httpStatus?: number) {
     super(message);
     this.reason = reason;
     this.retryAfterSeconds = retryAfterSeconds;
+    this.httpStatus = httpStatus;
   }
 }
 

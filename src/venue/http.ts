@@ -41,13 +41,13 @@ function statusFailure(response: Response, where: string, options: GetOptions): 
   const retryAfterSeconds =
     reason === "rate_limited" ? parseRetryAfter(response.headers.get("retry-after"), Date.now(), options.maxRetryAfterSeconds) : undefined;
   const message = reason === "redirect" ? `${where}: answered ${status}, a redirect, which is never followed` : `${where}: HTTP ${status}`;
-  return new VenueError(reason, message, retryAfterSeconds);
+  return new VenueError(reason, message, retryAfterSeconds, status);
 }
 
 /** What a thrown error means, in our own words: never a library's message, a header or the query. */
 function classify(error: unknown, where: string, options: GetOptions): VenueError {
   if (error instanceof VenueError) return error;
-  if (error instanceof StatusError) return new VenueError(reasonForStatus(error.status), `${where}: HTTP ${error.status}`);
+  if (error instanceof StatusError) return new VenueError(reasonForStatus(error.status), `${where}: HTTP ${error.status}`, undefined, error.status);
   if (options.signal.aborted || (error instanceof Error && (error.name === "TimeoutError" || error.name === "AbortError"))) {
     return new VenueError("timeout", `${where}: no complete answer before the scrape deadline`);
   }

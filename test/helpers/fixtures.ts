@@ -1,5 +1,6 @@
 // Builds a ScrapeResult from fixture files through the real parsers, as the client would.
 
+import { DEFAULT_THRESHOLDS } from "../../src/config/thresholds.js";
 import { readFileSync } from "node:fs";
 import { OrderOutcomes } from "../../src/collect/order-outcomes.js";
 import type { AccountResult, EndpointOutcome, ScrapeResult } from "../../src/collect/result.js";
@@ -86,7 +87,13 @@ export async function scrapeFromFixtures(c: FixtureCase): Promise<{ scrape: Scra
     orderCounts: new OrderOutcomes().observe(c.account, activeOrders, orderHistory, 1000, 1000),
   };
   return {
-    scrape: { collectedAt: 0, accounts: [account], markets: { outcome: marketsOutcome, markets, readAt: 0, maxAgeSeconds: 60 }, marketFamilies: true },
+    scrape: {
+      collectedAt: 0,
+      accounts: [account],
+      markets: { outcome: marketsOutcome, markets, readAt: 0, maxAgeSeconds: 60 },
+      marketFamilies: true,
+      thresholds: new Map([[c.account, DEFAULT_THRESHOLDS]]),
+    },
     invalid,
   };
 }

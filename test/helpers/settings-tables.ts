@@ -1,5 +1,7 @@
-// The two configuration tables of docs/configuration.md, made from the settings table (readme-settings.test.ts keeps them in step).
+// The two configuration tables of docs/configuration.md, made from the settings table, and the thresholds table of
+// docs/thresholds.md, made from the table of defaults (readme-settings.test.ts keeps them in step).
 
+import { THRESHOLD_KEYS, THRESHOLDS } from "../../src/config/thresholds.js";
 import { flagRows, settingRows } from "../../src/cli/flags.js";
 
 const code = (text: string): string => (text === "" ? "" : `\`${text}\``);
@@ -23,4 +25,14 @@ export function settingTable(): string {
     return `| ${names} | ${key === "" ? "(accounts in the file)" : code(key)} | ${defaultCell(fallback)} | ${reload(startupOnly)} | ${meaning}${more === undefined ? "" : ` ${more}`} |`;
   });
   return ["| variable | config file | default | on reload | meaning |", "|---|---|---|---|---|", ...rows].join("\n");
+}
+
+/** Every threshold key: its default, the alert that compares with it, and on which side it fires. */
+export function thresholdTable(): string {
+  const rows = THRESHOLD_KEYS.map((key) => {
+    const t = THRESHOLDS[key];
+    const family = t.unit === "seconds" ? "`trading_account_alert_threshold_seconds`" : "`trading_account_alert_threshold`";
+    return `| ${code(key)} | ${code(String(t.default))} | ${code(t.alert)}: ${code(t.series)} ${t.fires} it | ${family} | ${t.help} |`;
+  });
+  return ["| key | default | alert | series | meaning |", "|---|---|---|---|---|", ...rows].join("\n");
 }
