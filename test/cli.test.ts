@@ -4,7 +4,7 @@ import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { flagRows, parseCommandLine, usage } from "../src/cli/flags.js";
 import { ConfigError } from "../src/config/errors.js";
-import { knownVariables, SETTING_LIST } from "../src/config/settings.js";
+import { knownVariables, REMOVED_SETTINGS, SETTING_LIST } from "../src/config/settings.js";
 import { runExporter } from "./helpers/child.js";
 
 describe("--help", () => {
@@ -16,8 +16,8 @@ describe("--help", () => {
       ),
     );
     expect(read.size).toBeGreaterThan(15);
-    // The build's own (revision, branch, user, date) are set by the image, not by people.
-    const build = (v: string) => v.startsWith("TRADING_EXPORTER_");
+    // The build's own (revision, branch, user, date) are set by the image, not by people; a removed setting is only warned about.
+    const build = (v: string) => v.startsWith("TRADING_EXPORTER_") || REMOVED_SETTINGS.some((r) => r.env === v);
     expect([...read].filter((v) => !build(v) && !help.includes(v))).toEqual([]);
     expect(knownVariables().filter((v) => !build(v) && !help.includes(v))).toEqual([]);
     for (const [id, setting] of SETTING_LIST) {
