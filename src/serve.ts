@@ -44,8 +44,8 @@ async function main(argv: string[]): Promise<number> {
     return 0;
   }
   // A sink that never blocks: a closed or stalled stderr drops log lines, never a scrape or the stop.
-  sink = stderrSink(config.logFormat);
-  const logger = createLogger(config.logLevel, sink, secretHeaderNames(config.accounts));
+  sink = stderrSink();
+  const logger = createLogger(config.logLevel, sink, secretHeaderNames(config.accounts), config.logFormat);
   for (const warning of warnings) logger.warn({ problem: warning }, "configuration warning");
   const source = async () => {
     const next = await load();

@@ -208,7 +208,7 @@ describe("settings with a flag, a variable and a file key, by their effect", () 
       const run = await start(file, env, argv);
       await scrape(run);
       await run.stop();
-      return run.lines.filter((l) => l.includes('"level":20')).length;
+      return run.lines.filter((l) => l.includes('"level":"DEBUG"')).length;
     };
     expect(await debugLines({})).toBeGreaterThan(0);
     expect(await debugLines({ TRADING_LOG_LEVEL: "info" })).toBe(0);
@@ -222,9 +222,9 @@ describe("settings with a flag, a variable and a file key, by their effect", () 
       await run.stop();
       return run.lines[0]!;
     };
-    expect(await firstLine({})).toMatch(/^ts=\S+ level=info /);
-    expect(JSON.parse(await firstLine({ TRADING_LOG_FORMAT: "json" }))).toMatchObject({ level: 30 });
-    expect(await firstLine({ TRADING_LOG_FORMAT: "json" }, ["--log.format=logfmt"])).toMatch(/^ts=\S+ level=info /);
+    expect(await firstLine({})).toMatch(/^time=\S+ level=INFO /);
+    expect(JSON.parse(await firstLine({ TRADING_LOG_FORMAT: "json" }))).toMatchObject({ level: "INFO" });
+    expect(await firstLine({ TRADING_LOG_FORMAT: "json" }, ["--log.format=logfmt"])).toMatch(/^time=\S+ level=INFO /);
   });
 
   it("web.config_file: basic auth is asked for only when the winning source names a file that turns it on", async () => {

@@ -139,7 +139,8 @@ export const SETTINGS = {
     arg: "FORMAT",
     env: "TRADING_LOG_FORMAT",
     default: "json",
-    help: "json (one object per line, on stderr) or logfmt (key=value, for people).",
+    help: "json or logfmt: one line per event on stderr, with Prometheus's keys (time, level, msg).",
+    more: "See [Logging](logging.md).",
     parse: oneOf(LOG_FORMATS),
   }),
   "sharding.shard": setting({
