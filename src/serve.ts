@@ -4,6 +4,7 @@ import { parseCommandLine, usage } from "./cli/flags.js";
 import { shardLines } from "./cli/shard-lines.js";
 import { ConfigError } from "./config/errors.js";
 import { loadConfig } from "./config/load.js";
+import { routePrefix } from "./config/types.js";
 import { createLogger, stderrSink, type LogSink } from "./log.js";
 import { ListenError } from "./http/listen-error.js";
 import { SystemdSocketError } from "./http/systemd-socket.js";
@@ -62,8 +63,11 @@ async function main(argv: string[]): Promise<number> {
   if (web?.http2 === true) logger.info("http_server_config.http2 is accepted, but Express serves HTTP/1.1 only: ALPN settles on it with HTTP/2 clients");
   const service = await startService(config, logger, { source, guards, tls: tls?.options, onTlsServer: tls?.attach });
   const { shard, totalShards } = config.sharding;
+  // Each listener's root under the route prefix: the status page an operator opens.
+  const prefix = routePrefix(config);
+  const root = (url: string) => (prefix === "/" ? url : `${url}${prefix.slice(1)}/`);
   logger.info(
-    { url: service.server.url, urls: service.server.urls, accounts: service.exporter.accountNames(), shard, totalShards, version: VERSION },
+    { url: root(service.server.url), urls: service.server.urls.map(root), accounts: service.exporter.accountNames(), shard, totalShards, version: VERSION },
     "listening",
   );
   process.on("SIGHUP", () => {
