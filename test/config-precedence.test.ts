@@ -132,6 +132,8 @@ describe("precedence of every setting in the table", () => {
     expect(bad("xml", {})).toThrowError("log.format: expected one of json, logfmt");
     expect(bad("json", { TRADING_LOG_FORMAT: "xml" })).toThrowError("TRADING_LOG_FORMAT: expected one of json, logfmt");
     expect(bad("json", {}, { "log.format": "xml" })).toThrowError("--log.format: expected one of json, logfmt");
+    // A word near an accepted one is named.
+    expect(bad("json", { TRADING_LOG_FORMAT: "logfnt" })).toThrowError("TRADING_LOG_FORMAT: expected one of json, logfmt (did you mean logfmt?)");
   });
 });
 

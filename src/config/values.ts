@@ -2,6 +2,7 @@
 // Each setting has one parser, so its bounds are the same whatever the source.
 
 import { ConfigError } from "./errors.js";
+import { meantWord } from "./problems.js";
 import { checkHeaderValue } from "./secret.js";
 
 /** Text as given (flag, variable), or a YAML scalar turned to text; anything else is not accepted. */
@@ -175,7 +176,10 @@ export function oneOf<const T extends string>(words: readonly T[]): (value: unkn
   return (value, key) => {
     const text = typeof value === "string" ? value.trim() : undefined;
     const word = words.find((w) => w === text);
-    if (word === undefined) throw new ConfigError(`${key}: expected one of ${words.join(", ")}`);
+    if (word === undefined) {
+      const guess = text === undefined ? undefined : meantWord(text, words);
+      throw new ConfigError(`${key}: expected one of ${words.join(", ")}${guess === undefined ? "" : ` (did you mean ${guess}?)`}`);
+    }
     return word;
   };
 }

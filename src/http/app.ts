@@ -181,6 +181,7 @@ export function createApp(options: AppOptions): express.Express {
 
   routes.get("/probe", async (req, res) => {
     const target = req.query.target;
+    if (Array.isArray(target)) return plain(res, 400, "target: given more than once (a probe is of one target)");
     // The target is only ever looked up by name, never used as a URL, and never echoed back.
     if (typeof target !== "string" || target === "") return plain(res, 400, `target: required (a configured account name, or ${MARKET_TARGET})`);
     const found = probeTarget(target);
