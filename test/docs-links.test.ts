@@ -67,6 +67,16 @@ describe("the user's Markdown", () => {
     expect(lines).toEqual([]);
   });
 
+  // Measured figures and how they were measured belong in performance.md, the CHANGELOG or a commit.
+  const STORY = /one run gave|\b(?:two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|\d+) runs\b|\d\.\d+ times the\b/i;
+  it.each(userDocs().filter((f) => f !== "docs/performance.md"))("%s: tells no measurement story (those are performance.md's)", (file) => {
+    const lines = readDoc(file)
+      .split("\n")
+      .map((text, i) => `${i + 1}: ${text}`)
+      .filter((l) => STORY.test(l));
+    expect(lines).toEqual([]);
+  });
+
   it("slugs headings as GitHub does", () => {
     expect(githubSlug("Several Prometheus servers (HA pairs)")).toBe("several-prometheus-servers-ha-pairs");
     expect(githubSlug("Reliability: how faults show")).toBe("reliability-how-faults-show");
