@@ -1,62 +1,123 @@
-// The logger: pino on stderr, JSON lines or logfmt for people, every secret redacted, never blocked by its reader.
+// The logger: pino's API and levels, each line written in Prometheus 3's shape (Go's slog: time, level as a
+// word, msg, then the fields) as JSON or flat logfmt, every secret redacted, on a sink its reader never blocks.
 
 import type { Writable } from "node:stream";
-import { pino, type Logger } from "pino";
+import { format } from "node:util";
+import { type LogFn, type Logger, pino } from "pino";
 import { REDACTED } from "./config/secret.js";
+import type { LogFormat } from "./config/values.js";
 import { LogSink } from "./util/log-sink.js";
 import { redact } from "./util/redact.js";
 
 export { LogSink };
 
-/** Credential fields pino replaces with <secret> wherever they appear in a log object. */
-const SECRET_FIELDS = ["apiKey", "password", "token", "*.apiKey", "*.password", "*.token"];
+/** Credential fields replaced by <secret> wherever they stand: among a call's fields, or in an object one of them holds. */
+const SECRET_FIELDS = new Set(["apiKey", "password", "token"]);
 
-/**
- * The paths pino redacts: the credential fields, and every header the venue's authenticators name as
- * carrying a secret (`Authenticator.secretHeaders`, from venue/auth.ts); Authorization always, since
- * the exporter's own basic auth arrives in it.
- */
-function redactPaths(secretHeaders: readonly string[] = []): string[] {
-  const headers = [...new Set(["authorization", ...secretHeaders.map((h) => h.toLowerCase())])].map((h) => JSON.stringify(h));
-  return [...SECRET_FIELDS, ...headers.flatMap((h) => [`headers[${h}]`, `*.headers[${h}]`, `req.headers[${h}]`])];
+/** The keys every line begins with; a field of the same name is left out, so it cannot pose as the line's own. */
+const OWN_KEYS = new Set(["time", "level", "msg"]);
+
+type Fields = Record<string, unknown>;
+
+const isObject = (value: unknown): value is Fields => typeof value === "object" && value !== null && !Array.isArray(value);
+
+/** pino's level numbers as slog's words; pino's trace and fatal, which the exporter does not use, as their neighbours. */
+function levelWord(level: number): string {
+  return level >= 50 ? "ERROR" : level >= 40 ? "WARN" : level >= 30 ? "INFO" : "DEBUG";
 }
 
-const LEVELS: Record<number, string> = { 10: "trace", 20: "debug", 30: "info", 40: "warn", 50: "error", 60: "fatal" };
-
-function logfmtValue(value: unknown): string {
-  const text = typeof value === "string" ? value : JSON.stringify(value);
-  return /^[^\s"=]+$/.test(text) ? text : JSON.stringify(text);
+/** `headers` with the values of the secret header names (any case) replaced. */
+function censorHeaders(headers: Fields, secret: ReadonlySet<string>): Fields {
+  const names = Object.keys(headers).filter((name) => secret.has(name.toLowerCase()));
+  return names.length === 0 ? headers : { ...headers, ...Object.fromEntries(names.map((name) => [name, REDACTED])) };
 }
 
-/** One of pino's JSON lines as `ts=… level=… msg="…" key=value` (and a newline); other text as it is. */
-function logfmtLine(text: string): string {
-  let out = "";
-  for (const line of text.split("\n")) {
-    if (line === "") continue;
-    try {
-      const { time, level, msg, pid: _pid, hostname: _host, ...rest } = JSON.parse(line) as Record<string, unknown>;
-      const fields = Object.entries(rest).map(([k, v]) => `${k}=${logfmtValue(v)}`);
-      const ts = typeof time === "number" ? new Date(time).toISOString() : "";
-      const text = `ts=${ts} level=${LEVELS[level as number] ?? String(level)} msg=${logfmtValue(msg ?? "")} ${fields.join(" ")}`;
-      out += `${text.trimEnd()}\n`;
-    } catch {
-      out += `${line}\n`;
-    }
+/** `fields` with the credential fields and the secret headers of a `headers` object replaced, here and one object down. */
+function censor(fields: Fields, secret: ReadonlySet<string>, nested = false): Fields {
+  let out: Fields | undefined;
+  for (const [key, value] of Object.entries(fields)) {
+    let next = value;
+    if (SECRET_FIELDS.has(key)) next = REDACTED;
+    else if (isObject(value) && key === "headers") next = censorHeaders(value, secret);
+    else if (isObject(value) && !nested) next = censor(value, secret, true);
+    if (next === value) continue;
+    out ??= { ...fields };
+    out[key] = next;
   }
-  return out;
+  return out ?? fields;
 }
 
-/** stderr as a LogSink, in JSON lines or logfmt. */
-export function stderrSink(format: "json" | "logfmt" = "json"): LogSink {
-  return new LogSink(2, format === "logfmt" ? (line) => logfmtLine(redact(line)) : redact);
+/** A scalar as text: a Date as RFC 3339, an Error by its name only (its message may be a library's). */
+function scalarText(value: unknown): string {
+  if (value instanceof Date) return value.toISOString();
+  if (value instanceof Error) return value.name;
+  return String(value);
+}
+
+/** A logfmt value, quoted as Go's slog quotes one: when empty, or holding a space, `=`, `"` or an unprintable character. */
+function logfmtValue(text: string): string {
+  return /^[^\s="\p{C}]+$/u.test(text) ? text : JSON.stringify(text);
+}
+
+const isScalar = (value: unknown): boolean => !isObject(value) && !Array.isArray(value);
+
+/** `key=value` pairs for one field: a list of scalars comma-joined, an object's fields (and a list of objects) under `key.`. */
+function logfmtPairs(key: string, value: unknown, out: string[]): void {
+  if (value === undefined || typeof value === "function" || typeof value === "symbol") return;
+  if (Array.isArray(value) && value.every(isScalar)) {
+    out.push(`${key}=${logfmtValue(value.map(scalarText).join(","))}`);
+  } else if (Array.isArray(value)) {
+    value.forEach((item, i) => logfmtPairs(`${key}.${i}`, item, out));
+  } else if (isObject(value) && !(value instanceof Date) && !(value instanceof Error)) {
+    for (const [k, v] of Object.entries(value)) logfmtPairs(`${key}.${k}`, v, out);
+  } else {
+    out.push(`${key}=${logfmtValue(scalarText(value))}`);
+  }
+}
+
+function logfmtLine(time: string, level: string, msg: string, fields: Fields): string {
+  const out = [`time=${time}`, `level=${level}`, `msg=${logfmtValue(msg)}`];
+  for (const [key, value] of Object.entries(fields)) if (!OWN_KEYS.has(key)) logfmtPairs(key, value, out);
+  return `${out.join(" ")}\n`;
+}
+
+const jsonValue = (_key: string, value: unknown): unknown => (typeof value === "bigint" ? String(value) : value instanceof Error ? value.name : value);
+
+function jsonLine(time: string, level: string, msg: string, fields: Fields): string {
+  const record: Fields = { time, level, msg };
+  for (const [key, value] of Object.entries(fields)) if (!OWN_KEYS.has(key)) record[key] = value;
+  try {
+    return `${JSON.stringify(record, jsonValue)}\n`;
+  } catch {
+    // A cycle: the line still says what happened.
+    return `${JSON.stringify({ time, level, msg, fields: "(not shown: not serializable)" })}\n`;
+  }
+}
+
+/** stderr as a LogSink: every line passes the redactor on its way out. */
+export function stderrSink(): LogSink {
+  return new LogSink(2, redact);
 }
 
 /**
- * A logger on `destination` (stderr by default). Every line passes the redactor: the known secrets
- * (util/redact.ts) and any Authorization value become <secret>, whatever field or message holds them.
+ * A logger on `destination` (stderr by default), in `format`. Every line passes the redactor: the known
+ * secrets (util/redact.ts) and any Authorization value become <secret>, whatever field or message holds
+ * them; the credential fields and the `secretHeaders` of a logged `headers` object are replaced before.
+ * pino decides which calls log (the level) and offers the API; the hook writes the line itself instead of
+ * handing it to pino's serializer, so logfmt is written from the call's values, never from JSON text.
+ * Child loggers' bindings are not written: every call names its fields.
  */
-export function createLogger(level: string, destination?: LogSink | Writable, secretHeaders: readonly string[] = []): Logger {
-  const options = { level, base: { name: "trading-exporter" }, redact: { paths: redactPaths(secretHeaders), censor: REDACTED } };
-  if (destination === undefined || destination instanceof LogSink) return pino(options, destination ?? stderrSink());
-  return pino(options, { write: (line: string) => destination.write(redact(line)) });
+export function createLogger(level: string, destination?: LogSink | Writable, secretHeaders: readonly string[] = [], form: LogFormat = "json"): Logger {
+  const secret = new Set(["authorization", ...secretHeaders.map((h) => h.toLowerCase())]);
+  const out = destination ?? stderrSink();
+  const write = out instanceof LogSink ? (line: string) => out.write(line) : (line: string) => out.write(redact(line));
+  const lineOf = form === "logfmt" ? logfmtLine : jsonLine;
+  function logMethod(args: Parameters<LogFn>, _method: LogFn, levelNumber: number): void {
+    const [first, ...rest] = args as unknown[];
+    const fields = isObject(first) ? first : {};
+    const [msg = "", ...params] = isObject(first) ? rest : (args as unknown[]);
+    const text = params.length === 0 ? String(msg) : format(msg, ...params);
+    write(lineOf(new Date().toISOString(), levelWord(levelNumber), text, censor(fields, secret)));
+  }
+  return pino({ level, base: null, hooks: { logMethod } }, out);
 }

@@ -4,13 +4,9 @@
 // parsed orders, text) dies young instead of being promoted and marked; and let the old generation grow
 // to 1.5 times what survived its last collection before the next one, not up to 4 times: the exporter
 // keeps little between scrapes, and what a scrape promotes is garbage by the next. A Node.js older than
-// package.json's engines is refused before anything else loads: the dependencies (undici) need the
-// newer release and would fail with a library's stack trace.
+// package.json's engines is refused before anything else loads.
 
-import { NODE_FLOOR, belowFloor } from "./util/node-engines.js";
+import { refuseOlderNode } from "./util/node-engines.js";
 
-if (belowFloor(process.versions.node)) {
-  process.stderr.write(`trading-exporter: Node.js ${process.version} is older than this release supports (>=${NODE_FLOOR}); run it on Node.js 24 LTS\n`);
-  process.exit(1);
-}
+refuseOlderNode("trading-exporter");
 await import("./serve.js");

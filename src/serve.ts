@@ -4,6 +4,7 @@ import { parseCommandLine, usage } from "./cli/flags.js";
 import { shardLines } from "./cli/shard-lines.js";
 import { ConfigError } from "./config/errors.js";
 import { loadConfig } from "./config/load.js";
+import { routePrefix } from "./config/types.js";
 import { createLogger, stderrSink, type LogSink } from "./log.js";
 import { ListenError } from "./http/listen-error.js";
 import { SystemdSocketError } from "./http/systemd-socket.js";
@@ -40,8 +41,8 @@ async function main(argv: string[]): Promise<number> {
     return 0;
   }
   // A sink that never blocks: a closed or stalled stderr drops log lines, never a scrape or the stop.
-  sink = stderrSink(config.logFormat);
-  const logger = createLogger(config.logLevel, sink, secretHeaderNames(config.accounts));
+  sink = stderrSink();
+  const logger = createLogger(config.logLevel, sink, secretHeaderNames(config.accounts), config.logFormat);
   for (const warning of warnings) logger.warn({ problem: warning }, "configuration warning");
   const source = async () => {
     const next = await load();
@@ -49,12 +50,14 @@ async function main(argv: string[]): Promise<number> {
     return next.config;
   };
   // An error nobody caught is a bug after which no state can be trusted: exit, as Node does, for the supervisor to restart.
-  const fatal = (what: string) => (error: unknown) => {
-    logger.error({ error: libraryErrorText(error, "unexpected failure") }, `${what}: exiting`);
+  process.on("unhandledRejection", (reason) => {
+    logger.error({ error: libraryErrorText(reason, "unexpected failure") }, "unhandled rejection: exiting");
     void exit(1);
-  };
-  process.on("unhandledRejection", fatal("unhandled rejection"));
-  process.on("uncaughtException", fatal("uncaught exception"));
+  });
+  process.on("uncaughtException", (error) => {
+    logger.error({ error: libraryErrorText(error, "unexpected failure") }, "uncaught exception: exiting");
+    void exit(1);
+  });
   const webGuards = web === undefined ? undefined : (await import("./web/guards.js")).webGuards;
   const guards = (self: SelfMetrics) => (web === undefined || webGuards === undefined ? [] : webGuards(web, self.guards));
   // Read again here: the certificate files may have changed since the web config was checked.
@@ -62,8 +65,11 @@ async function main(argv: string[]): Promise<number> {
   if (web?.http2 === true) logger.info("http_server_config.http2 is accepted, but Express serves HTTP/1.1 only: ALPN settles on it with HTTP/2 clients");
   const service = await startService(config, logger, { source, guards, tls: tls?.options, onTlsServer: tls?.attach });
   const { shard, totalShards } = config.sharding;
+  // Each listener's root under the route prefix: the status page an operator opens.
+  const prefix = routePrefix(config);
+  const root = (url: string) => (prefix === "/" ? url : `${url}${prefix.slice(1)}/`);
   logger.info(
-    { url: service.server.url, urls: service.server.urls, accounts: service.exporter.accountNames(), shard, totalShards, version: VERSION },
+    { url: root(service.server.url), urls: service.server.urls.map(root), accounts: service.exporter.accountNames(), shard, totalShards, version: VERSION },
     "listening",
   );
   process.on("SIGHUP", () => {

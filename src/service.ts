@@ -3,7 +3,7 @@
 import type express from "express";
 import type { Logger } from "pino";
 import { startupOnlyChanges } from "./config/settings.js";
-import type { Config } from "./config/types.js";
+import { type Config, routePrefix } from "./config/types.js";
 import { Exporter } from "./exporter.js";
 import { createApp } from "./http/app.js";
 import { type ListenOptions, type ListenTarget, listenAll, type RunningServers } from "./http/server.js";
@@ -85,6 +85,8 @@ export async function startService(config: Config, logger: Logger, options: Serv
     maxQueued: config.scrape.maxQueued,
     servedElsewhere: (name) => servedByOtherShard(current, name),
     telemetryPath: config.web.telemetryPath,
+    routePrefix: routePrefix(config),
+    externalUrl: config.externalUrl,
     ...(source === undefined ? {} : { reload }),
     ...(guards === undefined ? {} : { guards }),
   });

@@ -26,6 +26,19 @@ describe("--help", () => {
     }
   });
 
+  it("fits 100 columns, grouped by topic (venue, accounts, web, scrape, log), each group's required settings first", () => {
+    const lines = usage().split("\n");
+    expect(lines.filter((l) => l.length > 100)).toEqual([]);
+    const titles = lines.filter((l) => /^[A-Z][^:]*:$/.test(l)).map((l) => l.split(/[ :]/)[0]);
+    expect(titles).toEqual(["Commands", "Venue", "Accounts", "Web", "Scrape", "Log"]);
+    /** The first setting named under a group. */
+    const first = (title: string) => lines[lines.findIndex((l) => l.startsWith(title)) + 1]?.trim().split(" ")[0];
+    expect(first("Venue")).toBe("TRADING_BASE_URL");
+    expect(first("Accounts")).toBe("TRADING_COLLATERAL_IDS");
+    expect(first("Web")).toBe("--web.listen-address=HOST:PORT");
+    expect(first("Log")).toBe("--log.level=LEVEL");
+  });
+
   it("is printed by the built command, with the version", async () => {
     const help = await runExporter({}, ["--help"]);
     expect(help.code).toBe(0);

@@ -44,7 +44,7 @@ describe("configFromEnv", () => {
     [{ TRADING_COLLATERAL_IDS: `USDC,${"C".repeat(129)}` }, "TRADING_COLLATERAL_IDS: an id is longer than 128 characters"],
     [{ TRADING_API_KEY: undefined }, "TRADING_API_KEY or TRADING_API_KEY_FILE: required"],
     [{ TRADING_API_KEY_FILE: "/x" }, "TRADING_API_KEY and TRADING_API_KEY_FILE: give one, not both"],
-    [{ TRADING_API_KEY: undefined, TRADING_API_KEY_FILE: "/nonexistent/key" }, "TRADING_API_KEY_FILE: cannot read the file (ENOENT)"],
+    [{ TRADING_API_KEY: undefined, TRADING_API_KEY_FILE: "/nonexistent/key" }, 'TRADING_API_KEY_FILE: cannot read "/nonexistent/key": no such file (ENOENT)'],
     [{ TRADING_API_KEY_HEADER: "Bad Header" }, "TRADING_API_KEY_HEADER: not a valid HTTP header name"],
     [{ TRADING_LISTEN_ADDRESS: "9842" }, "TRADING_LISTEN_ADDRESS: expected host:port (e.g. 0.0.0.0:9842 or [::1]:9842)"],
     [{ TRADING_LISTEN_ADDRESS: "127.0.0.1:70000" }, "TRADING_LISTEN_ADDRESS: expected host:port (e.g. 0.0.0.0:9842 or [::1]:9842)"],

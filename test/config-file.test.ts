@@ -2,7 +2,7 @@
 
 import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { ConfigError } from "../src/config/errors.js";
 import { loadConfigFile } from "./helpers/config-files.js";
@@ -99,6 +99,11 @@ describe("bad config files", () => {
     ["accounts not a list", "venue: { base_url: http://x }\naccounts: 3\n", "accounts: expected a list of accounts"],
     ["unknown auth type", account("{ type: oauth }"), 'accounts[0].auth.type: expected one of "api_key", "bearer", "basic", "none"'],
     [
+      "misspelt auth type",
+      account("{ type: apikey }"),
+      'accounts[0].auth.type: expected one of "api_key", "bearer", "basic", "none" (did you mean "api_key"?)',
+    ],
+    [
       "api key without a secret",
       account("{ type: api_key }"),
       "accounts[0].auth.key: required (give one of accounts[0].auth.key, accounts[0].auth.key_file or accounts[0].auth.key_env)",
@@ -110,7 +115,6 @@ describe("bad config files", () => {
     ],
     ["empty header name", account("{ type: api_key, key: k, header_name: '' }"), "accounts[0].auth.header_name: must be at least 1"],
     ["bad header name", account("{ type: api_key, key: k, header_name: 'X Key' }"), "accounts[0].auth.header_name: not a valid HTTP header name"],
-    ["missing key file", account("{ type: api_key, key_file: nope.txt }"), "accounts[0].auth.key_file: cannot read the file (ENOENT)"],
     [
       "unset key variable",
       account("{ type: bearer, token_env: NOT_SET_ANYWHERE }"),
@@ -134,18 +138,35 @@ describe("bad config files", () => {
     ["bad listen address", `${GOOD}web: { listen_address: nowhere }\n`, "web.listen_address: expected host:port (e.g. 0.0.0.0:9842 or [::1]:9842)"],
     ["bad log level", `${GOOD}log: { level: loud }\n`, "log.level: expected one of debug, info, warn, error"],
     ["bad header in headers", account("{ type: none }", "    headers: { 'a b': c }"), "accounts[0].headers.a b: not a valid HTTP header name"],
-    ["not YAML", "venue: [\n", "config file: not valid YAML (line 2): BAD_INDENT"],
-    ["duplicate YAML key", `${GOOD}venue: {}\n`, "config file: not valid YAML (line 8): DUPLICATE_KEY"],
+    ["not YAML", "venue: [\n", "config file: not valid YAML at line 2, column 1: a list opened with [ is not closed with ] (or not indented under its key)"],
+    ["a tab as indent", "venue:\n\tbase_url: x\n", "config file: not valid YAML at line 2, column 1: a tab indents this line; YAML indents with spaces"],
+    [
+      "an unquoted colon",
+      "venue:\n  base_url: a: b\n",
+      "config file: not valid YAML at line 2, column 13: a value holds a colon followed by a space; quote the value",
+    ],
+    ["duplicate YAML key", `${GOOD}venue: {}\n`, "config file: not valid YAML at line 8, column 1: this key is given twice in the same map"],
   ])("%s", (_name, text, message) => {
     expect(() => loadConfigFile(file(text), {})).toThrowError(new ConfigError(message.split("\n")));
   });
 
+  it("names the key file it cannot read, and why", () => {
+    const path = file(account("{ type: api_key, key_file: nope.txt }"));
+    expect(() => loadConfigFile(path, {})).toThrowError(
+      new ConfigError(`accounts[0].auth.key_file: cannot read ${JSON.stringify(join(dirname(path), "nope.txt"))}: no such file (ENOENT)`),
+    );
+  });
+
   it("names an unreadable file without failing on anything else", () => {
-    expect(() => loadConfigFile("/nonexistent/config.yml", {})).toThrowError(new ConfigError('config file: cannot read "/nonexistent/config.yml" (ENOENT)'));
+    expect(() => loadConfigFile("/nonexistent/config.yml", {})).toThrowError(
+      new ConfigError('config file: cannot read "/nonexistent/config.yml": no such file (ENOENT)'),
+    );
   });
 
   it("keeps the unreadable file's message on one line whatever the path holds", () => {
-    expect(() => loadConfigFile("/nonexistent/a\nb.yml", {})).toThrowError(new ConfigError('config file: cannot read "/nonexistent/a\\nb.yml" (ENOENT)'));
+    expect(() => loadConfigFile("/nonexistent/a\nb.yml", {})).toThrowError(
+      new ConfigError('config file: cannot read "/nonexistent/a\\nb.yml": no such file (ENOENT)'),
+    );
   });
 
   it("never puts a secret value in its message", () => {

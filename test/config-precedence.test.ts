@@ -25,6 +25,8 @@ const SAMPLES: Record<string, [file: unknown, env: string, flag?: string]> = {
   "web.systemd_socket": [true, "false", "true"],
   "web.telemetry_path": ["/from-file", "/from-env", "/from-flag"],
   "web.disable_exporter_metrics": [true, "false", "true"],
+  "web.external_url": ["http://file.example/a/", "http://env.example/b/", "https://flag.example/c/"],
+  "web.route_prefix": ["/from-file", "/from-env", "/from-flag"],
   "web.config_file": ["/from/file.yml", "/from/env.yml", "/from/flag.yml"],
   "web.max_connections": [100, "200", "300"],
   "web.idle_timeout_seconds": [30, "45"],
@@ -55,6 +57,8 @@ const READ: Record<string, (c: Config) => unknown> = {
   "web.systemd_socket": (c) => c.web.systemdSocket,
   "web.telemetry_path": (c) => c.web.telemetryPath,
   "web.disable_exporter_metrics": (c) => c.web.disableExporterMetrics,
+  "web.external_url": (c) => c.externalUrl?.href,
+  "web.route_prefix": (c) => c.routePrefix,
   "web.config_file": (c) => c.webConfigFile,
   "web.max_connections": (c) => c.web.maxConnections,
   "web.idle_timeout_seconds": (c) => c.web.idleTimeoutSeconds,
@@ -131,6 +135,8 @@ describe("precedence of every setting in the table", () => {
     expect(bad("xml", {})).toThrowError("log.format: expected one of json, logfmt");
     expect(bad("json", { TRADING_LOG_FORMAT: "xml" })).toThrowError("TRADING_LOG_FORMAT: expected one of json, logfmt");
     expect(bad("json", {}, { "log.format": "xml" })).toThrowError("--log.format: expected one of json, logfmt");
+    // A word near an accepted one is named.
+    expect(bad("json", { TRADING_LOG_FORMAT: "logfnt" })).toThrowError("TRADING_LOG_FORMAT: expected one of json, logfmt (did you mean logfmt?)");
   });
 });
 
@@ -211,7 +217,7 @@ describe("settings with a flag, a variable and a file key, by their effect", () 
       const run = await start(file, env, argv);
       await scrape(run);
       await run.stop();
-      return run.lines.filter((l) => l.includes('"level":20')).length;
+      return run.lines.filter((l) => l.includes('"level":"DEBUG"')).length;
     };
     expect(await debugLines({})).toBeGreaterThan(0);
     expect(await debugLines({ TRADING_LOG_LEVEL: "info" })).toBe(0);
@@ -225,9 +231,9 @@ describe("settings with a flag, a variable and a file key, by their effect", () 
       await run.stop();
       return run.lines[0]!;
     };
-    expect(await firstLine({})).toMatch(/^ts=\S+ level=info /);
-    expect(JSON.parse(await firstLine({ TRADING_LOG_FORMAT: "json" }))).toMatchObject({ level: 30 });
-    expect(await firstLine({ TRADING_LOG_FORMAT: "json" }, ["--log.format=logfmt"])).toMatch(/^ts=\S+ level=info /);
+    expect(await firstLine({})).toMatch(/^time=\S+ level=INFO /);
+    expect(JSON.parse(await firstLine({ TRADING_LOG_FORMAT: "json" }))).toMatchObject({ level: "INFO" });
+    expect(await firstLine({ TRADING_LOG_FORMAT: "json" }, ["--log.format=logfmt"])).toMatch(/^time=\S+ level=INFO /);
   });
 
   it("web.config_file: basic auth is asked for only when the winning source names a file that turns it on", async () => {

@@ -135,10 +135,22 @@ describe(`${DOC}: paging on margin, on this machine`, () => {
       expect(page?.receiver).toBe("trading-critical");
       expect(page?.status).toBe("firing");
 
-      // The line the page shows is the one the webhook printed.
+      // The lines the page shows are those the webhook printed for that notification: the margin line as it is, and a
+      // line per position near liquidation, whose direction and market follow the simulated prices.
       const [shown] = outputBlocks(DOC, doc).filter((b) => b.source.startsWith("node dist/webhook/main.js"));
-      expect(shown?.lines).toHaveLength(1);
-      expect(webhook?.output().split("\n")).toContain(shown!.lines[0]);
+      const [margin, ...positions] = shown!.lines;
+      expect(positions.length).toBeGreaterThan(0);
+      const anyPosition = (line: string) => line.replace(/Position (LONG|SHORT) \S+ of/, "Position DIRECTION MARKET of");
+      const firing = async () => {
+        await expect.poll(() => webhook?.output().split("\n"), { timeout: 30_000 }).toContain(margin);
+        return webhook!
+          .output()
+          .split("\n")
+          .filter((l) => l.startsWith("FIRING "));
+      };
+      const printed = await firing();
+      expect(printed).toContain(margin);
+      expect([...new Set(printed.map(anyPosition))].sort()).toEqual([...new Set(shown!.lines.map(anyPosition))].sort());
     },
     DELIVERY_TIMEOUT_MS + 120_000,
   );

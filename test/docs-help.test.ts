@@ -42,10 +42,20 @@ function tableRows(doc: string, name: "flags" | "variables"): Row[] {
     });
 }
 
-/** --help's line for `name`: its text after the name column. */
-function helpLine(help: string, name: string): string | undefined {
-  const line = help.split("\n").find((l) => l.trimStart().startsWith(`${name} `));
-  return line?.trimStart().slice(name.length).trim();
+/** --help's entry for `name`: the names' line and the meaning below it, as one line, after the name. */
+function helpLine(help: string, name: string): { names: string; meaning: string } | undefined {
+  const lines = help.split("\n");
+  const at = lines.findIndex((l) => l.startsWith(`  ${name}`) && /^ ?($|\()/.test(l.slice(2 + name.length)));
+  if (at < 0) return undefined;
+  // The names are indented 2 (their wrapped rest 4), the meaning 6.
+  const rest = lines.slice(at + 1);
+  const end = rest.findIndex((l) => !l.startsWith("    "));
+  const entry = rest.slice(0, end < 0 ? undefined : end);
+  const join = (ls: string[]) => ls.map((l) => l.trim()).join(" ");
+  return {
+    names: join([lines[at]!.slice(2 + name.length), ...entry.filter((l) => !l.startsWith("      "))]),
+    meaning: join(entry.filter((l) => l.startsWith("      "))),
+  };
 }
 
 describe("docs/configuration.md on --help", () => {
@@ -60,14 +70,14 @@ describe("docs/configuration.md on --help", () => {
     const rows = [...tableRows(doc, "flags"), ...tableRows(doc, "variables")];
     expect(rows.length).toBeGreaterThan(30);
     for (const row of rows) {
-      const line = helpLine(run.stdout, row.name);
-      expect(line, `--help has no line for ${row.name}`).toBeDefined();
-      // Its text is the meaning's first sentence (the table adds the rest), then where the setting comes from.
-      const sentence = line!.replace(/ \((?:env|file|without a config file only|default|required)[^()]*\)$/, "");
+      const entry = helpLine(run.stdout, row.name);
+      expect(entry, `--help has no entry for ${row.name}`).toBeDefined();
+      // The meaning's first sentence (the table adds the rest), then its default.
+      const sentence = entry!.meaning.replace(/ \((?:default|required)[^()]*\)$/, "");
       expect(sentence.length, row.name).toBeGreaterThan(10);
       expect(row.meaning.startsWith(sentence), `${row.name}: "${sentence}" does not begin "${row.meaning}"`).toBe(true);
-      if (row.fileKey !== undefined) expect(line, row.name).toContain(`file ${row.fileKey}`);
-      if (row.default !== undefined) expect(line, row.name).toContain(row.default.startsWith("required") ? row.default : `default ${row.default}`);
+      if (row.fileKey !== undefined) expect(entry!.names, row.name).toContain(`file ${row.fileKey}`);
+      if (row.default !== undefined) expect(entry!.meaning, row.name).toContain(row.default.startsWith("required") ? row.default : `default ${row.default}`);
     }
   });
 });

@@ -92,7 +92,7 @@ function probeRouteCode(): string {
   return [
     // What createApp makes before any route (the slots), then the route and what it calls.
     block("export function createApp(", "const app = express();"),
-    block('app.get("/probe"', "\n  });\n"),
+    block('routes.get("/probe"', "\n  });\n"),
     block("async function serveScrape(", "\n  }\n"),
     block("function probeTarget(", "\n  }\n"),
     block("function plain(", "\n}\n"),
@@ -102,10 +102,12 @@ function probeRouteCode(): string {
 /** Every src/ file whose code can run for a /probe: app.ts, then the runtime imports reachable from what its route uses. */
 function probePath(): Set<string> {
   const code = probeRouteCode();
-  // The route reaches a module through any name it uses, a type included, and through a value named after
-  // its class (the `exporter` it is given is an Exporter).
+  // The route reaches a module through a value it uses, or through an object named after a type it imports
+  // (the `exporter` it is given is an Exporter); a type used only as a type runs nothing.
+  const uses = (i: Import, name: string): boolean =>
+    [...code.matchAll(new RegExp(`\\b${name}\\b`, "gi"))].some((m) => !i.typeOnly || m[0] !== name);
   const entries = importsOf(APP)
-    .filter((i) => i.names.some((name) => new RegExp(`\\b${name}\\b`, "i").test(code)))
+    .filter((i) => i.names.some((name) => uses(i, name)))
     .map((i) => i.file);
   const path = new Set<string>([APP]);
   const queue = [...entries];

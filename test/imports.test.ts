@@ -28,7 +28,8 @@ const LAYERS: Record<string, number> = {
   cli: 12,
   serve: 13,
   main: 14,
-  demo: 13,
+  "run-demo": 13,
+  demo: 14,
 };
 
 /** Imports allowed to run back up, each with the reason it must; empty, and meant to stay so. */

@@ -68,7 +68,7 @@ describe("/probe", () => {
     ["?target=http%3A%2F%2F127.0.0.1%3A1%2Fsteal", "target: not a configured account name"],
     ["?target=..%2F..%2Fetc%2Fpasswd", "target: not a configured account name"],
     ["?target=alpha%0D%0AX-Injected%3A%201", "target: not a configured account name"],
-    ["?target=alpha&target=beta", "target: required (a configured account name, or venue/markets)"],
+    ["?target=alpha&target=beta", "target: given more than once (a probe is of one target)"],
     [`?target=${"a".repeat(5000)}`, "target: not a configured account name"],
   ])("answers 400 to %s without calling the venue or echoing it", async (query, message) => {
     stack = await startStack({ file: accounts });
@@ -176,7 +176,9 @@ describe("reload", () => {
     f.broken = "accounts: [\n";
     const bad = await stack.reload();
     expect(bad.status).toBe(500);
-    expect(await bad.text()).toBe("reload failed: config file: not valid YAML (line 2): BAD_INDENT\n");
+    expect(await bad.text()).toBe(
+      "reload failed: config file: not valid YAML at line 2, column 1: a list opened with [ is not closed with ] (or not indented under its key)\n",
+    );
     samples = parseExposition(await stack.scrape());
     expect(valueOf(samples, "trading_up", { account: "r" })).toBe(1);
     expect(valueOf(samples, "trading_exporter_config_last_reload_successful")).toBe(0);

@@ -1,10 +1,16 @@
-// A Node.js older than package.json's engines is refused at start with one line; a supported one starts.
+// A Node.js older than package.json's engines is refused with one line of ours by every entry point: `npm start`,
+// `npm run demo`, `npm run simulator` (before they build) and the built dist/main.js, dist/demo.js, the simulator and
+// the webhook receiver. The old Node is Node 20 from the npm registry's `node` package (a fresh machine has no Node 20
+// package to install), installed outside the clone and reused; dist/ is not rebuilt.
 
 import { execFileSync, spawnSync } from "node:child_process";
-import { existsSync, readFileSync } from "node:fs";
-import { describe, expect, it } from "vitest";
+import { existsSync, readFileSync, statSync } from "node:fs";
+import { homedir } from "node:os";
+import { join } from "node:path";
+import { beforeAll, describe, expect, it } from "vitest";
 import { NODE_FLOOR, belowFloor } from "../src/util/node-engines.js";
 import { MAIN, startExporterChild } from "./helpers/child.js";
+import { REPO_ROOT } from "./helpers/markdown-docs.js";
 
 const ENV = {
   TRADING_BASE_URL: "http://127.0.0.1:9",
@@ -12,9 +18,27 @@ const ENV = {
   TRADING_COLLATERAL_IDS: "USDC",
   TRADING_LISTEN_ADDRESS: "127.0.0.1:0",
 };
-/** Debian's own node, older than the project supports, where the machine has one. */
-const OLD_NODE = "/usr/bin/node";
-const oldNodeBelow = (): boolean => existsSync(OLD_NODE) && belowFloor(execFileSync(OLD_NODE, ["--version"], { encoding: "utf8" }).trim().slice(1));
+
+/** Where Node 20 is installed, beside the Node .ci/run installs. */
+const NODE20_DIR = join(process.env.XDG_CACHE_HOME ?? join(homedir(), ".cache"), "trading-exporter-ci", "node-20");
+const NODE20_BIN = join(NODE20_DIR, "node_modules", "node", "bin");
+const NODE20 = join(NODE20_BIN, "node");
+let version = "";
+
+beforeAll(() => {
+  if (!existsSync(NODE20)) {
+    execFileSync("npm", ["install", "--prefix", NODE20_DIR, "--no-audit", "--no-fund", "--loglevel=error", "node@20"], { stdio: "ignore", timeout: 240_000 });
+  }
+  version = execFileSync(NODE20, ["--version"], { encoding: "utf8" }).trim();
+}, 250_000);
+
+/** A shell's environment with Node 20 first on PATH and no variables of the npm run around this test. */
+function node20Env(): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = Object.fromEntries(Object.entries(process.env).filter(([k]) => !/^(npm_|INIT_CWD$|VITEST|TRADING_)/.test(k)));
+  return { ...env, ...ENV, PATH: `${NODE20_BIN}:${process.env.PATH ?? ""}` };
+}
+
+const ours = (command: string) => `${command}: Node.js ${version} is older than this release supports (>=${NODE_FLOOR}); run it on Node.js 24 LTS`;
 
 describe("the Node.js floor", () => {
   it("is package.json's engines.node, and judges versions against it", () => {
@@ -25,18 +49,42 @@ describe("the Node.js floor", () => {
     expect(belowFloor("22.19.0")).toBe(false);
     expect(belowFloor("26.0.0")).toBe(false);
   });
-});
 
-describe("the started exporter", () => {
-  it("starts on this (supported) Node.js", async () => {
+  it("starts the exporter on this (supported) Node.js", async () => {
     const { lines } = await startExporterChild(ENV);
     expect(lines.some((l) => l.includes("listening"))).toBe(true);
   });
+});
 
-  it.runIf(oldNodeBelow())("refuses an older Node.js with one line naming its version and the floor, exit 1", () => {
-    const run = spawnSync(OLD_NODE, [MAIN], { env: { PATH: process.env.PATH ?? "", ...ENV }, encoding: "utf8", timeout: 20_000 });
+describe("on Node 20", () => {
+  it("is below the floor", () => {
+    expect(belowFloor(version.slice(1))).toBe(true);
+  });
+
+  it.each([
+    ["dist/main.js", MAIN, "trading-exporter"],
+    ["dist/demo.js", join(REPO_ROOT, "dist/demo.js"), "demo"],
+    ["dist/simulator/main.js", join(REPO_ROOT, "dist/simulator/main.js"), "simulator"],
+    ["dist/webhook/main.js", join(REPO_ROOT, "dist/webhook/main.js"), "webhook receiver"],
+  ])("%s exits 1 with one line of ours, naming the version and the floor", (_name, file, command) => {
+    const run = spawnSync(NODE20, [file], { env: node20Env(), encoding: "utf8", timeout: 30_000 });
     expect(run.status).toBe(1);
-    const version = execFileSync(OLD_NODE, ["--version"], { encoding: "utf8" }).trim();
-    expect(run.stderr).toBe(`trading-exporter: Node.js ${version} is older than this release supports (>=${NODE_FLOOR}); run it on Node.js 24 LTS\n`);
+    expect(run.stderr).toBe(`${ours(command)}\n`);
+    expect(run.stdout).toBe("");
+  });
+
+  it.each([
+    ["npm start", ["start"], "trading-exporter"],
+    ["npm run demo", ["run", "demo"], "demo"],
+    ["npm run simulator", ["run", "simulator"], "simulator"],
+  ])("%s exits non-zero with our one line, no stack trace, before it builds", (_name, args, command) => {
+    const built = statSync(MAIN).mtimeMs;
+    const run = spawnSync("npm", args, { cwd: REPO_ROOT, env: node20Env(), encoding: "utf8", timeout: 60_000 });
+    expect(run.status).not.toBe(0);
+    const lines = `${run.stdout}${run.stderr}`.split("\n");
+    // npm's own lines (the script it runs) are npm's; of ours there is exactly one, and nothing from inside Node.
+    expect(lines.filter((l) => l.startsWith(`${command}:`))).toEqual([ours(command)]);
+    expect(lines.filter((l) => /^\s+at |node:internal|Error:/.test(l))).toEqual([]);
+    expect(statSync(MAIN).mtimeMs).toBe(built);
   });
 });

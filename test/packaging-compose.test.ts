@@ -268,4 +268,14 @@ describe("the compose Grafana", () => {
     expect(JSON.parse(readRepoFile("grafana/dashboards/trading-desk.json"))).toMatchObject({ uid: "trading-desk" });
     expect(JSON.parse(readRepoFile("grafana/dashboards/trading-account.json"))).toMatchObject({ uid: "trading-account" });
   });
+
+  it("is the version docs/dashboards.md names, and the header names the dashboards it shows", () => {
+    const image = String(service("grafana").image);
+    expect(readRepoFile("docs/dashboards.md")).toContain(`\`${image}\``);
+    const titles = ["trading-desk.json", "trading-account.json"].map((f) => (JSON.parse(readRepoFile(`grafana/dashboards/${f}`)) as { title: string }).title);
+    const header = readRepoFile("deploy/compose/compose.yaml").split("\nname:")[0]!.replace(/\n# ?/g, " ");
+    const named = [...header.matchAll(/dashboards? "([^"]+)"|and "([^"]+)"/g)].map((m) => m[1] ?? m[2]);
+    expect(named.length).toBeGreaterThan(0);
+    expect(named.filter((n) => !titles.includes(n!))).toEqual([]);
+  });
 });

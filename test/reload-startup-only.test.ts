@@ -21,7 +21,7 @@ describe("reload", () => {
     maxInFlight = "1";
     expect((await stack.reload()).status).toBe(200);
     const warning = stack.logs.find((l) => l.includes("read at start-up only"));
-    expect(warning && JSON.parse(warning)).toMatchObject({ level: 40, settings: ["scrape.max_in_flight"] });
+    expect(warning && JSON.parse(warning)).toMatchObject({ level: "WARN", settings: ["scrape.max_in_flight"] });
     // Still 40 at once: three scrapes together are all served.
     const statuses = await Promise.all([1, 2, 3].map(async () => (await stack!.get("/metrics")).status));
     expect(statuses).toEqual([200, 200, 200]);

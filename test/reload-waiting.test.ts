@@ -25,8 +25,8 @@ function configOf(url: string, names: string[], scrape: Record<string, number>):
 /** Requests the venue has seen: one more once a collection is under way. */
 const venueRequests = (s: Stack) => Object.values(s.venue.stats().requests).reduce((a, b) => a + b, 0);
 
-/** Log lines at error level or above (pino: 50 error, 60 fatal). */
-const errorLines = (logs: string[]) => logs.filter((l) => (JSON.parse(l) as { level: number }).level >= 50);
+/** Log lines at error level. */
+const errorLines = (logs: string[]) => logs.filter((l) => (JSON.parse(l) as { level: string }).level === "ERROR");
 
 describe("a reload while scrapes wait for a slot", () => {
   it("at an in-flight limit of 1: the waiting probe of a removed account is a 400, the one of a kept account a 200", async () => {

@@ -166,8 +166,8 @@ describe.skipIf(chromiumMissing)(title, () => {
     const page = await res.text();
     expect(page).not.toMatch(/<script|<style|\sstyle=|\son[a-z]+=/i);
     const sheets = [...page.matchAll(/<link rel="stylesheet" href="([^"]+)">/g)].map((m) => m[1]!);
-    expect(sheets).toEqual(["/status.css"]);
-    const css = await stack.get(sheets[0]!);
+    expect(sheets).toEqual(["status.css"]);
+    const css = await stack.get(`/${sheets[0]!}`);
     expect(css.status).toBe(200);
     expect(css.headers.get("content-type")).toMatch(/^text\/css/);
     expect(css.headers.get("cache-control")).toMatch(/max-age=\d+/);

@@ -100,7 +100,7 @@ describe("statusPage", () => {
     const page = statusPage({ data, collected: true, version: "1.0.0", uptimeSeconds: 5, telemetryPath: "/metrics", now: 1_700_000_005_000 });
     expect(page).not.toContain("<img");
     expect(page).toContain("&lt;img src=x onerror=&quot;alert(1)&quot;&gt;");
-    expect(page).toContain('href="/probe?target=%3Cimg%20src%3Dx%20onerror%3D%22alert(1)%22%3E&amp;debug=true"');
+    expect(page).toContain('href="probe?target=%3Cimg%20src%3Dx%20onerror%3D%22alert(1)%22%3E&amp;debug=true"');
   });
 });
 

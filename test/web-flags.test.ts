@@ -66,8 +66,8 @@ describe("--web.telemetry-path", () => {
     expect(valueOf(parseExposition(moved.text), "trading_up", { account: "sim" })).toBe(1);
     expect((await get(new URL("/metrics", exporter.url))).status).toBe(404);
     const landing = await get(exporter.url);
-    expect(landing.text).toContain('href="/custom/metrics"');
-    expect(landing.text).not.toContain('href="/metrics"');
+    expect(landing.text).toContain('href="custom/metrics"');
+    expect(landing.text).not.toContain('href="metrics"');
   });
 
   it.each([

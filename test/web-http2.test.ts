@@ -214,7 +214,7 @@ describe("the exporter with a node_exporter-style web config (TLS, headers, basi
   it("accepts http2: true and says once, at start-up, that it serves HTTP/1.1 (not again on a reload)", () => {
     const notices = exporter.lines.filter((line) => line.includes("http_server_config.http2"));
     expect(notices).toHaveLength(1);
-    expect(JSON.parse(notices[0]!)).toMatchObject({ level: 30, msg: expect.stringContaining("HTTP/1.1") });
+    expect(JSON.parse(notices[0]!)).toMatchObject({ level: "INFO", msg: expect.stringContaining("HTTP/1.1") });
   });
 });
 

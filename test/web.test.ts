@@ -99,12 +99,12 @@ describe("web config file", () => {
     [
       "unreadable cert",
       "tls_server_config:\n  cert_file: missing.crt\n  key_file: server.key\n",
-      "web config: tls_server_config.cert_file: cannot read the file (ENOENT)",
+      'web config: tls_server_config.cert_file: cannot read "DIR/missing.crt": no such file (ENOENT)',
     ],
     [
       "cert is a directory",
       "tls_server_config:\n  cert_file: .\n  key_file: server.key\n",
-      "web config: tls_server_config.cert_file: cannot read the file (EISDIR)",
+      'web config: tls_server_config.cert_file: cannot read "DIR": a folder, not a file (EISDIR)',
     ],
     [
       "cert not PEM",
@@ -142,21 +142,30 @@ describe("web config file", () => {
       'http_server_config:\n  headers:\n    Strict-Transport-Security: "max-age=1\\u0001"\n',
       "web config: http_server_config.headers.Strict-Transport-Security: contains a control character, so it is not a valid HTTP header value",
     ],
-    ["bad YAML", `basic_auth_users:\n  alice: [${HASH}\n`, "web config: not valid YAML (line 3)"],
-    ["duplicate key", `basic_auth_users:\n  alice: "${HASH}"\n  alice: "${HASH}"\n`, "web config: not valid YAML (line 3)"],
+    [
+      "bad YAML",
+      `basic_auth_users:\n  alice: [${HASH}\n`,
+      "web config: not valid YAML at line 3, column 1: a list opened with [ is not closed with ] (or not indented under its key)",
+    ],
+    [
+      "duplicate key",
+      `basic_auth_users:\n  alice: "${HASH}"\n  alice: "${HASH}"\n`,
+      "web config: not valid YAML at line 3, column 3: this key is given twice in the same map",
+    ],
     ["top level a list", "- tls_server_config\n", "web config: (top level): expected object"],
   ];
 
   it.each(bad)("rejects %s with one exact line", (_name, text, message) => {
     const error = loadError(text);
     expect(error).toBeInstanceOf(ConfigError);
-    expect((error as Error).message).toBe(message);
+    // DIR: the folder of the web config, which its relative paths are read from.
+    expect((error as Error).message).toBe(message.replace("DIR", dir));
     expect((error as Error).message).not.toContain(HASH.slice(7));
   });
 
   it("names a missing web config file", () => {
     const missing = join(dir, "nope.yml");
-    expect(() => loadWebConfig(missing)).toThrow(new ConfigError(`web config: cannot read ${JSON.stringify(missing)} (ENOENT)`));
+    expect(() => loadWebConfig(missing)).toThrow(new ConfigError(`web config: cannot read ${JSON.stringify(missing)}: no such file (ENOENT)`));
   });
 
   it("loads a full file, resolving relative paths against its own directory", () => {

@@ -94,32 +94,61 @@ export function flagRows(): Row[] {
 /** The rows of the settings without a flag. */
 export const settingRows = (): Row[] => SETTING_LIST.filter(([, s]) => s.flag === undefined).map(settingRow);
 
+/** --help's width: every line fits a 100-column terminal. */
+export const HELP_WIDTH = 100;
+
+/** `text` cut at spaces into lines of at most HELP_WIDTH columns, the first after `indent`, the others after `more`. */
+function wrap(text: string, indent: string, more = indent): string[] {
+  const lines: string[] = [];
+  let line = "";
+  for (const word of text.split(" ").filter(Boolean)) {
+    const lead = lines.length === 0 ? indent : more;
+    if (line !== "" && lead.length + line.length + 1 + word.length > HELP_WIDTH) {
+      lines.push(lead + line);
+      line = word;
+    } else line = line === "" ? word : `${line} ${word}`;
+  }
+  // A no-break space holds a pair together ("file web.listen_address"); it is printed as a space.
+  return [...lines, (lines.length === 0 ? indent : more) + line].map((l) => l.replaceAll("\u00a0", " "));
+}
+
+/** --help's groups by the setting's id, in this order; a group's required settings come first. */
+const TOPICS: Array<[title: string, prefixes: string[]]> = [
+  ["Venue", ["config.", "venue."]],
+  ["Accounts (one from the environment, or a config file's list)", ["account.", "sharding."]],
+  ["Web", ["web."]],
+  ["Scrape", ["scrape."]],
+  ["Log", ["log."]],
+];
+
+/** One setting: its names (flag, variable, config file key), then its meaning and default, indented below. */
+function helpEntry([id, s]: (typeof SETTING_LIST)[number]): string[] {
+  const [flag, variable, key, fallback, meaning] = settingRow([id, s]);
+  const where = [flag !== "" && variable !== "" ? `env\u00a0${variable}` : "", key && `file\u00a0${key}`].filter(Boolean).join(", ");
+  const names = `${flag || variable}${where === "" ? "" : ` (${where})`}`;
+  const origin = fallback.startsWith("required") ? fallback : `default ${fallback}`;
+  const trailer = s.envAccount ? `(${origin}; without a config file only)` : `(${origin})`;
+  return [...wrap(names, "  ", "    "), ...wrap(`${meaning} ${trailer}`, "      ")];
+}
+
 export function usage(): string {
-  const flags = flagRows();
-  const width = Math.max(...flags.map(([flag]) => flag.length));
-  const rows = flags.map(([flag, variable, key, fallback, meaning]) => {
-    const extra = [variable && `env ${variable}`, key && `file ${key}`, fallback && `default ${fallback}`].filter(Boolean).join("; ");
-    return `  ${flag.padEnd(width)}  ${meaning}${extra ? ` (${extra})` : ""}`;
+  const groups = TOPICS.flatMap(([title, prefixes]) => {
+    const settings = prefixes.flatMap((p) => SETTING_LIST.filter(([id]) => id.startsWith(p)));
+    const ordered = [...settings.filter(([, s]) => s.required), ...settings.filter(([, s]) => !s.required)];
+    return ["", `${title}:`, ...ordered.flatMap(helpEntry)];
   });
-  const settings = settingRows();
-  const envWidth = Math.max(...settings.map(([, name]) => name.length));
-  const envRows = settings.map(
-    ([, name, key, fallback, meaning]) =>
-      `  ${name.padEnd(envWidth)}  ${meaning} (${key ? `file ${key}; ` : "without a config file only; "}${fallback.startsWith("required") ? fallback : `default ${fallback}`})`,
-  );
   return [
     "usage: trading-exporter [flags]",
     "",
-    "Prometheus exporter for a leveraged trading venue, configured from the TRADING_* environment",
-    "variables below, or from a YAML file (--config.file, see docs/configuration.md) whose settings they override.",
-    "Precedence: flag > environment variable > config file > default.",
+    ...wrap(
+      "Prometheus exporter for a leveraged trading venue, configured from the TRADING_* environment variables, or from a YAML file (--config.file, see docs/configuration.md) whose settings they override. Precedence: flag > environment variable > config file > default. Each setting: its flag, variable and config file key, then its meaning and default.",
+      "",
+    ),
     "",
-    "Flags:",
-    ...rows,
+    "Commands:",
+    ...COMMANDS.flatMap(([flag, meaning]) => [`  --${flag}`, ...wrap(meaning, "      ")]),
+    ...groups,
     "",
-    "Environment variables (and config file keys):",
-    ...envRows,
-    "",
-    "Signals: SIGHUP reloads the config and secret files; SIGTERM and SIGINT stop after in-flight scrapes.",
+    ...wrap("Signals: SIGHUP reloads the config and secret files; SIGTERM and SIGINT stop after in-flight scrapes.", ""),
   ].join("\n");
 }

@@ -232,5 +232,5 @@ export class ConfigFile {
 
 /** Reads and parses a config file; an unreadable file or bad YAML is one line (the rest cannot be read). */
 export function readConfigFile(path: string): ConfigFile {
-  return new ConfigFile(parseYaml(readText(path, "config file"), "config file", true), dirname(path));
+  return new ConfigFile(parseYaml(readText(path, "config file"), "config file"), dirname(path));
 }

@@ -40,6 +40,14 @@ export function nearest(name: string, known: Iterable<string>): string | undefin
   return best !== undefined && best.d <= Math.max(2, Math.floor(name.length / 3)) ? best.candidate : undefined;
 }
 
+/** The value of `words` that `given` was probably meant as, when no other is as near: between equals a guess misleads. */
+export function meantWord(given: string, words: readonly string[]): string | undefined {
+  const guess = nearest(given, words);
+  if (guess === undefined) return undefined;
+  const far = (w: string) => distance(given.toLowerCase(), w.toLowerCase());
+  return words.filter((w) => far(w) === far(guess)).length === 1 ? guess : undefined;
+}
+
 export class Problems {
   readonly #list: Problem[] = [];
   /** Names nobody reads, each probably meant as another: shown only in place of that one's "required". */

@@ -2,7 +2,7 @@
 
 import { readFileSync } from "node:fs";
 import { inspect } from "node:util";
-import { libraryErrorText } from "../util/error-text.js";
+import { fileErrorText } from "../util/error-text.js";
 import { ConfigError } from "./errors.js";
 
 export const REDACTED = "<secret>";
@@ -68,7 +68,7 @@ export function secretFromFile(path: string, key: string): Secret {
   try {
     text = readFileSync(path, "utf8");
   } catch (error) {
-    throw new ConfigError(libraryErrorText(error, `${key}: cannot read the file`));
+    throw new ConfigError(`${key}: ${fileErrorText(error, path)}`);
   }
   if (text.trim() === "") throw new ConfigError(`${key}: the file is empty`);
   return new Secret(text.trim(), key);

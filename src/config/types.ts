@@ -38,5 +38,16 @@ export interface Config {
   logLevel: LogLevel;
   logFormat: LogFormat;
   webConfigFile: string | undefined;
+  /** Where clients reach the exporter (ending in "/"), when it is not where it listens. */
+  externalUrl: URL | undefined;
+  /** As given; the prefix served is `routePrefix(config)`. */
+  routePrefix: string | undefined;
   sharding: Sharding;
+}
+
+/** The prefix every path is served under: the route prefix, else the external URL's path, else "/" (Prometheus's rule). */
+export function routePrefix(config: Pick<Config, "externalUrl" | "routePrefix">): string {
+  if (config.routePrefix !== undefined) return config.routePrefix;
+  const path = config.externalUrl?.pathname.replace(/\/$/, "") ?? "";
+  return path === "" ? "/" : path;
 }

@@ -2,6 +2,7 @@
 // Each setting has one parser, so its bounds are the same whatever the source.
 
 import { ConfigError } from "./errors.js";
+import { meantWord } from "./problems.js";
 import { checkHeaderValue } from "./secret.js";
 import { MAX_LABEL_VALUE_LENGTH } from "../util/label-text.js";
 
@@ -80,6 +81,38 @@ export function parseTelemetryPath(value: unknown, key: string): string {
   return text;
 }
 
+/** A path of plain segments (A-Z a-z 0-9 . _ ~ -), "." and ".." excepted: clients resolve those away before sending it. */
+const PLAIN_PATH = /^(\/[A-Za-z0-9._~-]+)*$/;
+const isPlainPath = (path: string): boolean => PLAIN_PATH.test(path) && !/\/\.{1,2}(\/|$)/.test(path);
+
+/**
+ * The prefix of every route, as Prometheus's --web.route-prefix: "/" + the path trimmed of its slashes,
+ * so "trading", "/trading/" and "/trading" are all "/trading", and "" is "/".
+ */
+export function parseRoutePrefix(value: unknown, key: string): string {
+  const trimmed = textOf(value, key, "a path")
+    .trim()
+    .replace(/^\/+|\/+$/g, "");
+  const prefix = `/${trimmed}`;
+  if (prefix !== "/" && !isPlainPath(prefix)) throw new ConfigError(`${key}: expected a path such as /trading (segments of A-Z a-z 0-9 . _ ~ -)`);
+  return prefix;
+}
+
+/**
+ * Where clients reach the exporter (a reverse proxy's URL), as Prometheus's --web.external-url: http(s),
+ * no credentials, query or fragment, its path plain segments (it is the default route prefix); kept ending in "/".
+ */
+export function parseExternalUrl(value: unknown, key: string): URL {
+  const url = URL.parse(textOf(value, key, "a URL").trim());
+  if (url === null || (url.protocol !== "http:" && url.protocol !== "https:")) throw new ConfigError(`${key}: expected an http:// or https:// URL`);
+  if (url.username !== "" || url.password !== "") throw new ConfigError(`${key}: must not carry credentials`);
+  if (url.search !== "" || url.hash !== "") throw new ConfigError(`${key}: must not carry a query or fragment`);
+  const path = url.pathname.replace(/\/+$/, "");
+  if (path !== "" && !isPlainPath(path)) throw new ConfigError(`${key}: its path must be segments of A-Z a-z 0-9 . _ ~ - (it is the route prefix)`);
+  url.pathname = `${path}/`;
+  return url;
+}
+
 /** An http(s) URL with no credentials in it, ending in "/" so the venue's paths resolve under it. */
 export function parseBaseUrl(value: unknown, key: string): URL {
   const url = URL.parse(textOf(value, key, "a URL").trim());
@@ -146,7 +179,10 @@ export function oneOf<const T extends string>(words: readonly T[]): (value: unkn
   return (value, key) => {
     const text = typeof value === "string" ? value.trim() : undefined;
     const word = words.find((w) => w === text);
-    if (word === undefined) throw new ConfigError(`${key}: expected one of ${words.join(", ")}`);
+    if (word === undefined) {
+      const guess = text === undefined ? undefined : meantWord(text, words);
+      throw new ConfigError(`${key}: expected one of ${words.join(", ")}${guess === undefined ? "" : ` (did you mean ${guess}?)`}`);
+    }
     return word;
   };
 }

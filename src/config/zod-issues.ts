@@ -4,7 +4,7 @@
 // z.core.toDotPath: it writes a key such as a header name as headers["X-Frame-Options"], where users see headers.X-Frame-Options.
 
 import { z } from "zod";
-import type { Problems } from "./problems.js";
+import { meantWord, type Problems } from "./problems.js";
 
 export type KeyPath = ReadonlyArray<PropertyKey>;
 
@@ -51,7 +51,25 @@ function knownKeys(schema: z.ZodType, path: KeyPath, data: unknown): string[] {
   return [];
 }
 
-function describe(issue: z.core.$ZodIssue): string {
+/** ` (did you mean "word"?)` when `given` is text near one of `words`, else nothing. */
+function didYouMean(given: unknown, words: readonly unknown[]): string {
+  const guess =
+    typeof given === "string"
+      ? meantWord(
+          given,
+          words.filter((w): w is string => typeof w === "string"),
+        )
+      : undefined;
+  return guess === undefined ? "" : ` (did you mean ${JSON.stringify(guess)}?)`;
+}
+
+/** The value at `path` in `data`. */
+function valueAt(data: unknown, path: KeyPath): unknown {
+  return path.reduce<unknown>((value, key) => (value !== null && typeof value === "object" ? (value as Record<PropertyKey, unknown>)[key] : undefined), data);
+}
+
+/** The issue in our words; `given` is the value it is about, for a "did you mean". */
+function describe(issue: z.core.$ZodIssue, given: unknown): string {
   switch (issue.code) {
     case "invalid_type":
       return issue.input === undefined ? "required" : `expected ${issue.expected}`;
@@ -61,10 +79,11 @@ function describe(issue: z.core.$ZodIssue): string {
       return `must be at most ${String(issue.maximum)}`;
     case "invalid_union":
       // A discriminated union names the tag values it accepts.
-      if ("options" in issue && issue.options !== undefined) return `expected one of ${issue.options.map((v) => JSON.stringify(v)).join(", ")}`;
+      if ("options" in issue && issue.options !== undefined)
+        return `expected one of ${issue.options.map((v) => JSON.stringify(v)).join(", ")}${didYouMean(given, issue.options)}`;
       return "does not match any accepted form";
     case "invalid_value":
-      return `expected one of ${issue.values.map((v) => JSON.stringify(v)).join(", ")}`;
+      return `expected one of ${issue.values.map((v) => JSON.stringify(v)).join(", ")}${didYouMean(given, issue.values)}`;
     case "custom":
     case "invalid_format":
       // Our own texts: every refine and regex in our schemas passes one.
@@ -101,6 +120,6 @@ export function addZodIssues(error: z.ZodError, problems: Problems, context: Iss
       continue;
     }
     const where = keyPath(path);
-    problems.add(`${label}${where === "" ? "(top level)" : where}`, describe(issue), [context.source, context.order(path)]);
+    problems.add(`${label}${where === "" ? "(top level)" : where}`, describe(issue, valueAt(context.data, issue.path)), [context.source, context.order(path)]);
   }
 }

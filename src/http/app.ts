@@ -31,8 +31,12 @@ export interface AppOptions {
   maxInFlight: number;
   /** Scrapes that may wait (up to half their budget) for a slot when all are taken; 0 (the default): none wait. */
   maxQueued?: number;
-  /** Where the exporter's metrics are served; "/metrics" when not given. */
+  /** Where the exporter's metrics are served, under the route prefix; "/metrics" when not given. */
   telemetryPath?: string;
+  /** Every path is served under it ("/trading", Prometheus's --web.route-prefix); "/" when not given. */
+  routePrefix?: string;
+  /** Where clients reach the exporter, ending in "/" (--web.external-url): /sd's targets carry it. */
+  externalUrl?: URL | undefined;
   /** Re-reads the configuration; rejects with a one-line reason. Absent: reload is not offered. */
   reload?: () => Promise<void>;
   /** Run before every route (basic auth, response headers). */
@@ -82,7 +86,7 @@ function plain(res: Response, status: number, text: string): void {
 }
 
 export function createApp(options: AppOptions): express.Express {
-  const { exporter, logger, timeouts, maxInFlight, maxQueued = 0, telemetryPath = "/metrics" } = options;
+  const { exporter, logger, timeouts, maxInFlight, maxQueued = 0, telemetryPath = "/metrics", routePrefix = "/", externalUrl } = options;
   const slots = new ScrapeSlots(maxInFlight === 0 ? Number.POSITIVE_INFINITY : maxInFlight, maxQueued);
   const app = express();
   // Paths are exact, as in Go's ServeMux that Prometheus users know: /METRICS and /metrics/ are 404.
@@ -99,8 +103,10 @@ export function createApp(options: AppOptions): express.Express {
     next();
   });
   for (const guard of options.guards ?? []) app.use(guard);
+  // Every route below is served under the route prefix; paths are relative to it.
+  const routes = express.Router({ caseSensitive: true, strict: true });
 
-  app.use((req: Request, res: Response, next: NextFunction) => {
+  routes.use((req: Request, res: Response, next: NextFunction) => {
     if (req.method === "GET" || req.method === "HEAD") return next();
     if (req.method === "POST" && req.path === "/-/reload" && options.reload) return next();
     res.set("allow", req.path === "/-/reload" ? "POST" : "GET, HEAD");
@@ -133,20 +139,20 @@ export function createApp(options: AppOptions): express.Express {
     }
   }
 
-  app.get("/", (_req, res) => {
+  routes.get("/", (_req, res) => {
     setPageHeaders(res);
     res.set("cache-control", "no-store").type("html").send(statusPageHtml(exporter, telemetryPath));
   });
   // Its own path so a policy of default-src 'self' allows it; it changes only with the version.
-  app.get(STATUS_CSS_PATH, (_req, res) => {
+  routes.get(STATUS_CSS_PATH, (_req, res) => {
     res.set("cache-control", "public, max-age=3600").type("css").send(STATUS_CSS);
   });
-  app.get("/-/healthy", (_req, res) => plain(res, 200, "Healthy"));
-  app.get("/-/ready", (_req, res) => plain(res, 200, "Ready"));
-  app.use("/runbooks", runbooks());
+  routes.get("/-/healthy", (_req, res) => plain(res, 200, "Healthy"));
+  routes.get("/-/ready", (_req, res) => plain(res, 200, "Ready"));
+  routes.use("/runbooks", runbooks());
 
   // Every account of this shard in one target; the market families once in a fleet, on the shard that owns them.
-  app.get(telemetryPath, (req, res) =>
+  routes.get(telemetryPath, (req, res) =>
     serveScrape(req, res, () => {
       const marketFamilies = exporter.ownsMarkets();
       return (deadline) => exporter.metrics(deadline, { marketFamilies });
@@ -155,14 +161,16 @@ export function createApp(options: AppOptions): express.Express {
 
   // The exporter's own metrics without any account's, as blackbox_exporter's /metrics beside its /probe:
   // the job that keeps them with the /probe pattern then costs the venue nothing.
-  app.get("/exporter-metrics", async (_req, res) => {
+  routes.get("/exporter-metrics", async (_req, res) => {
     sendMetrics(res, await exporter.ownMetrics());
   });
 
-  // Prometheus http_sd_configs: every account as a /probe target, current after a reload.
-  app.get("/sd", (req, res) => {
-    const address = reachedAddress(req.get("host"), req.socket.localAddress, req.socket.localPort);
-    res.json(discoveryGroups(exporter.accountNames(), address, exporter.ownsMarkets()));
+  // Prometheus http_sd_configs: every account as a /probe target, current after a reload, at the external URL when
+  // there is one, else where the request reached the exporter.
+  routes.get("/sd", (req, res) => {
+    const reached =
+      externalUrl ?? new URL(`${req.protocol}://${reachedAddress(req.get("host"), req.socket.localAddress, req.socket.localPort)}${req.baseUrl}/`);
+    res.json(discoveryGroups(exporter.accountNames(), reached, exporter.ownsMarkets()));
   });
 
   /** The probe's target in the configuration served now: the market target, an account, or why neither. */
@@ -175,8 +183,9 @@ export function createApp(options: AppOptions): express.Express {
     return { refused: `target: ${elsewhere ?? "not a configured account name"}` };
   }
 
-  app.get("/probe", async (req, res) => {
+  routes.get("/probe", async (req, res) => {
     const target = req.query.target;
+    if (Array.isArray(target)) return plain(res, 400, "target: given more than once (a probe is of one target)");
     // The target is only ever looked up by name, never used as a URL, and never echoed back.
     if (typeof target !== "string" || target === "") return plain(res, 400, `target: required (a configured account name, or ${MARKET_TARGET})`);
     const found = probeTarget(target);
@@ -195,7 +204,7 @@ export function createApp(options: AppOptions): express.Express {
 
   const { reload } = options;
   if (reload) {
-    app.post("/-/reload", async (req, res) => {
+    routes.post("/-/reload", async (req, res) => {
       // A page of another site could otherwise reload the exporter (a form or a no-cors fetch needs no permission).
       const crossSite = crossSiteReason(req);
       if (crossSite !== undefined) return plain(res, 403, crossSite);
@@ -208,6 +217,9 @@ export function createApp(options: AppOptions): express.Express {
     });
   }
 
+  // The prefix itself goes to its folder, where the status page's relative links resolve (Go's ServeMux does the same).
+  if (routePrefix !== "/") app.get(routePrefix, (_req, res) => res.redirect(301, `${routePrefix}/`));
+  app.use(routePrefix, routes);
   app.use((_req: Request, res: Response) => plain(res, 404, "not found"));
 
   // Express 5 routes rejected promises here: one request fails, the process goes on.

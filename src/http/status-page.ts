@@ -69,7 +69,7 @@ function badge(state: RiskState | "up" | "down" | "none", text: string): Html {
 function riskBadge(state: RiskState, alerts: { warning: string; critical: string }): Html {
   if (state === "ok") return badge("ok", "ok");
   const alert = alerts[state];
-  return html`<a class="badge ${state}" href="/runbooks/${alert}" title="Runbook: ${alert}">${state}</a>`;
+  return html`<a class="badge ${state}" href="runbooks/${alert}" title="Runbook: ${alert}">${state}</a>`;
 }
 
 /** The thresholds that grade a figure, the one it is past first: "critical above 50 %", "warning above 80 %". */
@@ -141,7 +141,7 @@ function endpointTable(rows: Html[]): Html {
 }
 
 function accountSection(a: AccountStatus, now: number): Html {
-  const probe = `/probe?target=${encodeURIComponent(a.name)}`;
+  const probe = `probe?target=${encodeURIComponent(a.name)}`;
   const state = a.up === undefined ? badge("none", "not collected") : a.up === 1 ? badge("up", "up") : badge("down", "down");
   // A down account's last collection failed in part: it is an attempt, not data of that age.
   const failed = a.endpoints.filter((e) => e.success !== 1).map((e) => e.endpoint);
@@ -180,14 +180,18 @@ function summary(accounts: readonly AccountStatus[]): Html {
   return html`<p class="summary">${accounts.length} account${accounts.length === 1 ? "" : "s"}:${badges}</p>`;
 }
 
-/** The whole page: no inline style or script, so a strict Content-Security-Policy leaves it whole. */
+/**
+ * The whole page: no inline style or script, so a strict Content-Security-Policy leaves it whole. Every link is
+ * relative to the page, served at the route prefix's folder, so the links follow the prefix and any proxy's path.
+ */
 export function statusPage(input: StatusPageInput): string {
-  const { data, now, telemetryPath } = input;
+  const { data, now } = input;
+  const telemetryPath = input.telemetryPath.slice(1);
   // Stable: accounts that need the same attention keep their configured order.
   const worstFirst = [...data.accounts].sort((a, b) => ATTENTION.indexOf(attention(a)) - ATTENTION.indexOf(attention(b)));
   const notice = input.collected
     ? ""
-    : html`<p class="notice">No collection yet. This page shows what the last scrape collected and never calls the venue itself: it fills in after Prometheus scrapes <a href="${telemetryPath}">${telemetryPath}</a> or a probe (opening either collects once).</p>`;
+    : html`<p class="notice">No collection yet. This page shows what the last scrape collected and never calls the venue itself: it fills in after Prometheus scrapes <a href="${telemetryPath}">${input.telemetryPath}</a> or a probe (opening either collects once).</p>`;
   const markets =
     data.markets === undefined
       ? ""
@@ -195,15 +199,15 @@ export function statusPage(input: StatusPageInput): string {
   // Each account's probes are in its own section.
   const links: Array<[string, string]> = [
     [telemetryPath, "Metrics"],
-    ["/exporter-metrics", "Exporter's own metrics"],
-    ["/sd", "Service discovery"],
-    ["/runbooks/", "Runbooks"],
-    ["/-/healthy", "Healthy"],
-    ["/-/ready", "Ready"],
+    ["exporter-metrics", "Exporter's own metrics"],
+    ["sd", "Service discovery"],
+    ["runbooks/", "Runbooks"],
+    ["-/healthy", "Healthy"],
+    ["-/ready", "Ready"],
   ];
   const page = html`<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><meta http-equiv="refresh" content="${REFRESH_SECONDS}">
-<title>trading-exporter status</title><link rel="stylesheet" href="${STATUS_CSS_PATH}"></head>
+<title>trading-exporter status</title><link rel="stylesheet" href="${STATUS_CSS_PATH.slice(1)}"></head>
 <body><header><h1>trading-exporter</h1><p class="meta">Version ${input.version} · up ${duration(input.uptimeSeconds)} · page of ${new Date(now).toISOString().slice(11, 19)} UTC, refreshed every ${REFRESH_SECONDS} s</p></header>
 <main>${notice}${summary(data.accounts)}${worstFirst.map((a) => accountSection(a, now))}${markets}</main>
 <footer><nav><ul>${links.map(([href, text]) => html`<li><a href="${href}">${text}</a></li>`)}</ul></nav></footer>

@@ -1,5 +1,9 @@
 // CLI entry point of the venue simulator: start it, print its URL, stop cleanly on SIGINT/SIGTERM.
-import { runCli } from "./cli.js";
+import { refuseOlderNode } from "../util/node-engines.js";
+
+// Like the exporter, it refuses a Node.js older than package.json's engines rather than run on a release nothing tests.
+refuseOlderNode("simulator");
+const { runCli } = await import("./cli.js");
 
 const result = await runCli(process.argv.slice(2), {
   out: (line) => process.stdout.write(`${line}\n`),

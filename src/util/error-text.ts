@@ -10,3 +10,21 @@ export function libraryErrorText(error: unknown, what: string): string {
   const detail = identifier(e?.code) ?? identifier(e?.name) ?? "unknown error";
   return `${what} (${detail})`;
 }
+
+/** Why a file could not be read, in words, by the error's code. */
+const FILE_PROBLEMS: Record<string, string> = {
+  ENOENT: "no such file",
+  ENOTDIR: "a part of the path is not a folder",
+  EISDIR: "a folder, not a file",
+  EACCES: "permission denied",
+  EPERM: "permission denied",
+  ELOOP: "too many symbolic links",
+  EMFILE: "too many files open",
+  ENFILE: "too many files open",
+};
+
+/** `cannot read "PATH": why (CODE)`: the path, as JSON writes it, so a line break in it stays on the line. */
+export function fileErrorText(error: unknown, path: string): string {
+  const why = FILE_PROBLEMS[String((error as { code?: unknown } | null)?.code)];
+  return libraryErrorText(error, `cannot read ${JSON.stringify(path)}${why === undefined ? "" : `: ${why}`}`);
+}

@@ -4,7 +4,7 @@ import { X509Certificate } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { createSecureContext, DEFAULT_CIPHERS, type TlsOptions } from "node:tls";
 import { ConfigError } from "../config/errors.js";
-import { libraryErrorText } from "../util/error-text.js";
+import { fileErrorText, libraryErrorText } from "../util/error-text.js";
 import { ecdhCurveOption, NODE_TLS_VERSION, openSslCipherList } from "./tls-names.js";
 import type { PemSource, TlsServerConfig } from "./web-config-schema.js";
 
@@ -25,8 +25,8 @@ function readPem(name: string, source: PemSource): Buffer {
   try {
     return readFileSync(source.file);
   } catch (error) {
-    // The code only (libraryErrorText): a failed parse's message could quote the file's content.
-    throw problem(keyOf(name, source), libraryErrorText(error, "cannot read the file"));
+    // The path and the code only: a failed read's message is the library's.
+    throw problem(keyOf(name, source), fileErrorText(error, source.file));
   }
 }
 

@@ -16,7 +16,7 @@ function underDir(tls: TlsServerConfig, baseDir: string): TlsServerConfig {
 
 export function parseWebConfig(text: string, source: string): WebConfig {
   // An empty file (or one of comments only) turns nothing on, as in exporter-toolkit.
-  const data = parseYaml(text, "web config", false) ?? {};
+  const data = parseYaml(text, "web config") ?? {};
   const parsed = webConfigSchema.safeParse(data, { reportInput: true });
   if (!parsed.success) {
     const problems = new Problems();

@@ -1,5 +1,9 @@
 // CLI entry point of the webhook receiver: `node dist/webhook/main.js [--host H] [--port P]`; prints each alert it is sent.
-import { startReceiver } from "./receiver.js";
+import { refuseOlderNode } from "../util/node-engines.js";
+
+// Like the exporter, it refuses a Node.js older than package.json's engines rather than run on a release nothing tests.
+refuseOlderNode("webhook receiver");
+const { startReceiver } = await import("./receiver.js");
 
 const USAGE = "usage: node dist/webhook/main.js [--host 127.0.0.1] [--port 5001]";
 

@@ -35,8 +35,9 @@ export async function watchExporterChild(child: ChildProcess): Promise<ExporterC
   const url = await new Promise<string>((resolve, reject) => {
     createInterface({ input: child.stderr! }).on("line", (line) => {
       lines.push(line);
-      const match = /"url":"([^"]+)"/.exec(line);
-      if (match) resolve(match[1]!);
+      // The listening line's url, in JSON or logfmt.
+      const match = /"url":"([^"]+)"|(?:^| )url=(\S+)/.exec(line);
+      if (match) resolve((match[1] ?? match[2])!);
     });
     void exited.then((code) => reject(new Error(`exporter exited with ${code}: ${lines.join("\n")}`)));
   });
