@@ -104,8 +104,7 @@ function probePath(): Set<string> {
   const code = probeRouteCode();
   // The route reaches a module through a value it uses, or through an object named after a type it imports
   // (the `exporter` it is given is an Exporter); a type used only as a type runs nothing.
-  const uses = (i: Import, name: string): boolean =>
-    [...code.matchAll(new RegExp(`\\b${name}\\b`, "gi"))].some((m) => !i.typeOnly || m[0] !== name);
+  const uses = (i: Import, name: string): boolean => [...code.matchAll(new RegExp(`\\b${name}\\b`, "gi"))].some((m) => !i.typeOnly || m[0] !== name);
   const entries = importsOf(APP)
     .filter((i) => i.names.some((name) => uses(i, name)))
     .map((i) => i.file);
