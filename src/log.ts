@@ -1,5 +1,4 @@
-// The logger: pino's API and levels, each line written in Prometheus 3's shape (Go's slog: time, level as a
-// word, msg, then the fields) as JSON or flat logfmt, every secret redacted, on a sink its reader never blocks.
+// The logger: pino's API, lines in Prometheus 3's shape (slog's time, level, msg, fields) as JSON or logfmt, secrets redacted.
 
 import type { Writable } from "node:stream";
 import { format } from "node:util";
@@ -26,7 +25,6 @@ function levelWord(level: number): string {
   return level >= 50 ? "ERROR" : level >= 40 ? "WARN" : level >= 30 ? "INFO" : "DEBUG";
 }
 
-/** `headers` with the values of the secret header names (any case) replaced. */
 function censorHeaders(headers: Fields, secret: ReadonlySet<string>): Fields {
   const names = Object.keys(headers).filter((name) => secret.has(name.toLowerCase()));
   return names.length === 0 ? headers : { ...headers, ...Object.fromEntries(names.map((name) => [name, REDACTED])) };
@@ -99,14 +97,7 @@ export function stderrSink(): LogSink {
   return new LogSink(2, redact);
 }
 
-/**
- * A logger on `destination` (stderr by default), in `format`. Every line passes the redactor: the known
- * secrets (util/redact.ts) and any Authorization value become <secret>, whatever field or message holds
- * them; the credential fields and the `secretHeaders` of a logged `headers` object are replaced before.
- * pino decides which calls log (the level) and offers the API; the hook writes the line itself instead of
- * handing it to pino's serializer, so logfmt is written from the call's values, never from JSON text.
- * Child loggers' bindings are not written: every call names its fields.
- */
+/** Every line passes the redactor; pino picks the calls by level, the hook writes each line (child bindings are not written). */
 export function createLogger(level: string, destination?: LogSink | Writable, secretHeaders: readonly string[] = [], form: LogFormat = "json"): Logger {
   const secret = new Set(["authorization", ...secretHeaders.map((h) => h.toLowerCase())]);
   const out = destination ?? stderrSink();

@@ -1,10 +1,7 @@
 #!/usr/bin/env -S node --max-semi-space-size=16 --heap-growing-percent=50
-// The trading-exporter command. The V8 flags above (also in `npm start` and the image's ENTRYPOINT) fix
-// the young generation at 16 MiB a semi-space, whatever the machine, so a scrape's garbage (venue bodies,
-// parsed orders, text) dies young instead of being promoted and marked; and let the old generation grow
-// to 1.5 times what survived its last collection before the next one, not up to 4 times: the exporter
-// keeps little between scrapes, and what a scrape promotes is garbage by the next. A Node.js older than
-// package.json's engines is refused before anything else loads.
+// The trading-exporter command; a Node.js older than package.json's engines is refused before anything else loads.
+// The V8 flags (also in `npm start` and the image's ENTRYPOINT): a scrape's garbage dies in a fixed 16 MiB young
+// generation, and the old one grows by half, not up to 4 times, since little outlives a scrape.
 
 import { refuseOlderNode } from "./util/node-engines.js";
 

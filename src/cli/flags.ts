@@ -15,7 +15,6 @@ export interface CommandLine {
   version: boolean;
 }
 
-/** Flags that are commands, not settings: [flag, meaning]. */
 const COMMANDS: Array<[string, string]> = [
   ["config.check", "Validate the configuration (and web config) and exit 0 or 1, without serving."],
   ["help", "Print this help and exit."],
@@ -60,7 +59,6 @@ function refusal(argv: string[], options: Record<string, Option>): string {
     if (token.kind === "option-terminator") return "unexpected argument after -- (not shown): every flag is written --name=value";
     if (token.kind === "positional") return "unexpected argument (not shown): every flag is written --name=value";
     const option = options[token.name];
-    // --no-NAME is NAME turned off, for a switch only.
     const negated = token.rawName.startsWith("--no-");
     if (option === undefined || (negated && option.type !== "boolean")) {
       const name = negated ? token.rawName.slice(2) : token.name;
@@ -79,7 +77,6 @@ function refusal(argv: string[], options: Record<string, Option>): string {
 /** A table row; `startupOnly` is undefined for a command (--help), which is no setting. */
 type Row = [flag: string, variable: string, key: string, fallback: string, meaning: string, more: string | undefined, startupOnly?: boolean];
 
-/** A setting's row: its flag (none for most), variable (with its *_FILE for a secret), file key, default and help. */
 function settingRow([id, s]: (typeof SETTING_LIST)[number]): Row {
   const flag = s.flag === undefined ? "" : s.switch ? `--${s.flag}` : `--${s.flag}=${s.arg ?? "VALUE"}`;
   return [flag, s.secret ? `${s.env} / ${s.env}_FILE` : (s.env ?? ""), s.file ? id : "", shownDefault(s), s.help, s.more, s.startupOnly === true];
@@ -91,10 +88,8 @@ export function flagRows(): Row[] {
   return [...SETTING_LIST.filter(([, s]) => s.flag !== undefined).map(settingRow), ...commands];
 }
 
-/** The rows of the settings without a flag. */
 export const settingRows = (): Row[] => SETTING_LIST.filter(([, s]) => s.flag === undefined).map(settingRow);
 
-/** --help's width: every line fits a 100-column terminal. */
 export const HELP_WIDTH = 100;
 
 /** `text` cut at spaces into lines of at most HELP_WIDTH columns, the first after `indent`, the others after `more`. */
@@ -121,7 +116,6 @@ const TOPICS: Array<[title: string, prefixes: string[]]> = [
   ["Log", ["log."]],
 ];
 
-/** One setting: its names (flag, variable, config file key), then its meaning and default, indented below. */
 function helpEntry([id, s]: (typeof SETTING_LIST)[number]): string[] {
   const [flag, variable, key, fallback, meaning] = settingRow([id, s]);
   const where = [flag !== "" && variable !== "" ? `env\u00a0${variable}` : "", key && `file\u00a0${key}`].filter(Boolean).join(", ");

@@ -34,7 +34,6 @@ const HEADERS = z.record(z.string(), z.string()).default({});
 // Each part of an account is checked once, on its own, so one bad part never hides another's problems.
 const ACCOUNT_KEYS = ["name", "collateral_ids", "auth", "headers", "thresholds"];
 
-/** The sections and keys the file may have: the settings table's file keys, the accounts and the thresholds. */
 function knownSections(): Map<string, string[]> {
   const sections = new Map<string, string[]>([
     ["accounts", []],
@@ -48,10 +47,7 @@ function knownSections(): Map<string, string[]> {
   return sections;
 }
 
-/**
- * The secret `name` of an auth block, from exactly one of `name`, `name_file` (relative to `baseDir`, the
- * config file's folder) and `name_env`. `key` is its path ("accounts[0].auth.key"); errors name it, never the value.
- */
+/** From exactly one of `name`, `name_file` (relative to `baseDir`) and `name_env`; errors name the key, never the value. */
 function secretOf(raw: Record<string, string | undefined>, name: string, key: string, env: Env, baseDir: string): Secret {
   const [inline, file, variable] = [raw[name], raw[`${name}_file`], raw[`${name}_env`]];
   const given = [inline, file, variable].filter((v) => v !== undefined).length;
@@ -107,7 +103,6 @@ export class ConfigFile {
     this.#order = documentOrder(data);
   }
 
-  /** The value at a setting's key path ("venue.history_page_size"), undefined when absent. */
   value(id: string): unknown {
     return configValue(this.#data, id);
   }
@@ -117,7 +112,6 @@ export class ConfigFile {
     return [FROM_FILE, this.#order(typeof id === "string" ? id.split(".") : id)];
   }
 
-  /** Every section and key name checked against the settings table; unknown ones are problems. */
   checkKeys(problems: Problems): void {
     const sections = knownSections();
     const allKeys = [...sections].flatMap(([section, keys]) => keys.map((k) => `${section}.${k}`));
@@ -142,10 +136,7 @@ export class ConfigFile {
     }
   }
 
-  /**
-   * A `thresholds:` map at `at` merged over `base` and checked as merged, each problem one line. Its keys are
-   * checked here for an account's map, by checkKeys for the top-level one.
-   */
+  /** Merged over `base` and checked as merged; an account's keys are checked here, the top-level map's by checkKeys. */
   #thresholds(at: ReadonlyArray<string | number>, base: Thresholds, problems: Problems): Thresholds | undefined {
     const given = at.reduce<unknown>((v, part) => (v as Record<string | number, unknown> | undefined)?.[part], this.#data);
     if (given === undefined) return base;

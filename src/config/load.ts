@@ -1,5 +1,4 @@
-// Builds the configuration from its sources, each setting by the table: flag > environment > file > default.
-// Every problem is collected and reported at once; unknown variables and ignored ones are warnings.
+// Builds the configuration by the settings table (flag > environment > file > default), every problem reported at once.
 
 import { isAbsolute, resolve } from "node:path";
 import { envValue, readSecret, unknownVariables, type Env } from "./env.js";
@@ -35,7 +34,6 @@ export function buildConfig(sources: Sources, file: ConfigFile | undefined): Loa
   }
   const values: Partial<Record<SettingId, unknown>> = {};
   const fromFile = new Set<SettingId>();
-  /** The flag or variable a setting was given by, and where its lines sort. */
   const given: Partial<Record<SettingId, { name: string; order: [number, number] }>> = {};
 
   file?.checkKeys(problems);
@@ -81,8 +79,7 @@ export function buildConfig(sources: Sources, file: ConfigFile | undefined): Loa
   }
   // A misspelt variable explains the "required" of the one it was meant to be, and takes its place.
   for (const u of unknown) if (u.meant !== undefined) problems.misspelt(u.name, u.text, u.meant);
-  // A shard at or past the total would serve no account at all, silently. The default shard, 0, is below every
-  // total; a value that failed its own parser was named already.
+  // A shard at or past the total would silently serve no account; a value its own parser refused was named already.
   const [shard, total, shardGiven] = [v["sharding.shard"], v["sharding.total_shards"], given["sharding.shard"]];
   if (shard !== undefined && total !== undefined && shard >= total && shardGiven !== undefined) {
     const limit = given["sharding.total_shards"]?.name ?? "the number of shards, 1 when neither TRADING_TOTAL_SHARDS nor --total-shards is set";
@@ -101,7 +98,6 @@ export function buildConfig(sources: Sources, file: ConfigFile | undefined): Loa
     );
   }
 
-  // Each value goes to its place in the Config (its `at`); config-precedence.test.ts reads every one back.
   const config = { accounts, venue: {}, scrape: {}, web: {}, sharding: {} } as unknown as Config;
   for (const [id, setting] of SETTING_LIST) {
     if (setting.at === undefined) continue;
@@ -156,8 +152,7 @@ export function configFromEnv(env: Env): Config {
 export async function loadConfig(sources: Sources): Promise<Loaded> {
   const flag = sources.flags?.["config.file"];
   const path = typeof flag === "string" ? flag : envValue(sources.env, "TRADING_CONFIG_FILE");
-  // The YAML reader and its schema (yaml, zod) are loaded only when a file is used: the
-  // environment-only exporter does without their memory.
+  // yaml and zod are loaded only for a file: the environment-only exporter does without their memory.
   const file = path === undefined ? undefined : (await import("./file.js")).readConfigFile(path);
   return buildConfig(sources, file);
 }

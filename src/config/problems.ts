@@ -57,7 +57,6 @@ export class Problems {
     this.#list.push({ where, text, order });
   }
 
-  /** `key` (under `parent`, "" at the top) is not one of `known`; names the nearest known key. */
   unknownKey(label: string, parent: string, key: string, known: Iterable<string>, order: [number, number]): void {
     const join = (name: string) => `${label}${parent === "" ? name : `${parent}.${name}`}`;
     const guess = nearest(key, known);
@@ -83,7 +82,6 @@ export class Problems {
     }
   }
 
-  /** `where` (a variable nothing reads) was probably meant as `meant`; it replaces a "required" for `meant`. */
   misspelt(where: string, text: string, meant: string): void {
     this.#misspelt.push({ where, text, meant });
   }
@@ -92,10 +90,7 @@ export class Problems {
     return this.#list.length;
   }
 
-  /**
-   * Throws every problem at once, sorted. A "required" for a key that an unknown key nearby was
-   * meant to be is dropped: the unknown key (with its suggestion) is the real mistake.
-   */
+  /** Sorted; a "required" for a key an unknown key was meant as is dropped: the unknown key is the real mistake. */
   throwIfAny(): void {
     if (this.#list.length === 0) return;
     const meant = new Set(this.#list.map((p) => p.meant));

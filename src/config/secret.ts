@@ -7,10 +7,7 @@ import { ConfigError } from "./errors.js";
 
 export const REDACTED = "<secret>";
 
-/**
- * Why `value` cannot go in an HTTP header (RFC 9110 field-value: visible ASCII, spaces, tabs and
- * Latin-1), or undefined when it can. Named by kind only: the message never shows the value.
- */
+/** Why `value` cannot be an HTTP header value (RFC 9110), by kind only: the message never shows the value. */
 export function headerValueProblem(value: string): string | undefined {
   let problem: string | undefined;
   for (let i = 0; i < value.length; i++) {
@@ -23,7 +20,6 @@ export function headerValueProblem(value: string): string | undefined {
   return problem;
 }
 
-/** Throws a ConfigError naming `key` when `value` cannot be sent as a header value. */
 export function checkHeaderValue(value: string, key: string): void {
   const problem = headerValueProblem(value);
   if (problem !== undefined) throw new ConfigError(`${key}: ${problem}, so it is not a valid HTTP header value (value not shown)`);

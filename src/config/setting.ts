@@ -43,7 +43,6 @@ export const setting = <T, const A extends string>(s: Omit<Setting<T, A>, "file"
   file: s.file ?? !s.envAccount,
 });
 
-/** The default as --help and docs/configuration.md show it: "required", a word for none, or the value. */
 export function shownDefault(setting: Setting<unknown>): string {
   if (setting.shown !== undefined) return setting.shown;
   if (setting.default === undefined) return "required";

@@ -1,5 +1,4 @@
-// The one table of settings: each setting's file key, environment variable, flag, parser, default and
-// help. The file loader, the environment loader, the flags, --help and the tables of docs/configuration.md all read it.
+// The one table of settings; the file loader, the environment, the flags, --help and docs/configuration.md read it.
 
 import { configValue, type Setting, setting } from "./setting.js";
 import {
@@ -406,7 +405,6 @@ export type Section<S extends string> = { [K in SettingId as AtOf<K> extends `${
 /** Every setting's resolved value (undefined: not given and no default). */
 export type Values = { [K in SettingId]: ValueOf<K> | undefined };
 
-/** The table as a list, in its order (which is the order of --help and the README). */
 export const SETTING_LIST = Object.entries(SETTINGS) as Array<[SettingId, Setting<unknown>]>;
 
 /**
@@ -426,7 +424,6 @@ export function startupOnlyChanges(before: object, after: object): SettingId[] {
 /** Variables read elsewhere (the build's revision, branch, user and date; src/version.ts): known, so never warned about. */
 const OTHER_VARIABLES = ["TRADING_EXPORTER_REVISION", "TRADING_EXPORTER_BRANCH", "TRADING_EXPORTER_BUILD_USER", "TRADING_EXPORTER_BUILD_DATE"];
 
-/** Every TRADING_* name the exporter reads. */
 export function knownVariables(): string[] {
   return [...SETTING_LIST.flatMap(([, s]) => (s.env === undefined ? [] : s.secret ? [s.env, `${s.env}_FILE`] : [s.env])), ...OTHER_VARIABLES];
 }

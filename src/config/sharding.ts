@@ -1,21 +1,14 @@
-// Which shard owns a name: the first 8 bytes of the SHA-256 of the name's UTF-8 bytes, as a big-endian
-// unsigned integer, modulo the number of shards.
+// Which shard owns a name: the first 8 bytes of its UTF-8 SHA-256, big-endian, modulo the number of shards.
 
 import { createHash } from "node:crypto";
 import type { AccountConfig, Config, Sharding } from "./types.js";
 
-/**
- * The `/probe` target, and the `instance` `/sd` gives it, of the venue's public data: the market list, its
- * read's health and age. No account can take the name (account names have no "/").
- */
+/** The `/probe` target of the venue's market list; no account can take the name (account names have no "/"). */
 export const MARKET_TARGET = "venue/markets";
 
 /**
- * The shard that owns `name` among `totalShards`. Any name (an account's, and MARKET_TARGET) is
- * placed by this one rule, so every replica agrees.
- * SHA-256 rather than kube-state-metrics' FNV-1a: FNV-1a's low bits depend only on the bytes' low
- * bits (modulo 2 it is the parity of the odd bytes, so `desk-A` and `desk-a` always share a shard),
- * and `sha256sum` lets anyone compute the shard by hand. Stable across versions, processes and machines.
+ * SHA-256, not kube-state-metrics' FNV-1a: FNV-1a's low bits depend only on the bytes' low bits (`desk-A` and
+ * `desk-a` always share a shard), and `sha256sum` computes it by hand. Every replica and version agrees.
  */
 export function shardOf(name: string, totalShards: number): number {
   const digest = createHash("sha256").update(name, "utf8").digest();
@@ -31,10 +24,7 @@ export function ownsMarkets(sharding: Sharding): boolean {
   return ownsName(sharding, MARKET_TARGET);
 }
 
-/**
- * Where a configured account (or MARKET_TARGET) of another shard is served, as a probe's refusal says it
- * ("served by shard 1 of 2 (this is shard 0)"); undefined for a name this process serves or that no account has.
- */
+/** A probe's refusal for a configured name of another shard ("served by shard 1 of 2 (this is shard 0)"), else undefined. */
 export function servedByOtherShard(config: Config, name: string): string | undefined {
   const { shard, totalShards } = config.sharding;
   if (totalShards === 1 || (name !== MARKET_TARGET && !config.accounts.some((a) => a.name === name))) return undefined;

@@ -1,6 +1,4 @@
 // The alert thresholds a desk sets per account: the one table of their defaults, and how a config's maps merge over it.
-// The loader, the exported series, the status page and the dashboards read this table; test/rules-thresholds.test.ts
-// holds the shipped rules' fallbacks to it, and docs/thresholds.md prints it.
 
 export interface ThresholdSpec {
   readonly default: number;
@@ -10,7 +8,6 @@ export interface ThresholdSpec {
   readonly fires: "above" | "below";
   /** The shipped alert that compares with it. */
   readonly alert: string;
-  /** The series it is compared with. */
   readonly series: string;
   readonly help: string;
 }
@@ -83,7 +80,6 @@ export const TIERS: ReadonlyArray<readonly [warning: ThresholdKey, critical: Thr
 /** Longest order age threshold: a year. */
 const MAX_SECONDS = 31_536_000;
 
-/** The problem with one key's value, undefined when there is none. */
 function valueProblem(key: ThresholdKey, value: unknown): string | undefined {
   if (typeof value !== "number" || !Number.isFinite(value)) return "expected a number";
   if (THRESHOLDS[key].unit === "ratio") return value > 0 && value <= 1 ? undefined : "must be a ratio above 0 and at most 1 (0.8 is 80 %)";
@@ -96,11 +92,7 @@ export interface ThresholdProblem {
   line: string;
 }
 
-/**
- * `given` (a config's `thresholds:` map at `prefix`, its keys already known) merged over `base`, then checked
- * as merged: each value on its own, then each warning before its critical. A critical moved past a warning it
- * inherits says to set the warning too, and the other way round.
- */
+/** `given` (its keys already known) merged over `base`, then checked as merged: each value, then each warning before its critical. */
 export function mergeThresholds(
   base: Thresholds,
   given: Readonly<Record<string, unknown>>,

@@ -1,5 +1,4 @@
 // Parsers for single configuration values: text from a flag or variable, or a YAML value from the file.
-// Each setting has one parser, so its bounds are the same whatever the source.
 
 import { ConfigError } from "./errors.js";
 import { meantWord } from "./problems.js";
@@ -35,10 +34,7 @@ function parseListenAddress(value: unknown, key: string): { host: string; port: 
   return { host: host === "" ? "0.0.0.0" : host, port };
 }
 
-/**
- * Every address to serve on: a list in the file, a repeated flag, or comma-separated text (a variable).
- * An address given twice is refused, unless its port is 0 (each of those binds a port of its own).
- */
+/** An address given twice is refused, unless its port is 0 (each of those binds a port of its own). */
 export function parseListenAddresses(value: unknown, key: string): Array<{ host: string; port: number }> {
   const items = Array.isArray(value) ? value : typeof value === "string" ? value.split(",") : [value];
   if (items.length === 0) throw new ConfigError(`${key}: expected at least one host:port`);
@@ -48,7 +44,6 @@ export function parseListenAddresses(value: unknown, key: string): Array<{ host:
   return addresses;
 }
 
-/** A number whose text matches `pattern` and that `ok` accepts; `expected` says what is in the error. */
 function number(pattern: RegExp, expected: string, ok: (n: number) => boolean): (value: unknown, key: string) => number {
   return (value, key) => {
     const text = textOf(value, key, expected).trim();
@@ -58,19 +53,16 @@ function number(pattern: RegExp, expected: string, ok: (n: number) => boolean): 
   };
 }
 
-/** A whole number from `min` to `max`; `expected` says so in the error. */
 export const wholeNumber = (min: number, max: number, expected: string) => number(/^\d+$/, expected, (n) => Number.isSafeInteger(n) && n >= min && n <= max);
 
 /** A whole number from 0 to `max`; 0 means no limit. */
 export const countOrZero = (max: number) => wholeNumber(0, max, `a whole number from 0 (no limit) to ${max}`);
 
-/** A whole number from 1 to `max`. */
 export const positiveInt = (max: number) => wholeNumber(1, max, `a whole number from 1 to ${max}`);
 
 /** The exporter's other paths (http/app.ts; "/" is the status page): the telemetry path may not take one of them. */
 const RESERVED_PATHS = ["/probe", "/sd", "/exporter-metrics", "/-/healthy", "/-/ready", "/-/reload", "/runbooks", "/status.css"];
 
-/** Where the metrics are served: an absolute path of plain segments, none of the exporter's other paths. */
 export function parseTelemetryPath(value: unknown, key: string): string {
   const text = textOf(value, key, "a path").trim();
   // No "." or ".." segment either: clients resolve them away before sending the path.
@@ -85,10 +77,7 @@ export function parseTelemetryPath(value: unknown, key: string): string {
 const PLAIN_PATH = /^(\/[A-Za-z0-9._~-]+)*$/;
 const isPlainPath = (path: string): boolean => PLAIN_PATH.test(path) && !/\/\.{1,2}(\/|$)/.test(path);
 
-/**
- * The prefix of every route, as Prometheus's --web.route-prefix: "/" + the path trimmed of its slashes,
- * so "trading", "/trading/" and "/trading" are all "/trading", and "" is "/".
- */
+/** As Prometheus's --web.route-prefix: "trading", "/trading/" and "/trading" are all "/trading", and "" is "/". */
 export function parseRoutePrefix(value: unknown, key: string): string {
   const trimmed = textOf(value, key, "a path")
     .trim()
@@ -98,10 +87,7 @@ export function parseRoutePrefix(value: unknown, key: string): string {
   return prefix;
 }
 
-/**
- * Where clients reach the exporter (a reverse proxy's URL), as Prometheus's --web.external-url: http(s),
- * no credentials, query or fragment, its path plain segments (it is the default route prefix); kept ending in "/".
- */
+/** As Prometheus's --web.external-url; its path is the default route prefix, so plain segments; kept ending in "/". */
 export function parseExternalUrl(value: unknown, key: string): URL {
   const url = URL.parse(textOf(value, key, "a URL").trim());
   if (url === null || (url.protocol !== "http:" && url.protocol !== "https:")) throw new ConfigError(`${key}: expected an http:// or https:// URL`);
@@ -128,7 +114,6 @@ export function parseBaseUrl(value: unknown, key: string): URL {
 export const seconds = ({ zero, max }: { zero: boolean; max: number }) =>
   number(/^\d+(\.\d+)?$/, zero ? `a number of seconds from 0 to ${max}` : `a positive number of seconds up to ${max}`, (n) => n <= max && (zero || n > 0));
 
-/** A list of ids, from a YAML list or a comma-separated text: no empty entries, no repeats. */
 export function parseIdList(value: unknown, key: string): string[] {
   const expected = "a list of non-empty ids";
   let ids: string[];
@@ -174,7 +159,6 @@ export function parseAccountName(value: unknown, key: string): string {
   return text;
 }
 
-/** One of a fixed set of words. */
 export function oneOf<const T extends string>(words: readonly T[]): (value: unknown, key: string) => T {
   return (value, key) => {
     const text = typeof value === "string" ? value.trim() : undefined;
@@ -207,10 +191,7 @@ export function parseBoolean(value: unknown, key: string): boolean {
 /** Most shards accepted: far above any sensible split, low enough that a typo is caught. */
 export const MAX_TOTAL_SHARDS = 10_000;
 
-/**
- * The shard number, as a number or as a StatefulSet pod name whose ordinal ends it
- * (`trading-exporter-2` is shard 2), so the downward API's metadata.name can be passed as it is.
- */
+/** A number, or a StatefulSet pod name ending in it (`trading-exporter-2` is 2): the downward API's metadata.name passes as is. */
 export function parseShard(value: unknown, key: string): number {
   const expected = "a shard number from 0, or a StatefulSet pod name ending in -NUMBER";
   const text = typeof value === "string" || typeof value === "number" ? String(value).trim() : "";

@@ -39,10 +39,7 @@ function yamlProblem(code: string, message: string): string {
   return YAML_PROBLEMS[code] ?? `not YAML the parser reads (${code})`;
 }
 
-/**
- * The data of YAML text, duplicate keys refused. Bad YAML is one line with where (line and column) and what is
- * wrong in our words, never the line's text (it could hold a secret) or the parser's message.
- */
+/** Duplicate keys refused; bad YAML is one line (where, and what in our words), never its text or the parser's message. */
 export function parseYaml(source: string, label: string): unknown {
   const doc = parseDocument(source, { uniqueKeys: true, prettyErrors: false });
   const problem = doc.errors[0];

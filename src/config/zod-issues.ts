@@ -1,7 +1,5 @@
-// Turns every issue of a failed zod parse into a problem line naming its key path, in file order,
-// with the nearest known key for an unknown one: "accounts[0].colateral_ids: unknown key (did you mean collateral_ids?)".
-// Not z.prettifyError: it gives two lines per issue in zod's own words, ordered by path length, not by the file. Not
-// z.core.toDotPath: it writes a key such as a header name as headers["X-Frame-Options"], where users see headers.X-Frame-Options.
+// Every issue of a failed zod parse as a problem line naming its key path, in file order, with the nearest known key.
+// Not z.prettifyError (two lines per issue, zod's words, path-length order) nor z.core.toDotPath (headers["X-Frame-Options"]).
 
 import { z } from "zod";
 import { meantWord, type Problems } from "./problems.js";
@@ -63,7 +61,6 @@ function didYouMean(given: unknown, words: readonly unknown[]): string {
   return guess === undefined ? "" : ` (did you mean ${JSON.stringify(guess)}?)`;
 }
 
-/** The value at `path` in `data`. */
 function valueAt(data: unknown, path: KeyPath): unknown {
   return path.reduce<unknown>((value, key) => (value !== null && typeof value === "object" ? (value as Record<PropertyKey, unknown>)[key] : undefined), data);
 }
@@ -98,7 +95,6 @@ function describe(issue: z.core.$ZodIssue, given: unknown): string {
 
 export interface IssueContext {
   schema: z.ZodType;
-  /** The data the schema was given. */
   data: unknown;
   /** Where that data sits in the file ([] for the whole file) and what each line starts with ("web config: "). */
   at: KeyPath;
@@ -107,7 +103,6 @@ export interface IssueContext {
   source: number;
 }
 
-/** Adds every issue of `error` to `problems`. */
 export function addZodIssues(error: z.ZodError, problems: Problems, context: IssueContext): void {
   const { at, label } = context;
   for (const issue of error.issues) {

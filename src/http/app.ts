@@ -31,7 +31,6 @@ export interface AppOptions {
   maxInFlight: number;
   /** Scrapes that may wait (up to half their budget) for a slot when all are taken; 0 (the default): none wait. */
   maxQueued?: number;
-  /** Where the exporter's metrics are served, under the route prefix; "/metrics" when not given. */
   telemetryPath?: string;
   /** Every path is served under it ("/trading", Prometheus's --web.route-prefix); "/" when not given. */
   routePrefix?: string;
@@ -39,7 +38,6 @@ export interface AppOptions {
   externalUrl?: URL | undefined;
   /** Re-reads the configuration; rejects with a one-line reason. Absent: reload is not offered. */
   reload?: () => Promise<void>;
-  /** Run before every route (basic auth, response headers). */
   guards?: express.RequestHandler[];
   /** Why `name` is not served here though configured (it belongs to another shard), or undefined. */
   servedElsewhere?: (name: string) => string | undefined;
@@ -90,20 +88,17 @@ export function createApp(options: AppOptions): express.Express {
   const slots = new ScrapeSlots(maxInFlight === 0 ? Number.POSITIVE_INFINITY : maxInFlight, maxQueued);
   const app = express();
   // Paths are exact, as in Go's ServeMux that Prometheus users know: /METRICS and /metrics/ are 404.
-  // Set before the first route: the router takes them when it is made.
   app.set("case sensitive routing", true);
   app.set("strict routing", true);
   app.disable("x-powered-by");
   app.set("etag", false);
   app.set("query parser", "simple");
 
-  // Every answer is text (metrics, reports, messages), the status page or its stylesheet: never sniffed as something else.
   app.use((_req: Request, res: Response, next: NextFunction) => {
     res.set("x-content-type-options", "nosniff");
     next();
   });
   for (const guard of options.guards ?? []) app.use(guard);
-  // Every route below is served under the route prefix; paths are relative to it.
   const routes = express.Router({ caseSensitive: true, strict: true });
 
   routes.use((req: Request, res: Response, next: NextFunction) => {
@@ -113,11 +108,7 @@ export function createApp(options: AppOptions): express.Express {
     plain(res, 405, "method not allowed");
   });
 
-  /**
-   * Budget from Prometheus's header, the in-flight limit, then the scrape `resolve` gives, answered in the negotiated format.
-   * `resolve` is called once the slot is held, so a scrape that waited through a reload looks its target up in the
-   * configuration it is served by: the scrape it returns starts in the same turn, on that configuration's scraper.
-   */
+  /** `resolve` runs once the slot is held, so a scrape that waited through a reload is served by the configuration then current. */
   async function serveScrape(req: Request, res: Response, resolve: () => ScrapeRun): Promise<void> {
     const budget = scrapeBudgetSeconds(req.get("x-prometheus-scrape-timeout-seconds"), timeouts);
     if (typeof budget === "string") return plain(res, 400, budget);
@@ -159,14 +150,12 @@ export function createApp(options: AppOptions): express.Express {
     }),
   );
 
-  // The exporter's own metrics without any account's, as blackbox_exporter's /metrics beside its /probe:
-  // the job that keeps them with the /probe pattern then costs the venue nothing.
+  // The exporter's own metrics alone (blackbox_exporter's /metrics beside /probe): a job that keeps them costs the venue nothing.
   routes.get("/exporter-metrics", async (_req, res) => {
     sendMetrics(res, await exporter.ownMetrics());
   });
 
-  // Prometheus http_sd_configs: every account as a /probe target, current after a reload, at the external URL when
-  // there is one, else where the request reached the exporter.
+  // Prometheus http_sd_configs: every account as a /probe target, at the external URL or where the request reached us.
   routes.get("/sd", (req, res) => {
     const reached =
       externalUrl ?? new URL(`${req.protocol}://${reachedAddress(req.get("host"), req.socket.localAddress, req.socket.localPort)}${req.baseUrl}/`);
@@ -175,7 +164,6 @@ export function createApp(options: AppOptions): express.Express {
 
   /** The probe's target in the configuration served now: the market target, an account, or why neither. */
   function probeTarget(target: string): { account: AccountConfig | undefined } | { refused: string } {
-    // The venue's public market list is a target of its own (on one shard); an account's answer never carries it.
     if (target === MARKET_TARGET && exporter.ownsMarkets()) return { account: undefined };
     const account = exporter.account(target);
     if (account !== undefined) return { account };
@@ -190,7 +178,6 @@ export function createApp(options: AppOptions): express.Express {
     if (typeof target !== "string" || target === "") return plain(res, 400, `target: required (a configured account name, or ${MARKET_TARGET})`);
     const found = probeTarget(target);
     if ("refused" in found) return plain(res, 400, found.refused);
-    // A debug probe is admitted and served like any probe: a slot, and the collection the minimum interval allows.
     const debug = req.query.debug === "true";
     await serveScrape(req, res, () => {
       // Looked up again: a reload while this scrape waited for a slot may have removed the account.

@@ -11,11 +11,7 @@ export function marginState(ratio: number, t: Thresholds): RiskState {
   return "ok";
 }
 
-/**
- * As the two liquidation tiers fire: strictly below each threshold, so a negative distance (the liquidation
- * price beyond the entry) is always critical. The page shows the distance now, so it does not hold a tier
- * through the alerts' resolve band (1.2 × the threshold): an alert may still fire there.
- */
+/** Strictly below each threshold, so a negative distance is always critical; unlike the alerts, no resolve band. */
 export function liquidationState(distance: number, t: Thresholds): RiskState {
   if (distance < t.liquidation_distance_critical) return "critical";
   if (distance < t.liquidation_distance_warning) return "warning";

@@ -9,14 +9,8 @@ export interface TargetGroup {
 }
 
 /**
- * One group per account: the target is this exporter (`reached`: its external URL, or where the client
- * reached it, with the route prefix), and the labels make Prometheus scrape `/probe?target=NAME` there, with
- * that URL's scheme and path, and `instance` set to the account name, so a
- * scrape job needs no relabelling and account names are written once, in the exporter's config.
- * The account is also a `__meta_trading_account` label, for relabelling; `account` itself is set by
- * the exporter on every series, so it is not repeated here (it would clash).
- * With `markets` (the shard that owns it), one more group: MARKET_TARGET, the venue's public market
- * list, which no account's answer carries. `__meta_trading_target_kind` tells the two kinds apart.
+ * Labels that make Prometheus scrape `/probe?target=NAME` at `reached`, `instance` the name, so a job needs no
+ * relabelling; no `account` label: the exporter sets it on every series, and this one would clash.
  */
 export function discoveryGroups(accounts: readonly string[], reached: URL, markets: boolean): TargetGroup[] {
   const group = (target: string, labels: Record<string, string>): TargetGroup => ({

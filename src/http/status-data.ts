@@ -31,7 +31,6 @@ export type AccountStatus = StatusData["accounts"][number];
 export type CollateralStatus = AccountStatus["collaterals"][number];
 export type EndpointStatus = AccountStatus["endpoints"][number];
 
-/** The samples of one family by their label values joined, so a row finds its value. */
 function samplesOf(families: Family[], name: string): Map<string, number> {
   const family = families.find((f) => f.name === name);
   return new Map((family?.samples ?? []).map((s) => [s.labels.map((l) => l ?? "").join("\u0000"), s.value]));
@@ -55,11 +54,7 @@ function nearestByCollateral(families: Family[], thresholdsOf: (account: string)
   return nearest;
 }
 
-/**
- * Each shown account's rows from `result` (the latest collection, or undefined before the first),
- * through the same collectors that make /metrics, so a value on the page is the value in the exposition.
- * Each account is graded by its own thresholds.
- */
+/** Made by the collectors that make /metrics, so a value on the page is the value in the exposition. */
 export function statusData(
   result: ScrapeResult | undefined,
   shown: ReadonlyArray<{ name: string; collateralIds: readonly string[]; thresholds: Thresholds }>,

@@ -1,5 +1,4 @@
-// The status page at /: per account its health, margin ratio and nearest liquidation graded by its own thresholds,
-// its money per collateral and its endpoints, for the person on call.
+// The status page at /: per account its health, risks graded by its own thresholds, money and endpoints, for the person on call.
 
 import { formatValue } from "../metrics/text-render.js";
 import { html, type Html } from "./html.js";
@@ -46,12 +45,10 @@ export function percent(ratio: number): string {
   return `${(ratio * 100).toFixed(1).replace(/^-/, "−")} %`;
 }
 
-/** A threshold as the page states it: "50 %", "12.5 %", no decimals it does not have. */
 export function limit(ratio: number): string {
   return `${Number((ratio * 100).toFixed(2))} %`;
 }
 
-/** A failure's reason, and the venue's HTTP status where there was one: "auth — HTTP 401". */
 export function failureText(failure: { reason: string; httpStatus: number | undefined }): string {
   return failure.httpStatus === undefined ? failure.reason : `${failure.reason} — HTTP ${failure.httpStatus}`;
 }
@@ -78,7 +75,6 @@ function limits(state: RiskState, side: "above" | "below", warning: number, crit
   return state === "critical" ? c : state === "warning" ? `${w}, ${c}` : w;
 }
 
-/** Why a collateral's figure is absent: no collection, a failed read, the summary shape, or a value it lacks. */
 function absent(a: AccountStatus, c: CollateralStatus, lacking: string): string {
   if (a.up === undefined) return "not collected yet";
   if (!c.answered) {
@@ -111,7 +107,6 @@ function nearestCell(a: AccountStatus, c: CollateralStatus): Html {
   return html`<td class="${n.state}" data-metric="trading_position_liquidation_distance_ratio" data-account="${a.name}" data-collateral="${c.collateralId}" data-market="${n.marketId}" data-value="${formatValue(n.distance)}"><strong>${percent(n.distance)}</strong> <span class="limit">— ${words}</span> ${n.state === "ok" ? "" : riskBadge(n.state, LIQUIDATION_ALERTS)}<small><bdi>${n.marketId}</bdi> <bdi>${n.direction}</bdi>, from the average execution price</small></td>`;
 }
 
-/** The collateral's amounts as /metrics writes them, under the row of its risks. */
 function moneyRow(account: string, c: CollateralStatus): Html {
   if (!c.answered) return html``;
   const items = MONEY.map(([family, title], i) => {
@@ -164,7 +159,6 @@ ${endpoints}
 
 const ATTENTION = ["critical", "down", "warning", "not collected", "ok"] as const;
 
-/** What an account most needs a look for: a critical margin or liquidation first, then down, then a warning. */
 function attention(a: AccountStatus): (typeof ATTENTION)[number] {
   const states = a.collaterals.flatMap((c) => [c.marginState, c.nearest?.state]);
   if (states.includes("critical")) return "critical";
@@ -180,10 +174,7 @@ function summary(accounts: readonly AccountStatus[]): Html {
   return html`<p class="summary">${accounts.length} account${accounts.length === 1 ? "" : "s"}:${badges}</p>`;
 }
 
-/**
- * The whole page: no inline style or script, so a strict Content-Security-Policy leaves it whole. Every link is
- * relative to the page, served at the route prefix's folder, so the links follow the prefix and any proxy's path.
- */
+/** No inline style or script, so a strict Content-Security-Policy leaves it whole; relative links follow the route prefix. */
 export function statusPage(input: StatusPageInput): string {
   const { data, now } = input;
   const telemetryPath = input.telemetryPath.slice(1);
@@ -196,7 +187,6 @@ export function statusPage(input: StatusPageInput): string {
     data.markets === undefined
       ? ""
       : html`<section class="account"><h2>Market list</h2>${endpointTable([endpointRow(data.markets, undefined, now)])}</section>`;
-  // Each account's probes are in its own section.
   const links: Array<[string, string]> = [
     [telemetryPath, "Metrics"],
     ["exporter-metrics", "Exporter's own metrics"],

@@ -2,17 +2,13 @@
 
 export const NODE_FLOOR = "22.19";
 
-/** Whether `version` ("20.20.2") is older than NODE_FLOOR. */
 export function belowFloor(version: string): boolean {
   const [major = 0, minor = 0] = version.split(".").map(Number);
   const [floorMajor = 0, floorMinor = 0] = NODE_FLOOR.split(".").map(Number);
   return major < floorMajor || (major === floorMajor && minor < floorMinor);
 }
 
-/**
- * Exits 1 with one line naming this Node.js and the floor when it is older than the floor. An entry point calls it
- * before it imports anything else: its dependencies (undici) need the floor and would fail with a library's stack trace.
- */
+/** Called before any other import: the dependencies (undici) need the floor and would fail with a library's stack trace. */
 export function refuseOlderNode(command: string): void {
   if (!belowFloor(process.versions.node)) return;
   process.stderr.write(`${command}: Node.js ${process.version} is older than this release supports (>=${NODE_FLOOR}); run it on Node.js 24 LTS\n`);
