@@ -282,7 +282,8 @@ describe("the bound on an account's order-outcome series", () => {
 });
 
 describe("the series cap", () => {
-  const isHealth = (name: string) => /^trading_(up|scrape_|collection_timestamp_seconds|market_list_age_seconds)/.test(name);
+  // Never counted against the cap: the scrape's health and the account's alert thresholds.
+  const isHealth = (name: string) => /^trading_(up|scrape_|collection_timestamp_seconds|market_list_age_seconds|account_alert_threshold)/.test(name);
   const capped = (samples: ParsedSample[]) =>
     samples.filter((s) => s.name.startsWith("trading_") && !s.name.startsWith("trading_exporter_") && !isHealth(s.name));
   const key = (s: ParsedSample) => `${s.name}${JSON.stringify(s.labels)}`;

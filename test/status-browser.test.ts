@@ -236,7 +236,7 @@ describe.skipIf(chromiumMissing)(title, () => {
         expect(seen.page, "no sideways scrolling").toBeLessThanOrEqual(seen.window);
         expect(seen.smallest, "no text below 11 px").toBeGreaterThanOrEqual(11);
         expect(seen.badges.length).toBeGreaterThan(ACCOUNTS / 3);
-        expect(seen.badges.every((href) => /^\/runbooks\/Trading\w+$/.test(href ?? ""))).toBe(true);
+        expect(seen.badges.every((href) => /^runbooks\/Trading\w+$/.test(href ?? ""))).toBe(true);
         expect(seen.summary).toMatch(/critical/);
         expect(seen.summary).toMatch(/warning/);
         expect(await page.violations()).toEqual([]);

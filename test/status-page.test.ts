@@ -242,13 +242,13 @@ describe("a desk of several accounts", () => {
     const page = pageOf([account("a", 1, 0.62, desk), account("b", 1, 0.62), account("c", 1, 0.85)]);
     expect(text(page, "a")).toContain("62.0 % — critical above 50 % critical");
     expect(section(page, "a")).toMatch(
-      /<td class="critical" data-metric="trading_account_margin_ratio"[^>]*>.*<a class="badge critical" href="\/runbooks\/TradingMarginRatioCritical"/,
+      /<td class="critical" data-metric="trading_account_margin_ratio"[^>]*>.*<a class="badge critical" href="runbooks\/TradingMarginRatioCritical"/,
     );
     expect(text(page, "b")).toContain("62.0 % — warning above 80 % ok");
     expect(section(page, "b")).toMatch(/<td class="ok" data-metric="trading_account_margin_ratio"/);
     expect(section(page, "b")).not.toContain('class="badge critical"');
     expect(text(page, "c")).toContain("85.0 % — warning above 80 %, critical above 90 % warning");
-    expect(section(page, "c")).toContain('<a class="badge warning" href="/runbooks/TradingMarginRatioHigh"');
+    expect(section(page, "c")).toContain('<a class="badge warning" href="runbooks/TradingMarginRatioHigh"');
   });
 
   it("words a negative liquidation distance as beyond the entry, critical, and gives a positive one its threshold", () => {
@@ -260,9 +260,9 @@ describe("a desk of several accounts", () => {
     expect(text(page, "long")).toContain(
       "−5.0 % — liquidation price is beyond the entry: the position lives on unrealized gains critical BTC-USD LONG, from the average execution price",
     );
-    expect(section(page, "long")).toContain('<a class="badge critical" href="/runbooks/TradingPositionNearLiquidation"');
+    expect(section(page, "long")).toContain('<a class="badge critical" href="runbooks/TradingPositionNearLiquidation"');
     expect(text(page, "short")).toContain("5.0 % — warning below 10 %, critical below 5 % warning ETH-USD SHORT");
-    expect(section(page, "short")).toContain('<a class="badge warning" href="/runbooks/TradingPositionApproachingLiquidation"');
+    expect(section(page, "short")).toContain('<a class="badge warning" href="runbooks/TradingPositionApproachingLiquidation"');
   });
 
   it("shows each collateral's balance, available margin, total margin and unrealized PnL as /metrics writes them", () => {
