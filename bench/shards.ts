@@ -153,16 +153,22 @@ async function main(): Promise<void> {
 
   // The first interval holds every first collection, slow after a start: the figures are those after it.
   const afterFirst = <T>(list: readonly T[]): readonly T[] => (list.length > 1 ? list.slice(1) : list);
-  const cores = (steady: readonly IntervalFigures[], shardsAdded = 1) => (sum(steady.map((f) => f.cpuMs)) * shardsAdded) / (steady.length * intervalMs);
-  /** `steady`: the figures after the first interval, which CPU and being up are judged on. */
+  const perInterval = Array.from({ length: intervals }, (_, k) => shards.map((s) => s.figures[k]!));
+  const coresIn = (list: readonly IntervalFigures[]) => sum(list.map((f) => f.cpuMs)) / intervalMs;
+  /** Cores on average after the first interval, and in the busiest interval: collections can bunch into every other one. */
+  const coresCell = (byInterval: ReadonlyArray<readonly IntervalFigures[]>) => {
+    const each = afterFirst(byInterval).map(coresIn);
+    return `${round2(sum(each) / each.length)} (${round2(Math.max(...each))})`;
+  };
+  /** `figures` of every interval; CPU per probe and being up are judged after the first. */
   const row = (
     name: string,
     targets: number,
     figures: readonly IntervalFigures[],
     steady: readonly IntervalFigures[],
     upAtLeast: number,
+    cores: string,
     peak: number,
-    shardsAdded = 1,
   ) => [
     name,
     String(targets),
@@ -171,18 +177,18 @@ async function main(): Promise<void> {
     String(sum(figures.map((f) => f.unavailable))),
     String(sum(figures.map((f) => f.other + f.timeouts))),
     String(round2(sum(steady.map((f) => f.cpuMs)) / Math.max(1, sum(steady.map((f) => f.probes))))),
-    String(round2(cores(steady, shardsAdded))),
+    cores,
     String(round1(peak)),
   ];
-  const perInterval = Array.from({ length: intervals }, (_, k) => shards.map((s) => s.figures[k]!));
   const upAfterFirst = afterFirst(perInterval.map((list) => sum(list.map((f) => f.up))));
   const totalTargets = sum(shards.map((s) => s.targets.length));
   console.log(
     table([
-      ["shard", "targets", "up, fewest after the first interval", "200 / probes", "503s", "errors", "cpu ms/probe", "cores", "peak RSS MB"],
+      ["shard", "targets", "up, fewest after the first interval", "200 / probes", "503s", "errors", "cpu ms/probe", "cores (busiest interval)", "peak RSS MB"],
       ...shards.map((shard, i) => {
         const steady = afterFirst(shard.figures);
-        return row(String(i), shard.targets.length, shard.figures, steady, Math.min(...steady.map((f) => f.up)), shard.peakRss);
+        const cores = coresCell(shard.figures.map((f) => [f]));
+        return row(String(i), shard.targets.length, shard.figures, steady, Math.min(...steady.map((f) => f.up)), cores, shard.peakRss);
       }),
       // CPU per probe over every shard's probes; cores and memory are the fleet's, added up.
       row(
@@ -191,12 +197,21 @@ async function main(): Promise<void> {
         shards.flatMap((s) => s.figures),
         shards.flatMap((s) => afterFirst(s.figures)),
         Math.min(...upAfterFirst),
+        coresCell(perInterval),
         sum(shards.map((s) => s.peakRss)),
-        shards.length,
       ),
     ]),
   );
 
+  const latency = (list: readonly IntervalFigures[], p: number) =>
+    String(
+      round1(
+        percentile(
+          list.flatMap((f) => f.latencies),
+          p,
+        ),
+      ),
+    );
   const intervalRows = perInterval.map((list, k) => {
     const requests = venueRequests[k] ?? {};
     return [
@@ -205,27 +220,19 @@ async function main(): Promise<void> {
       String(sum(list.map((f) => f.up))),
       String(sum(list.map((f) => f.unavailable))),
       String(sum(list.map((f) => f.other + f.timeouts))),
-      String(
-        round1(
-          percentile(
-            list.flatMap((f) => f.latencies),
-            50,
-          ),
-        ),
-      ),
-      String(
-        round1(
-          percentile(
-            list.flatMap((f) => f.latencies),
-            99,
-          ),
-        ),
-      ),
+      latency(list, 50),
+      latency(list, 99),
+      String(round2(coresIn(list))),
       String(sum(Object.values(requests))),
       String(requests.account_info ?? 0),
     ];
   });
-  console.log(table([["interval", "probes", "up", "503s", "errors", "p50 ms", "p99 ms", "venue requests", "account-info (collections)"], ...intervalRows]));
+  console.log(
+    table([
+      ["interval", "probes", "up", "503s", "errors", "p50 ms", "p99 ms", "replicas' cores", "venue requests", "account-info (collections)"],
+      ...intervalRows,
+    ]),
+  );
 
   const collected = afterFirst(venueRequests).map((r) => r.account_info ?? 0);
   const requests = afterFirst(venueRequests).map((r) => sum(Object.values(r)));
