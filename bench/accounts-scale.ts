@@ -11,13 +11,13 @@
 // build's exporter on the same schedule after this one and prints the guard: CPU per probe and peak RSS ≤ 1.15x.
 
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { Agent, request } from "node:http";
 import { cpus, tmpdir, totalmem } from "node:os";
 import { join } from "node:path";
 import { gunzipSync } from "node:zlib";
 import { exporterConfigYaml } from "../src/simulator/exporter-config.js";
-import { benchNodeArgs, startExporterProcess, type ExporterProcess } from "./exporter-process.js";
+import { benchNodeArgs, startExporterProcess } from "./exporter-process.js";
 import { cpuMs, percentile, rssMB } from "./measure.js";
+import { agent, type Answer, discover, type IntervalFigures, pause, probeRounds, scrape, steadyCpuPerProbe, targetUp } from "./prometheus-probes.js";
 import { positiveInteger, round1, round2, table } from "./shared.js";
 import { startSimulatorProcess } from "./simulator-process.js";
 
@@ -28,78 +28,10 @@ function settingsFromEnvironment(): Record<string, string> {
   return Object.fromEntries(Object.entries(process.env).filter((e): e is [string, string] => e[0].startsWith("TRADING_") && e[1] !== undefined));
 }
 const BOUND_SERVER = new URL("./bound-server.js", import.meta.url).pathname;
-/** What Prometheus 2.x and 3.x send: OpenMetrics first, the text format as a fallback. */
-const PROMETHEUS_ACCEPT =
-  "application/openmetrics-text;version=1.0.0,application/openmetrics-text;version=0.0.1;q=0.75,text/plain;version=0.0.4;q=0.5,*/*;q=0.1";
-const SCRAPE_TIMEOUT_SECONDS = 10;
 /** The guard against the code before a change (BENCH_BASE): CPU per probe and peak RSS at most this ratio. */
 const GUARD = 1.15;
 /** A /metrics of every account answers inside Prometheus's 10 s scrape timeout. */
 const GOALS = { metricsSeconds: 10 };
-
-interface Answer {
-  status: number | "timeout" | "error";
-  ms: number;
-  body: Buffer;
-}
-
-/** Keep-alive, as Prometheus's scrape client; at most as many connections as probes in flight. */
-const agent = new Agent({ keepAlive: true, maxSockets: 256 });
-
-/** One scrape as Prometheus makes it: its Accept, gzip, its timeout header, abandoned at the timeout. */
-function scrape(url: URL, giveUpSeconds = SCRAPE_TIMEOUT_SECONDS): Promise<Answer> {
-  const started = performance.now();
-  return new Promise((resolve) => {
-    const done = (status: Answer["status"], body = Buffer.alloc(0)) => resolve({ status, ms: performance.now() - started, body });
-    const headers = { accept: PROMETHEUS_ACCEPT, "accept-encoding": "gzip", "x-prometheus-scrape-timeout-seconds": String(SCRAPE_TIMEOUT_SECONDS) };
-    request(url, { agent, headers, signal: AbortSignal.timeout(giveUpSeconds * 1000) }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on("data", (c: Buffer) => chunks.push(c));
-      res.on("end", () => done(res.statusCode ?? 0, Buffer.concat(chunks)));
-      res.on("error", () => done("timeout"));
-    })
-      .on("error", (error) => done(error.name === "AbortError" || error.name === "TimeoutError" ? "timeout" : "error"))
-      .end();
-  });
-}
-
-/** Prometheus offsets each target by a hash of its labels, spreading targets evenly over the interval: FNV-1a of the name does the same. */
-function offsetFraction(name: string): number {
-  let hash = 0x811c9dc5;
-  for (let i = 0; i < name.length; i++) hash = Math.imul(hash ^ name.charCodeAt(i), 0x01000193) >>> 0;
-  return hash / 2 ** 32;
-}
-
-const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, Math.max(0, ms)));
-
-interface IntervalFigures {
-  probes: number;
-  ok: number;
-  unavailable: number;
-  other: number;
-  timeouts: number;
-  latencies: number[];
-  cpuMs: number;
-  rssMB: number;
-}
-
-async function discover(exporter: ExporterProcess): Promise<Array<{ name: string; url: URL }>> {
-  const groups = (await (await fetch(new URL("/sd", exporter.url))).json()) as Array<{ targets: string[]; labels: Record<string, string> }>;
-  return groups.map((g) => ({
-    name: g.labels.__param_target ?? "",
-    url: new URL(`http://${g.targets[0]}${g.labels.__metrics_path__}?target=${encodeURIComponent(g.labels.__param_target ?? "")}`),
-  }));
-}
-
-/**
- * Up as Prometheus sees it (200) and as the exporter says it: trading_up 1 for an account, and for the
- * venue's market target (it has no trading_up) a successful read of the market list.
- */
-function targetUp(answer: Answer): boolean {
-  if (answer.status !== 200) return false;
-  const text = gunzipSync(answer.body).toString("utf8");
-  return /^trading_up\{[^}]*\} 1$/m.test(text) || (!/^trading_up\{/m.test(text) && /^trading_scrape_success\{endpoint="markets"[^}]*\} 1$/m.test(text));
-}
 
 /** What the answers of a round are made of: an account's answer, and what Prometheus stores for each account. */
 interface AnswerShape {
@@ -150,72 +82,6 @@ function answerShape(answers: ReadonlyMap<string, Answer>, accounts: number): An
     marketSamples,
     distinctMarketSamples: distinctMarket.size,
   };
-}
-
-/**
- * Probes every target once per interval at its own offset, as Prometheus spreads them, for `intervals`
- * intervals; CPU and RSS of process `pid` per interval. `afterFirst` runs at the end of the first interval.
- */
-async function probeRounds(
-  pid: number,
-  targets: ReadonlyArray<{ name: string; url: URL }>,
-  intervals: number,
-  intervalMs: number,
-  afterFirst: () => Promise<void> = async () => undefined,
-): Promise<{ figures: IntervalFigures[]; last: Map<string, Answer> }> {
-  const figures: IntervalFigures[] = Array.from({ length: intervals }, () => ({
-    probes: 0,
-    ok: 0,
-    unavailable: 0,
-    other: 0,
-    timeouts: 0,
-    latencies: [],
-    cpuMs: 0,
-    rssMB: 0,
-  }));
-  const last = new Map<string, Answer>();
-  const start = performance.now();
-  const boundaries = (async () => {
-    let cpuBefore = cpuMs(pid);
-    for (let k = 0; k < intervals; k++) {
-      await pause(start + (k + 1) * intervalMs - performance.now());
-      const cpu = cpuMs(pid);
-      figures[k]!.cpuMs = cpu - cpuBefore;
-      figures[k]!.rssMB = rssMB(pid);
-      cpuBefore = cpu;
-      if (k === 0) await afterFirst();
-    }
-  })();
-  const loops = targets.map(async (target) => {
-    const offset = offsetFraction(target.name) * intervalMs;
-    for (let k = 0; k < intervals; k++) {
-      await pause(start + k * intervalMs + offset - performance.now());
-      const answer = await scrape(target.url);
-      const f = figures[k]!;
-      f.probes++;
-      f.latencies.push(answer.ms);
-      if (answer.status === 200) f.ok++;
-      else if (answer.status === 503) f.unavailable++;
-      else if (answer.status === "timeout") f.timeouts++;
-      else f.other++;
-      last.set(target.name, answer);
-    }
-  });
-  await Promise.all(loops);
-  await boundaries;
-  return { figures, last };
-}
-
-/** CPU per probe over the intervals after the first. */
-function steadyCpuPerProbe(figures: readonly IntervalFigures[]): number {
-  const steady = figures.slice(1);
-  return (
-    steady.reduce((n, f) => n + f.cpuMs, 0) /
-    Math.max(
-      1,
-      steady.reduce((n, f) => n + f.probes, 0),
-    )
-  );
 }
 
 /**
@@ -330,9 +196,11 @@ async function main(): Promise<void> {
     let venueWindow: { startedAt: number } | undefined;
     const start = performance.now();
     const cpuAtStart = cpuMs(exporter.pid);
-    const { figures, last } = await probeRounds(exporter.pid, targets, intervals, intervalMs, async () => {
-      await venue.resetStats();
-      venueWindow = { startedAt: performance.now() };
+    const { figures, last } = await probeRounds(exporter.pid, targets, intervals, intervalMs, {
+      afterFirst: async () => {
+        await venue.resetStats();
+        venueWindow = { startedAt: performance.now() };
+      },
     });
     const cpuOverProbing = cpuMs(exporter.pid) - cpuAtStart;
     const venueStats = await venue.stats();
@@ -346,7 +214,7 @@ async function main(): Promise<void> {
     // /metrics of the same config, as a Prometheus with a 10 s timeout scrapes it; waited for up to 60 s
     // so that a late answer says how late it is.
     const metricsUrl = new URL("/metrics", exporter.url);
-    const metrics = await scrape(metricsUrl, 60);
+    const metrics = await scrape(metricsUrl, undefined, 60);
     const metricsText = metrics.status === 200 ? gunzipSync(metrics.body).toString("utf8") : "";
     const dropped = /^trading_exporter_series_dropped_total (\S+)$/m.exec(metricsText)?.[1] ?? "n/a";
     const rssAfterMetrics = rssMB(exporter.pid);

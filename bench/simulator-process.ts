@@ -7,6 +7,7 @@ import type { FaultSpec } from "../src/simulator/server.js";
 
 export interface SimulatorProcess {
   url: string;
+  pid: number;
   setFaults(faults: FaultSpec[]): Promise<void>;
   tick(n?: number): Promise<void>;
   stats(): Promise<{ requests: Record<string, number> }>;
@@ -16,8 +17,9 @@ export interface SimulatorProcess {
 
 const MAIN = new URL("../../dist/simulator/main.js", import.meta.url).pathname;
 
-export async function startSimulatorProcess(args: string[]): Promise<SimulatorProcess> {
-  const child = spawn(process.execPath, [MAIN, "--port", "0", ...args], { stdio: ["ignore", "pipe", "inherit"] });
+/** `main`: another build's simulator (its dist/simulator/main.js), to measure the build before a change. */
+export async function startSimulatorProcess(args: string[], main = MAIN): Promise<SimulatorProcess> {
+  const child = spawn(process.execPath, [main, "--port", "0", ...args], { stdio: ["ignore", "pipe", "inherit"] });
   const url = await new Promise<string>((resolve, reject) => {
     createInterface({ input: child.stdout }).on("line", (line) => {
       const match = /(http:\/\/[^\s]+)/.exec(line);
@@ -35,6 +37,7 @@ export async function startSimulatorProcess(args: string[]): Promise<SimulatorPr
   };
   return {
     url,
+    pid: child.pid!,
     setFaults: async (faults) => void (await control("PUT", "_sim/faults", faults)).body?.cancel(),
     tick: async (n = 1) => void (await control("POST", `_sim/tick?n=${n}`)).body?.cancel(),
     stats: async () => (await (await control("GET", "_sim/stats")).json()) as { requests: Record<string, number> },

@@ -65,6 +65,35 @@ describe("the StatefulSet", () => {
   });
 });
 
+/** A Kubernetes quantity in MiB ("400Mi", "1Gi") or cores ("500m", "2"). */
+const mebibytes = (q: unknown) => Number(/^(\d+)Mi$/.exec(String(q))?.[1] ?? Number(/^(\d+)Gi$/.exec(String(q))?.[1]) * 1024);
+const cores = (q: unknown) => (String(q).endsWith("m") ? Number.parseInt(String(q), 10) / 1000 : Number(q));
+/** The largest figure of a cell of the docs' tables: "0.38 (0.68)" (average and busiest), "375-385 MB", "1,000". */
+const largest = (cell: string) => Math.max(...(cell.replaceAll(",", "").match(/\d+(?:\.\d+)?/g) ?? []).map(Number));
+
+describe("the StatefulSet's resources", () => {
+  it("cover the sizing table's row for the accounts per replica it says it is sized for, every target up", () => {
+    const sizedFor = /sized for ([\d,]+) accounts per replica/i.exec(readRepoFile(`${DIR}/statefulset.yaml`))?.[1];
+    expect(sizedFor, "statefulset.yaml says the accounts per replica it is sized for").toBeDefined();
+    const lines = readRepoFile("docs/performance.md").split("\n");
+    const header = lines.findIndex((l) => l.startsWith("| accounts per replica |"));
+    expect(header, "docs/performance.md has a sizing table").toBeGreaterThan(0);
+    const columns = lines[header]!.split("|").map((c) => c.trim());
+    const rows = lines
+      .slice(
+        header + 2,
+        lines.findIndex((l, i) => i > header && !l.startsWith("|")),
+      )
+      .map((l) => l.split("|").map((c) => c.trim()));
+    const row = rows.find((r) => r[1] === sizedFor && r[columns.indexOf("all up after interval 1")] === "yes");
+    expect(row, `a row of ${sizedFor} accounts per replica with every target up`).toBeDefined();
+    const resources = dig(container, "resources") as Obj;
+    expect(cores(dig(resources, "requests", "cpu"))).toBeGreaterThanOrEqual(largest(row![columns.indexOf("cores (busiest interval)")]!));
+    expect(mebibytes(dig(resources, "requests", "memory"))).toBeGreaterThanOrEqual(largest(row![columns.indexOf("memory (peak RSS)")]!));
+    expect(mebibytes(dig(resources, "limits", "memory"))).toBeGreaterThan(mebibytes(dig(resources, "requests", "memory")));
+  });
+});
+
 describe("the headless Service and the ScrapeConfig", () => {
   it("give each replica a DNS name, and the ScrapeConfig asks exactly those for /sd", () => {
     expect(dig(service, "spec", "clusterIP")).toBe("None");

@@ -42,6 +42,32 @@ describe("--accounts N", () => {
     expect((await accountInfo(sim.url, "k-2")).body).not.toBe(two.body);
   });
 
+  it("serves the largest desk: the last account's key answers, one past it and malformed numbers are refused", async () => {
+    sim = await startSimulator({ accounts: 10_000, apiKey: "k", tickMs: 0 });
+    expect((await accountInfo(sim.url, "k-10000")).status).toBe(200);
+    for (const wrong of ["k-10001", "k-010", "k-1.0", "k-+1", "k--1", "k-1e3"]) expect((await accountInfo(sim.url, wrong)).status, wrong).toBe(401);
+  });
+
+  it("answers an account at a tick the same whether or not it was asked before", async () => {
+    const options = { accounts: 50, apiKey: "k", tickMs: 0, epochMs: Date.UTC(2024, 0, 1) };
+    sim = await startSimulator(options);
+    const fresh = await startSimulator(options);
+    try {
+      const paths = ["/v1/private/account-info?collateralId=USDC", "/v1/private/orders/realtime", "/v1/private/orders/history?offset=20&limit=50"];
+      const answers = async (on: RunningSimulator, key: string) =>
+        Promise.all(paths.map(async (path) => (await fetch(new URL(path, on.url), { headers: { "X-Api-Key": key } })).text()));
+      // Every account of one desk asked at every tick; on the other, account 37 only at the end.
+      for (let tick = 0; tick < 3; tick++) {
+        for (let i = 1; i <= 50; i++) await answers(sim, `k-${i}`);
+        sim.tick(40);
+      }
+      fresh.tick(120);
+      expect(await answers(fresh, "k-37")).toEqual(await answers(sim, "k-37"));
+    } finally {
+      await fresh.close();
+    }
+  });
+
   it("keeps the one-account venue as it was: the key itself, the same state as before", async () => {
     sim = await startSimulator({ tickMs: 0, seed: 3 });
     const before = await accountInfo(sim.url, "sim-key");

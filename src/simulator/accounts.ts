@@ -1,7 +1,7 @@
-// Accounts per collateral: position generation, balance movement, and the margin accounting derived from marks.
+// Accounts per collateral: position generation, the balance at a tick, and the margin accounting derived from marks.
 import type { CollateralInfo, MarketState } from "./markets.js";
 import { roundToIncrement } from "./numbers.js";
-import type { Rng } from "./prng.js";
+import { Rng } from "./prng.js";
 
 export interface PositionState {
   market: MarketState;
@@ -12,15 +12,15 @@ export interface PositionState {
   entry: number;
   leverage: number;
   realizedPnl: number;
+  /** Realized by the position's fills each tick, into its realizedPnl and the account's balance. */
+  realizedPerTick: number;
 }
 
 export interface AccountState {
   collateral: CollateralInfo;
   positions: PositionState[];
-  /** Balance the account returns to outside the liquidation scenario; realized PnL accrues here. */
+  /** Balance the account returns to outside the scenarios; realized PnL accrues here. */
   baseBalance: number;
-  /** Mean-reverting relative wobble of the balance (funding, fees). */
-  balanceNoise: number;
   balance: number;
 }
 
@@ -49,6 +49,11 @@ const MAX_POSITION_LEVERAGE = 20;
 const HEALTHY_BALANCE_PER_INVESTED = 3;
 /** How far below zero the wipeout scenario puts total margin: clear of rounding, so it never reads as a tiny positive. */
 const WIPEOUT_DEFICIT = 0.5;
+/** The balance's wobble (funding, fees) decays by this each tick; ticks further back than the memory weigh under 1 %. */
+const NOISE_DECAY = 0.9;
+const NOISE_STEP = 0.0003;
+const NOISE_MEMORY = 48;
+const LIQUIDATION_RATIO = 0.95;
 
 function positionMargin(p: PositionState): number {
   return (p.size * p.entry) / p.leverage;
@@ -64,17 +69,19 @@ function maintenanceMargin(p: PositionState): number {
 
 function buildPosition(market: MarketState, direction: "LONG" | "SHORT", rng: Rng): PositionState {
   const s = market.market.settings;
-  const entry = roundToIncrement(market.mark * rng.range(0.98, 1.02), s.tickSize, s.tickPrecision);
+  // From the price the mark reverts to, not the mark: an account built at any tick holds the same positions.
+  const entry = roundToIncrement(market.basePrice * rng.range(0.98, 1.02), s.tickSize, s.tickPrecision);
   const notional = rng.logRange(2_000, 80_000) / market.collateral.usdValue;
   const size = Math.max(s.stepSize, roundToIncrement(notional / entry, s.stepSize, s.stepPrecision));
   const leverage = rng.int(s.minLeverage, Math.max(s.minLeverage, Math.min(s.maxLeverage, MAX_POSITION_LEVERAGE)));
-  return { market, direction, size, entry, leverage, realizedPnl: size * entry * rng.range(-0.02, 0.03) };
+  const realizedPnl = size * entry * rng.range(-0.02, 0.03);
+  return { market, direction, size, entry, leverage, realizedPnl, realizedPerTick: size * entry * rng.range(-0.000_001, 0.000_001_5) };
 }
 
 /** One account per collateral; positions go round-robin over collaterals, one per market, LONG and SHORT alternating within each account. */
 export function generateAccounts(collaterals: readonly CollateralInfo[], markets: readonly MarketState[], positions: number, rng: Rng): AccountState[] {
   const free = collaterals.map((c) => rng.shuffle(markets.filter((m) => m.collateral.id === c.id)));
-  const accounts: AccountState[] = collaterals.map((collateral) => ({ collateral, positions: [], baseBalance: 0, balanceNoise: 0, balance: 0 }));
+  const accounts: AccountState[] = collaterals.map((collateral) => ({ collateral, positions: [], baseBalance: 0, balance: 0 }));
   for (let i = 0; i < positions; i++) {
     const slot = [...accounts.keys()].map((k) => (i + k) % accounts.length).find((k) => (free[k]?.length ?? 0) > 0);
     if (slot === undefined) break; // every market already holds a position
@@ -91,31 +98,35 @@ export function generateAccounts(collaterals: readonly CollateralInfo[], markets
   return accounts;
 }
 
+/** What a scenario does to an account's balance: the liquidation ratio it holds, or total margin below zero. */
+export type BalanceScenario = { kind: "liquidation"; ratio: number } | { kind: "wipeout" };
+
+/** The wobble of the balance at `tick`: each tick's step decays by NOISE_DECAY, so the last NOISE_MEMORY ticks make it. */
+export function balanceNoise(streamSeed: number, tick: number): number {
+  let noise = 0;
+  for (let k = Math.max(1, tick - NOISE_MEMORY + 1); k <= tick; k++) noise = noise * NOISE_DECAY + NOISE_STEP * Rng.item(streamSeed, k).normal();
+  return noise;
+}
+
+/** The ratio the liquidation scenario holds at `tick`: about 0.95, a little different each tick. */
+export function liquidationRatio(streamSeed: number, tick: number): number {
+  return Math.min(0.97, Math.max(0.93, LIQUIDATION_RATIO + 0.008 * Rng.item(streamSeed, tick).normal()));
+}
+
 /**
- * Move the balance: in normal operation it wobbles around its base; under the liquidation scenario it is
- * set so that sum(maintenanceMargin) / totalMargin is near `liquidationTarget`.
+ * `account` as it stands `ticks` after the start: the realized PnL of that many ticks, the balance wobbling by
+ * `noise` around its base, or set by `scenario` so that sum(maintenanceMargin) / totalMargin is its ratio, or
+ * total margin is below zero with the positions open.
  */
-export function settleBalance(account: AccountState, rng: Rng, liquidationTarget: number | undefined): void {
-  account.balanceNoise = account.balanceNoise * 0.9 + 0.0003 * rng.normal();
-  if (liquidationTarget === undefined || account.positions.length === 0) {
-    account.balance = account.baseBalance * (1 + account.balanceNoise);
-    return;
-  }
-  const upnl = account.positions.reduce((sum, p) => sum + unrealizedPnl(p), 0);
-  const mm = account.positions.reduce((sum, p) => sum + maintenanceMargin(p), 0);
-  account.balance = mm / liquidationTarget - upnl;
-}
-
-/** Total margin just below zero with the positions still open: the state past liquidation (margin ratio +Inf). */
-export function wipeOut(account: AccountState): void {
-  const upnl = account.positions.reduce((sum, p) => sum + unrealizedPnl(p), 0);
-  account.balance = -upnl - WIPEOUT_DEFICIT;
-}
-
-/** A fill in a market where the account holds a position realizes a little PnL into the balance. */
-export function realize(account: AccountState, position: PositionState, amount: number): void {
-  position.realizedPnl += amount;
-  account.baseBalance += amount;
+export function accountAt(account: AccountState, ticks: number, noise: number, scenario: BalanceScenario | undefined): AccountState {
+  const positions = account.positions.map((p) => ({ ...p, realizedPnl: p.realizedPnl + ticks * p.realizedPerTick }));
+  const baseBalance = account.baseBalance + ticks * positions.reduce((sum, p) => sum + p.realizedPerTick, 0);
+  const at: AccountState = { collateral: account.collateral, positions, baseBalance, balance: baseBalance * (1 + noise) };
+  if (scenario === undefined || positions.length === 0) return at;
+  const upnl = positions.reduce((sum, p) => sum + unrealizedPnl(p), 0);
+  const mm = positions.reduce((sum, p) => sum + maintenanceMargin(p), 0);
+  at.balance = scenario.kind === "liquidation" ? mm / scenario.ratio - upnl : -upnl - WIPEOUT_DEFICIT;
+  return at;
 }
 
 /**

@@ -34,8 +34,8 @@ Options:
                               ENDPOINT:empty_rejections (orders not rejected carry
                               rejectionReason {"code":"","message":""})
   --moving                    bench mode: every private answer differs from the last in one number
-  --accounts N                accounts served, each its own state and key KEY-1..KEY-N (default 1: the key
-                              KEY itself); the scenarios and /_sim/state act on the first
+  --accounts N                accounts served (up to 10000), each its own state and key KEY-1..KEY-N (default
+                              1: the key KEY itself), sharing the markets; the scenarios and /_sim/state act on the first
   --print-exporter-config     print the exporter's YAML config for these accounts at http://HOST:PORT, and exit
                               (not with --port 0)
   -h, --help                  print this help

@@ -75,7 +75,7 @@ export const PROFILES: Readonly<Record<ProfileName, ProfileSizes>> = {
   huge: { markets: 2_000, positions: 200, activeOrders: 50_000, historyOrders: 1_000, collaterals: THREE_COLLATERALS },
 };
 
-/** Enough for the capacity benchmark (1,000) and its headroom; each account is a whole small venue in memory. */
+/** A desk split over shards (bench:shards); an account's state is derived when asked, so the count costs no memory. */
 export const MAX_ACCOUNTS = 10_000;
 
 export class SimulatorConfigError extends Error {

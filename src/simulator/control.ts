@@ -7,7 +7,7 @@ import type { RequestStats } from "./stats.js";
 import { SCENARIO_NAMES, type ScenarioName } from "./types.js";
 
 export interface ControlContext {
-  /** The first account's state: the one the scenarios and the state summary show. */
+  /** The venue's state; the scenarios and the state summary act on its first account. */
   state: SimState;
   /** Advances every account's state. */
   tick(n: number): void;
@@ -26,13 +26,13 @@ export function stateInfo(state: SimState) {
   return {
     ticks: state.ticks,
     nowMs: state.nowMs,
-    accountId: state.accountId,
+    accountId: state.first.accountId,
     liquidating: state.liquidating,
     haltedMarket: state.halted?.market.id ?? null,
     markets: state.markets.length,
-    positions: state.accounts.reduce((n, a) => n + a.positions.length, 0),
-    activeOrders: state.book.activeCount,
-    historyOrders: state.book.historyCount,
+    positions: state.first.collaterals.reduce((n, a) => n + a.positions.length, 0),
+    activeOrders: state.first.book.activeCount(state.ticks),
+    historyOrders: state.first.book.historyCount(state.ticks),
   };
 }
 

@@ -19,9 +19,11 @@ export function roundTo(value: number, places: number): number {
   return Object.is(rounded, -0) ? 0 : rounded;
 }
 
-/** Round to a multiple of `increment` whose decimals are `precision`. */
+/** Round to a multiple of `increment` whose decimals are `precision` (up to 15). */
 export function roundToIncrement(value: number, increment: number, precision: number): number {
-  return roundTo(Math.round(value / increment) * increment, precision);
+  const scale = 10 ** Math.min(precision, 15);
+  // A whole number of 10^-precision units divided by the exact 10^precision is the double nearest that decimal.
+  return Math.round(Math.round(value / increment) * increment * scale) / scale + 0;
 }
 
 /** The power of ten 10^exp as an exact-looking number (1e-4 is 0.0001). */

@@ -1,7 +1,7 @@
-// The account's active and historical orders: initial population, per-tick churn, and newest-first queries.
-import type { MarketState } from "./markets.js";
-import { orderBytes, type OrderFactory, type OrderRecord } from "./orders.js";
-import type { Rng } from "./prng.js";
+// An account's active and historical orders at any tick, derived from the account's seed when asked: every order
+// slot draws its own numbers, so the book at tick T is the same whether or not it was asked for before.
+import type { OrderFactory, OrderRecord } from "./orders.js";
+import { Rng } from "./prng.js";
 import type { OrderStatus } from "./types.js";
 
 const FIRST_SEQ = 100_000_000_001;
@@ -9,8 +9,8 @@ const HOUR_MS = 3_600_000;
 const HISTORY_SPAN_MS = 7 * 24 * HOUR_MS;
 /** Active orders at start are younger than TradingActiveOrderStuck's hour, so a quiet venue pages no one. */
 const ACTIVE_SPAN_MS = HOUR_MS / 2;
-/** History keeps growing at the front but is trimmed at the back beyond this many times its profile size. */
-export const HISTORY_CAP_FACTOR = 3;
+/** History keeps growing at the front but only the newest this many times its profile size are kept. */
+const HISTORY_CAP_FACTOR = 3;
 
 const INITIAL_HISTORY: ReadonlyArray<readonly [OrderStatus, number]> = [
   ["FILLED", 0.5],
@@ -21,12 +21,6 @@ const INITIAL_HISTORY: ReadonlyArray<readonly [OrderStatus, number]> = [
   ["CREATED", 0.04],
 ];
 
-export interface Fill {
-  market: MarketState;
-  /** quantityFilled x price, in collateral units. */
-  notional: number;
-}
-
 function pickStatus(rng: Rng): OrderStatus {
   let r = rng.next();
   for (const [status, weight] of INITIAL_HISTORY) {
@@ -36,141 +30,165 @@ function pickStatus(rng: Rng): OrderStatus {
   return "FILLED";
 }
 
-/** Ascending creation times spread over [from, to]. */
-function spreadTimes(count: number, from: number, to: number, rng: Rng): number[] {
-  const times = Array.from({ length: count }, () => rng.int(from, to));
-  return times.sort((a, b) => a - b);
+/** What an order slot holds, from its first draws; `rng` goes on to draw the order itself. */
+type Slot =
+  | { kind: "empty" }
+  | { kind: "history"; rng: Rng; createdMs: number; status: OrderStatus; updatedMs: number }
+  | { kind: "active"; rng: Rng; createdMs: number; finishTick: number }
+  | { kind: "instant"; rng: Rng; createdMs: number; status: OrderStatus; updatedMs: number };
+
+type Order = Exclude<Slot, { kind: "empty" }>;
+const EMPTY: Slot = { kind: "empty" };
+type Visit = (n: number, slot: Order) => boolean;
+
+export interface OrderBookShape {
+  activeOrders: number;
+  historyOrders: number;
+  epochMs: number;
+  tickMs: number;
 }
 
-function mergeBySeq(a: OrderRecord[], b: OrderRecord[]): OrderRecord[] {
-  const out: OrderRecord[] = [];
-  let i = 0;
-  let j = 0;
-  while (i < a.length || j < b.length) {
-    const x = a[i];
-    const y = b[j];
-    if (y === undefined || (x !== undefined && x.seq < y.seq)) {
-      out.push(x as OrderRecord);
-      i++;
-    } else {
-      out.push(y);
-      j++;
-    }
-  }
-  return out;
-}
-
-function newestFirst(list: readonly OrderRecord[], marketId: string | undefined, offset: number, limit: number): OrderRecord[] {
-  const out: OrderRecord[] = [];
-  let skipped = 0;
-  for (let i = list.length - 1; i >= 0 && out.length < limit; i--) {
-    const record = list[i];
-    if (record === undefined || (marketId !== undefined && record.market.market.id !== marketId)) continue;
-    if (skipped < offset) skipped++;
-    else out.push(record);
-  }
-  return out;
-}
-
+/**
+ * Slot n holds order id FIRST_SEQ + n. Slots [0, H) are the history at the start, spread over the week before it;
+ * [H, H + A) the active orders at the start, from its last half hour; then every tick k has `perTick` slots, each
+ * empty, an order that rests for a while or a market order that lands in the history at once. A resting order from
+ * a tick lives 1 to `maxLife` ticks, one from the start the rest of such a life, so about A are active at any tick;
+ * a finished one joins the history in its place by id, and the history keeps its newest `cap`.
+ */
 export class OrderBook {
-  /** Ascending by seq (= createdAt). */
-  private active: OrderRecord[] = [];
-  /** Ascending by seq (= createdAt); served newest first. */
-  private history: OrderRecord[] = [];
-  private nextSeq = FIRST_SEQ;
+  readonly #streamSeed: number;
+  readonly #active: number;
+  readonly #history: number;
+  readonly #perTick: number;
+  readonly #restingShare: number;
+  readonly #maxLife: number;
+  readonly #cap: number;
 
   constructor(
     private readonly factory: OrderFactory,
-    private readonly rng: Rng,
-    private readonly activeTarget: number,
-    private readonly historyTarget: number,
-    nowMs: number,
+    accountSeed: number,
+    private readonly shape: OrderBookShape,
   ) {
-    for (const createdMs of spreadTimes(historyTarget, nowMs - HISTORY_SPAN_MS, nowMs - HOUR_MS, rng)) {
+    this.#streamSeed = Rng.streamSeed(accountSeed, "orders");
+    this.#active = shape.activeOrders;
+    this.#history = shape.historyOrders;
+    // Per tick, on average, churn / 2 new resting orders and instant / 2 market orders.
+    const churn = this.#active > 0 ? Math.max(2, Math.ceil(this.#active * 0.005)) : 0;
+    const instant = this.#history > 0 ? Math.max(1, Math.ceil(this.#history * 0.005)) : 0;
+    this.#perTick = churn + instant;
+    this.#restingShare = this.#perTick > 0 ? churn / this.#perTick : 0;
+    this.#maxLife = churn > 0 ? Math.max(1, Math.round((4 * this.#active) / churn) - 1) : 1;
+    this.#cap = HISTORY_CAP_FACTOR * this.#history;
+  }
+
+  /** The simulated clock at `tick`: tick k's orders were created after its value at k - 1, up to its value at k. */
+  #timeAt(tick: number): number {
+    return this.shape.epochMs + tick * this.shape.tickMs;
+  }
+
+  #slot(n: number): Slot {
+    const rng = Rng.item(this.#streamSeed, n);
+    const { epochMs } = this.shape;
+    if (n < this.#history) {
+      const createdMs = epochMs - HISTORY_SPAN_MS + Math.floor(((n + rng.next()) * (HISTORY_SPAN_MS - HOUR_MS)) / this.#history);
       const status = pickStatus(rng);
-      const updatedMs = status === "CREATED" ? createdMs : createdMs + rng.int(20, HOUR_MS);
-      this.history.push(factory.create({ seq: this.nextSeq++, createdMs, status, updatedMs }));
+      const settled = rng.int(20, HOUR_MS);
+      return { kind: "history", rng, createdMs, status, updatedMs: status === "CREATED" ? createdMs : createdMs + settled };
     }
-    for (const createdMs of spreadTimes(activeTarget, nowMs - ACTIVE_SPAN_MS, nowMs, rng)) {
-      this.active.push(factory.create({ seq: this.nextSeq++, createdMs, status: "CREATED", mayBePending: true }));
+    if (n < this.#history + this.#active) {
+      const createdMs = epochMs - ACTIVE_SPAN_MS + Math.floor(((n - this.#history + rng.next()) * ACTIVE_SPAN_MS) / this.#active);
+      return { kind: "active", rng, createdMs, finishTick: Math.max(1, Math.ceil(this.#maxLife * (1 - Math.sqrt(rng.next())))) };
     }
+    const offset = n - this.#history - this.#active;
+    if (rng.next() >= 0.5) return EMPTY;
+    const tick = 1 + Math.floor(offset / this.#perTick);
+    const createdMs = this.#timeAt(tick - 1) + 1 + Math.floor((((offset % this.#perTick) + rng.next()) * (this.shape.tickMs - 1)) / this.#perTick);
+    if (rng.next() < this.#restingShare) return { kind: "active", rng, createdMs, finishTick: tick + rng.int(1, this.#maxLife) };
+    // One market order in a hundred rejected: normal trading, which pages no one (TradingRejectionsRising).
+    const status = rng.chance(0.99) ? "FILLED" : "REJECTED";
+    return { kind: "instant", rng, createdMs, status, updatedMs: Math.min(this.#timeAt(tick), createdMs + rng.int(5, 200)) };
   }
 
-  get activeCount(): number {
-    return this.active.length;
+  /** The first slot of tick `tick` (from 1). */
+  #firstSlotOf(tick: number): number {
+    return this.#history + this.#active + (tick - 1) * this.#perTick;
   }
 
-  get historyCount(): number {
-    return this.history.length;
+  #order(n: number, slot: Order, tick: number): OrderRecord {
+    const seq = FIRST_SEQ + n;
+    if (slot.kind === "active") {
+      const created = this.factory.create(slot.rng, { seq, createdMs: slot.createdMs, status: "CREATED", mayBePending: true });
+      return slot.finishTick <= tick ? this.factory.finish(slot.rng, created, this.#timeAt(slot.finishTick)) : created;
+    }
+    const type = slot.kind === "instant" ? "MARKET" : undefined;
+    return this.factory.create(slot.rng, { seq, createdMs: slot.createdMs, status: slot.status, updatedMs: slot.updatedMs, ...(type ? { type } : {}) });
   }
 
-  activeOrders(marketId: string | undefined, limit: number): OrderRecord[] {
-    return newestFirst(this.active, marketId, 0, limit);
-  }
-
-  historyOrders(marketId: string | undefined, offset: number, limit: number): OrderRecord[] {
-    return newestFirst(this.history, marketId, offset, limit);
-  }
-
-  /**
-   * Encode every order in the background, newest first, a slice per event-loop turn, so the first full
-   * listing of a huge profile is already cheap. Returns a function that stops it.
-   */
-  warmInBackground(perTurn = 2_000): () => void {
-    const queue = [...this.active, ...this.history].sort((a, b) => b.seq - a.seq);
-    let next = 0;
-    let handle: NodeJS.Immediate | undefined;
-    const turn = (): void => {
-      for (const end = Math.min(queue.length, next + perTurn); next < end; next++) orderBytes(queue[next] as OrderRecord);
-      handle = next < queue.length ? setImmediate(turn) : undefined;
-    };
-    handle = setImmediate(turn);
-    return () => {
-      if (handle !== undefined) clearImmediate(handle);
-      handle = undefined;
-    };
-  }
-
-  /** Some active orders finish, new ones arrive, instant market orders land in history; returns the fills. */
-  tick(prevMs: number, nowMs: number): Fill[] {
-    const rng = this.rng;
-    const churn = Math.max(2, Math.ceil(this.activeTarget * 0.005));
-    let remove = this.activeTarget > 0 || this.active.length > 0 ? rng.int(0, churn) : 0;
-    let add = this.activeTarget > 0 ? rng.int(0, churn) : 0;
-    const drift = this.activeTarget - (this.active.length - remove + add);
-    if (drift > 0.1 * this.activeTarget) add += Math.ceil(drift / 2);
-    if (-drift > 0.1 * this.activeTarget) remove += Math.ceil(-drift / 2);
-    remove = Math.min(remove, this.active.length);
-
-    const leaving = new Set<number>();
-    while (leaving.size < remove) leaving.add(rng.int(0, this.active.length - 1));
-    const kept: OrderRecord[] = [];
-    const finished: OrderRecord[] = [];
-    this.active.forEach((record, i) => (leaving.has(i) ? finished.push(this.factory.finish(record, nowMs)) : kept.push(record)));
-
-    const instant = this.historyTarget > 0 ? rng.int(0, Math.max(1, Math.ceil(this.historyTarget * 0.005))) : 0;
-    const arrivals = [...Array.from({ length: add }, () => true), ...Array.from({ length: instant }, () => false)]
-      .map((isActive) => ({ isActive, createdMs: rng.int(prevMs + 1, nowMs) }))
-      .sort((a, b) => a.createdMs - b.createdMs);
-    const instantDone: OrderRecord[] = [];
-    for (const { isActive, createdMs } of arrivals) {
-      const seq = this.nextSeq++;
-      if (isActive) kept.push(this.factory.create({ seq, createdMs, status: "CREATED", mayBePending: true }));
-      else {
-        // One market order in a hundred rejected: normal trading, which pages no one (TradingRejectionsRising).
-        const status = rng.chance(0.99) ? "FILLED" : "REJECTED";
-        instantDone.push(this.factory.create({ seq, createdMs, status, type: "MARKET", updatedMs: Math.min(nowMs, createdMs + rng.int(5, 200)) }));
+  /** Visits the orders active at `tick`, newest first, until `visit` returns false. */
+  #eachActive(tick: number, visit: Visit): void {
+    if (this.#active === 0) return;
+    for (let k = tick; k >= Math.max(1, tick - this.#maxLife + 1); k--) {
+      for (let n = this.#firstSlotOf(k + 1) - 1; n >= this.#firstSlotOf(k); n--) {
+        const slot = this.#slot(n);
+        if (slot.kind === "active" && slot.finishTick > tick && !visit(n, slot)) return;
       }
     }
-    this.active = kept;
-
-    if (this.historyTarget > 0) {
-      this.history = mergeBySeq(mergeBySeq(this.history, finished), instantDone);
-      const cap = HISTORY_CAP_FACTOR * this.historyTarget;
-      if (this.history.length > cap) this.history = this.history.slice(this.history.length - cap);
+    if (tick >= this.#maxLife) return; // every order of the start has finished
+    for (let n = this.#history + this.#active - 1; n >= this.#history; n--) {
+      const slot = this.#slot(n);
+      if (slot.kind === "active" && slot.finishTick > tick && !visit(n, slot)) return;
     }
-    return [...finished, ...instantDone]
-      .filter((r) => r.data.quantityFilled > 0)
-      .map((r) => ({ market: r.market, notional: r.data.quantityFilled * r.data.price }));
+  }
+
+  /** Visits the history at `tick`, newest first, at most its cap, until `visit` returns false. */
+  #eachInHistory(tick: number, visit: Visit): void {
+    if (this.#history === 0) return;
+    let kept = 0;
+    const take = (n: number, slot: Order): boolean => kept++ < this.#cap && visit(n, slot);
+    for (let n = this.#firstSlotOf(tick + 1) - 1; n >= this.#history; n--) {
+      const slot = this.#slot(n);
+      if (slot.kind === "empty" || (slot.kind === "active" && slot.finishTick > tick)) continue;
+      if (!take(n, slot)) return;
+    }
+    for (let n = this.#history - 1; n >= 0; n--) if (!take(n, this.#slot(n) as Order)) return;
+  }
+
+  /** The orders `each` visits that match `marketId` (all when undefined), past `offset`, at most `limit`. */
+  #list(each: (tick: number, visit: Visit) => void, tick: number, marketId: string | undefined, offset: number, limit: number): OrderRecord[] {
+    const out: OrderRecord[] = [];
+    let skipped = 0;
+    if (limit === 0) return out;
+    each(tick, (n, slot) => {
+      // Without a filter the orders skipped need not be built.
+      if (marketId === undefined && skipped < offset) return ++skipped > 0;
+      const record = this.#order(n, slot, tick);
+      if (marketId !== undefined && record.market.market.id !== marketId) return true;
+      if (skipped < offset) skipped++;
+      else out.push(record);
+      return out.length < limit;
+    });
+    return out;
+  }
+
+  /** Active orders at `tick`, newest first. */
+  activeOrders(tick: number, marketId: string | undefined, limit: number): OrderRecord[] {
+    return this.#list((t, visit) => this.#eachActive(t, visit), tick, marketId, 0, limit);
+  }
+
+  /** The history at `tick`, newest first. */
+  historyOrders(tick: number, marketId: string | undefined, offset: number, limit: number): OrderRecord[] {
+    return this.#list((t, visit) => this.#eachInHistory(t, visit), tick, marketId, offset, limit);
+  }
+
+  activeCount(tick: number): number {
+    let count = 0;
+    this.#eachActive(tick, () => ++count > 0);
+    return count;
+  }
+
+  historyCount(tick: number): number {
+    let count = 0;
+    this.#eachInHistory(tick, () => ++count > 0);
+    return count;
   }
 }

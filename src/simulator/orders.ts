@@ -9,8 +9,6 @@ export interface OrderRecord {
   seq: number;
   market: MarketState;
   data: Order;
-  /** Serialised `data`, filled on first use; records are immutable, so it never goes stale. */
-  bytes: Buffer | undefined;
 }
 
 const DAY_MS = 86_400_000;
@@ -22,24 +20,9 @@ const REJECTIONS: ReadonlyArray<readonly [string, string]> = [
 ];
 const POST_ONLY_REJECTION = ["POST_ONLY_WOULD_TRADE", "Post-only order would trade immediately against the book."] as const;
 
-export function orderBytes(record: OrderRecord): Buffer {
-  record.bytes ??= Buffer.from(JSON.stringify(record.data));
-  return record.bytes;
-}
-
-const OPEN = Buffer.from("[");
-const COMMA = Buffer.from(",");
-const CLOSE = Buffer.from("]");
-
-/** A JSON array of orders, concatenated from the per-order buffers (no re-encoding of unchanged orders). */
+/** A JSON array of the orders' wire objects. */
 export function ordersArrayBytes(records: readonly OrderRecord[]): Buffer {
-  const parts: Buffer[] = [OPEN];
-  records.forEach((record, i) => {
-    if (i > 0) parts.push(COMMA);
-    parts.push(orderBytes(record));
-  });
-  parts.push(CLOSE);
-  return Buffer.concat(parts);
+  return Buffer.from(JSON.stringify(records.map((record) => record.data)));
 }
 
 export interface CreateOrder {
@@ -53,27 +36,26 @@ export interface CreateOrder {
   mayBePending?: boolean;
 }
 
+function partialFill(rng: Rng, quantity: number, m: MarketState): number {
+  const s = m.market.settings;
+  const steps = Math.round(quantity / s.stepSize);
+  return steps < 2 ? 0 : roundToIncrement(rng.int(1, steps - 1) * s.stepSize, s.stepSize, s.stepPrecision);
+}
+
+function rejection(rng: Rng, postOnly: boolean): { code: string; message: string } {
+  const [code, message] = postOnly ? POST_ONLY_REJECTION : rng.pick(REJECTIONS);
+  return { code, message };
+}
+
+/** Builds an account's orders, each from a generator of its own, so an order is the same whenever it is built. */
 export class OrderFactory {
   constructor(
-    private readonly rng: Rng,
     private readonly markets: readonly MarketState[],
     readonly accountId: string,
     private readonly timeUnit: TimeUnit,
   ) {}
 
-  private partialFill(quantity: number, m: MarketState): number {
-    const s = m.market.settings;
-    const steps = Math.round(quantity / s.stepSize);
-    return steps < 2 ? 0 : roundToIncrement(this.rng.int(1, steps - 1) * s.stepSize, s.stepSize, s.stepPrecision);
-  }
-
-  private rejection(postOnly: boolean): { code: string; message: string } {
-    const [code, message] = postOnly ? POST_ONLY_REJECTION : this.rng.pick(REJECTIONS);
-    return { code, message };
-  }
-
-  create(req: CreateOrder): OrderRecord {
-    const rng = this.rng;
+  create(rng: Rng, req: CreateOrder): OrderRecord {
     const market = rng.pick(this.markets);
     const s = market.market.settings;
     const type = req.type ?? (rng.chance(0.85) ? "LIMIT" : "MARKET");
@@ -81,16 +63,16 @@ export class OrderFactory {
     const resting = req.status === "CREATED" || req.status === "PARTIALLY_FILLED";
     const timeInForce = type === "MARKET" ? "IOC" : resting || rng.chance(0.85) ? "GTC" : "IOC";
     const postOnly = type === "LIMIT" && timeInForce === "GTC" && rng.chance(0.25);
-    // Limit orders rest away from the mark; market orders cross it by up to their slippage.
+    // Limit orders rest away from the price the mark reverts to; market orders cross it by up to their slippage.
     const away = type === "LIMIT" ? rng.range(0.001, 0.03) : -rng.range(0, 0.005);
-    const rawPrice = market.mark * (1 + (side === "BUY" ? -away : away));
+    const rawPrice = market.basePrice * (1 + (side === "BUY" ? -away : away));
     const price = Math.max(s.tickSize, roundToIncrement(rawPrice, s.tickSize, s.tickPrecision));
     const notional = rng.logRange(20, 20_000) / market.collateral.usdValue;
-    const quantity = Math.max(s.stepSize, roundToIncrement(notional / market.mark, s.stepSize, s.stepPrecision));
+    const quantity = Math.max(s.stepSize, roundToIncrement(notional / market.basePrice, s.stepSize, s.stepPrecision));
     let filled = 0;
     if (req.status === "FILLED") filled = quantity;
-    else if (req.status === "PARTIALLY_FILLED") filled = this.partialFill(quantity, market);
-    else if ((req.status === "CANCELLED" || req.status === "EXPIRED") && rng.chance(0.3)) filled = this.partialFill(quantity, market);
+    else if (req.status === "PARTIALLY_FILLED") filled = partialFill(rng, quantity, market);
+    else if ((req.status === "CANCELLED" || req.status === "EXPIRED") && rng.chance(0.3)) filled = partialFill(rng, quantity, market);
     const pending = req.mayBePending === true ? rng.next() : 1;
     const data: Order = {
       id: String(req.seq),
@@ -117,40 +99,37 @@ export class OrderFactory {
       updatedAt: msToUnit(req.updatedMs ?? req.createdMs, this.timeUnit),
       expiresAt: msToUnit(req.createdMs + (timeInForce === "GTC" ? 28 * DAY_MS : 10_000), this.timeUnit),
     };
-    if (req.status === "REJECTED") data.rejectionReason = this.rejection(postOnly);
-    return { seq: req.seq, market, data, bytes: undefined };
+    if (req.status === "REJECTED") data.rejectionReason = rejection(rng, postOnly);
+    return { seq: req.seq, market, data };
   }
 
   /**
-   * The final state of an active order; a pending flag decides its fate, otherwise mostly filled. Only a
-   * pending rejection ends in REJECTED: a desk's normal day sees a rejection now and then, not a stream.
+   * `record`, an active order just built by `create` from `rng`, in its final state at `nowMs`, drawn from `rng`
+   * where `create` left it; a pending flag decides its fate, otherwise mostly filled. Only a pending rejection ends
+   * in REJECTED: a desk's normal day sees a rejection now and then, not a stream.
    */
-  finish(record: OrderRecord, nowMs: number): OrderRecord {
-    const old = record.data;
-    const rng = this.rng;
+  finish(rng: Rng, record: OrderRecord, nowMs: number): OrderRecord {
+    const data = record.data;
     let status: OrderStatus;
-    if (old.isPendingCancellation) status = "CANCELLED";
-    else if (old.isPendingExpiration) status = "EXPIRED";
-    else if (old.isPendingRejection) status = "REJECTED";
+    if (data.isPendingCancellation) status = "CANCELLED";
+    else if (data.isPendingExpiration) status = "EXPIRED";
+    else if (data.isPendingRejection) status = "REJECTED";
     else {
       const r = rng.next();
       status = r < 0.6 ? "FILLED" : r < 0.88 ? "CANCELLED" : "EXPIRED";
     }
-    let filled = old.quantityFilled;
-    if (status === "FILLED") filled = old.quantity;
-    else if (status !== "REJECTED" && filled === 0 && rng.chance(0.3)) filled = this.partialFill(old.quantity, record.market);
-    const { rejectionReason: _dropped, ...rest } = old;
-    const data: Order = {
-      ...rest,
-      status,
-      isPendingExpiration: false,
-      isPendingCancellation: false,
-      isPendingRejection: false,
-      quantityFilled: status === "REJECTED" ? 0 : filled,
-      quantityLocked: 0,
-      updatedAt: msToUnit(nowMs, this.timeUnit),
-    };
-    if (status === "REJECTED") data.rejectionReason = this.rejection(old.postOnly);
-    return { seq: record.seq, market: record.market, data, bytes: undefined };
+    let filled = data.quantityFilled;
+    if (status === "FILLED") filled = data.quantity;
+    else if (status !== "REJECTED" && filled === 0 && rng.chance(0.3)) filled = partialFill(rng, data.quantity, record.market);
+    // In place: no one else holds an order built a moment ago, and its keys keep their order on the wire.
+    data.status = status;
+    data.isPendingExpiration = false;
+    data.isPendingCancellation = false;
+    data.isPendingRejection = false;
+    data.quantityFilled = status === "REJECTED" ? 0 : filled;
+    data.quantityLocked = 0;
+    data.updatedAt = msToUnit(nowMs, this.timeUnit);
+    if (status === "REJECTED") data.rejectionReason = rejection(rng, data.postOnly);
+    return record;
   }
 }

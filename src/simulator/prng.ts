@@ -10,6 +10,16 @@ function hashLabel(label: string): number {
   return h >>> 0;
 }
 
+/** murmur3's finaliser: every input bit moves every output bit, so neighbouring indexes draw unrelated numbers. */
+function mix32(h: number): number {
+  h ^= h >>> 16;
+  h = Math.imul(h, 0x85ebca6b);
+  h ^= h >>> 13;
+  h = Math.imul(h, 0xc2b2ae35);
+  h ^= h >>> 16;
+  return h >>> 0;
+}
+
 const SCRATCH = Buffer.alloc(260);
 
 export class Rng {
@@ -21,7 +31,21 @@ export class Rng {
 
   /** An independent stream per purpose, so changing one count does not reshuffle everything else. */
   static stream(seed: number, label: string): Rng {
-    return new Rng((Math.imul(seed >>> 0, 0x9e3779b1) ^ hashLabel(label)) >>> 0);
+    return new Rng(Rng.streamSeed(seed, label));
+  }
+
+  /** The seed of `Rng.stream(seed, label)`, for drawing its items with `Rng.item`. */
+  static streamSeed(seed: number, label: string): number {
+    return (Math.imul(seed >>> 0, 0x9e3779b1) ^ hashLabel(label)) >>> 0;
+  }
+
+  /**
+   * Item `index` (a whole number below 2^53) of a stream: the same stream seed and index always draw the same
+   * numbers, whatever was drawn before, so a thing can be derived when asked for instead of kept.
+   */
+  static item(streamSeed: number, index: number): Rng {
+    const high = Math.floor(index / 4294967296);
+    return new Rng(mix32(mix32(streamSeed ^ mix32(index >>> 0)) ^ Math.imul(high + 1, 0x9e3779b1)));
   }
 
   u32(): number {

@@ -66,7 +66,7 @@ function listen(server: ReturnType<typeof createServer>, port: number, host: str
 export async function startSimulator(opts: SimulatorOptions = {}): Promise<RunningSimulator> {
   const config = resolveConfig(opts);
   const desk = new Desk(config);
-  const state = desk.firstState;
+  const state = desk.state;
   const faults = new FaultSet(config.faults);
   const stats = new RequestStats();
   const timers = new Timers();
@@ -97,7 +97,6 @@ export async function startSimulator(opts: SimulatorOptions = {}): Promise<Runni
   const address = await listen(server, config.port, config.host);
   const ticker = config.tickMs > 0 ? setInterval(() => desk.tick(1), config.tickMs) : undefined;
   ticker?.unref();
-  const stopWarming = desk.warmInBackground();
 
   let closing: Promise<void> | undefined;
   const host = config.host.includes(":") ? `[${config.host}]` : config.host;
@@ -107,7 +106,6 @@ export async function startSimulator(opts: SimulatorOptions = {}): Promise<Runni
     close() {
       closing ??= new Promise<void>((resolve) => {
         clearInterval(ticker);
-        stopWarming();
         timers.clearAll();
         server.close(() => resolve());
         server.closeAllConnections();

@@ -1,21 +1,18 @@
-// The whole simulated venue state: markets, accounts, orders, the simulated clock, ticks and scenarios.
-import { generateAccounts, realize, settleBalance, wipeOut, type AccountState, type PositionState } from "./accounts.js";
+// The venue's shared state: the market list and its marks, the simulated clock, ticks and scenarios. Each
+// account's own state is derived from its seed and the tick when asked (desk-account.ts).
+import type { AccountState } from "./accounts.js";
 import type { SimConfig } from "./config.js";
-import { collateralInfo, generateMarkets, stepMarks, type MarketState } from "./markets.js";
-import { OrderBook } from "./order-book.js";
-import { OrderFactory } from "./orders.js";
+import { DeskAccount } from "./desk-account.js";
+import { collateralInfo, generateMarkets, stepMarks, type CollateralInfo, type MarketState } from "./markets.js";
 import { Rng } from "./prng.js";
 import type { ScenarioName } from "./types.js";
 
-const LIQUIDATION_RATIO = 0.95;
-
 export class SimState {
   readonly markets: MarketState[];
-  readonly accounts: AccountState[];
-  readonly book: OrderBook;
-  readonly accountId: string;
+  readonly collaterals: CollateralInfo[];
+  /** The first account: the one the scenarios act on and /_sim/state describes. */
+  readonly first: DeskAccount;
   private readonly walkRng: Rng;
-  private readonly positionsByMarket = new Map<number, { account: AccountState; position: PositionState }>();
   private readonly simTickMs: number;
   ticks = 0;
   nowMs: number;
@@ -28,52 +25,31 @@ export class SimState {
   wipedOut = false;
   halted: MarketState | undefined;
 
-  /** `accountSeed` moves this account's own state (positions, orders, walk); the market list follows `config.seed`, shared by all. */
-  constructor(config: SimConfig, accountSeed: number = config.seed) {
-    const collaterals = config.collaterals.map(collateralInfo);
+  constructor(private readonly config: SimConfig) {
+    this.collaterals = config.collaterals.map(collateralInfo);
     this.nowMs = config.epochMs;
     this.simTickMs = config.tickMs > 0 ? config.tickMs : 1000;
-    this.markets = generateMarkets(config.markets, collaterals, Rng.stream(config.seed, "markets"));
-    this.accounts = generateAccounts(collaterals, this.markets, config.positions, Rng.stream(accountSeed, "accounts"));
-    for (const account of this.accounts) {
-      for (const position of account.positions) this.positionsByMarket.set(position.market.index, { account, position });
-    }
-    const orderRng = Rng.stream(accountSeed, "orders");
-    this.accountId = String(orderRng.int(100_000, 999_999));
-    const factory = new OrderFactory(orderRng, this.markets, this.accountId, config.timeUnit);
-    this.book = new OrderBook(factory, orderRng, config.activeOrders, config.historyOrders, this.nowMs);
-    this.walkRng = Rng.stream(accountSeed, "walk");
+    this.markets = generateMarkets(config.markets, this.collaterals, Rng.stream(config.seed, "markets"));
+    this.walkRng = Rng.stream(config.seed, "walk");
+    this.first = new DeskAccount(config, this.markets, this.collaterals, config.seed);
   }
 
-  account(collateralId: string): AccountState | undefined {
-    return this.accounts.find((a) => a.collateral.id === collateralId);
+  /** Account `index` of the desk (from 0), whose own seed is the venue's plus `index`: account 0 is the one-account venue. */
+  account(index: number): DeskAccount {
+    return index === 0 ? this.first : new DeskAccount(this.config, this.markets, this.collaterals, this.config.seed + index);
   }
 
-  /** The account the liquidation and halt scenarios act on: the first detailed collateral's. */
-  get scenarioAccount(): AccountState | undefined {
-    return this.accounts.find((a) => a.collateral.shape === "detailed");
-  }
-
-  private settleBalances(jitter: boolean): void {
-    const target = this.scenarioAccount;
-    for (const account of this.accounts) {
-      const ratio = jitter ? Math.min(0.97, Math.max(0.93, LIQUIDATION_RATIO + 0.008 * this.walkRng.normal())) : LIQUIDATION_RATIO;
-      settleBalance(account, this.walkRng, this.liquidating && account === target ? ratio : undefined);
-      if (this.wipedOut && account === target && account.positions.length > 0) wipeOut(account);
-    }
+  /** `account`'s collateral `id` now; the scenarios act on the first account. */
+  collateral(account: DeskAccount, id: string): AccountState | undefined {
+    const scenario = account !== this.first ? undefined : this.liquidating ? "liquidation" : this.wipedOut ? "wipeout" : undefined;
+    return account.collateralAt(id, this.ticks, scenario);
   }
 
   tick(n = 1): void {
     for (let i = 0; i < n; i++) {
-      const prevMs = this.nowMs;
       this.nowMs += this.simTickMs;
       this.ticks += 1;
       stepMarks(this.markets, this.walkRng);
-      for (const fill of this.book.tick(prevMs, this.nowMs)) {
-        const held = this.positionsByMarket.get(fill.market.index);
-        if (held !== undefined) realize(held.account, held.position, fill.notional * this.walkRng.range(-0.001, 0.0015));
-      }
-      this.settleBalances(true);
     }
     this.version += 1;
   }
@@ -91,11 +67,10 @@ export class SimState {
       this.wipedOut = true;
       this.liquidating = false;
     } else {
-      const held = this.scenarioAccount?.positions[0] ?? this.accounts.flatMap((a) => a.positions)[0];
+      const held = this.first.scenarioCollateral?.positions[0] ?? this.first.collaterals.flatMap((a) => a.positions)[0];
       this.halted = held?.market ?? this.markets[0];
       if (this.halted !== undefined) this.halted.market.status = "CLOSE_ONLY";
     }
-    this.settleBalances(false);
     this.version += 1;
     this.marketsVersion += 1;
   }

@@ -2,6 +2,7 @@
 import type { IncomingMessage } from "node:http";
 import { detailedAccount, summaryAccount } from "./account-view.js";
 import type { SimConfig } from "./config.js";
+import type { DeskAccount } from "./desk-account.js";
 import { errorBody } from "./http-util.js";
 import { nudged } from "./moving.js";
 import { ordersArrayBytes } from "./orders.js";
@@ -44,18 +45,20 @@ function jsonBytes(value: unknown): Buffer {
   return Buffer.from(JSON.stringify(value));
 }
 
+/** One account's answers: built from the state at the current tick, each kept until the next. */
 export class VenueResponder {
   private cache = new Map<string, Buffer>();
   private cacheVersion = -1;
   private markets: { version: number; body: Buffer } | undefined;
-  /** Answers given so far per request, for the moving bench mode: each differs from the one before. */
-  private moves = new Map<string, number>();
 
   constructor(
     private readonly state: SimState,
+    private readonly account: DeskAccount,
     private readonly config: SimConfig,
     /** The key of the account this responder answers for. */
-    private readonly apiKey: string = config.apiKey,
+    private readonly apiKey: string,
+    /** Answers given so far per request, for the moving bench mode: each differs from the one before. */
+    private readonly moves = new Map<string, number>(),
   ) {}
 
   /** Serialise once per state version and request shape: a 50,000-order list is encoded once per tick. */
@@ -93,7 +96,7 @@ export class VenueResponder {
     switch (endpoint) {
       case "account_info": {
         const id = params.get("collateralId") ?? "";
-        const account = this.state.account(id);
+        const account = this.state.collateral(this.account, id);
         if (account === undefined) return errorAnswer(400, "unknown collateralId");
         const value = () => (account.collateral.shape === "detailed" ? detailedAccount(account) : summaryAccount(account));
         return { status: 200, body: this.cached(`account:${id}`, () => jsonBytes(value())), value };
@@ -104,7 +107,7 @@ export class VenueResponder {
         if (Number.isNaN(offset)) return errorAnswer(400, "invalid offset");
         if (Number.isNaN(limit)) return errorAnswer(400, "invalid limit");
         const marketId = optionalParam(params, "marketId");
-        const records = () => this.state.book.historyOrders(marketId, offset, limit);
+        const records = () => this.account.book.historyOrders(this.state.ticks, marketId, offset, limit);
         const body = this.cached(`history:${marketId ?? ""}:${offset}:${limit}`, () => ordersArrayBytes(records()));
         return { status: 200, body, value: () => records().map((r) => r.data) };
       }
@@ -112,7 +115,7 @@ export class VenueResponder {
         const limit = intParam(params, "limit", ACTIVE_DEFAULT_LIMIT);
         if (Number.isNaN(limit)) return errorAnswer(400, "invalid limit");
         const marketId = optionalParam(params, "marketId");
-        const records = () => this.state.book.activeOrders(marketId, limit);
+        const records = () => this.account.book.activeOrders(this.state.ticks, marketId, limit);
         const body = this.cached(`active:${marketId ?? ""}:${limit}`, () => ordersArrayBytes(records()));
         return { status: 200, body, value: () => records().map((r) => r.data) };
       }

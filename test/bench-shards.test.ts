@@ -1,0 +1,87 @@
+// `npm run bench:shards` at a tiny size, so the benchmark keeps working: every target of both replicas up, the venue
+// within one collection per account and interval, and Ctrl-C stopping every process it started. The benchmark's own
+// size (2,000 accounts for a minute) is not part of npm test.
+
+import { execFile, spawn } from "node:child_process";
+import { once } from "node:events";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { createInterface } from "node:readline";
+import { promisify } from "node:util";
+import { beforeAll, describe, expect, it } from "vitest";
+import { REPO_ROOT } from "./helpers/markdown-docs.js";
+
+const run = promisify(execFile);
+const TSC = join(REPO_ROOT, "node_modules/typescript/bin/tsc");
+const SHARDS = join(REPO_ROOT, "dist-bench/bench/shards.js");
+const TINY = { BENCH_ACCOUNTS: "20", BENCH_SHARDS: "2", BENCH_INTERVALS: "3", BENCH_INTERVAL_SECONDS: "2" };
+
+/** The processes whose parent is `pid`, from /proc. */
+function childrenOf(pid: number): number[] {
+  const children: number[] = [];
+  for (const entry of readdirSync("/proc")) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, "utf8");
+      if (Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]) === pid) children.push(Number(entry));
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return children;
+}
+
+describe("npm run bench:shards", () => {
+  // `npm run build:bench`, without the product's build that npm test has already run.
+  beforeAll(async () => {
+    await run(process.execPath, [TSC, "-p", "bench/tsconfig.json"], { cwd: REPO_ROOT });
+  }, 120_000);
+
+  it("20 accounts over 2 replicas, 3 intervals of 2 s: every target up after the first interval, the venue within the bound", async () => {
+    const { stdout } = await run(process.execPath, [SHARDS], { cwd: REPO_ROOT, env: { ...process.env, ...TINY }, timeout: 60_000 });
+    const lines = stdout.split("\n");
+    // The table of shards: from its header to the table of intervals.
+    const from = lines.findIndex((l) => l.startsWith("shard "));
+    const rows = lines
+      .slice(
+        from + 1,
+        lines.findIndex((l, i) => i > from && l.startsWith("interval ")),
+      )
+      .map((l) => l.trim().split(/\s{2,}/));
+    expect(rows.map((r) => r[0])).toEqual(["0", "1", "total"]);
+    // targets, the fewest up after the first interval: every one, and no 503 or error.
+    for (const [, targets, up, , unavailable, errors] of rows) {
+      expect(up, stdout).toBe(targets);
+      expect([unavailable, errors], stdout).toEqual(["0", "0"]);
+    }
+    // 20 accounts and the market target, each on one replica.
+    expect(rows[2]?.[1]).toBe("21");
+    expect(lines).toContain("every target up after the first interval: yes");
+    expect(stdout).toMatch(
+      /^venue requests per interval after the first: .* at most 20 allowed \(one per account and interval\), and 20 of 20 accounts collected again after the first: met$/m,
+    );
+  }, 90_000);
+
+  it("stops the simulator and every replica on Ctrl-C", async () => {
+    const bench = spawn(process.execPath, [SHARDS], {
+      cwd: REPO_ROOT,
+      env: { ...process.env, ...TINY, BENCH_INTERVALS: "30" },
+      stdio: ["ignore", "ignore", "pipe"],
+    });
+    const exited = once(bench, "exit");
+    let children: number[] = [];
+    try {
+      await new Promise<void>((resolve, reject) => {
+        createInterface({ input: bench.stderr! }).on("line", (line) => line.startsWith("probing ") && resolve());
+        bench.once("exit", () => reject(new Error("the benchmark ended before probing")));
+      });
+      children = childrenOf(bench.pid!);
+      expect(children).toHaveLength(3);
+      bench.kill("SIGINT");
+      expect((await exited)[0]).toBe(130);
+      await expect.poll(() => children.filter((pid) => existsSync(`/proc/${pid}`))).toEqual([]);
+    } finally {
+      for (const pid of [bench.pid!, ...children].filter((p) => existsSync(`/proc/${p}`))) process.kill(pid, "SIGKILL");
+    }
+  }, 90_000);
+});
