@@ -5,5 +5,7 @@ export default defineConfig({
     include: ["test/**/*.test.ts"],
     testTimeout: 30_000,
     hookTimeout: 30_000,
+    // Most files wait on real servers (Prometheus, nginx, Chromium) rather than compute: two at a time on two cores.
+    maxWorkers: 2,
   },
 });
