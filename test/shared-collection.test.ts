@@ -127,6 +127,17 @@ describe("a collection that fails under its own deadline", () => {
   });
 });
 
+describe("the collection's deadline on reload", () => {
+  it("is kept, as the scrape deadlines it is read with are: a reload that raises it waits for a restart", async () => {
+    const r = await start({ TRADING_SCRAPE_TIMEOUT_SECONDS: "0.2" });
+    r.exporter.reload(configFromEnv({ ...r.env, TRADING_SCRAPE_TIMEOUT_SECONDS: "30" }));
+    const release = r.hold();
+    const answer = await samples(await r.get("/probe?target=acct", "30"));
+    expect(valueOf(answer, "trading_up", { account: "acct" })).toBe(0);
+    release();
+  });
+});
+
 describe("debug probes are admitted like any scrape", () => {
   it("50 concurrent debug probes cost the venue one collection", async () => {
     const r = await start();

@@ -89,7 +89,9 @@ export class Scraper {
     this.#collections = { accounts: new SharedCollections(now), markets: new SharedCollections(now) };
     this.#marketsTtlMs = config.venue.marketsCacheSeconds * 1000;
     this.#minIntervalMs = config.scrape.minCollectionIntervalSeconds * 1000;
-    this.#collectionSeconds = Math.min(config.scrape.defaultTimeoutSeconds, config.scrape.maxTimeoutSeconds);
+    // Both settings are read at start-up only, as the scrape deadlines they bound are: a reload keeps them.
+    this.#collectionSeconds =
+      previous === undefined ? Math.min(config.scrape.defaultTimeoutSeconds, config.scrape.maxTimeoutSeconds) : previous.#collectionSeconds;
     this.#publicClient = new VenueClient(config.venue, undefined, hooks);
     this.#venueIdentity = identityOf(config.venue, undefined);
     this.#accounts = new Map(
