@@ -1,14 +1,17 @@
 // `npm run bench:shards`: one simulated venue, BENCH_SHARDS (2) exporter replicas of one config of BENCH_ACCOUNTS (2,000)
 // accounts, each serving its shard (--shard=I --total-shards=S) as a desk runs it: the minimum collection interval equal to
-// the scrape interval, and a waiting line of four times the in-flight limit (docs/performance.md). Every target of every
+// the scrape interval, and a waiting line of the probes that arrive in half a scrape timeout (docs/performance.md). Every target of every
 // shard's /sd is probed once per BENCH_INTERVAL_SECONDS (15) for BENCH_INTERVALS (4), as Prometheus with the shipped probe
 // config would. Prints per shard and in total the targets up, CPU, memory, 503s and errors, and the venue's requests
-// against the one collection per account and interval allowed. Prints numbers; a benchmark, not a test. Every process
-// it starts is stopped at the end, on an error and on Ctrl-C.
+// against the one collection per account and interval allowed. BENCH_BASE=DIR (another build's dist folder, e.g. the commit
+// before a change) runs that build's replicas the same way after this one's, on a fresh simulator, and prints both side
+// by side. Prints numbers; a benchmark, not a test. Every process it starts is stopped after its run, on an error and on Ctrl-C.
 
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { cpus, loadavg, tmpdir, totalmem } from "node:os";
 import { join } from "node:path";
+import { MARKET_TARGET, shardOf } from "../src/config/sharding.js";
+import { deskAccountName } from "../src/simulator/desk.js";
 import { exporterConfigYaml } from "../src/simulator/exporter-config.js";
 import { type ExporterProcess, startExporterProcess } from "./exporter-process.js";
 import { cpuMs, percentile, rssMB } from "./measure.js";
@@ -17,24 +20,32 @@ import { positiveInteger, round1, round2, table } from "./shared.js";
 import { type SimulatorProcess, startSimulatorProcess } from "./simulator-process.js";
 
 const KEY = "shards-key";
-/** --web.max-requests's default; docs/performance.md: a desk of many probe targets waits in a line of several times it. */
-const IN_FLIGHT = 40;
-const QUEUED = 4 * IN_FLIGHT;
 
-/** What was started, stopped in reverse order once, whichever way the run ends. */
+/**
+ * docs/performance.md's waiting line for a replica of `targets` probe targets: the probes that arrive in half a scrape
+ * timeout (as long as one may wait), so a burst waits out a busy moment and only a replica behind for longer answers 503.
+ */
+function waitingLine(targets: number, timeoutSeconds: number, intervalSeconds: number): number {
+  return Math.ceil((targets * timeoutSeconds) / (2 * intervalSeconds));
+}
+
+/** The targets each replica will list in /sd: its accounts, and the market target on the shard that owns it. */
+function targetsPerShard(accounts: number, shards: number): number[] {
+  const counts = Array.from({ length: shards }, () => 0);
+  for (let i = 0; i < accounts; i++) counts[shardOf(deskAccountName(i, accounts), shards)]!++;
+  counts[shardOf(MARKET_TARGET, shards)]!++;
+  return counts;
+}
+
+/** What the run under way started, stopped in reverse order once, whichever way it ends. */
 const started: Array<() => Promise<void>> = [];
-let stopping: Promise<void> | undefined;
-function stopAll(): Promise<void> {
-  stopping ??= (async () => {
-    for (const stop of started.reverse()) await stop().catch(() => undefined);
-    agent.destroy();
-  })();
-  return stopping;
+async function stopStarted(): Promise<void> {
+  for (const stop of started.splice(0).reverse()) await stop().catch(() => undefined);
 }
 for (const signal of ["SIGINT", "SIGTERM"] as const) {
   process.once(signal, () => {
     console.error(`${signal}: stopping the replicas and the simulator`);
-    void stopAll().then(() => process.exit(130));
+    void stopStarted().then(() => process.exit(130));
   });
 }
 
@@ -76,21 +87,30 @@ class Collections {
   }
 }
 
-async function main(): Promise<void> {
-  const accounts = positiveInteger("BENCH_ACCOUNTS", 2000);
-  const shardCount = positiveInteger("BENCH_SHARDS", 2);
-  const intervalSeconds = positiveInteger("BENCH_INTERVAL_SECONDS", 15);
-  const intervals = positiveInteger("BENCH_INTERVALS", 4);
-  const intervalMs = intervalSeconds * 1000;
-  const runStarted = performance.now();
-  console.log(
-    `Node ${process.version}; ${cpus().length} x ${cpus()[0]?.model ?? "?"}, ${Math.round(totalmem() / 2 ** 30)} GiB, shared by the simulator and every replica`,
-  );
-  console.log(
-    `${accounts} accounts (one collateral each) over ${shardCount} shard${shardCount === 1 ? "" : "s"}, every target probed every ${intervalSeconds} s for ${intervals} intervals: ` +
-      `runs about ${intervals * intervalSeconds + 2} s; minimum collection interval ${intervalSeconds} s, waiting line ${QUEUED}`,
-  );
+interface Run {
+  accounts: number;
+  shardCount: number;
+  intervalSeconds: number;
+  intervals: number;
+  /** Each replica's waiting line (scrape.max_queued). */
+  lines: number[];
+}
 
+/** A fleet's run in one line, to set beside another build's. */
+interface Outcome {
+  everyUp: boolean;
+  unavailable: number;
+  errors: number;
+  p99Ms: number;
+  busiestCores: number;
+  collected: string;
+}
+
+/** One fleet of `main`'s replicas (undefined: this build's) against a fresh simulator: prints its tables, stops what it started. */
+async function runFleet(run: Run, main: string | undefined): Promise<Outcome> {
+  const { accounts, shardCount, intervalSeconds, intervals, lines } = run;
+  const intervalMs = intervalSeconds * 1000;
+  const timeoutSeconds = Math.min(SCRAPE_TIMEOUT_SECONDS, intervalSeconds);
   const venue: SimulatorProcess = await startSimulatorProcess(["--accounts", String(accounts), "--api-key", KEY, "--collateral", "USDC:detailed"]);
   started.push(() => venue.close());
   const dir = mkdtempSync(join(tmpdir(), "bench-shards-"));
@@ -101,15 +121,15 @@ async function main(): Promise<void> {
 
   const exporters = await Promise.all(
     Array.from({ length: shardCount }, async (_, shard) => {
-      const exporter = await startExporterProcess({
+      const env = {
         TRADING_CONFIG_FILE: configFile,
         TRADING_LOG_LEVEL: "info",
         TRADING_SHARD: String(shard),
         TRADING_TOTAL_SHARDS: String(shardCount),
         TRADING_MIN_COLLECTION_INTERVAL_SECONDS: String(intervalSeconds),
-        TRADING_MAX_IN_FLIGHT_SCRAPES: String(IN_FLIGHT),
-        TRADING_MAX_QUEUED_SCRAPES: String(QUEUED),
-      });
+        TRADING_MAX_QUEUED_SCRAPES: String(lines[shard]),
+      };
+      const exporter = await startExporterProcess(env, [], ...(main === undefined ? [] : [main]));
       started.push(() => exporter.close());
       return exporter;
     }),
@@ -137,7 +157,6 @@ async function main(): Promise<void> {
       await venue.resetStats();
     }
   })();
-  const timeoutSeconds = Math.min(SCRAPE_TIMEOUT_SECONDS, intervalSeconds);
   const collections = new Collections();
   const onAnswer = collections.record.bind(collections);
   await Promise.all(
@@ -250,11 +269,72 @@ async function main(): Promise<void> {
   );
   const everyUp = upAfterFirst.every((up) => up === totalTargets);
   console.log(`every target up after the first interval: ${everyUp ? "yes" : `NO (${Math.min(...upAfterFirst)} of ${totalTargets} at worst)`}`);
+  await stopStarted();
+  const all = shards.flatMap((s) => s.figures);
+  return {
+    everyUp,
+    unavailable: sum(all.map((f) => f.unavailable)),
+    errors: sum(all.map((f) => f.other + f.timeouts)),
+    p99Ms: percentile(
+      all.flatMap((f) => f.latencies),
+      99,
+    ),
+    busiestCores: Math.max(...afterFirst(perInterval).map(coresIn)),
+    collected: range(collected),
+  };
+}
+
+async function main(): Promise<void> {
+  const accounts = positiveInteger("BENCH_ACCOUNTS", 2000);
+  const shardCount = positiveInteger("BENCH_SHARDS", 2);
+  const intervalSeconds = positiveInteger("BENCH_INTERVAL_SECONDS", 15);
+  const intervals = positiveInteger("BENCH_INTERVALS", 4);
+  const base = process.env.BENCH_BASE;
+  const runStarted = performance.now();
+  console.log(
+    `Node ${process.version}; ${cpus().length} x ${cpus()[0]?.model ?? "?"}, ${Math.round(totalmem() / 2 ** 30)} GiB, shared by the simulator and every replica`,
+  );
+  const timeoutSeconds = Math.min(SCRAPE_TIMEOUT_SECONDS, intervalSeconds);
+  const lines = targetsPerShard(accounts, shardCount).map((targets) => waitingLine(targets, timeoutSeconds, intervalSeconds));
+  const runs = base === undefined || base === "" ? 1 : 2;
+  console.log(
+    `${accounts} accounts (one collateral each) over ${shardCount} shard${shardCount === 1 ? "" : "s"}, every target probed every ${intervalSeconds} s for ${intervals} intervals: ` +
+      `runs about ${runs * (intervals * intervalSeconds + 3)} s; minimum collection interval ${intervalSeconds} s, in flight 40 (the default), waiting line ${lines.join(", ")}`,
+  );
+  const run = { accounts, shardCount, intervalSeconds, intervals, lines };
+  const outcomes: Array<[string, Outcome]> = [["this build", await runFleet(run, undefined)]];
+  if (runs === 2) {
+    console.log(`\nthe base build (${base}), the same way on a fresh simulator:`);
+    outcomes.push(["base", await runFleet(run, join(base!, "main.js"))]);
+    console.log(
+      table([
+        [
+          "build",
+          "every target up after the first interval",
+          "503s",
+          "errors",
+          "p99 ms",
+          "busiest interval's cores",
+          "collections per interval after the first",
+        ],
+        ...outcomes.map(([name, o]) => [
+          name,
+          o.everyUp ? "yes" : "NO",
+          String(o.unavailable),
+          String(o.errors),
+          String(round1(o.p99Ms)),
+          String(round2(o.busiestCores)),
+          o.collected,
+        ]),
+      ]),
+    );
+  }
   console.log(`ran ${round1((performance.now() - runStarted) / 1000)} s`);
 }
 
 try {
   await main();
 } finally {
-  await stopAll();
+  await stopStarted();
+  agent.destroy();
 }

@@ -153,7 +153,7 @@ export class Exporter {
   }
 
   /** A probe of one account (undefined: the market target) that reports its requests, if it started the collection. */
-  async debug(deadline: Deadline, account: AccountConfig | undefined): Promise<string> {
+  async debug(deadline: Deadline, account: AccountConfig | undefined, waitedMs = 0): Promise<string> {
     const requests: RequestTrace[] = [];
     const invalid = new Map<string, number>();
     const started: Array<string | undefined> = [];
@@ -163,7 +163,7 @@ export class Exporter {
       invalid: (endpoint, field, count) => invalid.set(`${endpoint} ${field}`, (invalid.get(`${endpoint} ${field}`) ?? 0) + count),
     };
     const options = account === undefined ? { accounts: [], marketFamilies: true } : { accounts: [account.name], marketFamilies: false };
-    const { answer, result, dropped } = await this.#serve(deadline, { ...options, trace });
+    const { answer, result, dropped } = await this.#serve(deadline, { ...options, trace, waitedMs });
     const collected = account === undefined ? started.includes(undefined) : started.includes(account.name);
     const startedAt = account === undefined ? result.markets?.readAt : result.accounts[0]?.startedAt;
     const collection = { startedAt, byThisProbe: collected, minIntervalSeconds: this.#config.scrape.minCollectionIntervalSeconds };

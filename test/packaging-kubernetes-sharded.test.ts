@@ -7,6 +7,7 @@ import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { promisify } from "node:util";
 import { afterAll, describe, expect, it } from "vitest";
+import { parse } from "yaml";
 import { parseShard } from "../src/config/values.js";
 import { MAIN } from "./helpers/child.js";
 import { dig, readRepoFile, readYaml, readYamlDocuments, repoPath } from "./helpers/yaml-files.js";
@@ -91,6 +92,16 @@ describe("the StatefulSet's resources", () => {
     expect(cores(dig(resources, "requests", "cpu"))).toBeGreaterThanOrEqual(largest(row![columns.indexOf("cores (busiest interval)")]!));
     expect(mebibytes(dig(resources, "requests", "memory"))).toBeGreaterThanOrEqual(largest(row![columns.indexOf("memory (peak RSS)")]!));
     expect(mebibytes(dig(resources, "limits", "memory"))).toBeGreaterThan(mebibytes(dig(resources, "requests", "memory")));
+  });
+});
+
+describe("the waiting line", () => {
+  it("holds the probes that arrive in half the ScrapeConfig's timeout at the accounts per replica it is sized for", () => {
+    const sizedFor = Number(/sized for ([\d,]+) accounts per replica/i.exec(readRepoFile(`${DIR}/statefulset.yaml`))?.[1]?.replaceAll(",", ""));
+    const file = parse(String(dig(configMap, "data", "trading-exporter.yml"))) as Obj;
+    const seconds = (q: unknown) => Number(/^(\d+)s$/.exec(String(q))?.[1]);
+    const [interval, timeout] = [seconds(dig(scrapeConfig, "spec", "scrapeInterval")), seconds(dig(scrapeConfig, "spec", "scrapeTimeout"))];
+    expect(dig(file, "scrape", "max_queued")).toBe(Math.ceil((sizedFor * timeout) / (2 * interval)));
   });
 });
 

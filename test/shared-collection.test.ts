@@ -232,3 +232,27 @@ describe("the collection's deadline at the exporter", () => {
     expect(r.venue.requests.get(ACCOUNT)).toBe(1);
   });
 });
+
+describe("a scrape that waited for a slot", () => {
+  const probe = (r: Rig, waitedMs: number) => r.exporter.metrics(new Deadline(10), { accounts: ["acct"], marketFamilies: false, waitedMs });
+
+  it("is served the collection that was fresh when it arrived, without calling the venue", async () => {
+    const r = await start();
+    await probe(r, 0);
+    // Past the interval now, but it arrived 0.5 s inside it and waited 1.5 s in the line.
+    r.clock.now = START_MS + INTERVAL_S * 1000 + 1000;
+    const answer = parseExposition((await probe(r, 1500)).text());
+    expect(valueOf(answer, "trading_collection_timestamp_seconds", { account: "acct" })).toBe(START_MS / 1000);
+    expect(valueOf(answer, "trading_up", { account: "acct" })).toBe(1);
+    expect(r.venue.requests.get(ACCOUNT)).toBe(1);
+  });
+
+  it("that arrived after the interval starts a new collection", async () => {
+    const r = await start();
+    await probe(r, 0);
+    r.clock.now = START_MS + INTERVAL_S * 1000 + 1000;
+    const answer = parseExposition((await probe(r, 500)).text());
+    expect(valueOf(answer, "trading_collection_timestamp_seconds", { account: "acct" })).toBe(START_MS / 1000 + INTERVAL_S + 1);
+    expect(r.venue.requests.get(ACCOUNT)).toBe(2);
+  });
+});

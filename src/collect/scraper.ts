@@ -27,6 +27,11 @@ export interface ScrapeOptions {
   /** The market list's own families in the answer (default true); the list is read either way. */
   marketFamilies?: boolean;
   trace?: CollectionTrace;
+  /**
+   * How long the scrape waited for a slot: a collection is fresh by when the scrape arrived, so a scrape held up in a
+   * busy moment is served the collection it would have had, instead of adding one to the load that held it up.
+   */
+  waitedMs?: number;
 }
 
 export interface ScraperHooks extends ClientHooks {
@@ -122,18 +127,19 @@ export class Scraper {
   async scrape(deadline: Deadline, options: ScrapeOptions = {}): Promise<ScrapeResult> {
     const names = options.accounts ?? this.accountNames();
     const collectedAt = this.#now();
+    const arrivedAt = collectedAt - (options.waitedMs ?? 0);
     const [accounts, markets] = await Promise.all([
-      Promise.all(names.map((name) => this.#account(name, deadline, options.trace))),
-      this.#markets(deadline, options.trace),
+      Promise.all(names.map((name) => this.#account(name, deadline, arrivedAt, options.trace))),
+      this.#markets(deadline, arrivedAt, options.trace),
     ]);
     return { collectedAt, accounts, markets, marketFamilies: options.marketFamilies ?? true, thresholds: this.#thresholds };
   }
 
-  #account(name: string, deadline: Deadline, trace: CollectionTrace | undefined): Promise<AccountResult> {
+  #account(name: string, deadline: Deadline, arrivedAt: number, trace: CollectionTrace | undefined): Promise<AccountResult> {
     return this.#collections.accounts.get(
       name,
       deadline,
-      (_, startedAt) => this.#isRecent(startedAt),
+      (_, startedAt) => this.#isRecent(startedAt, arrivedAt),
       async () => {
         const result = await this.#scrapeAccount(name, trace);
         // Counted here, once per collection: scrapes sharing or reusing it see the same counts.
@@ -152,18 +158,20 @@ export class Scraper {
     );
   }
 
-  /** A collection that started this recently is served again; a clock stepped back never makes one recent. */
-  #isRecent(startedAt: number): boolean {
-    const elapsed = this.#now() - startedAt;
-    return elapsed >= 0 && elapsed < this.#minIntervalMs;
+  /**
+   * A collection that started less than the minimum interval before the scrape arrived, or since, is served again: a
+   * new one would start later still, so collections stay that far apart. A clock stepped back never makes one recent.
+   */
+  #isRecent(startedAt: number, arrivedAt: number): boolean {
+    return this.#now() >= startedAt && arrivedAt - startedAt < this.#minIntervalMs;
   }
 
   /** The public market list: a good read is kept venue.markets_cache_seconds, any read the minimum interval. */
-  #markets(deadline: Deadline, trace: CollectionTrace | undefined): Promise<MarketsResult> {
+  #markets(deadline: Deadline, arrivedAt: number, trace: CollectionTrace | undefined): Promise<MarketsResult> {
     return this.#collections.markets.get(
       MARKETS,
       deadline,
-      (result, startedAt) => (result.outcome.ok && this.#now() - result.readAt < this.#marketsTtlMs) || this.#isRecent(startedAt),
+      (result, startedAt) => (result.outcome.ok && this.#now() - result.readAt < this.#marketsTtlMs) || this.#isRecent(startedAt, arrivedAt),
       () => this.#fetchMarkets(trace),
       () => ({
         outcome: timedOut("markets", undefined),

@@ -328,7 +328,7 @@ export const SETTINGS = {
     at: "scrape.minCollectionIntervalSeconds",
     env: "TRADING_MIN_COLLECTION_INTERVAL_SECONDS",
     default: 12,
-    help: "A scrape less than this after the start of an account's last collection is answered from it (0: collect every scrape).",
+    help: "A scrape that arrives less than this after the start of an account's last collection is answered from it, however long it then waits for a slot (0: collect every scrape).",
     more: "Any number of scrapers, at any interval and phase, then cost the venue about one collection per account per this long. See [Several Prometheus servers](deployment.md#several-prometheus-servers-ha-pairs).",
     parse: seconds({ zero: true, max: SECONDS_MAX }),
   }),

@@ -44,7 +44,8 @@ export interface AppOptions {
 }
 
 /** What a scrape runs once it holds a slot (a debug probe's is a text report), or the one-line reason of a 400 (its target is not served). */
-type ScrapeRun = ((deadline: Deadline) => Promise<Answer | string>) | { refused: string };
+/** `waitedMs`: how long the scrape waited for a slot, so the minimum interval is judged from when it arrived. */
+type ScrapeRun = ((deadline: Deadline, waitedMs: number) => Promise<Answer | string>) | { refused: string };
 
 /** Log lines quote at most this much of a request's path: a client chooses its length (up to Node's 16 KiB of headers). */
 export const LOGGED_PATH_CHARS = 100;
@@ -114,6 +115,7 @@ export function createApp(options: AppOptions): express.Express {
     if (typeof budget === "string") return plain(res, 400, budget);
     // Half the budget at most in the line, so a scrape let in still has half to collect in.
     const waitStarted = Date.now();
+    const waits = !slots.hasFree();
     if (!(await slots.acquire((budget * 1000) / 2))) {
       exporter.self.scrapeRejected();
       res.set("retry-after", "1");
@@ -122,7 +124,8 @@ export function createApp(options: AppOptions): express.Express {
     try {
       const scrape = resolve();
       if (typeof scrape !== "function") return plain(res, 400, scrape.refused);
-      const out = await scrape(new Deadline(budget - (Date.now() - waitStarted) / 1000));
+      const waitedMs = waits ? Date.now() - waitStarted : 0;
+      const out = await scrape(new Deadline(budget - waitedMs / 1000), waitedMs);
       if (typeof out === "string") res.type("text/plain").send(redact(out));
       else sendMetrics(res, out);
     } finally {
@@ -146,7 +149,7 @@ export function createApp(options: AppOptions): express.Express {
   routes.get(telemetryPath, (req, res) =>
     serveScrape(req, res, () => {
       const marketFamilies = exporter.ownsMarkets();
-      return (deadline) => exporter.metrics(deadline, { marketFamilies });
+      return (deadline, waitedMs) => exporter.metrics(deadline, { marketFamilies, waitedMs });
     }),
   );
 
@@ -183,9 +186,9 @@ export function createApp(options: AppOptions): express.Express {
       // Looked up again: a reload while this scrape waited for a slot may have removed the account.
       const now = probeTarget(target);
       if ("refused" in now) return now;
-      if (debug) return (deadline) => exporter.debug(deadline, now.account);
+      if (debug) return (deadline, waitedMs) => exporter.debug(deadline, now.account, waitedMs);
       const options = now.account === undefined ? { accounts: [], marketFamilies: true } : { accounts: [now.account.name], marketFamilies: false };
-      return (deadline) => exporter.metrics(deadline, options);
+      return (deadline, waitedMs) => exporter.metrics(deadline, { ...options, waitedMs });
     });
   });
 

@@ -12,6 +12,11 @@ export class ScrapeSlots {
     this.#maxWaiting = maxWaiting;
   }
 
+  /** Whether a scrape arriving now gets a slot at once, without waiting in the line. */
+  hasFree(): boolean {
+    return this.#busy < this.#max;
+  }
+
   acquire(waitMs: number): Promise<boolean> {
     if (this.#busy < this.#max) {
       this.#busy++;
