@@ -376,7 +376,7 @@ export const SETTINGS = {
     env: "TRADING_MAX_QUEUED_SCRAPES",
     default: 0,
     help: "Scrapes that may wait for a slot once the in-flight limit is reached, up to 1000000; past them 503 at once.",
-    more: "A waiting scrape holds a socket, not a collection, for up to half its budget, then gets 503: a burst of probes after a restart waits instead of failing.",
+    more: "A waiting scrape holds a socket, not a collection, for up to half its budget, then gets 503: a burst of probes after a restart waits instead of failing. [Sizing](performance.md#sizing-a-deployment).",
     // 0 means none here, not "no limit" as for the in-flight scrapes.
     parse: wholeNumber(0, 1_000_000, "a whole number from 0 to 1000000"),
   }),
