@@ -1,5 +1,6 @@
 // `npm run bench:shards` at a tiny size, so the benchmark keeps working: every target of both replicas up, the venue
-// within one collection per account and interval, and Ctrl-C stopping every process it started. The benchmark's own
+// within one collection per account and interval, another build beside it (BENCH_BASE), and Ctrl-C stopping every
+// process it started. The benchmark's own
 // size (2,000 accounts for a minute) is not part of npm test.
 
 import { execFile, spawn } from "node:child_process";
@@ -60,6 +61,21 @@ describe("npm run bench:shards", () => {
     expect(stdout).toMatch(
       /^venue requests per interval after the first: .* at most 20 allowed \(one per account and interval\), and 20 of 20 accounts collected again after the first: met$/m,
     );
+  }, 90_000);
+
+  it("with BENCH_BASE runs that build's replicas the same way after this one's and sets both side by side", async () => {
+    const env = { ...process.env, ...TINY, BENCH_INTERVALS: "2", BENCH_BASE: join(REPO_ROOT, "dist") };
+    const { stdout } = await run(process.execPath, [SHARDS], { cwd: REPO_ROOT, env, timeout: 60_000 });
+    expect(stdout).toContain(`the base build (${join(REPO_ROOT, "dist")}), the same way on a fresh simulator:`);
+    expect(stdout.split("\n").filter((l) => l === "every target up after the first interval: yes")).toHaveLength(2);
+    const lines = stdout.split("\n");
+    const header = lines.findIndex((l) => l.trim().startsWith("build "));
+    const rows = lines.slice(header + 1, header + 3).map((l) => l.trim().split(/\s{2,}/));
+    // build, every target up, 503s, errors: both builds alike.
+    expect(rows.map((r) => r.slice(0, 4))).toEqual([
+      ["this build", "yes", "0", "0"],
+      ["base", "yes", "0", "0"],
+    ]);
   }, 90_000);
 
   it("stops the simulator and every replica on Ctrl-C", async () => {
