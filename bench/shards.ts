@@ -14,7 +14,7 @@ import { MARKET_TARGET, shardOf } from "../src/config/sharding.js";
 import { deskAccountName } from "../src/simulator/desk.js";
 import { exporterConfigYaml } from "../src/simulator/exporter-config.js";
 import { type ExporterProcess, startExporterProcess } from "./exporter-process.js";
-import { cpuMs, percentile, rssMB } from "./measure.js";
+import { childrenOf, cpuMs, percentile, rssMB } from "./measure.js";
 import { agent, type Answer, answerText, discover, type IntervalFigures, pause, probeRounds, SCRAPE_TIMEOUT_SECONDS } from "./prometheus-probes.js";
 import { positiveInteger, round1, round2, table } from "./shared.js";
 import { type SimulatorProcess, startSimulatorProcess } from "./simulator-process.js";
@@ -42,10 +42,25 @@ const started: Array<() => Promise<void>> = [];
 async function stopStarted(): Promise<void> {
   for (const stop of started.splice(0).reverse()) await stop().catch(() => undefined);
 }
+
+/**
+ * Ends every child left (one still starting, or one a finished run is stopping, is no longer in `started`) and waits
+ * up to 5 s for them to exit, then kills any still there: none outlives the benchmark.
+ */
+async function endChildren(): Promise<void> {
+  const alive = () => childrenOf(process.pid);
+  for (const pid of alive()) process.kill(pid, "SIGTERM");
+  for (let waited = 0; waited < 5000 && alive().length > 0; waited += 50) await pause(50);
+  for (const pid of alive()) process.kill(pid, "SIGKILL");
+}
+let interrupted = false;
 for (const signal of ["SIGINT", "SIGTERM"] as const) {
   process.once(signal, () => {
+    interrupted = true;
     console.error(`${signal}: stopping the replicas and the simulator`);
-    void stopStarted().then(() => process.exit(130));
+    void stopStarted()
+      .then(() => endChildren())
+      .then(() => process.exit(130));
   });
 }
 
@@ -334,6 +349,9 @@ async function main(): Promise<void> {
 
 try {
   await main();
+} catch (error) {
+  // A process ended by Ctrl-C while it started fails the run: the signal's handler exits 130 for it.
+  if (!interrupted) throw error;
 } finally {
   await stopStarted();
   agent.destroy();

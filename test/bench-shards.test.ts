@@ -5,32 +5,18 @@
 
 import { execFile, spawn } from "node:child_process";
 import { once } from "node:events";
-import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { createInterface } from "node:readline";
 import { promisify } from "node:util";
 import { beforeAll, describe, expect, it } from "vitest";
+import { childrenOf } from "../bench/measure.js";
 import { REPO_ROOT } from "./helpers/markdown-docs.js";
 
 const run = promisify(execFile);
 const TSC = join(REPO_ROOT, "node_modules/typescript/bin/tsc");
 const SHARDS = join(REPO_ROOT, "dist-bench/bench/shards.js");
 const TINY = { BENCH_ACCOUNTS: "20", BENCH_SHARDS: "2", BENCH_INTERVALS: "3", BENCH_INTERVAL_SECONDS: "2" };
-
-/** The processes whose parent is `pid`, from /proc. */
-function childrenOf(pid: number): number[] {
-  const children: number[] = [];
-  for (const entry of readdirSync("/proc")) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      const stat = readFileSync(`/proc/${entry}/stat`, "utf8");
-      if (Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]) === pid) children.push(Number(entry));
-    } catch {
-      // gone meanwhile
-    }
-  }
-  return children;
-}
 
 describe("npm run bench:shards", () => {
   // `npm run build:bench`, without the product's build that npm test has already run.
@@ -100,4 +86,19 @@ describe("npm run bench:shards", () => {
       for (const pid of [bench.pid!, ...children].filter((p) => existsSync(`/proc/${p}`))) process.kill(pid, "SIGKILL");
     }
   }, 90_000);
+
+  it("stops a process still starting on Ctrl-C: the simulator before it is ready", async () => {
+    const bench = spawn(process.execPath, [SHARDS], { cwd: REPO_ROOT, env: { ...process.env, ...TINY }, stdio: "ignore" });
+    const exited = once(bench, "exit");
+    let children: number[] = [];
+    try {
+      await expect.poll(() => childrenOf(bench.pid!).length, { timeout: 10_000, interval: 5 }).toBeGreaterThan(0);
+      children = childrenOf(bench.pid!);
+      bench.kill("SIGINT");
+      expect((await exited)[0]).toBe(130);
+      await expect.poll(() => children.filter((pid) => existsSync(`/proc/${pid}`))).toEqual([]);
+    } finally {
+      for (const pid of [bench.pid!, ...children].filter((p) => existsSync(`/proc/${p}`))) process.kill(pid, "SIGKILL");
+    }
+  }, 30_000);
 });

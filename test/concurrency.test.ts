@@ -2,8 +2,9 @@
 // in-flight limit a scrape waits briefly in the line (scrape.max_queued) for a slot, then the exporter answers 503.
 
 import { afterEach, describe, expect, it } from "vitest";
+import { configFromObject } from "./helpers/config-files.js";
 import { parseExposition, valueOf } from "./helpers/exposition.js";
-import { startStack, type Stack } from "./helpers/stack.js";
+import { SIM_KEY, startStack, type Stack } from "./helpers/stack.js";
 
 let stack: Stack | undefined;
 afterEach(async () => {
@@ -87,6 +88,30 @@ describe("concurrent scrapes", () => {
     expect((await slow).status).toBe(200);
     const after = parseExposition(await s.scrape());
     expect(valueOf(after, "trading_exporter_scrapes_rejected_total")).toBe(1);
+  });
+
+  it("judges a scrape that waited in the line by when it arrived: the collection fresh then is served, the venue not called", async () => {
+    const accounts = ["a1", "a2"].map((name) => ({ name, collateral_ids: ["USDC"], auth: { type: "api_key", key: SIM_KEY } }));
+    const scrape = { min_collection_interval_seconds: 1, max_in_flight: 1, max_queued: 1 };
+    stack = await startStack({
+      source: (url) => configFromObject({ venue: { base_url: url }, accounts, scrape }, { TRADING_LISTEN_ADDRESS: "127.0.0.1:0" }, process.cwd()),
+    });
+    const s = stack;
+    const first = await s.get("/probe?target=a1");
+    const stamp = valueOf(parseExposition(await first.text()), "trading_collection_timestamp_seconds", { account: "a1" });
+    // a2's first collection holds the one slot for at least 1.5 s, past a1's interval.
+    s.venue.setFaults([{ endpoint: "*", kind: "latency", latencyMs: 1500 }]);
+    const before = s.venue.stats().requests.account_info ?? 0;
+    const holder = s.get("/probe?target=a2");
+    await expect.poll(() => s.venue.stats().requests.account_info, { timeout: 2000, interval: 10 }).toBe(before + 1);
+    // Arrives a moment after a1's collection, inside its interval, and waits for the slot until after it.
+    const waited = await s.get("/probe?target=a1");
+    expect((await holder).status).toBe(200);
+    expect(waited.status).toBe(200);
+    const answer = parseExposition(await waited.text());
+    expect(valueOf(answer, "trading_collection_timestamp_seconds", { account: "a1" })).toBe(stamp);
+    expect(valueOf(answer, "trading_up", { account: "a1" })).toBe(1);
+    expect(s.venue.stats().requests.account_info).toBe(before + 1);
   });
 
   it("drops and counts series over the cap", async () => {

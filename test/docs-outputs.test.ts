@@ -1,5 +1,5 @@
 // Output the docs show is what the code prints: the `--config.check` session of docs/configuration.md is run and
-// compared line by line, and the benchmark output docs/performance.md quotes is found in the benchmarks' sources.
+// compared line by line, and the benchmark output docs/benchmarks.md quotes is found in the benchmarks' sources.
 
 import { execFileSync } from "node:child_process";
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";

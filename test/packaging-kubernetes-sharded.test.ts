@@ -86,8 +86,8 @@ describe("the StatefulSet's resources", () => {
         lines.findIndex((l, i) => i > header && !l.startsWith("|")),
       )
       .map((l) => l.split("|").map((c) => c.trim()));
-    const row = rows.find((r) => r[1] === sizedFor && r[columns.indexOf("all up after interval 1")] === "yes");
-    expect(row, `a row of ${sizedFor} accounts per replica with every target up`).toBeDefined();
+    const row = rows.find((r) => r[1] === sizedFor && r[2] === String(replicas) && r[columns.indexOf("all up after interval 1")] === "yes");
+    expect(row, `a row of ${sizedFor} accounts per replica over ${replicas} replicas with every target up`).toBeDefined();
     const resources = dig(container, "resources") as Obj;
     expect(cores(dig(resources, "requests", "cpu"))).toBeGreaterThanOrEqual(largest(row![columns.indexOf("cores (busiest interval)")]!));
     expect(mebibytes(dig(resources, "requests", "memory"))).toBeGreaterThanOrEqual(largest(row![columns.indexOf("memory (peak RSS)")]!));

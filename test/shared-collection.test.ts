@@ -247,6 +247,13 @@ describe("a scrape that waited for a slot", () => {
     expect(r.venue.requests.get(ACCOUNT)).toBe(1);
   });
 
+  it("at an interval of 0 collects again, even when a collection started while it waited", async () => {
+    const r = await start({ TRADING_MIN_COLLECTION_INTERVAL_SECONDS: "0" });
+    await probe(r, 0);
+    await probe(r, 5000);
+    expect(r.venue.requests.get(ACCOUNT)).toBe(2);
+  });
+
   it("that arrived after the interval starts a new collection", async () => {
     const r = await start();
     await probe(r, 0);
@@ -254,5 +261,19 @@ describe("a scrape that waited for a slot", () => {
     const answer = parseExposition((await probe(r, 500)).text());
     expect(valueOf(answer, "trading_collection_timestamp_seconds", { account: "acct" })).toBe(START_MS / 1000 + INTERVAL_S + 1);
     expect(r.venue.requests.get(ACCOUNT)).toBe(2);
+  });
+});
+
+describe("the market list's cache", () => {
+  it("is read again when the clock is stepped back, as an account's collection is", async () => {
+    const r = await start({ TRADING_MARKETS_CACHE_SECONDS: "600" });
+    const probe = () => r.exporter.metrics(new Deadline(10), { accounts: ["acct"], marketFamilies: false });
+    await probe();
+    r.clock.now = START_MS + 60_000;
+    await probe();
+    expect(r.venue.requests.get(MARKETS)).toBe(1);
+    r.clock.now = START_MS - 60_000;
+    await probe();
+    expect(r.venue.requests.get(MARKETS)).toBe(2);
   });
 });

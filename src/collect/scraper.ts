@@ -160,18 +160,23 @@ export class Scraper {
 
   /**
    * A collection that started less than the minimum interval before the scrape arrived, or since, is served again: a
-   * new one would start later still, so collections stay that far apart. A clock stepped back never makes one recent.
+   * new one would start later still, so collections stay that far apart. A clock stepped back never makes one recent,
+   * and an interval of 0 none: every scrape collects.
    */
   #isRecent(startedAt: number, arrivedAt: number): boolean {
-    return this.#now() >= startedAt && arrivedAt - startedAt < this.#minIntervalMs;
+    return this.#minIntervalMs > 0 && this.#now() >= startedAt && arrivedAt - startedAt < this.#minIntervalMs;
   }
 
-  /** The public market list: a good read is kept venue.markets_cache_seconds, any read the minimum interval. */
+  /** The public market list: a good read is kept venue.markets_cache_seconds, any read the minimum interval; neither across a clock stepped back. */
   #markets(deadline: Deadline, arrivedAt: number, trace: CollectionTrace | undefined): Promise<MarketsResult> {
+    const cached = (result: MarketsResult) => {
+      const age = this.#now() - result.readAt;
+      return result.outcome.ok && age >= 0 && age < this.#marketsTtlMs;
+    };
     return this.#collections.markets.get(
       MARKETS,
       deadline,
-      (result, startedAt) => (result.outcome.ok && this.#now() - result.readAt < this.#marketsTtlMs) || this.#isRecent(startedAt, arrivedAt),
+      (result, startedAt) => cached(result) || this.#isRecent(startedAt, arrivedAt),
       () => this.#fetchMarkets(trace),
       () => ({
         outcome: timedOut("markets", undefined),

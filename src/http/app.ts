@@ -114,7 +114,8 @@ export function createApp(options: AppOptions): express.Express {
     const budget = scrapeBudgetSeconds(req.get("x-prometheus-scrape-timeout-seconds"), timeouts);
     if (typeof budget === "string") return plain(res, 400, budget);
     // Half the budget at most in the line, so a scrape let in still has half to collect in.
-    const waitStarted = Date.now();
+    // A monotonic clock: a wall clock stepped during the wait would make it negative and the scrape arrive in the future.
+    const waitStarted = performance.now();
     const waits = !slots.hasFree();
     if (!(await slots.acquire((budget * 1000) / 2))) {
       exporter.self.scrapeRejected();
@@ -124,7 +125,7 @@ export function createApp(options: AppOptions): express.Express {
     try {
       const scrape = resolve();
       if (typeof scrape !== "function") return plain(res, 400, scrape.refused);
-      const waitedMs = waits ? Date.now() - waitStarted : 0;
+      const waitedMs = waits ? performance.now() - waitStarted : 0;
       const out = await scrape(new Deadline(budget - waitedMs / 1000), waitedMs);
       if (typeof out === "string") res.type("text/plain").send(redact(out));
       else sendMetrics(res, out);
