@@ -3,7 +3,7 @@
 // process it started. The benchmark's own
 // size (2,000 accounts for a minute) is not part of npm test.
 
-import { execFile, spawn } from "node:child_process";
+import { type ChildProcess, execFile, spawn } from "node:child_process";
 import { once } from "node:events";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
@@ -17,6 +17,24 @@ const run = promisify(execFile);
 const TSC = join(REPO_ROOT, "node_modules/typescript/bin/tsc");
 const SHARDS = join(REPO_ROOT, "dist-bench/bench/shards.js");
 const TINY = { BENCH_ACCOUNTS: "20", BENCH_SHARDS: "2", BENCH_INTERVALS: "3", BENCH_INTERVAL_SECONDS: "2" };
+
+/**
+ * Ctrl-C to `bench` once `children` gives the processes it has started (`count` of them, when given): it exits 130 and
+ * none of them outlives it. Whatever is left is killed, so a failing test leaves nothing running.
+ */
+async function interrupted(bench: ChildProcess, children: () => Promise<number[]>, count?: number): Promise<void> {
+  const exited = once(bench, "exit");
+  let watched: number[] = [];
+  try {
+    watched = await children();
+    if (count !== undefined) expect(watched).toHaveLength(count);
+    bench.kill("SIGINT");
+    expect((await exited)[0]).toBe(130);
+    await expect.poll(() => watched.filter((pid) => existsSync(`/proc/${pid}`))).toEqual([]);
+  } finally {
+    for (const pid of [bench.pid!, ...watched].filter((p) => existsSync(`/proc/${p}`))) process.kill(pid, "SIGKILL");
+  }
+}
 
 describe("npm run bench:shards", () => {
   // `npm run build:bench`, without the product's build that npm test has already run.
@@ -70,35 +88,24 @@ describe("npm run bench:shards", () => {
       env: { ...process.env, ...TINY, BENCH_INTERVALS: "30" },
       stdio: ["ignore", "ignore", "pipe"],
     });
-    const exited = once(bench, "exit");
-    let children: number[] = [];
-    try {
-      await new Promise<void>((resolve, reject) => {
-        createInterface({ input: bench.stderr! }).on("line", (line) => line.startsWith("probing ") && resolve());
-        bench.once("exit", () => reject(new Error("the benchmark ended before probing")));
-      });
-      children = childrenOf(bench.pid!);
-      expect(children).toHaveLength(3);
-      bench.kill("SIGINT");
-      expect((await exited)[0]).toBe(130);
-      await expect.poll(() => children.filter((pid) => existsSync(`/proc/${pid}`))).toEqual([]);
-    } finally {
-      for (const pid of [bench.pid!, ...children].filter((p) => existsSync(`/proc/${p}`))) process.kill(pid, "SIGKILL");
-    }
+    const probing = new Promise<void>((resolve, reject) => {
+      createInterface({ input: bench.stderr! }).on("line", (line) => line.startsWith("probing ") && resolve());
+      bench.once("exit", () => reject(new Error("the benchmark ended before probing")));
+    });
+    // The simulator and both replicas, all started.
+    const started = async () => {
+      await probing;
+      return childrenOf(bench.pid!);
+    };
+    await interrupted(bench, started, 3);
   }, 90_000);
 
   it("stops a process still starting on Ctrl-C: the simulator before it is ready", async () => {
     const bench = spawn(process.execPath, [SHARDS], { cwd: REPO_ROOT, env: { ...process.env, ...TINY }, stdio: "ignore" });
-    const exited = once(bench, "exit");
-    let children: number[] = [];
-    try {
+    const started = async () => {
       await expect.poll(() => childrenOf(bench.pid!).length, { timeout: 10_000, interval: 5 }).toBeGreaterThan(0);
-      children = childrenOf(bench.pid!);
-      bench.kill("SIGINT");
-      expect((await exited)[0]).toBe(130);
-      await expect.poll(() => children.filter((pid) => existsSync(`/proc/${pid}`))).toEqual([]);
-    } finally {
-      for (const pid of [bench.pid!, ...children].filter((p) => existsSync(`/proc/${p}`))) process.kill(pid, "SIGKILL");
-    }
+      return childrenOf(bench.pid!);
+    };
+    await interrupted(bench, started);
   }, 30_000);
 });
