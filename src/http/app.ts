@@ -43,8 +43,10 @@ export interface AppOptions {
   servedElsewhere?: (name: string) => string | undefined;
 }
 
-/** What a scrape runs once it holds a slot (a debug probe's is a text report), or the one-line reason of a 400 (its target is not served). */
-/** `waitedMs`: how long the scrape waited for a slot, so the minimum interval is judged from when it arrived. */
+/**
+ * What a scrape runs once it holds a slot (a debug probe's is a text report), or the one-line reason of a 400 (its target
+ * is not served). `waitedMs`: how long it waited for the slot, so the minimum interval is judged from when it arrived.
+ */
 type ScrapeRun = ((deadline: Deadline, waitedMs: number) => Promise<Answer | string>) | { refused: string };
 
 /** Log lines quote at most this much of a request's path: a client chooses its length (up to Node's 16 KiB of headers). */
