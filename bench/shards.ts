@@ -7,7 +7,7 @@
 // before a change) runs that build's replicas the same way after this one's, on a fresh simulator, and prints both side
 // by side. Prints numbers; a benchmark, not a test. Every process it starts is stopped after its run, on an error and on Ctrl-C.
 
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { cpus, loadavg, tmpdir, totalmem } from "node:os";
 import { join } from "node:path";
 import { MARKET_TARGET, shardOf } from "../src/config/sharding.js";
@@ -151,6 +151,9 @@ async function runFleet(run: Run, main: string | undefined): Promise<Outcome> {
   );
   const shards: Shard[] = await Promise.all(exporters.map(async (exporter) => ({ exporter, targets: await discover(exporter), figures: [], peakRss: 0 })));
   console.error(`probing ${shards.map((s) => s.targets.length).join(" + ")} targets of ${shardCount} replicas`);
+  // What the replicas run, as their command lines say: the base's, when BENCH_BASE names one.
+  const commands = exporters.map((e) => readFileSync(`/proc/${e.pid}/cmdline`, "utf8").split("\0"));
+  console.log(`replicas: ${[...new Set(commands.map((argv) => argv.find((arg) => arg.endsWith("main.js"))))].join(", ")}`);
 
   let venuePeakRss = rssMB(venue.pid);
   const sampler = setInterval(() => {

@@ -5,8 +5,9 @@
 
 import { type ChildProcess, execFile, spawn } from "node:child_process";
 import { once } from "node:events";
-import { existsSync } from "node:fs";
-import { join } from "node:path";
+import { existsSync, mkdtempSync, rmSync, symlinkSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
 import { createInterface } from "node:readline";
 import { promisify } from "node:util";
 import { beforeAll, describe, expect, it } from "vitest";
@@ -68,9 +69,18 @@ describe("npm run bench:shards", () => {
   }, 90_000);
 
   it("with BENCH_BASE runs that build's replicas the same way after this one's and sets both side by side", async () => {
-    const env = { ...process.env, ...TINY, BENCH_INTERVALS: "2", BENCH_BASE: join(REPO_ROOT, "dist") };
-    const { stdout } = await run(process.execPath, [SHARDS], { cwd: REPO_ROOT, env, timeout: 60_000 });
-    expect(stdout).toContain(`the base build (${join(REPO_ROOT, "dist")}), the same way on a fresh simulator:`);
+    // This build as the base, under another name: the base's replicas must be started from it.
+    const base = join(mkdtempSync(join(tmpdir(), "bench-base-")), "dist");
+    symlinkSync(join(REPO_ROOT, "dist"), base);
+    const env = { ...process.env, ...TINY, BENCH_INTERVALS: "2", BENCH_BASE: base };
+    const { stdout } = await run(process.execPath, [SHARDS], { cwd: REPO_ROOT, env, timeout: 60_000 }).finally(() =>
+      rmSync(dirname(base), { recursive: true, force: true }),
+    );
+    expect(stdout).toContain(`the base build (${base}), the same way on a fresh simulator:`);
+    expect(stdout.split("\n").filter((l) => l.startsWith("replicas: "))).toEqual([
+      `replicas: ${join(REPO_ROOT, "dist/main.js")}`,
+      `replicas: ${join(base, "main.js")}`,
+    ]);
     expect(stdout.split("\n").filter((l) => l === "every target up after the first interval: yes")).toHaveLength(2);
     const lines = stdout.split("\n");
     const header = lines.findIndex((l) => l.trim().startsWith("build "));
