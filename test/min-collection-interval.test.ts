@@ -1,34 +1,21 @@
 // The minimum collection interval on a fake clock: scrapes of /metrics and /probe inside it are answered
 // from the account's last collection, the first one after it collects again, and 0 collects every time.
 
-import { Writable } from "node:stream";
 import { afterEach, describe, expect, it } from "vitest";
-import { configFromEnv } from "../src/config/load.js";
-import { Exporter } from "../src/exporter.js";
-import { createApp } from "../src/http/app.js";
-import { listen, type RunningServer } from "../src/http/server.js";
-import { createLogger } from "../src/log.js";
-import { SelfMetrics } from "../src/metrics/self.js";
+import { type ClockedExporter, START_MS, startClockedExporter } from "./helpers/clocked-exporter.js";
 import { parseExposition, valueOf } from "./helpers/exposition.js";
-import { ACCOUNT, MARKETS, startTinyVenue, type TinyVenue } from "./helpers/tiny-venue.js";
+import { ACCOUNT, MARKETS } from "./helpers/tiny-venue.js";
 
-const START_MS = 1_700_000_000_000;
 const INTERVAL_S = 10;
 
-interface Rig {
-  venue: TinyVenue;
-  exporter: Exporter;
-  server: RunningServer;
-  /** The exporter's clock: tests move it by hand. */
-  clock: { now: number };
+interface Rig extends Omit<ClockedExporter, "get"> {
+  /** A scrape answered 200, as samples. */
   get(path: string): Promise<ReturnType<typeof parseExposition>>;
 }
 
-let rig: Rig | undefined;
+let rig: ClockedExporter | undefined;
 afterEach(async () => {
-  await rig?.server.close(100);
-  await rig?.exporter.close();
-  await rig?.venue.close();
+  await rig?.close();
   rig = undefined;
 });
 
@@ -36,32 +23,16 @@ function balance(value: string): Record<string, unknown> {
   return { collateralBalance: value, availableMargin: "1", totalInvested: "0", totalMargin: "1", totalUnrealizedPnl: "0", positions: [] };
 }
 
+// The market list is not cached by its own setting (the rig's): it follows the minimum interval too.
 async function start(intervalSeconds: number): Promise<Rig> {
-  const venue = await startTinyVenue({ account: balance("1") });
-  const config = configFromEnv({
-    TRADING_BASE_URL: venue.url,
-    TRADING_API_KEY: "k",
-    TRADING_COLLATERAL_IDS: "USDC",
-    TRADING_ACCOUNT: "acct",
-    // Not cached by its own setting: the market list follows the minimum interval too.
-    TRADING_MARKETS_CACHE_SECONDS: "0",
-    TRADING_MIN_COLLECTION_INTERVAL_SECONDS: String(intervalSeconds),
-  });
-  const clock = { now: START_MS };
-  const logger = createLogger("error", new Writable({ write: (_c, _e, done) => done() }));
-  const exporter = new Exporter(config, logger, new SelfMetrics({ defaultMetrics: false }), () => clock.now);
-  const server = await listen(
-    createApp({ exporter, logger, timeouts: { defaultSeconds: 5, offsetSeconds: 0.5, maxSeconds: 10 }, maxInFlight: 5 }),
-    "127.0.0.1",
-    0,
-  );
+  const r = await startClockedExporter({ venue: { account: balance("1") }, env: { TRADING_MIN_COLLECTION_INTERVAL_SECONDS: String(intervalSeconds) } });
+  rig = r;
   const get = async (path: string) => {
-    const res = await fetch(new URL(path, server.url));
+    const res = await r.get(path);
     expect(res.status).toBe(200);
     return parseExposition(await res.text());
   };
-  rig = { venue, exporter, server, clock, get };
-  return rig;
+  return { ...r, get };
 }
 
 describe.each(["/metrics", "/probe?target=acct"])("%s with a minimum collection interval", (path) => {

@@ -1,71 +1,37 @@
 // A collection shared by every scraper runs under its own deadline and behind the same admission, whoever
 // starts it: a short deadline, a debug probe or a reload cannot blind or multiply what the others get.
 
-import { Writable } from "node:stream";
 import { afterEach, describe, expect, it } from "vitest";
 import { configFromEnv } from "../src/config/load.js";
-import { Exporter } from "../src/exporter.js";
-import { createApp } from "../src/http/app.js";
-import { listen, type RunningServer } from "../src/http/server.js";
-import { createLogger } from "../src/log.js";
-import { SelfMetrics } from "../src/metrics/self.js";
 import { Deadline } from "../src/util/deadline.js";
+import { type ClockedExporter, START_MS, startClockedExporter } from "./helpers/clocked-exporter.js";
 import { parseExposition, valueOf } from "./helpers/exposition.js";
-import { ACCOUNT, ACTIVE, HISTORY, MARKETS, startTinyVenue, type TinyVenue } from "./helpers/tiny-venue.js";
+import { ACCOUNT, ACTIVE, HISTORY, MARKETS } from "./helpers/tiny-venue.js";
 
-const START_MS = 1_700_000_000_000;
 const INTERVAL_S = 10;
 
-interface Rig {
-  venue: TinyVenue;
-  exporter: Exporter;
-  server: RunningServer;
-  clock: { now: number };
-  env: Record<string, string>;
-  /** A scrape with Prometheus's timeout header (seconds), or none. */
-  get(path: string, timeoutHeader?: string): Promise<Response>;
+interface Rig extends ClockedExporter {
   /** Holds every venue answer until the returned release is called. */
   hold(): () => void;
 }
 
 let rig: Rig | undefined;
 afterEach(async () => {
-  await rig?.server.close(100);
-  await rig?.exporter.close();
-  await rig?.venue.close();
+  await rig?.close();
   rig = undefined;
 });
 
 async function start(env: Record<string, string> = {}, maxInFlight = 100): Promise<Rig> {
-  const venue = await startTinyVenue({});
-  const fullEnv = {
-    TRADING_BASE_URL: venue.url,
-    TRADING_API_KEY: "key-one",
-    TRADING_COLLATERAL_IDS: "USDC",
-    TRADING_ACCOUNT: "acct",
-    TRADING_MARKETS_CACHE_SECONDS: "0",
-    TRADING_MIN_COLLECTION_INTERVAL_SECONDS: String(INTERVAL_S),
-    ...env,
-  };
-  const clock = { now: START_MS };
-  const logger = createLogger("error", new Writable({ write: (_c, _e, done) => done() }));
-  const exporter = new Exporter(configFromEnv(fullEnv), logger, new SelfMetrics({ defaultMetrics: false }), () => clock.now);
-  const server = await listen(
-    createApp({ exporter, logger, timeouts: { defaultSeconds: 10, offsetSeconds: 0.5, maxSeconds: 60 }, maxInFlight }),
-    "127.0.0.1",
-    0,
-  );
-  const get = (path: string, timeoutHeader?: string) =>
-    fetch(new URL(path, server.url), timeoutHeader === undefined ? {} : { headers: { "x-prometheus-scrape-timeout-seconds": timeoutHeader } });
+  const r = await startClockedExporter({ env: { TRADING_MIN_COLLECTION_INTERVAL_SECONDS: String(INTERVAL_S), ...env }, maxInFlight });
   const hold = () => {
     const gate = Promise.withResolvers<void>();
-    venue.options.hold = gate.promise;
+    r.venue.options.hold = gate.promise;
     return () => {
-      delete venue.options.hold;
+      delete r.venue.options.hold;
       gate.resolve();
     };
   };
-  rig = { venue, exporter, server, clock, env: fullEnv, get, hold };
+  rig = { ...r, hold };
   return rig;
 }
 

@@ -1,0 +1,55 @@
+// An exporter on a clock the test moves by hand, behind the real app, against the tiny venue: the rig of the tests
+// of what a collection's start time decides (the minimum interval, the shared collection and its deadline).
+
+import { Writable } from "node:stream";
+import { configFromEnv } from "../../src/config/load.js";
+import { Exporter } from "../../src/exporter.js";
+import { createApp } from "../../src/http/app.js";
+import { listen, type RunningServer } from "../../src/http/server.js";
+import { createLogger } from "../../src/log.js";
+import { SelfMetrics } from "../../src/metrics/self.js";
+import { startTinyVenue, type TinyVenue, type TinyVenueOptions } from "./tiny-venue.js";
+
+/** Where the exporter's clock starts. */
+export const START_MS = 1_700_000_000_000;
+
+export interface ClockedExporter {
+  venue: TinyVenue;
+  exporter: Exporter;
+  server: RunningServer;
+  /** The exporter's clock: tests move it by hand. */
+  clock: { now: number };
+  /** The environment its configuration was read from, to reload with. */
+  env: Record<string, string>;
+  /** A GET with Prometheus's timeout header (seconds), or none. */
+  get(path: string, timeoutHeader?: string): Promise<Response>;
+  close(): Promise<void>;
+}
+
+/** Account "acct" with collateral USDC, the market list never cached by its own setting; `env` adds to or overrides that. */
+export async function startClockedExporter(
+  options: { env?: Record<string, string>; venue?: TinyVenueOptions; maxInFlight?: number } = {},
+): Promise<ClockedExporter> {
+  const venue = await startTinyVenue(options.venue ?? {});
+  const env = {
+    TRADING_BASE_URL: venue.url,
+    TRADING_API_KEY: "key-one",
+    TRADING_COLLATERAL_IDS: "USDC",
+    TRADING_ACCOUNT: "acct",
+    TRADING_MARKETS_CACHE_SECONDS: "0",
+    ...options.env,
+  };
+  const clock = { now: START_MS };
+  const logger = createLogger("error", new Writable({ write: (_c, _e, done) => done() }));
+  const exporter = new Exporter(configFromEnv(env), logger, new SelfMetrics({ defaultMetrics: false }), () => clock.now);
+  const app = createApp({ exporter, logger, timeouts: { defaultSeconds: 10, offsetSeconds: 0.5, maxSeconds: 60 }, maxInFlight: options.maxInFlight ?? 100 });
+  const server = await listen(app, "127.0.0.1", 0);
+  const get = (path: string, timeoutHeader?: string) =>
+    fetch(new URL(path, server.url), timeoutHeader === undefined ? {} : { headers: { "x-prometheus-scrape-timeout-seconds": timeoutHeader } });
+  const close = async () => {
+    await server.close(100);
+    await exporter.close();
+    await venue.close();
+  };
+  return { venue, exporter, server, clock, env, get, close };
+}
