@@ -18,17 +18,8 @@ import { readAccountInfo } from "../src/venue/parse-account.js";
 import { readMarkets } from "../src/venue/parse-markets.js";
 import { readOrders } from "../src/venue/parse-orders.js";
 import { bodyWalk } from "../src/venue/walk.js";
+import { leaks } from "./helpers/echoing-venue.js";
 import { ACCOUNT, ACTIVE, HISTORY, MARKETS, order, position, startTinyVenue, type TinyVenue } from "./helpers/tiny-venue.js";
-
-/** Every WINDOW-character run of `secret` that `text` holds. */
-function leaks(text: string, secret: string): string[] {
-  const found: string[] = [];
-  for (let at = 0; at + WINDOW <= secret.length; at++) {
-    const run = secret.slice(at, at + WINDOW);
-    if (text.includes(run)) found.push(run);
-  }
-  return found;
-}
 
 /** How the venue writes each echoed value into its JSON: as a string, its text put between quotes unescaped; or as a number. */
 type Echo = { raw: string } | { number: string };

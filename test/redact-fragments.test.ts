@@ -10,17 +10,8 @@ import { startService, type Service } from "../src/service.js";
 import { readLabel } from "../src/venue/fields.js";
 import { WINDOW, addSecrets, redact } from "../src/util/redact.js";
 import { parseExposition } from "./helpers/exposition.js";
+import { leaks } from "./helpers/echoing-venue.js";
 import { position, startTinyVenue, type TinyVenue } from "./helpers/tiny-venue.js";
-
-/** Every WINDOW-character run of `secret` that `text` still holds. */
-function leaks(text: string, secret: string): string[] {
-  const found: string[] = [];
-  for (let at = 0; at + WINDOW <= secret.length; at++) {
-    const run = secret.slice(at, at + WINDOW);
-    if (text.includes(run)) found.push(run);
-  }
-  return found;
-}
 
 const SECRET_CHARS = fc.constantFrom(..."ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_.~+/=é☃");
 const secretArb = fc.string({ unit: SECRET_CHARS, minLength: 16, maxLength: 512 });

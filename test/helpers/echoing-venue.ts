@@ -7,6 +7,7 @@ import type { Config } from "../../src/config/types.js";
 import { createLogger } from "../../src/log.js";
 import { SelfMetrics } from "../../src/metrics/self.js";
 import { startService } from "../../src/service.js";
+import { WINDOW } from "../../src/util/redact.js";
 import { HISTORY, order, position, startTinyVenue } from "./tiny-venue.js";
 
 /** Each way a venue may echo `secret`: whole, a 12-character run inside other text, with a suffix. */
@@ -75,4 +76,14 @@ export async function echoedEverywhere(secrets: readonly string[], config: (venu
     await venue.close();
   }
   return seen.join("\n");
+}
+
+/** Every WINDOW-character run of `secret` that `text` still holds. */
+export function leaks(text: string, secret: string): string[] {
+  const found: string[] = [];
+  for (let at = 0; at + WINDOW <= secret.length; at++) {
+    const run = secret.slice(at, at + WINDOW);
+    if (text.includes(run)) found.push(run);
+  }
+  return found;
 }
