@@ -5,7 +5,7 @@
 // config would. Prints per shard and in total the targets up, CPU, memory, 503s and errors, and the venue's requests
 // against the one collection per account and interval allowed. BENCH_BASE=DIR (another build's dist folder, e.g. the commit
 // before a change) runs that build's replicas the same way after this one's, on a fresh simulator, and prints both side
-// by side. Prints numbers; a benchmark, not a test. Every process it starts is stopped after its run, on an error and on Ctrl-C.
+// by side. BENCH_VENUE_LATENCY_MS holds every venue answer that long. Prints numbers; a benchmark, not a test. Every process it starts is stopped after its run, on an error and on Ctrl-C.
 
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { cpus, loadavg, tmpdir, totalmem } from "node:os";
@@ -16,7 +16,7 @@ import { exporterConfigYaml } from "../src/simulator/exporter-config.js";
 import { type ExporterProcess, startExporterProcess } from "./exporter-process.js";
 import { childrenOf, cpuMs, percentile, rssMB } from "./measure.js";
 import { agent, type Answer, answerText, discover, type IntervalFigures, pause, probeRounds, SCRAPE_TIMEOUT_SECONDS } from "./prometheus-probes.js";
-import { positiveInteger, round1, round2, table } from "./shared.js";
+import { positiveInteger, round1, round2, table, venueLatency } from "./shared.js";
 import { type SimulatorProcess, startSimulatorProcess } from "./simulator-process.js";
 
 const KEY = "shards-key";
@@ -109,6 +109,8 @@ interface Run {
   intervals: number;
   /** Each replica's waiting line (scrape.max_queued). */
   lines: number[];
+  /** The simulator's flags for its latency. */
+  latencyArgs: string[];
 }
 
 /** A fleet's run in one line, to set beside another build's. */
@@ -123,10 +125,18 @@ interface Outcome {
 
 /** One fleet of `main`'s replicas (undefined: this build's) against a fresh simulator: prints its tables, stops what it started. */
 async function runFleet(run: Run, main: string | undefined): Promise<Outcome> {
-  const { accounts, shardCount, intervalSeconds, intervals, lines } = run;
+  const { accounts, shardCount, intervalSeconds, intervals, lines, latencyArgs } = run;
   const intervalMs = intervalSeconds * 1000;
   const timeoutSeconds = Math.min(SCRAPE_TIMEOUT_SECONDS, intervalSeconds);
-  const venue: SimulatorProcess = await startSimulatorProcess(["--accounts", String(accounts), "--api-key", KEY, "--collateral", "USDC:detailed"]);
+  const venue: SimulatorProcess = await startSimulatorProcess([
+    "--accounts",
+    String(accounts),
+    "--api-key",
+    KEY,
+    "--collateral",
+    "USDC:detailed",
+    ...latencyArgs,
+  ]);
   started.push(() => venue.close());
   const dir = mkdtempSync(join(tmpdir(), "bench-shards-"));
   started.push(async () => rmSync(dir, { recursive: true, force: true }));
@@ -315,11 +325,12 @@ async function main(): Promise<void> {
   const timeoutSeconds = Math.min(SCRAPE_TIMEOUT_SECONDS, intervalSeconds);
   const lines = targetsPerShard(accounts, shardCount).map((targets) => waitingLine(targets, timeoutSeconds, intervalSeconds));
   const runs = base === undefined || base === "" ? 1 : 2;
+  const latency = venueLatency();
   console.log(
     `${accounts} accounts (one collateral each) over ${shardCount} shard${shardCount === 1 ? "" : "s"}, every target probed every ${intervalSeconds} s for ${intervals} intervals: ` +
-      `runs about ${runs * (intervals * intervalSeconds + 3)} s; minimum collection interval ${intervalSeconds} s, in flight 40 (the default), waiting line ${lines.join(", ")}`,
+      `runs about ${runs * (intervals * intervalSeconds + 3)} s; minimum collection interval ${intervalSeconds} s, in flight 40 (the default), waiting line ${lines.join(", ")}; ${latency.text}`,
   );
-  const run = { accounts, shardCount, intervalSeconds, intervals, lines };
+  const run = { accounts, shardCount, intervalSeconds, intervals, lines, latencyArgs: latency.simulatorArgs };
   const outcomes: Array<[string, Outcome]> = [["this build", await runFleet(run, undefined)]];
   if (runs === 2) {
     console.log(`\nthe base build (${base}), the same way on a fresh simulator:`);
