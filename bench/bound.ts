@@ -50,7 +50,7 @@ export class Bound {
     this.#marketsEveryScrape = options.marketsEveryScrape === true;
     this.#sharedPool = options.client instanceof Transport;
     this.#ky = options.ky === true;
-    this.#pool = options.client instanceof Transport ? options.client : options.client === "pool" ? new Transport() : undefined;
+    this.#pool = options.client instanceof Transport ? options.client : options.client === "pool" ? new Transport(16) : undefined;
   }
 
   async #get(path: string): Promise<unknown> {

@@ -39,7 +39,7 @@ export class Exporter {
   readonly #pagingLines = new LineRateLimit();
   /** One line a minute per endpoint and reason: an endpoint failing for one account usually fails for all. */
   readonly #healthLines = new LineRateLimit();
-  readonly #transport = new Transport();
+  readonly #transport: Transport;
   /** A collection is rendered and compressed once however many scrapes it serves; /metrics keeps its body to append own metrics. */
   readonly #answers = new Map<
     string,
@@ -57,6 +57,7 @@ export class Exporter {
     this.#logger = logger;
     this.#now = now;
     this.#config = config;
+    this.#transport = new Transport(config.venue.maxConnections, () => this.self.venueConnectionWait());
     this.#scraper = this.#scraperFor(config);
   }
 

@@ -82,13 +82,14 @@ function headerValue(value: string | string[] | undefined): string | undefined {
 }
 
 export class Transport {
-  readonly dispatcher = new Agent({
-    keepAliveTimeout: 30_000,
-    keepAliveMaxTimeout: 60_000,
-    // A burst of scrapes shares one collection per account, so few connections per origin suffice.
-    connections: 16,
-    connect: { timeout: 10_000 },
-  });
+  readonly dispatcher: Agent;
+  readonly #onWait: () => void;
+
+  /** `maxConnections` per origin bounds the requests in flight to it; `onWait` hears of each request that found them all busy. */
+  constructor(maxConnections: number, onWait: () => void = () => undefined) {
+    this.dispatcher = new Agent({ keepAliveTimeout: 30_000, keepAliveMaxTimeout: 60_000, connections: maxConnections, connect: { timeout: 10_000 } });
+    this.#onWait = onWait;
+  }
 
   /** ky's fetch over the pool: redirects never followed, a failure's body never read, a success's body decoded and read under `maxBodyBytes`. */
   readonly fetch = async (input: Parameters<typeof fetch>[0], init: RequestInit | undefined, maxBodyBytes: number): Promise<Response> => {
@@ -98,7 +99,10 @@ export class Transport {
     asked.headers.forEach((value, key) => {
       headers[key] = value;
     });
-    const answer = await this.dispatcher.request({ origin: url.origin, path: url.pathname + url.search, method: "GET", headers, signal: asked.signal });
+    const answering = this.dispatcher.request({ origin: url.origin, path: url.pathname + url.search, method: "GET", headers, signal: asked.signal });
+    // undici dispatches at once: a request queued in the origin's pool now found every connection busy.
+    if (((this.dispatcher.stats[url.origin] as { queued?: number } | undefined)?.queued ?? 0) > 0) this.#onWait();
+    const answer = await answering;
     const responseHeaders = new Headers();
     for (const [key, value] of Object.entries(answer.headers)) {
       const text = headerValue(value);
