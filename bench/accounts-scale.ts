@@ -19,7 +19,7 @@ import { benchNodeArgs, startExporterProcess } from "./exporter-process.js";
 import { cpuMs, percentile, rssMB } from "./measure.js";
 import { agent, type Answer, discover, type IntervalFigures, pause, probeRounds, scrape, steadyCpuPerProbe, targetUp } from "./prometheus-probes.js";
 import { positiveInteger, round1, round2, table, venueLatency } from "./shared.js";
-import { startSimulatorProcess } from "./simulator-process.js";
+import { deskSimulatorArgs, startSimulatorProcess } from "./simulator-process.js";
 
 const KEY = "scale-key";
 
@@ -176,18 +176,7 @@ async function main(): Promise<void> {
 
   // A tick every 5 s: each probe (every 15 s) still finds its account moved, and the simulator's 1,000 states
   // take 5% of a core instead of 23% from the two the exporter is measured on.
-  const simulatorArgs = [
-    "--accounts",
-    String(accounts),
-    "--api-key",
-    KEY,
-    "--collateral",
-    "USDC:detailed",
-    "--tick-ms",
-    "5000",
-    ...latency.simulatorArgs,
-    ...simArgs,
-  ];
+  const simulatorArgs = [...deskSimulatorArgs(accounts, KEY), "--tick-ms", "5000", ...simArgs];
   const venue = await startSimulatorProcess(simulatorArgs);
   const dir = mkdtempSync(join(tmpdir(), "accounts-scale-"));
   const configFile = join(dir, "trading-exporter.yml");

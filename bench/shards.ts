@@ -17,7 +17,7 @@ import { type ExporterProcess, startExporterProcess } from "./exporter-process.j
 import { childrenOf, cpuMs, percentile, rssMB } from "./measure.js";
 import { agent, type Answer, answerText, discover, type IntervalFigures, pause, probeRounds, SCRAPE_TIMEOUT_SECONDS } from "./prometheus-probes.js";
 import { positiveInteger, round1, round2, table, venueLatency } from "./shared.js";
-import { type SimulatorProcess, startSimulatorProcess } from "./simulator-process.js";
+import { deskSimulatorArgs, type SimulatorProcess, startSimulatorProcess } from "./simulator-process.js";
 
 const KEY = "shards-key";
 
@@ -109,8 +109,6 @@ interface Run {
   intervals: number;
   /** Each replica's waiting line (scrape.max_queued). */
   lines: number[];
-  /** The simulator's flags for its latency. */
-  latencyArgs: string[];
 }
 
 /** A fleet's run in one line, to set beside another build's. */
@@ -125,18 +123,10 @@ interface Outcome {
 
 /** One fleet of `main`'s replicas (undefined: this build's) against a fresh simulator: prints its tables, stops what it started. */
 async function runFleet(run: Run, main: string | undefined): Promise<Outcome> {
-  const { accounts, shardCount, intervalSeconds, intervals, lines, latencyArgs } = run;
+  const { accounts, shardCount, intervalSeconds, intervals, lines } = run;
   const intervalMs = intervalSeconds * 1000;
   const timeoutSeconds = Math.min(SCRAPE_TIMEOUT_SECONDS, intervalSeconds);
-  const venue: SimulatorProcess = await startSimulatorProcess([
-    "--accounts",
-    String(accounts),
-    "--api-key",
-    KEY,
-    "--collateral",
-    "USDC:detailed",
-    ...latencyArgs,
-  ]);
+  const venue: SimulatorProcess = await startSimulatorProcess(deskSimulatorArgs(accounts, KEY));
   started.push(() => venue.close());
   const dir = mkdtempSync(join(tmpdir(), "bench-shards-"));
   started.push(async () => rmSync(dir, { recursive: true, force: true }));
@@ -330,7 +320,7 @@ async function main(): Promise<void> {
     `${accounts} accounts (one collateral each) over ${shardCount} shard${shardCount === 1 ? "" : "s"}, every target probed every ${intervalSeconds} s for ${intervals} intervals: ` +
       `runs about ${runs * (intervals * intervalSeconds + 3)} s; minimum collection interval ${intervalSeconds} s, in flight 40 (the default), waiting line ${lines.join(", ")}; ${latency.text}`,
   );
-  const run = { accounts, shardCount, intervalSeconds, intervals, lines, latencyArgs: latency.simulatorArgs };
+  const run = { accounts, shardCount, intervalSeconds, intervals, lines };
   const outcomes: Array<[string, Outcome]> = [["this build", await runFleet(run, undefined)]];
   if (runs === 2) {
     console.log(`\nthe base build (${base}), the same way on a fresh simulator:`);

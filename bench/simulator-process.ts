@@ -4,6 +4,7 @@ import { spawn } from "node:child_process";
 import { once } from "node:events";
 import { createInterface } from "node:readline";
 import type { FaultSpec } from "../src/simulator/server.js";
+import { venueLatency } from "./shared.js";
 
 export interface SimulatorProcess {
   url: string;
@@ -13,6 +14,11 @@ export interface SimulatorProcess {
   stats(): Promise<{ requests: Record<string, number> }>;
   resetStats(): Promise<void>;
   close(): Promise<void>;
+}
+
+/** The desk benchmarks' venue: `accounts` accounts of one detailed USDC collateral each, as far away as BENCH_VENUE_LATENCY_MS says. */
+export function deskSimulatorArgs(accounts: number, key: string): string[] {
+  return ["--accounts", String(accounts), "--api-key", key, "--collateral", "USDC:detailed", ...venueLatency().simulatorArgs];
 }
 
 const MAIN = new URL("../../dist/simulator/main.js", import.meta.url).pathname;
