@@ -6,6 +6,8 @@ import {
   DATA_AGE_WARNING_SECONDS,
   MARGIN_RATIO_CRITICAL,
   MARGIN_RATIO_WARNING,
+  MARGIN_USAGE_CRITICAL,
+  MARGIN_USAGE_WARNING,
   ORDER_AGE_WARNING_SECONDS,
   SIZE_LIMIT_WARNING,
   UNIT,
@@ -13,6 +15,8 @@ import {
   liquidationThresholds,
   marginRatioMappings,
   marginRatioThresholds,
+  marginUsageMappings,
+  marginUsageThresholds,
   okMappings,
   pct,
   rising,
@@ -20,7 +24,6 @@ import {
   statusMappings,
   tradableMappings,
   truncatedMappings,
-  utilisationMappings,
 } from "./thresholds.js";
 import { datasourceVariable, multi, single } from "./variables.js";
 
@@ -80,11 +83,11 @@ export function accountDashboard(): DashboardBuilder {
     )
     .withPanel(
       stat(
-        "Margin utilisation",
-        "1 - available margin / total margin (recording rule account:trading_margin_utilisation:ratio). NONE LEFT above 100 % (available margin negative); absent while total margin is zero or negative.",
+        "Margin in use",
+        `(Total - available margin) / total margin, bound by positions and orders (trading_account_margin_usage_ratio), in both account shapes: orange above ${pct(MARGIN_USAGE_WARNING)} (TradingMarginUsageHigh), red above ${pct(MARGIN_USAGE_CRITICAL)} (TradingMarginUsageCritical) at the default thresholds, which page only where no margin ratio is reported. NONE LEFT above 100 % (available margin negative); absent while total margin is zero or negative.`,
         { w: 4, h: 4 },
-        { unit: UNIT.ratio, mappings: utilisationMappings(), decimals: 1, noValue: "no margin" },
-        [{ expr: `max(account:trading_margin_utilisation:ratio{${AC}})` }],
+        { unit: UNIT.ratio, thresholds: marginUsageThresholds(), mappings: marginUsageMappings(), decimals: 1, noValue: "no margin" },
+        [{ expr: `max(trading_account_margin_usage_ratio{${AC}})` }],
       ),
     )
     .withPanel(
@@ -117,7 +120,7 @@ export function accountDashboard(): DashboardBuilder {
         timeseries(
           "Margin ratio",
           "Maintenance margin / total margin over time; dashed lines at the account's own warning and critical thresholds (trading_account_alert_threshold).",
-          { w: 12, h: 8 },
+          { w: 8, h: 8 },
           { unit: UNIT.ratio, mappings: marginRatioMappings() },
           [
             { expr: `max(trading_account_margin_ratio{${AC}})`, legend: "margin ratio" },
@@ -129,10 +132,26 @@ export function accountDashboard(): DashboardBuilder {
       ),
     )
     .withPanel(
+      thresholdLines(
+        timeseries(
+          "Margin in use",
+          "(Total - available margin) / total margin over time, the margin bound by positions and orders; dashed lines at the account's own margin_usage_warning and _critical (the alerts page on them only where no margin ratio is reported). Liquidation comes later, at the maintenance margin.",
+          { w: 8, h: 8 },
+          { unit: UNIT.ratio, mappings: marginUsageMappings() },
+          [
+            { expr: `max(trading_account_margin_usage_ratio{${AC}})`, legend: "margin in use" },
+            { expr: accountThreshold("margin_usage_warning", A), legend: WARNING_LINE },
+            { expr: accountThreshold("margin_usage_critical", A), legend: CRITICAL_LINE },
+          ],
+        ),
+        LINES,
+      ),
+    )
+    .withPanel(
       timeseries(
         "Margin in $collateral_id over time",
         "Balance, total, available and maintenance margin, in units of the selected collateral.",
-        { w: 12, h: 8 },
+        { w: 8, h: 8 },
         { unit: UNIT.money },
         [
           { expr: `max(trading_account_collateral_balance{${AC}})`, legend: "balance" },

@@ -74,6 +74,6 @@ export async function readAccountInfo(walk: ListWalk, collateralId: string, inva
     positionCount,
     positions,
     positionsComplete: positions.length === listed,
-    exact: exactFields(body, ["totalMargin"] as const),
+    exact: exactFields(body, ["totalMargin", "availableMargin"] as const),
   };
 }
