@@ -319,11 +319,11 @@ describe("a desk of several accounts", () => {
       return a;
     };
     const page = pageOf([summary("low", 0.2), summary("own", 0.7, { ...DEFAULT_THRESHOLDS, margin_usage_warning: 0.6 }), summary("high", 0.98)]);
-    expect(text(page, "high")).toContain("98.0 % in use — critical above 95 % critical of the total margin, bound by positions and orders; no margin ratio: the summary shape");
+    expect(text(page, "high")).toContain("98.0 % of the margin in use — critical above 95 % critical no margin ratio: the summary shape lists no positions");
     expect(section(page, "high")).toContain('<a class="badge critical" href="runbooks/TradingMarginUsageCritical"');
     expect(section(page, "high")).toContain('data-metric="trading_account_margin_usage_ratio" data-account="high" data-collateral="USDC" data-value="0.98"');
-    expect(text(page, "own")).toContain("70.0 % in use — warning above 60 %, critical above 95 % warning");
-    expect(text(page, "low")).toContain("20.0 % in use — warning above 80 % ok");
+    expect(text(page, "own")).toContain("70.0 % of the margin in use — warning above 60 %, critical above 95 % warning");
+    expect(text(page, "low")).toContain("20.0 % of the margin in use — warning above 80 % ok");
     expect([...page.matchAll(/<section class="account" id="account-([^"]+)"/g)].map((m) => m[1])).toEqual(["high", "own", "low"]);
     expect(page.match(/<p class="summary">.*?<\/p>/)?.[0].replace(/<[^>]+>/g, "")).toBe("3 accounts: 1 critical 1 warning 1 ok");
   });

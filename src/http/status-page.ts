@@ -110,7 +110,7 @@ function marginCell(a: AccountStatus, c: CollateralStatus): Html {
     return html`<td class="none">${text}</td>`;
   }
   const words = limits(c.marginState, "above", t.margin_usage_warning, t.margin_usage_critical);
-  return html`<td class="${c.marginState}"><strong>${usageFigure(a, c, c.marginUsage)}</strong> in use <span class="limit">— ${words}</span> ${riskBadge(c.marginState, MARGIN_USAGE_ALERTS)}<small>of the total margin, bound by positions and orders; ${noRatio(c)}</small></td>`;
+  return html`<td class="${c.marginState}"><strong>${usageFigure(a, c, c.marginUsage)}</strong> of the margin in use <span class="limit">— ${words}</span> ${riskBadge(c.marginState, MARGIN_USAGE_ALERTS)}<small>${noRatio(c)}</small></td>`;
 }
 
 /** "from entry 6.477 to liquidation 6.5688", each price as /metrics writes it. */
