@@ -34,10 +34,17 @@ describe("liquidationDistance", () => {
 
 describe("a liquidation price the venue does not give", () => {
   it("is counted as unset, never as invalid, and a 0 or below keeps its value for the raw series", async () => {
-    const at = (liquidationPrice: unknown) => ({ marketId: "M", direction: "SHORT", avgExecutionPrice: "6.477", ...(liquidationPrice === "absent" ? {} : { liquidationPrice }) });
+    const at = (liquidationPrice: unknown) => ({
+      marketId: "M",
+      direction: "SHORT",
+      avgExecutionPrice: "6.477",
+      ...(liquidationPrice === "absent" ? {} : { liquidationPrice }),
+    });
     const reported: string[] = [];
     const info = await readAccountInfo(objectWalk({ positions: ["0", "-1", null, "absent", "6.5688", "soon"].map(at) }), "USDT", (f) => reported.push(f));
     expect(info.positions.map((p) => p.liquidationPrice)).toEqual([0, -1, undefined, undefined, 6.5688, undefined]);
-    expect(reported.filter((f) => f.includes("liquidationPrice")).sort()).toEqual([...Array(4).fill("unset:positions[].liquidationPrice"), "positions[].liquidationPrice"].sort());
+    expect(reported.filter((f) => f.includes("liquidationPrice")).sort()).toEqual(
+      [...Array(4).fill("unset:positions[].liquidationPrice"), "positions[].liquidationPrice"].sort(),
+    );
   });
 });

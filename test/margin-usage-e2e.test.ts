@@ -117,9 +117,7 @@ describe("margin in use and a liquidation price of 0 with a real Prometheus on t
       );
 
       // Prometheus holds what each quiet account is judged on: it is quiet by the rules, not for want of data.
-      const usage = Object.fromEntries(
-        (await p().series("trading_account_margin_usage_ratio")).map((s) => [s.metric.account, Number(s.value[1])] as const),
-      );
+      const usage = Object.fromEntries((await p().series("trading_account_margin_usage_ratio")).map((s) => [s.metric.account, Number(s.value[1])] as const));
       expect(usage).toEqual({ sum98: 0.98, sum20: 0.2, det98: 0.98, zero: 0.1 });
       expect((await p().series('trading_account_margin_ratio{account="det98"}')).map((s) => s.value[1])).toEqual(["0.3"]);
       expect(await alerts('account=~"sum20|det98|zero", alertname=~"TradingMargin.+|TradingPosition.+"')).toEqual([]);

@@ -148,7 +148,9 @@ describe.skipIf(chromiumMissing)(title, () => {
       expect(s.text).toContain(min.value < 0 ? "liquidation price is beyond the entry" : "below");
       // The two prices the distance is measured between, as /metrics writes them.
       const price = (name: string) =>
-        formatValue(samples.find((x) => x.name === name && ["account", "collateral_id", "market_id", "direction"].every((l) => x.labels[l] === min.labels[l]))!.value);
+        formatValue(
+          samples.find((x) => x.name === name && ["account", "collateral_id", "market_id", "direction"].every((l) => x.labels[l] === min.labels[l]))!.value,
+        );
       expect(s.text.replace(/ ,/g, ",")).toContain(
         `${min.labels.market_id} ${min.labels.direction}, from entry ${price("trading_position_avg_execution_price")} to liquidation ${price("trading_position_liquidation_price")}`,
       );

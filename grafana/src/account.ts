@@ -1,5 +1,6 @@
 // The account detail: one account's margin, positions, orders and markets, for the collateral and markets selected.
-import { DashboardBuilder, DashboardCursorSync, RowBuilder } from "@grafana/grafana-foundation-sdk/dashboard";
+import { DashboardBuilder, DashboardCursorSync, RowBuilder, type ValueMapping } from "@grafana/grafana-foundation-sdk/dashboard";
+import type { ThresholdKey } from "../../src/config/thresholds.js";
 import { stat, stateTimeline, table, thresholdLines, timeseries } from "./panels.js";
 import {
   accountThreshold,
@@ -48,6 +49,24 @@ const LINES = [
 ] as const;
 /** A market family, one series per market, for the markets the account holds in the selected collateral. */
 const market = (family: string): string => `max by (market_id) (${family}{market_id=~"$market_id"})`;
+
+/** A ratio of the account and collateral over time, with the account's warning and critical lines. */
+function tieredGraph(
+  title: string,
+  description: string,
+  [family, legend]: readonly [string, string],
+  [warning, critical]: readonly [ThresholdKey, ThresholdKey],
+  mappings: ValueMapping[],
+) {
+  return thresholdLines(
+    timeseries(title, description, { w: 8, h: 8 }, { unit: UNIT.ratio, mappings }, [
+      { expr: `max(${family}{${AC}})`, legend },
+      { expr: accountThreshold(warning, A), legend: WARNING_LINE },
+      { expr: accountThreshold(critical, A), legend: CRITICAL_LINE },
+    ]),
+    LINES,
+  );
+}
 
 export function accountDashboard(): DashboardBuilder {
   return new DashboardBuilder("Trading account")
@@ -116,35 +135,21 @@ export function accountDashboard(): DashboardBuilder {
       ),
     )
     .withPanel(
-      thresholdLines(
-        timeseries(
-          "Margin ratio",
-          "Maintenance margin / total margin over time; dashed lines at the account's own warning and critical thresholds (trading_account_alert_threshold).",
-          { w: 8, h: 8 },
-          { unit: UNIT.ratio, mappings: marginRatioMappings() },
-          [
-            { expr: `max(trading_account_margin_ratio{${AC}})`, legend: "margin ratio" },
-            { expr: accountThreshold("margin_ratio_warning", A), legend: WARNING_LINE },
-            { expr: accountThreshold("margin_ratio_critical", A), legend: CRITICAL_LINE },
-          ],
-        ),
-        LINES,
+      tieredGraph(
+        "Margin ratio",
+        "Maintenance margin / total margin over time; dashed lines at the account's own warning and critical thresholds (trading_account_alert_threshold).",
+        ["trading_account_margin_ratio", "margin ratio"],
+        ["margin_ratio_warning", "margin_ratio_critical"],
+        marginRatioMappings(),
       ),
     )
     .withPanel(
-      thresholdLines(
-        timeseries(
-          "Margin in use",
-          "(Total - available margin) / total margin over time, the margin bound by positions and orders; dashed lines at the account's own margin_usage_warning and _critical (the alerts page on them only where no margin ratio is reported). Liquidation comes later, at the maintenance margin.",
-          { w: 8, h: 8 },
-          { unit: UNIT.ratio, mappings: marginUsageMappings() },
-          [
-            { expr: `max(trading_account_margin_usage_ratio{${AC}})`, legend: "margin in use" },
-            { expr: accountThreshold("margin_usage_warning", A), legend: WARNING_LINE },
-            { expr: accountThreshold("margin_usage_critical", A), legend: CRITICAL_LINE },
-          ],
-        ),
-        LINES,
+      tieredGraph(
+        "Margin in use",
+        "(Total - available margin) / total margin over time, the margin bound by positions and orders; dashed lines at the account's own margin_usage_warning and _critical (the alerts page on them only where no margin ratio is reported). Liquidation comes later, at the maintenance margin.",
+        ["trading_account_margin_usage_ratio", "margin in use"],
+        ["margin_usage_warning", "margin_usage_critical"],
+        marginUsageMappings(),
       ),
     )
     .withPanel(

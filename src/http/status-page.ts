@@ -98,7 +98,8 @@ function usageFigure(a: AccountStatus, c: CollateralStatus, usage: number): Html
 function marginCell(a: AccountStatus, c: CollateralStatus): Html {
   const t = a.thresholds;
   if (c.marginRatio !== undefined && c.marginState !== undefined) {
-    const words = c.marginRatio === Number.POSITIVE_INFINITY ? "no margin left" : limits(c.marginState, "above", t.margin_ratio_warning, t.margin_ratio_critical);
+    const words =
+      c.marginRatio === Number.POSITIVE_INFINITY ? "no margin left" : limits(c.marginState, "above", t.margin_ratio_warning, t.margin_ratio_critical);
     const inUse = c.marginUsage === undefined ? "" : html`<small>margin ratio; ${usageFigure(a, c, c.marginUsage)} of the margin in use</small>`;
     return html`<td class="${c.marginState}" data-metric="trading_account_margin_ratio" data-account="${a.name}" data-collateral="${c.collateralId}" data-value="${formatValue(c.marginRatio)}"><strong>${percent(c.marginRatio)}</strong> <span class="limit">— ${words}</span> ${riskBadge(c.marginState, MARGIN_ALERTS)}${inUse}</td>`;
   }
@@ -106,7 +107,10 @@ function marginCell(a: AccountStatus, c: CollateralStatus): Html {
     return html`<td class="critical"><strong>no margin left</strong> <span class="limit">— total margin ${formatValue(c.money[TOTAL_MARGIN] ?? 0)} with positions open</span> ${riskBadge("critical", MARGIN_USAGE_ALERTS)}<small>${noRatio(c)}</small></td>`;
   if (c.marginUsage === undefined || c.marginState === undefined) {
     const total = c.money[TOTAL_MARGIN];
-    const text = c.answered && total !== undefined && total <= 0 && c.positions === 0 ? "no margin and no open position" : absent(a, c, "a figure it needs was missing or invalid");
+    const text =
+      c.answered && total !== undefined && total <= 0 && c.positions === 0
+        ? "no margin and no open position"
+        : absent(a, c, "a figure it needs was missing or invalid");
     return html`<td class="none">${text}</td>`;
   }
   const words = limits(c.marginState, "above", t.margin_usage_warning, t.margin_usage_critical);
