@@ -131,6 +131,14 @@ describe("margin in use and a liquidation price of 0 with a real Prometheus on t
       const unset = await (await fetch(new URL("/metrics", service!.server.url))).text();
       expect(unset).toMatch(/^trading_exporter_unset_fields_total\{endpoint="account_info",field="positions\[\]\.liquidationPrice"\} [1-9]\d*$/m);
 
+      // The status page grades the same way: sum98 critical on margin in use, det98 by its ratio, zero's prices none given.
+      const page = (await (await fetch(new URL("/", service!.server.url))).text()).replace(/<[^>]+>/g, " ").replace(/\s+/g, " ");
+      const section = (name: string) => page.slice(page.indexOf(` ${name} `), page.indexOf("Debug probe", page.indexOf(` ${name} `)));
+      expect(section("sum98")).toContain("98.0 % of the margin in use — critical above 95 % critical no margin ratio: the summary shape lists no positions");
+      expect(section("sum20")).toContain("20.0 % of the margin in use — warning above 80 % ok");
+      expect(section("det98")).toContain("30.0 % — warning above 80 % ok margin ratio; 98.0 % of the margin in use");
+      expect(section("zero")).toContain("no liquidation price given (2 positions)");
+
       console.log(
         `margin in use: sum98 (summary, 98 %) critical and warning firing ${(fired / 1000).toFixed(1)} s after the test started watching (for: 2 s and 4 s in the test copy); ` +
           "sum20 (20 %), det98 (98 % in use, margin ratio 0.3) and zero (SHORT and LONG at a liquidation price of 0) raised none",
