@@ -29,11 +29,12 @@ export function notional(p: Position): number | undefined {
 /**
  * How far the price may move against the position from its average execution price before the liquidation
  * price, as a ratio of that price: LONG (avg − liq) / avg, SHORT (liq − avg) / avg. Negative when the
- * liquidation price lies beyond the entry, on the profitable side; unknown for any other direction.
+ * liquidation price lies beyond the entry, on the profitable side; unknown for any other direction, and for a
+ * liquidation price of 0 or below, which venues send when they have none to give.
  */
 export function liquidationDistance(p: Position): number | undefined {
   const { avgExecutionPrice: avg, liquidationPrice: liq, direction } = p;
-  if (avg === undefined || liq === undefined || avg === 0 || (direction !== "LONG" && direction !== "SHORT")) return undefined;
+  if (avg === undefined || liq === undefined || liq <= 0 || avg === 0 || (direction !== "LONG" && direction !== "SHORT")) return undefined;
   const price = decimalOf(avg, p.exact?.avgExecutionPrice);
   const liquidation = decimalOf(liq, p.exact?.liquidationPrice);
   return quotient(direction === "LONG" ? subtract(price, liquidation) : subtract(liquidation, price), abs(price));

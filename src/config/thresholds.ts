@@ -29,6 +29,22 @@ export const THRESHOLDS = {
     series: "trading_account_margin_ratio",
     help: "Margin ratio above which it is critical; 1 is liquidation.",
   },
+  margin_usage_warning: {
+    default: 0.8,
+    unit: "ratio",
+    fires: "above",
+    alert: "TradingMarginUsageHigh",
+    series: "trading_account_margin_usage_ratio",
+    help: "Share of the total margin in use above which a collateral with no margin ratio (summary shape) is a warning.",
+  },
+  margin_usage_critical: {
+    default: 0.95,
+    unit: "ratio",
+    fires: "above",
+    alert: "TradingMarginUsageCritical",
+    series: "trading_account_margin_usage_ratio",
+    help: "Share of the total margin in use above which it is critical; at 1 no margin is left for new orders.",
+  },
   liquidation_distance_warning: {
     default: 0.1,
     unit: "ratio",
@@ -74,6 +90,7 @@ export const DEFAULT_THRESHOLDS: Thresholds = Object.freeze(Object.fromEntries(T
 /** Each warning and the critical it comes before. */
 export const TIERS: ReadonlyArray<readonly [warning: ThresholdKey, critical: ThresholdKey]> = [
   ["margin_ratio_warning", "margin_ratio_critical"],
+  ["margin_usage_warning", "margin_usage_critical"],
   ["liquidation_distance_warning", "liquidation_distance_critical"],
 ];
 

@@ -2,8 +2,8 @@
 
 import { formatValue } from "../metrics/text-render.js";
 import { html, type Html } from "./html.js";
-import { LIQUIDATION_ALERTS, MARGIN_ALERTS, type RiskState } from "./risk-levels.js";
-import { type AccountStatus, type CollateralStatus, type EndpointStatus, MONEY, type StatusData } from "./status-data.js";
+import { LIQUIDATION_ALERTS, MARGIN_ALERTS, MARGIN_USAGE_ALERTS, type RiskState } from "./risk-levels.js";
+import { type AccountStatus, type CollateralStatus, type EndpointStatus, MONEY, type StatusData, TOTAL_MARGIN } from "./status-data.js";
 
 /** Where the page's stylesheet is served: a file of the exporter, so `Content-Security-Policy: default-src 'self'` allows it. */
 export const STATUS_CSS_PATH = "/status.css";
@@ -85,18 +85,61 @@ function absent(a: AccountStatus, c: CollateralStatus, lacking: string): string 
   return `not reported: ${lacking}`;
 }
 
+/** Why a collateral has no margin ratio, which margin in use then stands in for. */
+function noRatio(c: CollateralStatus): string {
+  return c.shape === "summary" ? "no margin ratio: the summary shape lists no positions" : "no margin ratio: a figure it needs was missing or invalid";
+}
+
+function usageFigure(a: AccountStatus, c: CollateralStatus, usage: number): Html {
+  return html`<span data-metric="trading_account_margin_usage_ratio" data-account="${a.name}" data-collateral="${c.collateralId}" data-value="${formatValue(usage)}">${percent(usage)}</span>`;
+}
+
+/** The margin ratio grades where it is known, margin in use beside it; without one, margin in use grades, by its own thresholds. */
 function marginCell(a: AccountStatus, c: CollateralStatus): Html {
-  if (c.marginRatio === undefined || c.marginState === undefined)
-    return html`<td class="none">${absent(a, c, "a figure it needs was missing or invalid")}</td>`;
   const t = a.thresholds;
-  const words = c.marginRatio === Number.POSITIVE_INFINITY ? "no margin left" : limits(c.marginState, "above", t.margin_ratio_warning, t.margin_ratio_critical);
-  return html`<td class="${c.marginState}" data-metric="trading_account_margin_ratio" data-account="${a.name}" data-collateral="${c.collateralId}" data-value="${formatValue(c.marginRatio)}"><strong>${percent(c.marginRatio)}</strong> <span class="limit">— ${words}</span> ${riskBadge(c.marginState, MARGIN_ALERTS)}</td>`;
+  if (c.marginRatio !== undefined && c.marginState !== undefined) {
+    const words =
+      c.marginRatio === Number.POSITIVE_INFINITY ? "no margin left" : limits(c.marginState, "above", t.margin_ratio_warning, t.margin_ratio_critical);
+    const inUse = c.marginUsage === undefined ? "" : html`<small>margin ratio; ${usageFigure(a, c, c.marginUsage)} of the margin in use</small>`;
+    return html`<td class="${c.marginState}" data-metric="trading_account_margin_ratio" data-account="${a.name}" data-collateral="${c.collateralId}" data-value="${formatValue(c.marginRatio)}"><strong>${percent(c.marginRatio)}</strong> <span class="limit">— ${words}</span> ${riskBadge(c.marginState, MARGIN_ALERTS)}${inUse}</td>`;
+  }
+  if (c.noMarginLeft)
+    return html`<td class="critical"><strong>no margin left</strong> <span class="limit">— total margin ${formatValue(c.money[TOTAL_MARGIN] ?? 0)} with positions open</span> ${riskBadge("critical", MARGIN_USAGE_ALERTS)}<small>${noRatio(c)}</small></td>`;
+  if (c.marginUsage === undefined || c.marginState === undefined) {
+    const total = c.money[TOTAL_MARGIN];
+    const text =
+      c.answered && total !== undefined && total <= 0 && c.positions === 0
+        ? "no margin and no open position"
+        : absent(a, c, "a figure it needs was missing or invalid");
+    return html`<td class="none">${text}</td>`;
+  }
+  const words = limits(c.marginState, "above", t.margin_usage_warning, t.margin_usage_critical);
+  return html`<td class="${c.marginState}"><strong>${usageFigure(a, c, c.marginUsage)}</strong> of the margin in use <span class="limit">— ${words}</span> ${riskBadge(c.marginState, MARGIN_USAGE_ALERTS)}<small>${noRatio(c)}</small></td>`;
+}
+
+/** "from entry 6.477 to liquidation 6.5688", each price as /metrics writes it. */
+function prices(a: AccountStatus, c: CollateralStatus, n: NonNullable<CollateralStatus["nearest"]>): Html {
+  const price = (family: string, value: number | undefined) =>
+    value === undefined
+      ? html`<span class="quiet">not reported</span>`
+      : html`<span data-metric="${family}" data-account="${a.name}" data-collateral="${c.collateralId}" data-market="${n.marketId}" data-direction="${n.direction}" data-value="${formatValue(value)}">${formatValue(value)}</span>`;
+  return html`from entry ${price("trading_position_avg_execution_price", n.entry)} to liquidation ${price("trading_position_liquidation_price", n.liquidation)}`;
+}
+
+function unpricedText(n: number, others: boolean): string {
+  const positions = n === 1 ? "position" : "positions";
+  return others ? `${n} other ${positions}: no liquidation price given` : `no liquidation price given (${n} ${positions})`;
 }
 
 function nearestCell(a: AccountStatus, c: CollateralStatus): Html {
   const n = c.nearest;
   if (n === undefined) {
-    const text = c.answered && c.positions === 0 ? "no open position" : absent(a, c, "no position has both prices and a direction of LONG or SHORT");
+    const text =
+      c.answered && c.positions === 0
+        ? "no open position"
+        : c.unpriced > 0
+          ? unpricedText(c.unpriced, false)
+          : absent(a, c, "no position has both prices and a direction of LONG or SHORT");
     return html`<td class="none">${text}</td>`;
   }
   const t = a.thresholds;
@@ -104,7 +147,8 @@ function nearestCell(a: AccountStatus, c: CollateralStatus): Html {
     n.distance < 0
       ? "liquidation price is beyond the entry: the position lives on unrealized gains"
       : limits(n.state, "below", t.liquidation_distance_warning, t.liquidation_distance_critical);
-  return html`<td class="${n.state}" data-metric="trading_position_liquidation_distance_ratio" data-account="${a.name}" data-collateral="${c.collateralId}" data-market="${n.marketId}" data-value="${formatValue(n.distance)}"><strong>${percent(n.distance)}</strong> <span class="limit">— ${words}</span> ${n.state === "ok" ? "" : riskBadge(n.state, LIQUIDATION_ALERTS)}<small><bdi>${n.marketId}</bdi> <bdi>${n.direction}</bdi>, from the average execution price</small></td>`;
+  const unpriced = c.unpriced > 0 ? html`<small>${unpricedText(c.unpriced, true)}</small>` : "";
+  return html`<td class="${n.state}" data-metric="trading_position_liquidation_distance_ratio" data-account="${a.name}" data-collateral="${c.collateralId}" data-market="${n.marketId}" data-value="${formatValue(n.distance)}"><strong>${percent(n.distance)}</strong> <span class="limit">— ${words}</span> ${n.state === "ok" ? "" : riskBadge(n.state, LIQUIDATION_ALERTS)}<small><bdi>${n.marketId}</bdi> <bdi>${n.direction}</bdi>, ${prices(a, c, n)}</small>${unpriced}</td>`;
 }
 
 function moneyRow(account: string, c: CollateralStatus): Html {
@@ -151,7 +195,7 @@ function accountSection(a: AccountStatus, now: number): Html {
   return html`<section class="account" id="account-${a.name}">
 <h2><span data-metric="trading_up" data-account="${a.name}" data-value="${a.up === undefined ? "" : formatValue(a.up)}">${state}</span> <bdi>${a.name}</bdi></h2>
 ${age}
-<table class="risk"><thead><tr><th scope="col">Collateral</th><th scope="col">Margin ratio</th><th scope="col">Nearest liquidation</th></tr></thead><tbody>${a.collaterals.map((c) => collateralRows(a, c))}</tbody></table>
+<table class="risk"><thead><tr><th scope="col">Collateral</th><th scope="col">Margin</th><th scope="col">Nearest liquidation</th></tr></thead><tbody>${a.collaterals.map((c) => collateralRows(a, c))}</tbody></table>
 ${endpoints}
 <p class="links"><a href="${`${probe}&debug=true`}">Debug probe</a> <a href="${probe}">Probe</a></p>
 </section>`;

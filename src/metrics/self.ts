@@ -71,10 +71,11 @@ export class SelfMetrics {
     for (const endpoint of ENDPOINTS) for (const field of KNOWN_INVALID_FIELDS[endpoint]) this.#invalidFields.inc({ endpoint, field }, 0);
     this.#unsetFields = counter(
       "unset_fields_total",
-      "Time fields the venue left unset (absent, null, 0 or negative), by endpoint and field; the order is left out of oldest/newest figures only.",
+      "Fields the venue left unset (absent, null, 0 or negative), by endpoint and field: an order's time leaves it out of oldest/newest figures only, a position's liquidation price its distance only.",
       ["endpoint", "field"],
     );
     for (const endpoint of ["orders_active", "orders_history"] as const) this.#unsetFields.inc({ endpoint, field: "createdAt" }, 0);
+    this.#unsetFields.inc({ endpoint: "account_info", field: "positions[].liquidationPrice" }, 0);
     this.#seriesDropped = counter("series_dropped_total", "Series left out of scrapes because they were over the configured series cap (a count).");
     this.#seriesDuplicated = counter(
       "series_duplicates_dropped_total",

@@ -35,7 +35,7 @@ export type AccountInfo = Record<(typeof ACCOUNT_NUMBERS)[number], Maybe<number>
   positions: Position[];
   /** False when an element of the list could not be read, so sums over it are unknown. */
   positionsComplete: boolean;
-  exact: Exact<"totalMargin"> | undefined;
+  exact: Exact<"totalMargin" | "availableMargin"> | undefined;
 };
 
 export const ORDER_FLAGS = ["isPendingExpiration", "isPendingCancellation", "isPendingRejection"] as const;
