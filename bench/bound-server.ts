@@ -7,7 +7,7 @@
 
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
-import { deskAccountKey, deskAccountName } from "../src/simulator/desk.js";
+import { deskAccountKey, deskAccountName } from "../tools/simulator/desk.js";
 import { Transport } from "../src/venue/transport.js";
 import { Bound } from "./bound.js";
 

@@ -4,7 +4,7 @@
 // BENCH_SIM_ARGS adds simulator flags; BENCH_BASE=DIR (another build's dist folder) measures that build's simulator too.
 
 import { join } from "node:path";
-import { deskAccountKey } from "../src/simulator/desk.js";
+import { deskAccountKey } from "../tools/simulator/desk.js";
 import { rssMB } from "./measure.js";
 import { positiveInteger, round1 } from "./shared.js";
 import { startSimulatorProcess } from "./simulator-process.js";

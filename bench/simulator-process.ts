@@ -3,7 +3,7 @@
 import { spawn } from "node:child_process";
 import { once } from "node:events";
 import { createInterface } from "node:readline";
-import type { FaultSpec } from "../src/simulator/server.js";
+import type { FaultSpec } from "../tools/simulator/server.js";
 
 export interface SimulatorProcess {
   url: string;

@@ -14,7 +14,7 @@ import { listen, listenAll } from "../src/http/server.js";
 import { createLogger } from "../src/log.js";
 import { Answer } from "../src/metrics/answer.js";
 import { SelfMetrics } from "../src/metrics/self.js";
-import { startSimulator, type RunningSimulator } from "../src/simulator/server.js";
+import { startSimulator, type RunningSimulator } from "../tools/simulator/server.js";
 import { MAIN, runExporter, startExporterChild, watchExporterChild } from "./helpers/child.js";
 
 let venue: RunningSimulator | undefined;

@@ -11,7 +11,7 @@ import { marginState, liquidationState } from "../src/http/risk-levels.js";
 import { percent } from "../src/http/status-page.js";
 import { formatValue } from "../src/metrics/text-render.js";
 import { webGuards } from "../src/web/guards.js";
-import { deskAccountKey, deskAccountName } from "../src/simulator/desk.js";
+import { deskAccountKey, deskAccountName } from "../tools/simulator/desk.js";
 import { chromiumMissing, runChromium } from "./helpers/chromium.js";
 import { startBrowser } from "./helpers/chromium-page.js";
 import { parseExposition, type ParsedSample } from "./helpers/exposition.js";

@@ -4,7 +4,7 @@ import { spawn } from "node:child_process";
 import { once } from "node:events";
 import { createInterface } from "node:readline";
 import { afterEach, describe, expect, it, onTestFinished } from "vitest";
-import { describeAlert, startReceiver, type RunningReceiver } from "../src/webhook/receiver.js";
+import { describeAlert, startReceiver, type RunningReceiver } from "../tools/webhook/receiver.js";
 
 const payload = {
   version: "4",
