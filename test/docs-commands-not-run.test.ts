@@ -167,7 +167,7 @@ const NOT_RUN: NotRun[] = [
     starts: "curl -X PUT http://127.0.0.1:VENUE_PORT/_sim/faults",
     why: "VENUE_PORT is a placeholder for the port the simulator prints",
     check: (script) => {
-      const control = readFileSync(join(REPO_ROOT, "src/simulator/control.ts"), "utf8");
+      const control = readFileSync(join(REPO_ROOT, "tools/simulator/control.ts"), "utf8");
       for (const path of new Set(script.match(/\/_sim\/[\w/]+/g))) expect(control, path).toContain(`"${path}"`);
     },
   },

@@ -11,9 +11,6 @@ const SRC = new URL("../src/", import.meta.url).pathname;
 const LAYERS: Record<string, number> = {
   util: 0,
   version: 0,
-  // Programs of their own, apart from the exporter: they may use only utilities.
-  simulator: 1,
-  webhook: 1,
   config: 2,
   log: 3,
   venue: 4,
@@ -28,8 +25,6 @@ const LAYERS: Record<string, number> = {
   cli: 12,
   serve: 13,
   main: 14,
-  "run-demo": 13,
-  demo: 14,
 };
 
 /** Imports allowed to run back up, each with the reason it must; empty, and meant to stay so. */
@@ -103,6 +98,19 @@ describe("imports", () => {
 
   it("stay inside src/: the product never imports the benchmarks (bench/)", () => {
     expect([...edges.entries()].flatMap(([from, targets]) => targets.filter((to) => to.startsWith("..")).map((to) => `${from} -> ${to}`))).toEqual([]);
+  });
+
+  it("leave the tools' simulator and webhook receiver programs of their own: of src/ they use only util/", () => {
+    const TOOLS = new URL("../tools/", import.meta.url).pathname;
+    const reaches = ["simulator", "webhook"].flatMap((tool) =>
+      files(join(TOOLS, tool)).flatMap((file) =>
+        importsIn(readFileSync(file, "utf8"))
+          .map((spec) => relative(SRC, join(dirname(file), spec)))
+          .filter((to) => !to.startsWith("..") && !to.startsWith("util/"))
+          .map((to) => `${relative(TOOLS, file)} -> src/${to}`),
+      ),
+    );
+    expect(reaches).toEqual([]);
   });
 
   it("form no circle between files", () => {

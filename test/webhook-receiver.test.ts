@@ -96,8 +96,8 @@ describe("the webhook receiver", () => {
   });
 });
 
-describe("dist/webhook/main.js (the compose stack's webhook service)", () => {
-  const MAIN = new URL("../dist/webhook/main.js", import.meta.url).pathname;
+describe("dist-tools/tools/webhook/main.js (the compose stack's webhook service)", () => {
+  const MAIN = new URL("../dist-tools/tools/webhook/main.js", import.meta.url).pathname;
 
   it("listens where told, prints each alert on stdout, and exits 0 on SIGTERM", async () => {
     const child = spawn(process.execPath, [MAIN, "--host", "127.0.0.1", "--port", "0"], { stdio: ["ignore", "pipe", "pipe"] });
