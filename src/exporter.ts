@@ -1,11 +1,11 @@
 // Glue of one scrape: collect from the venue, count failures, log state changes, render the text.
 
 import type { Logger } from "pino";
-import type { EndpointOutcome } from "./collect/result.js";
-import { LatestCollection } from "./collect/latest.js";
-import { OrderOutcomes } from "./collect/order-outcomes.js";
-import type { ScrapeResult } from "./collect/result.js";
-import { type CollectionTrace, Scraper, type ScrapeOptions } from "./collect/scraper.js";
+import type { EndpointOutcome } from "./scrape/result.js";
+import { LatestCollection } from "./scrape/latest.js";
+import { OrderOutcomes } from "./scrape/order-tally.js";
+import type { ScrapeResult } from "./scrape/result.js";
+import { type CollectionTrace, Scraper, type ScrapeOptions } from "./scrape/scraper.js";
 import type { AccountConfig, Config } from "./config/types.js";
 import { debugReport } from "./debug-report.js";
 import { COLLECTORS, GIVE_WAY } from "./collectors/index.js";

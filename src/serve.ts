@@ -32,7 +32,7 @@ async function main(argv: string[]): Promise<number> {
   const { config, warnings } = await load();
   // TLS and basic auth (zod, bcryptjs) are loaded only when a web config asks for them.
   const { webConfigFile } = config;
-  const web = webConfigFile === undefined ? undefined : (await import("./web/web-config.js")).loadWebConfig(webConfigFile);
+  const web = webConfigFile === undefined ? undefined : (await import("./http/toolkit/web-config.js")).loadWebConfig(webConfigFile);
   if (flags.configCheck) {
     for (const warning of warnings) process.stderr.write(`trading-exporter: warning: ${warning}\n`);
     const lines = [`configuration OK: ${config.accounts.length} account(s): ${config.accounts.map((a) => a.name).join(", ")}`, ...shardLines(config)];
@@ -58,10 +58,10 @@ async function main(argv: string[]): Promise<number> {
     logger.error({ error: libraryErrorText(error, "unexpected failure") }, "uncaught exception: exiting");
     void exit(1);
   });
-  const webGuards = web === undefined ? undefined : (await import("./web/guards.js")).webGuards;
+  const webGuards = web === undefined ? undefined : (await import("./http/toolkit/guards.js")).webGuards;
   const guards = (self: SelfMetrics) => (web === undefined || webGuards === undefined ? [] : webGuards(web, self.guards));
   // Read again here: the certificate files may have changed since the web config was checked.
-  const tls = web?.tls === undefined ? undefined : (await import("./web/tls-serving.js")).tlsServing(web.tls, logger);
+  const tls = web?.tls === undefined ? undefined : (await import("./http/toolkit/tls-serving.js")).tlsServing(web.tls, logger);
   if (web?.http2 === true) logger.info("http_server_config.http2 is accepted, but Express serves HTTP/1.1 only: ALPN settles on it with HTTP/2 clients");
   const service = await startService(config, logger, { source, guards, tls: tls?.options, onTlsServer: tls?.attach });
   const { shard, totalShards } = config.sharding;

@@ -4,7 +4,7 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { parse } from "yaml";
-import { DEFAULT_THRESHOLDS, THRESHOLD_KEYS, THRESHOLDS, type ThresholdKey } from "../src/config/thresholds.js";
+import { DEFAULT_THRESHOLDS, THRESHOLD_KEYS, THRESHOLDS, type ThresholdKey } from "../src/config/threshold-table.js";
 import { RULES_FILE } from "./helpers/prometheus.js";
 
 const TEXT = readFileSync(RULES_FILE, "utf8");

@@ -4,8 +4,8 @@ import { execFile } from "node:child_process";
 import { readdirSync } from "node:fs";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { RUNBOOK_MARKDOWN } from "../src/http/runbook-texts.js";
-import { renderRunbook } from "../src/http/runbook-pages.js";
+import { RUNBOOK_MARKDOWN } from "../src/http/status/runbook-texts.js";
+import { renderRunbook } from "../src/http/status/runbook-pages.js";
 import { dig, readRepoFile, readYaml, repoPath } from "./helpers/yaml-files.js";
 import { startStack, type Stack } from "./helpers/stack.js";
 

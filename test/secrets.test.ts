@@ -14,7 +14,7 @@ import { createLogger } from "../src/log.js";
 import { SelfMetrics } from "../src/metrics/self.js";
 import { startService, type Service } from "../src/service.js";
 import { startSimulator, type FaultSpec, type RunningSimulator } from "../tools/simulator/server.js";
-import { basicAuth } from "../src/web/basic-auth.js";
+import { basicAuth } from "../src/http/toolkit/basic-auth.js";
 
 const SECRETS = {
   venueKey: "SECRET-VENUEKEY-a81f",

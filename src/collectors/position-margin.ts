@@ -1,6 +1,6 @@
 // Per position, the initial margin and the share of the size limit its market's tiered settings imply.
 
-import type { ScrapeResult } from "../collect/result.js";
+import type { ScrapeResult } from "../scrape/result.js";
 import type { Collector } from "../metrics/collector.js";
 import { addSample, gauge, metricName, type Family } from "../metrics/family.js";
 import type { Market } from "../venue/snapshot.js";

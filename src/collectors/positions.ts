@@ -3,7 +3,7 @@
 import { addSample, gauge, metricName, type Family } from "../metrics/family.js";
 import { abs, decimalOf, exactProduct, multiply, quotient, subtract, toNumber } from "../util/decimal.js";
 import type { Position } from "../venue/snapshot.js";
-import type { ScrapeResult } from "../collect/result.js";
+import type { ScrapeResult } from "../scrape/result.js";
 import type { Collector } from "../metrics/collector.js";
 
 export const LABELS = ["account", "collateral_id", "market_id", "direction"] as const;

@@ -1,7 +1,7 @@
 // The two configuration tables of docs/configuration.md, made from the settings table, and the thresholds table of
 // docs/thresholds.md, made from the table of defaults (readme-settings.test.ts keeps them in step).
 
-import { THRESHOLD_KEYS, THRESHOLDS } from "../../src/config/thresholds.js";
+import { THRESHOLD_KEYS, THRESHOLDS } from "../../src/config/threshold-table.js";
 import { flagRows, settingRows } from "../../src/cli/flags.js";
 
 const code = (text: string): string => (text === "" ? "" : `\`${text}\``);

@@ -1,12 +1,12 @@
 // What the status page shows, read from the families the collectors make of the latest collection: the numbers of /metrics.
 
-import type { LastFailure } from "../collect/latest.js";
-import type { ScrapeResult } from "../collect/result.js";
-import { account as accountCollector } from "../collectors/account.js";
-import { positions as positionsCollector } from "../collectors/positions.js";
-import { scrapeHealth } from "../collectors/scrape-health.js";
-import type { Thresholds } from "../config/thresholds.js";
-import { metricName, type Family } from "../metrics/family.js";
+import type { LastFailure } from "../../scrape/latest.js";
+import type { ScrapeResult } from "../../scrape/result.js";
+import { account as accountCollector } from "../../collectors/account.js";
+import { positions as positionsCollector } from "../../collectors/positions.js";
+import { scrapeHealth } from "../../collectors/scrape-health.js";
+import type { Thresholds } from "../../config/threshold-table.js";
+import { metricName, type Family } from "../../metrics/family.js";
 import { liquidationState, marginState, type RiskState } from "./risk-levels.js";
 
 interface NearestLiquidation {
