@@ -14,13 +14,12 @@ const LAYERS: Record<string, number> = {
   config: 2,
   log: 3,
   venue: 4,
-  collect: 5,
+  scrape: 5,
   metrics: 6,
   collectors: 7,
   "debug-report": 8,
   exporter: 9,
   http: 10,
-  web: 10,
   service: 11,
   cli: 12,
   serve: 13,
@@ -120,11 +119,11 @@ describe("imports", () => {
   it("are judged by checks that catch what they look for", () => {
     const bad = new Map([
       ["config/load.ts", ["cli/flags.ts"]],
-      ["web/a.ts", ["web/b.ts"]],
-      ["web/b.ts", ["web/a.ts"]],
+      ["http/a.ts", ["http/b.ts"]],
+      ["http/b.ts", ["http/a.ts"]],
     ]);
     expect(upward(bad)).toEqual(["config/load.ts -> cli/flags.ts"]);
-    expect(circles(bad)).toEqual(["web/a.ts -> web/b.ts -> web/a.ts"]);
+    expect(circles(bad)).toEqual(["http/a.ts -> http/b.ts -> http/a.ts"]);
     // The parser sees static, type-only, dynamic and re-exported imports, in double or single quotes
     // (the linter does not check quotes, so a single-quoted upward import must not slip past).
     expect(

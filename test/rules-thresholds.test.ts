@@ -1,5 +1,5 @@
 // The shipped rules read each account's thresholds from its series, and fall back to the one table of defaults
-// (src/config/thresholds.ts): every fallback in the rule file is held to that table, so there is no hand-kept copy.
+// (src/config/threshold-table.ts): every fallback in the rule file is held to that table, so there is no hand-kept copy.
 
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";

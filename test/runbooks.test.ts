@@ -30,7 +30,7 @@ describe("the runbook files and the rules", () => {
     for (const name of alertNames) expect(RUNBOOK_MARKDOWN[name]?.split("\n")[0], `${name}.md starts with its name`).toBe(`# ${name}`);
   });
 
-  it("are compiled into src/http/runbook-texts.ts as they are now", async () => {
+  it("are compiled into src/http/status/runbook-texts.ts as they are now", async () => {
     await expect(run(process.execPath, [repoPath("scripts/generate-runbook-texts.mjs"), "--check"], { timeout: 20_000 })).resolves.toBeDefined();
   });
 

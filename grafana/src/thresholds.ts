@@ -1,4 +1,4 @@
-// The alert thresholds, units and value mappings the dashboards colour by: the defaults of the one table (src/config/thresholds.ts).
+// The alert thresholds, units and value mappings the dashboards colour by: the defaults of the one table (src/config/threshold-table.ts).
 import { type ValueMapping, MappingType, ThresholdsConfigBuilder, ThresholdsMode } from "@grafana/grafana-foundation-sdk/dashboard";
 import { DEFAULT_THRESHOLDS, THRESHOLDS, type ThresholdKey } from "../../src/config/threshold-table.js";
 
