@@ -2,7 +2,7 @@
 import { describe, expect, it } from "vitest";
 import { CliError, parseCliArgs, runCli } from "../tools/simulator/cli.js";
 import { parseFaultFlag } from "../tools/simulator/faults.js";
-import { rawRequest } from "../tools/simulator/raw-request.js";
+import { rawRequest } from "./helpers/raw-request.js";
 
 function capture() {
   const out: string[] = [];

@@ -1,6 +1,6 @@
 // The simulated venue's endpoints, authentication, paging, determinism, ticks, scenarios and request stats.
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { rawRequest } from "../tools/simulator/raw-request.js";
+import { rawRequest } from "./helpers/raw-request.js";
 import { startSimulator, type RunningSimulator, type SimulatorOptions } from "../tools/simulator/server.js";
 import { MARKET_SETTINGS, POSITION_NUMBERS } from "../src/venue/snapshot.js";
 
