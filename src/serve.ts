@@ -73,7 +73,7 @@ async function main(argv: string[]): Promise<number> {
     "listening",
   );
   process.on("SIGHUP", () => {
-    service.reload().catch(() => undefined); // logged and counted by reload itself
+    service.reload?.().catch(() => undefined); // logged and counted by reload itself
   });
 
   const signal = await new Promise<string>((resolve) => {

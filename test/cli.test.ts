@@ -2,7 +2,8 @@
 
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { flagRows, parseCommandLine, usage } from "../src/cli/flags.js";
+import { parseCommandLine, usage } from "../src/cli/flags.js";
+import { flagRows } from "./helpers/settings-tables.js";
 import { ConfigError } from "../src/config/errors.js";
 import { knownVariables, REMOVED_SETTINGS, SETTING_LIST } from "../src/config/settings.js";
 import { runExporter } from "./helpers/child.js";

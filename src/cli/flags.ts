@@ -15,7 +15,7 @@ export interface CommandLine {
   version: boolean;
 }
 
-const COMMANDS: Array<[string, string]> = [
+export const COMMANDS: Array<[string, string]> = [
   ["config.check", "Validate the configuration (and web config) and exit 0 or 1, without serving."],
   ["help", "Print this help and exit."],
   ["version", "Print the version and exit."],
@@ -75,20 +75,12 @@ function refusal(argv: string[], options: Record<string, Option>): string {
 }
 
 /** A table row; `startupOnly` is undefined for a command (--help), which is no setting. */
-type Row = [flag: string, variable: string, key: string, fallback: string, meaning: string, more: string | undefined, startupOnly?: boolean];
+export type Row = [flag: string, variable: string, key: string, fallback: string, meaning: string, more: string | undefined, startupOnly?: boolean];
 
-function settingRow([id, s]: (typeof SETTING_LIST)[number]): Row {
+export function settingRow([id, s]: (typeof SETTING_LIST)[number]): Row {
   const flag = s.flag === undefined ? "" : s.switch ? `--${s.flag}` : `--${s.flag}=${s.arg ?? "VALUE"}`;
   return [flag, s.secret ? `${s.env} / ${s.env}_FILE` : (s.env ?? ""), s.file ? id : "", shownDefault(s), s.help, s.more, s.startupOnly === true];
 }
-
-/** The rows of the flag table; --help and docs/configuration.md print them. */
-export function flagRows(): Row[] {
-  const commands = COMMANDS.map(([flag, meaning]): Row => [`--${flag}`, "", "", "", meaning, undefined]);
-  return [...SETTING_LIST.filter(([, s]) => s.flag !== undefined).map(settingRow), ...commands];
-}
-
-export const settingRows = (): Row[] => SETTING_LIST.filter(([, s]) => s.flag === undefined).map(settingRow);
 
 export const HELP_WIDTH = 100;
 

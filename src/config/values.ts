@@ -172,7 +172,6 @@ export function oneOf<const T extends string>(words: readonly T[]): (value: unkn
 }
 
 export const AUTH_TYPES = ["api_key", "bearer", "basic", "none"] as const;
-export type AuthType = (typeof AUTH_TYPES)[number];
 
 export const LOG_LEVELS = ["debug", "info", "warn", "error"] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];

@@ -230,9 +230,8 @@ export class Scraper {
   }
 
   async #scrapeAccount(name: string, trace: CollectionTrace | undefined): Promise<AccountResult> {
-    const entry = this.#accounts.get(name);
-    if (entry === undefined) throw new Error(`no account named ${JSON.stringify(name)}`);
-    const { config, client } = entry;
+    // Every name is one of this scraper's: the exporter looks a target up in them before it scrapes.
+    const { config, client } = this.#accounts.get(name)!;
     const startedAt = this.#now();
     trace?.started(name, startedAt);
     const deadline = this.#collectionDeadline();
