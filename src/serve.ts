@@ -20,6 +20,8 @@ let sink: LogSink | undefined;
 
 async function main(argv: string[]): Promise<number> {
   const flags = parseCommandLine(argv);
+  // A flag refused is reported with every problem of the configuration (below), unless nothing else is to be read.
+  if (flags.problems.length > 0 && (flags.help || flags.version)) throw new ConfigError(flags.problems);
   if (flags.help) {
     process.stdout.write(`${usage()}\n`);
     return 0;
@@ -29,7 +31,15 @@ async function main(argv: string[]): Promise<number> {
     return 0;
   }
   const load = () => loadConfig({ flags: flags.flags, env: process.env });
-  const { config, warnings } = await load();
+  const { config, warnings } = await load().then(
+    (loaded) => {
+      if (flags.problems.length > 0) throw new ConfigError(flags.problems);
+      return loaded;
+    },
+    (error: unknown) => {
+      throw error instanceof ConfigError ? new ConfigError([...flags.problems, ...error.problems]) : error;
+    },
+  );
   // TLS and basic auth (zod, bcryptjs) are loaded only when a web config asks for them.
   const { webConfigFile } = config;
   const web = webConfigFile === undefined ? undefined : (await import("./http/toolkit/web-config.js")).loadWebConfig(webConfigFile);

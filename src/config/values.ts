@@ -159,9 +159,11 @@ export function parseAccountName(value: unknown, key: string): string {
   return text;
 }
 
-export function oneOf<const T extends string>(words: readonly T[]): (value: unknown, key: string) => T {
+/** `anyCase`: "WARN" is taken as "warn". */
+export function oneOf<const T extends string>(words: readonly T[], { anyCase = false } = {}): (value: unknown, key: string) => T {
   return (value, key) => {
-    const text = typeof value === "string" ? value.trim() : undefined;
+    const trimmed = typeof value === "string" ? value.trim() : undefined;
+    const text = anyCase ? trimmed?.toLowerCase() : trimmed;
     const word = words.find((w) => w === text);
     if (word === undefined) {
       const guess = text === undefined ? undefined : meantWord(text, words);
