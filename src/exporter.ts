@@ -17,7 +17,7 @@ import type { Deadline } from "./util/deadline.js";
 import { LineRateLimit } from "./util/line-rate-limit.js";
 import type { RequestTrace } from "./venue/client.js";
 import type { OrderHistory, PagingAnomaly } from "./venue/snapshot.js";
-import { Transport } from "./venue/transport.js";
+import { closePool, venuePool } from "./venue/http.js";
 
 function sameList(a: readonly unknown[], b: readonly unknown[]): boolean {
   return a.length === b.length && a.every((x, i) => x === b[i]);
@@ -39,7 +39,7 @@ export class Exporter {
   readonly #pagingLines = new LineRateLimit();
   /** One line a minute per endpoint and reason: an endpoint failing for one account usually fails for all. */
   readonly #healthLines = new LineRateLimit();
-  readonly #transport = new Transport();
+  readonly #pool = venuePool();
   /** A collection is rendered and compressed once however many scrapes it serves; /metrics keeps its body to append own metrics. */
   readonly #answers = new Map<
     string,
@@ -64,7 +64,7 @@ export class Exporter {
     return new Scraper(
       config,
       {
-        transport: this.#transport,
+        pool: this.#pool,
         onAnswer: (endpoint, code) => this.self.upstreamAnswer(endpoint, code),
         onInvalidFields: (endpoint, counts) => this.self.invalidFields(endpoint, counts),
       },
@@ -192,7 +192,7 @@ export class Exporter {
   }
 
   close(): Promise<void> {
-    return this.#transport.close();
+    return closePool(this.#pool);
   }
 
   #record(o: EndpointOutcome): void {
