@@ -18,6 +18,7 @@ const LAYERS: Record<string, number> = {
   metrics: 6,
   collectors: 7,
   "debug-report": 8,
+  "endpoint-health": 8,
   exporter: 9,
   http: 10,
   service: 11,

@@ -69,7 +69,7 @@ function statusPageHtml(exporter: Exporter, telemetryPath: string): string {
   });
   const result = exporter.latest.result(shown.map((a) => a.name));
   return statusPage({
-    data: statusData(result, shown, (endpoint, account) => exporter.latest.lastFailure(endpoint, account)),
+    data: statusData(result, shown, (endpoint, account) => exporter.health.lastFailure(endpoint, account)),
     collected: result !== undefined,
     version: VERSION,
     uptimeSeconds: process.uptime(),

@@ -1,25 +1,11 @@
-// The latest collection served per account and of the markets, and each endpoint's last failure: what the status page reads.
+// The latest collection served per account and of the markets: what the status page reads.
 
-import type { AccountResult, EndpointOutcome, MarketsResult, ScrapeResult } from "./result.js";
-import type { FailureReason } from "../venue/errors.js";
-
-export interface LastFailure {
-  reason: FailureReason;
-  /** The venue's HTTP status, when the failure was one. */
-  httpStatus: number | undefined;
-  /** When the exporter saw the failure (epoch ms). */
-  at: number;
-}
-
-function failureKey(endpoint: string, account: string | undefined): string {
-  return `${endpoint}\u0000${account ?? ""}`;
-}
+import type { AccountResult, MarketsResult, ScrapeResult } from "./result.js";
 
 export class LatestCollection {
   readonly #accounts = new Map<string, AccountResult>();
   #markets: MarketsResult | undefined;
   #collectedAt: number | undefined;
-  readonly #failures = new Map<string, LastFailure>();
 
   /** A collection a scrape served; a probe's (one account) replaces only that account's. */
   served(result: ScrapeResult): void {
@@ -29,15 +15,6 @@ export class LatestCollection {
       this.#markets = result.markets;
       this.#collectedAt = result.collectedAt;
     }
-  }
-
-  /** Remembered past the endpoint's recovery, so the page can say what last went wrong and when. */
-  outcome(o: EndpointOutcome, at: number): void {
-    if (!o.ok && o.reason !== undefined) this.#failures.set(failureKey(o.endpoint, o.account), { reason: o.reason, httpStatus: o.httpStatus, at });
-  }
-
-  lastFailure(endpoint: string, account: string | undefined): LastFailure | undefined {
-    return this.#failures.get(failureKey(endpoint, account));
   }
 
   result(accounts: readonly string[]): ScrapeResult | undefined {

@@ -1,6 +1,6 @@
 // What the status page shows, read from the families the collectors make of the latest collection: the numbers of /metrics.
 
-import type { LastFailure } from "../../scrape/latest.js";
+import type { LastFailure } from "../../endpoint-health.js";
 import type { ScrapeResult } from "../../scrape/result.js";
 import { account as accountCollector } from "../../collectors/account.js";
 import { positions as positionsCollector } from "../../collectors/positions.js";
