@@ -1,11 +1,10 @@
-// Glue of one scrape: collect from the venue, count failures, log state changes, render the text.
+// Glue of one scrape: the collection (scrape/), its health recorded (endpoint-health.ts), the answer rendered once and shared.
 
 import type { Logger } from "pino";
-import type { EndpointOutcome } from "./collect/result.js";
-import { LatestCollection } from "./collect/latest.js";
-import { OrderOutcomes } from "./collect/order-outcomes.js";
-import type { ScrapeResult } from "./collect/result.js";
-import { type CollectionTrace, Scraper, type ScrapeOptions } from "./collect/scraper.js";
+import { LatestCollection } from "./scrape/latest.js";
+import { OrderOutcomes } from "./scrape/order-tally.js";
+import type { ScrapeResult } from "./scrape/result.js";
+import { type CollectionTrace, Scraper, type ScrapeOptions } from "./scrape/scraper.js";
 import type { AccountConfig, Config } from "./config/types.js";
 import { debugReport } from "./debug-report.js";
 import { COLLECTORS, GIVE_WAY } from "./collectors/index.js";
@@ -14,17 +13,12 @@ import { Answer, SharedBody } from "./metrics/answer.js";
 import { type Exposition, expose, type CollectorOutput } from "./metrics/exposition.js";
 import { SelfMetrics } from "./metrics/self.js";
 import type { Deadline } from "./util/deadline.js";
-import { LineRateLimit } from "./util/line-rate-limit.js";
+import { EndpointHealth } from "./endpoint-health.js";
 import type { RequestTrace } from "./venue/client.js";
-import type { OrderHistory, PagingAnomaly } from "./venue/snapshot.js";
-import { Transport } from "./venue/transport.js";
+import { closePool, venuePool } from "./venue/http.js";
 
 function sameList(a: readonly unknown[], b: readonly unknown[]): boolean {
   return a.length === b.length && a.every((x, i) => x === b[i]);
-}
-
-function suppressed(held: number): { suppressed?: number } {
-  return held > 0 ? { suppressed: held } : {};
 }
 
 export class Exporter {
@@ -32,14 +26,9 @@ export class Exporter {
   #scraper: Scraper;
   #config: Config;
   readonly #logger: Logger;
-  /** Last known health per endpoint and account, so a change is logged once, not every scrape. */
-  readonly #healthy = new Map<string, boolean>();
-  readonly #paging = new Map<string, string>();
-  /** One line a minute per kind: every account of a venue that pages wrongly would repeat it. */
-  readonly #pagingLines = new LineRateLimit();
-  /** One line a minute per endpoint and reason: an endpoint failing for one account usually fails for all. */
-  readonly #healthLines = new LineRateLimit();
-  readonly #transport = new Transport();
+  /** The venue's health per endpoint and account, for the logs, the metrics and the status page. */
+  readonly health: EndpointHealth;
+  readonly #pool = venuePool();
   /** A collection is rendered and compressed once however many scrapes it serves; /metrics keeps its body to append own metrics. */
   readonly #answers = new Map<
     string,
@@ -57,6 +46,7 @@ export class Exporter {
     this.#logger = logger;
     this.#now = now;
     this.#config = config;
+    this.health = new EndpointHealth(logger, self, now);
     this.#scraper = this.#scraperFor(config);
   }
 
@@ -64,7 +54,7 @@ export class Exporter {
     return new Scraper(
       config,
       {
-        transport: this.#transport,
+        pool: this.#pool,
         onAnswer: (endpoint, code) => this.self.upstreamAnswer(endpoint, code),
         onInvalidFields: (endpoint, counts) => this.self.invalidFields(endpoint, counts),
       },
@@ -93,33 +83,6 @@ export class Exporter {
     return this.#scraper.account(name);
   }
 
-  #recordAll(result: ScrapeResult): void {
-    const outcomes = result.accounts.flatMap((a) => a.outcomes);
-    if (result.markets) outcomes.push(result.markets.outcome);
-    for (const outcome of outcomes) this.#record(outcome);
-    for (const a of result.accounts) if (a.history !== undefined) this.#recordPaging(a.account, a.history);
-  }
-
-  #recordPaging(account: string, history: OrderHistory): void {
-    const kinds: string[] = [];
-    for (const [kind, n] of Object.entries(history.anomalies) as Array<[PagingAnomaly, number]>) {
-      this.self.pagingAnomaly(kind, n);
-      kinds.push(kind);
-    }
-    const now = kinds.sort().join(",");
-    const before = this.#paging.get(account) ?? "";
-    this.#paging.set(account, now);
-    if (now === before) return;
-    // The anomalies are all in the counter above; only the lines are rate-limited.
-    const held = this.#pagingLines.take(now !== "" ? "misbehaves" : "behaves");
-    if (held === undefined) return;
-    if (now !== "") {
-      this.#logger.warn({ account, anomalies: kinds, truncated: history.truncated, ...suppressed(held) }, "venue history paging misbehaves");
-    } else {
-      this.#logger.info({ account, ...suppressed(held) }, "venue history paging behaves again");
-    }
-  }
-
   /** Scrapes served the same collection share one answer; a later one gets its body with own metrics as they are now. */
   async metrics(deadline: Deadline, options: ScrapeOptions = {}): Promise<Answer> {
     return (await this.#serve(deadline, options)).answer;
@@ -138,7 +101,7 @@ export class Exporter {
       const answer = last.accountsBody === undefined || result.collectedAt <= last.renderedAt ? last.answer : this.#withOwnMetrics(last.accountsBody);
       return { answer, result, dropped: last.dropped };
     }
-    this.#recordAll(result);
+    this.health.record(result);
     const { text, dropped } = this.#render(result);
     const body = new SharedBody(text);
     const answer = own ? this.#withOwnMetrics(body) : Promise.resolve(new Answer(body));
@@ -192,24 +155,6 @@ export class Exporter {
   }
 
   close(): Promise<void> {
-    return this.#transport.close();
-  }
-
-  #record(o: EndpointOutcome): void {
-    if (!o.ok && o.reason !== undefined) this.self.upstreamError(o.endpoint, o.reason);
-    this.latest.outcome(o, this.#now());
-    const key = `${o.endpoint}\u0000${o.account ?? ""}`;
-    const before = this.#healthy.get(key);
-    this.#healthy.set(key, o.ok);
-    const fields = { endpoint: o.endpoint, account: o.account };
-    if (!o.ok && before !== false) {
-      const held = this.#healthLines.take(`${o.endpoint}\u0000${o.reason ?? ""}`);
-      if (held === undefined) return;
-      this.#logger.warn({ ...fields, reason: o.reason, error: o.message, ...suppressed(held) }, "venue endpoint failing");
-    } else if (o.ok && before === false) {
-      const held = this.#healthLines.take(`${o.endpoint}\u0000recovered`);
-      if (held === undefined) return;
-      this.#logger.info({ ...fields, ...suppressed(held) }, "venue endpoint recovered");
-    }
+    return closePool(this.#pool);
   }
 }

@@ -3,7 +3,7 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import * as T from "../grafana/src/thresholds.js";
-import { DEFAULT_THRESHOLDS, THRESHOLD_KEYS, THRESHOLDS } from "../src/config/thresholds.js";
+import { DEFAULT_THRESHOLDS, THRESHOLD_KEYS, THRESHOLDS } from "../src/config/threshold-table.js";
 import { allPanels, dashboardQueries, loadDashboards, regexOf, variableQuery, type Dashboard } from "./helpers/dashboard-queries.js";
 import { readmeMetrics } from "./helpers/readme-metrics.js";
 

@@ -3,6 +3,7 @@
 
 import { afterEach, describe, expect, it } from "vitest";
 import { configFromEnv } from "../src/config/load.js";
+import { SharedCollections } from "../src/scrape/shared-collections.js";
 import { Deadline } from "../src/util/deadline.js";
 import { type ClockedExporter, START_MS, startClockedExporter } from "./helpers/clocked-exporter.js";
 import { parseExposition, valueOf } from "./helpers/exposition.js";
@@ -241,5 +242,48 @@ describe("the market list's cache", () => {
     r.clock.now = START_MS - 60_000;
     await probe();
     expect(r.venue.requests.get(MARKETS)).toBe(2);
+  });
+});
+
+describe("SharedCollections when a collection rejects", () => {
+  it("hands the rejection to the scrapes joined to it, raises no unhandled rejection, and starts the next one afresh", async () => {
+    const unhandled: unknown[] = [];
+    const onUnhandled = (reason: unknown) => unhandled.push(reason);
+    process.on("unhandledRejection", onUnhandled);
+    try {
+      const collections = new SharedCollections<number>(() => 0);
+      const deadline = new Deadline(5);
+      const fresh = () => true;
+      const failing = collections.get(
+        "a",
+        deadline,
+        fresh,
+        () => Promise.reject(new Error("bug")),
+        () => -1,
+      );
+      const joined = collections.get(
+        "a",
+        deadline,
+        fresh,
+        () => Promise.resolve(2),
+        () => -1,
+      );
+      await expect(failing).rejects.toThrow("bug");
+      await expect(joined).rejects.toThrow("bug");
+      // A macrotask later, an unhandled rejection would have been reported.
+      await new Promise<void>((resolve) => setImmediate(resolve));
+      expect(unhandled).toEqual([]);
+      await expect(
+        collections.get(
+          "a",
+          deadline,
+          fresh,
+          () => Promise.resolve(3),
+          () => -1,
+        ),
+      ).resolves.toBe(3);
+    } finally {
+      process.off("unhandledRejection", onUnhandled);
+    }
   });
 });

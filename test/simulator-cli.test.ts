@@ -1,8 +1,8 @@
 // The simulator's command line: flag parsing, fault flags, and the start-up routine main.ts runs.
 import { describe, expect, it } from "vitest";
-import { CliError, parseCliArgs, runCli } from "../src/simulator/cli.js";
-import { parseFaultFlag } from "../src/simulator/faults.js";
-import { rawRequest } from "../src/simulator/raw-request.js";
+import { CliError, parseCliArgs, runCli } from "../tools/simulator/cli.js";
+import { parseFaultFlag } from "../tools/simulator/faults.js";
+import { rawRequest } from "./helpers/raw-request.js";
 
 function capture() {
   const out: string[] = [];

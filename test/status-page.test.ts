@@ -2,11 +2,11 @@
 // the latest collection and never makes one.
 
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { html } from "../src/http/html.js";
-import { DEFAULT_THRESHOLDS } from "../src/config/thresholds.js";
-import { liquidationState, marginState, marginUsageState } from "../src/http/risk-levels.js";
-import type { CollateralStatus, StatusData } from "../src/http/status-data.js";
-import { duration, percent, statusPage } from "../src/http/status-page.js";
+import { html } from "../src/http/status/html.js";
+import { DEFAULT_THRESHOLDS } from "../src/config/threshold-table.js";
+import { liquidationState, marginState, marginUsageState } from "../src/http/status/risk-levels.js";
+import type { CollateralStatus, StatusData } from "../src/http/status/status-data.js";
+import { duration, percent, statusPage } from "../src/http/status/status-page.js";
 import { startStack, type Stack } from "./helpers/stack.js";
 
 describe("html``", () => {

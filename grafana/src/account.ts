@@ -1,6 +1,6 @@
 // The account detail: one account's margin, positions, orders and markets, for the collateral and markets selected.
 import { DashboardBuilder, DashboardCursorSync, RowBuilder, type ValueMapping } from "@grafana/grafana-foundation-sdk/dashboard";
-import type { ThresholdKey } from "../../src/config/thresholds.js";
+import type { ThresholdKey } from "../../src/config/threshold-table.js";
 import { stat, stateTimeline, table, thresholdLines, timeseries } from "./panels.js";
 import {
   accountThreshold,

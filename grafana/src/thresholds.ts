@@ -1,6 +1,6 @@
-// The alert thresholds, units and value mappings the dashboards colour by: the defaults of the one table (src/config/thresholds.ts).
+// The alert thresholds, units and value mappings the dashboards colour by: the defaults of the one table (src/config/threshold-table.ts).
 import { type ValueMapping, MappingType, ThresholdsConfigBuilder, ThresholdsMode } from "@grafana/grafana-foundation-sdk/dashboard";
-import { DEFAULT_THRESHOLDS, THRESHOLDS, type ThresholdKey } from "../../src/config/thresholds.js";
+import { DEFAULT_THRESHOLDS, THRESHOLDS, type ThresholdKey } from "../../src/config/threshold-table.js";
 
 /** TradingMarginRatioHigh, TradingMarginRatioCritical, the two margin-in-use tiers, the two liquidation tiers, TradingPositionNearSizeLimit, TradingActiveOrderStuck: the defaults. */
 export const MARGIN_RATIO_WARNING = DEFAULT_THRESHOLDS.margin_ratio_warning;

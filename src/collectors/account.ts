@@ -3,7 +3,7 @@
 import { addSample, gauge, metricName, type Family } from "../metrics/family.js";
 import { ExactSum, decimalOf, quotient, subtract, toNumber, type Decimal } from "../util/decimal.js";
 import type { AccountInfo } from "../venue/snapshot.js";
-import type { ScrapeResult } from "../collect/result.js";
+import type { ScrapeResult } from "../scrape/result.js";
 import type { Collector } from "../metrics/collector.js";
 
 const LABELS = ["account", "collateral_id"] as const;

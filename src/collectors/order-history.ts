@@ -1,7 +1,7 @@
 // The order history fetched this scrape: orders by status, rejections by code, latest creation time.
 
 import { addSample, distinctSeries, gauge, metricName, type Family } from "../metrics/family.js";
-import type { ScrapeResult } from "../collect/result.js";
+import type { ScrapeResult } from "../scrape/result.js";
 import type { Collector } from "../metrics/collector.js";
 import { Aggregate, Groups } from "./group.js";
 

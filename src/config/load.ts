@@ -5,7 +5,7 @@ import { envValue, readSecret, unknownVariables, type Env } from "./env.js";
 import type { ConfigFile } from "./file.js";
 import { FROM_ENV, FROM_FLAG, Problems } from "./problems.js";
 import { REMOVED_SETTINGS, SETTING_LIST, type SettingId, type Values } from "./settings.js";
-import { DEFAULT_THRESHOLDS } from "./thresholds.js";
+import { DEFAULT_THRESHOLDS } from "./threshold-table.js";
 import type { AccountConfig, AuthConfig, Config } from "./types.js";
 
 /** Flag values as given on the command line, by flag name without dashes ("web.listen-address"); a repeatable flag's as a list. */

@@ -151,9 +151,9 @@ export const SETTINGS = {
     arg: "LEVEL",
     env: "TRADING_LOG_LEVEL",
     default: "info",
-    help: "debug, info, warn or error.",
+    help: "debug, info, warn or error, in any case (WARN as the log writes it).",
     more: "`debug` also logs one line per collection: accounts, series and time taken.",
-    parse: oneOf(LOG_LEVELS),
+    parse: oneOf(LOG_LEVELS, { anyCase: true }),
   }),
   "log.format": setting({
     at: "logFormat",

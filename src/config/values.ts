@@ -159,9 +159,11 @@ export function parseAccountName(value: unknown, key: string): string {
   return text;
 }
 
-export function oneOf<const T extends string>(words: readonly T[]): (value: unknown, key: string) => T {
+/** `anyCase`: "WARN" is taken as "warn". */
+export function oneOf<const T extends string>(words: readonly T[], { anyCase = false } = {}): (value: unknown, key: string) => T {
   return (value, key) => {
-    const text = typeof value === "string" ? value.trim() : undefined;
+    const trimmed = typeof value === "string" ? value.trim() : undefined;
+    const text = anyCase ? trimmed?.toLowerCase() : trimmed;
     const word = words.find((w) => w === text);
     if (word === undefined) {
       const guess = text === undefined ? undefined : meantWord(text, words);
@@ -172,7 +174,6 @@ export function oneOf<const T extends string>(words: readonly T[]): (value: unkn
 }
 
 export const AUTH_TYPES = ["api_key", "bearer", "basic", "none"] as const;
-export type AuthType = (typeof AUTH_TYPES)[number];
 
 export const LOG_LEVELS = ["debug", "info", "warn", "error"] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];

@@ -12,14 +12,14 @@ import { discoveryGroups, reachedAddress } from "./service-discovery.js";
 import { MARKET_TARGET } from "../config/sharding.js";
 import { libraryErrorText } from "../util/error-text.js";
 import { ConfigError } from "../config/errors.js";
-import { DEFAULT_THRESHOLDS } from "../config/thresholds.js";
+import { DEFAULT_THRESHOLDS } from "../config/threshold-table.js";
 import { scrapeBudgetSeconds, type TimeoutPolicy } from "./scrape-timeout.js";
-import { runbooks } from "./runbooks.js";
+import { runbooks } from "./status/runbooks.js";
 import { ScrapeSlots } from "./scrape-slots.js";
-import { STATUS_CSS } from "./status-css.js";
-import { statusData } from "./status-data.js";
-import { STATUS_CSS_PATH, statusPage } from "./status-page.js";
-import { setPageHeaders } from "./page-headers.js";
+import { STATUS_CSS } from "./status/status-css.js";
+import { statusData } from "./status/status-data.js";
+import { STATUS_CSS_PATH, statusPage } from "./status/status-page.js";
+import { setPageHeaders } from "./status/page-headers.js";
 import { crossSiteReason } from "./same-origin.js";
 import type { AccountConfig } from "../config/types.js";
 
@@ -69,7 +69,7 @@ function statusPageHtml(exporter: Exporter, telemetryPath: string): string {
   });
   const result = exporter.latest.result(shown.map((a) => a.name));
   return statusPage({
-    data: statusData(result, shown, (endpoint, account) => exporter.latest.lastFailure(endpoint, account)),
+    data: statusData(result, shown, (endpoint, account) => exporter.health.lastFailure(endpoint, account)),
     collected: result !== undefined,
     version: VERSION,
     uptimeSeconds: process.uptime(),

@@ -1,7 +1,7 @@
 // The exporter's own metrics; a counter with known label values starts at 0 for each, so its first event shows.
 
 import { Counter, Gauge, Registry, collectDefaultMetrics } from "@prometheus-io/client";
-import type { OutcomeFamily } from "../collect/order-outcomes.js";
+import type { OutcomeFamily } from "../scrape/order-tally.js";
 import { REVISION, VERSION } from "../version.js";
 import { ENDPOINTS, type Endpoint } from "../venue/endpoints.js";
 import { FAILURE_REASONS, type FailureReason } from "../venue/errors.js";

@@ -45,11 +45,9 @@ export async function readAccountInfo(walk: ListWalk, collateralId: string, inva
   const { root: body, items: listed } = await walkList(walk, "positions", invalid, (raw) => {
     const position = readPosition(raw, invalid);
     if (position === undefined) return;
+    // A repeat of a market and direction is counted here; the collectors merge it into one series (positions.ts).
     const key = `${position.marketId}\u0000${position.direction}`;
-    if (seen.has(key)) {
-      invalid("positions[].marketId");
-      position.repeat = true;
-    }
+    if (seen.has(key)) invalid("positions[].marketId");
     seen.add(key);
     positions.push(position);
   });

@@ -22,8 +22,6 @@ export type Position = Record<(typeof POSITION_NUMBERS)[number], Maybe<number>> 
   marketId: Maybe<string>;
   direction: Maybe<string>;
   exact: Exact<"size" | "avgExecutionPrice" | "liquidationPrice" | "maintenanceMargin"> | undefined;
-  /** An earlier position of the list has the same market and direction: this one counts in the account's sums but has no series. */
-  repeat?: true;
 };
 
 export const ACCOUNT_NUMBERS = ["collateralBalance", "availableMargin", "totalInvested", "totalMargin", "totalUnrealizedPnl"] as const;

@@ -3,8 +3,8 @@
 import { createHash } from "node:crypto";
 import type { Server, TLSSocket, TlsOptions } from "node:tls";
 import type { Logger } from "pino";
-import { ConfigError } from "../config/errors.js";
-import { libraryErrorText } from "../util/error-text.js";
+import { ConfigError } from "../../config/errors.js";
+import { libraryErrorText } from "../../util/error-text.js";
 import { clientCertRefusal } from "./client-cert-check.js";
 import type { TlsServerConfig } from "./web-config-schema.js";
 import { readTlsPems, type TlsPems, tlsOptionsFrom } from "./tls-options.js";

@@ -1,6 +1,6 @@
 // The status page at /: per account its health, risks graded by its own thresholds, money and endpoints, for the person on call.
 
-import { formatValue } from "../metrics/text-render.js";
+import { formatValue } from "../../metrics/text-render.js";
 import { html, type Html } from "./html.js";
 import { LIQUIDATION_ALERTS, MARGIN_ALERTS, MARGIN_USAGE_ALERTS, type RiskState } from "./risk-levels.js";
 import { type AccountStatus, type CollateralStatus, type EndpointStatus, MONEY, type StatusData, TOTAL_MARGIN } from "./status-data.js";

@@ -1,10 +1,10 @@
 // Reads and validates the --web.config.file (exporter-toolkit's format): TLS, basic auth users, extra headers.
 
 import { dirname, resolve } from "node:path";
-import { ConfigError } from "../config/errors.js";
-import { FROM_FILE, Problems } from "../config/problems.js";
-import { parseYaml, readText } from "../config/yaml.js";
-import { addZodIssues, documentOrder } from "../config/zod-issues.js";
+import { ConfigError } from "../../config/errors.js";
+import { FROM_FILE, Problems } from "../../config/problems.js";
+import { parseYaml, readText } from "../../config/yaml.js";
+import { addZodIssues, documentOrder } from "../../config/zod-issues.js";
 import { readTlsPems, tlsOptionsFrom } from "./tls-options.js";
 import { type PemSource, type TlsServerConfig, type WebConfig, webConfigSchema } from "./web-config-schema.js";
 

@@ -1,12 +1,12 @@
 // What the status page shows, read from the families the collectors make of the latest collection: the numbers of /metrics.
 
-import type { LastFailure } from "../collect/latest.js";
-import type { ScrapeResult } from "../collect/result.js";
-import { account as accountCollector } from "../collectors/account.js";
-import { positions as positionsCollector } from "../collectors/positions.js";
-import { scrapeHealth } from "../collectors/scrape-health.js";
-import type { Thresholds } from "../config/thresholds.js";
-import { metricName, type Family } from "../metrics/family.js";
+import type { LastFailure } from "../../endpoint-health.js";
+import type { ScrapeResult } from "../../scrape/result.js";
+import { account as accountCollector } from "../../collectors/account.js";
+import { positions as positionsCollector, positionsOf } from "../../collectors/positions.js";
+import { scrapeHealth } from "../../collectors/scrape-health.js";
+import type { Thresholds } from "../../config/threshold-table.js";
+import { metricName, type Family } from "../../metrics/family.js";
 import { liquidationState, marginState, marginUsageState, type RiskState } from "./risk-levels.js";
 
 interface NearestLiquidation {
@@ -127,7 +127,7 @@ export function statusData(
                   : marginUsageState(marginUsage, thresholds),
           nearest: nearest.get(k),
           /** Listed positions whose liquidation price the venue did not give (0 or below, or none): they have no distance. */
-          unpriced: (info?.positions ?? []).filter((p) => p.repeat !== true && !(p.liquidationPrice !== undefined && p.liquidationPrice > 0)).length,
+          unpriced: (info === undefined ? [] : positionsOf(info)).filter((p) => !(p.liquidationPrice !== undefined && p.liquidationPrice > 0)).length,
         };
       }),
       endpoints: endpointsOf(collected.get(name)?.outcomes ?? [], name),

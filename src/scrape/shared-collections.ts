@@ -28,14 +28,22 @@ export class SharedCollections<T> {
     return orWhenAborted(entry.promise, deadline.signal, () => previous ?? fallback());
   }
 
-  /** `collect()` never rejects: the runner turns every failure of an endpoint into an outcome. */
+  /**
+   * The runner turns every failure of an endpoint into an outcome, so `collect()` should never reject; if it does, the
+   * scrapes joined to it get the rejection (a 500), the next one starts afresh, and the process lives on.
+   */
   #start(key: string, collect: () => Promise<T>, previous: T | undefined): Entry<T> {
     const started: Entry<T> = { startedAt: this.#now(), promise: collect(), ...(previous === undefined ? {} : { previous }) };
     this.#entries.set(key, started);
-    void started.promise.then((value) => {
-      started.value = value;
-      delete started.previous;
-    });
+    started.promise.then(
+      (value) => {
+        started.value = value;
+        delete started.previous;
+      },
+      () => {
+        if (this.#entries.get(key) === started) this.#entries.delete(key);
+      },
+    );
     return started;
   }
 

@@ -1,7 +1,7 @@
 // The runbook pages as HTML: each alert's Markdown through markdown-it, in one small page layout, and their index.
 
 import MarkdownIt from "markdown-it";
-import { VERSION } from "../version.js";
+import { VERSION } from "../../version.js";
 import { RUNBOOK_CSS_NAME } from "./runbook-css.js";
 import { RUNBOOK_MARKDOWN } from "./runbook-texts.js";
 

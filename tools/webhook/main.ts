@@ -1,5 +1,5 @@
 // CLI entry point of the webhook receiver: `node dist/webhook/main.js [--host H] [--port P]`; prints each alert it is sent.
-import { refuseOlderNode } from "../util/node-engines.js";
+import { refuseOlderNode } from "../../src/util/node-engines.js";
 
 // Like the exporter, it refuses a Node.js older than package.json's engines rather than run on a release nothing tests.
 refuseOlderNode("webhook receiver");

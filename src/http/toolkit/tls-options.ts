@@ -3,8 +3,8 @@
 import { X509Certificate } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { createSecureContext, DEFAULT_CIPHERS, type TlsOptions } from "node:tls";
-import { ConfigError } from "../config/errors.js";
-import { fileErrorText, libraryErrorText } from "../util/error-text.js";
+import { ConfigError } from "../../config/errors.js";
+import { fileErrorText, libraryErrorText } from "../../util/error-text.js";
 import { ecdhCurveOption, NODE_TLS_VERSION, openSslCipherList } from "./tls-names.js";
 import type { PemSource, TlsServerConfig } from "./web-config-schema.js";
 

@@ -1,8 +1,8 @@
 // What one scrape read: per account and for the markets, the outcomes and the validated data.
 
-import type { Thresholds } from "../config/thresholds.js";
+import type { Thresholds } from "../config/threshold-table.js";
 import type { AccountInfo, ActiveOrders, Market, OrderHistory } from "../venue/snapshot.js";
-import type { OrderCounts } from "./order-outcomes.js";
+import type { OrderCounts } from "./order-tally.js";
 import type { Endpoint } from "../venue/endpoints.js";
 import type { FailureReason } from "../venue/errors.js";
 

@@ -1,7 +1,7 @@
 // The web config file's shape, key for key as Prometheus exporter-toolkit spells it, strict about the rest.
 
 import { z } from "zod";
-import { headerValueProblem } from "../config/secret.js";
+import { headerValueProblem } from "../../config/secret.js";
 import { goDurationMs } from "./go-duration.js";
 import { cipherSuiteProblem, curveProblem, isTls13Suite, TLS_VERSIONS } from "./tls-names.js";
 

@@ -1,6 +1,6 @@
 // How the status page grades a figure: by the account's own alert thresholds, as the shipped alerts compare.
 
-import { THRESHOLDS, type Thresholds } from "../config/thresholds.js";
+import { THRESHOLDS, type Thresholds } from "../../config/threshold-table.js";
 
 export type RiskState = "ok" | "warning" | "critical";
 

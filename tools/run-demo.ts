@@ -1,11 +1,11 @@
 // The demo (`npm run demo`, src/demo.ts): the built-in simulated venue plus the exporter pointed at it, on this machine.
 
-import { ConfigError } from "./config/errors.js";
-import { configFromEnv } from "./config/load.js";
-import { libraryErrorText } from "./util/error-text.js";
-import { ListenError } from "./http/listen-error.js";
-import { createLogger } from "./log.js";
-import { startService } from "./service.js";
+import { ConfigError } from "../src/config/errors.js";
+import { configFromEnv } from "../src/config/load.js";
+import { libraryErrorText } from "../src/util/error-text.js";
+import { ListenError } from "../src/http/listen-error.js";
+import { createLogger } from "../src/log.js";
+import { startService } from "../src/service.js";
 import { startSimulator } from "./simulator/server.js";
 
 const DEMO_KEY = "demo-key";

@@ -3,14 +3,14 @@
 import { createHash } from "node:crypto";
 import { ownsMarkets, shardAccounts } from "../config/sharding.js";
 import { Secret } from "../config/secret.js";
-import type { Thresholds } from "../config/thresholds.js";
+import type { Thresholds } from "../config/threshold-table.js";
 import type { AccountConfig, Config, VenueConfig } from "../config/types.js";
 import { Deadline } from "../util/deadline.js";
 import { VenueClient, type CallContext, type ClientHooks, type RequestTrace } from "../venue/client.js";
 import type { Endpoint } from "../venue/endpoints.js";
 import { VenueError } from "../venue/errors.js";
 import type { AccountInfo } from "../venue/snapshot.js";
-import type { OrderOutcomes } from "./order-outcomes.js";
+import type { OrderOutcomes } from "./order-tally.js";
 import type { AccountResult, EndpointOutcome, MarketsResult, ScrapeResult } from "./result.js";
 import { mergeOutcomes, runEndpoint, type Run } from "./runner.js";
 import { SharedCollections } from "./shared-collections.js";
@@ -230,9 +230,8 @@ export class Scraper {
   }
 
   async #scrapeAccount(name: string, trace: CollectionTrace | undefined): Promise<AccountResult> {
-    const entry = this.#accounts.get(name);
-    if (entry === undefined) throw new Error(`no account named ${JSON.stringify(name)}`);
-    const { config, client } = entry;
+    // Every name is one of this scraper's: the exporter looks a target up in them before it scrapes.
+    const { config, client } = this.#accounts.get(name)!;
     const startedAt = this.#now();
     trace?.started(name, startedAt);
     const deadline = this.#collectionDeadline();
