@@ -8,12 +8,8 @@ export function addressGroup(remoteAddress: string | undefined): string {
   const address = remoteAddress ?? "";
   if (isIP(address) === 0) return address;
   const ip = ipaddr.process(address);
-  return ip instanceof ipaddr.IPv6
-    ? `${ip.parts
-        .slice(0, 4)
-        .map((part) => part.toString(16))
-        .join(":")}::/64`
-    : ip.toString();
+  // The last four of the eight groups (and any zone) give way to the /64.
+  return ip instanceof ipaddr.IPv6 ? ip.toNormalizedString().replace(/(:[^:]*){4}$/, "::/64") : ip.toString();
 }
 
 export interface Standing {
