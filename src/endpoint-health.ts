@@ -60,16 +60,13 @@ export class EndpointHealth {
     }
     const before = this.#healthy.get(at);
     this.#healthy.set(at, o.ok);
-    const fields = { endpoint: o.endpoint, account: o.account };
-    if (!o.ok && before !== false) {
-      const held = this.#lines.take(`${o.endpoint}\u0000${o.reason ?? ""}`);
-      if (held === undefined) return;
-      this.#logger.warn({ ...fields, reason: o.reason, error: o.message, ...suppressed(held) }, "venue endpoint failing");
-    } else if (o.ok && before === false) {
-      const held = this.#lines.take(`${o.endpoint}\u0000recovered`);
-      if (held === undefined) return;
-      this.#logger.info({ ...fields, ...suppressed(held) }, "venue endpoint recovered");
-    }
+    // Logged on a change only: failing after anything but a failure, recovered after a failure.
+    if (o.ok !== (before === false)) return;
+    const held = this.#lines.take(`${o.endpoint}\u0000${o.ok ? "recovered" : (o.reason ?? "")}`);
+    if (held === undefined) return;
+    const fields = { endpoint: o.endpoint, account: o.account, ...suppressed(held) };
+    if (o.ok) this.#logger.info({ ...fields }, "venue endpoint recovered");
+    else this.#logger.warn({ ...fields, reason: o.reason, error: o.message }, "venue endpoint failing");
   }
 
   #pagingOf(account: string, history: OrderHistory): void {

@@ -1,21 +1,15 @@
 // What each client address asked of the password checks lately, the order in which its next check is taken.
 
-import { isIPv6 } from "node:net";
+import { isIP } from "node:net";
+import ipaddr from "ipaddr.js";
 
 /** An IPv4 address alone (a mapped one too); an IPv6 one by its /64, from which one host can take a new address per request. */
 export function addressGroup(remoteAddress: string | undefined): string {
   const address = remoteAddress ?? "";
-  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address);
-  if (mapped?.[1] !== undefined) return mapped[1];
-  if (!isIPv6(address)) return address;
-  const [head = "", tail = ""] = address.split("%", 1)[0]!.split("::");
-  const left = head === "" ? [] : head.split(":");
-  const right = tail === "" ? [] : tail.split(":");
-  const groups = address.includes("::") ? [...left, ...Array<string>(8 - left.length - right.length).fill("0"), ...right] : left;
-  return `${groups
-    .slice(0, 4)
-    .map((group) => Number.parseInt(group, 16).toString(16))
-    .join(":")}::/64`;
+  if (isIP(address) === 0) return address;
+  const ip = ipaddr.process(address);
+  // The last four of the eight groups (and any zone) give way to the /64.
+  return ip instanceof ipaddr.IPv6 ? ip.toNormalizedString().replace(/(:[^:]*){4}$/, "::/64") : ip.toString();
 }
 
 export interface Standing {
