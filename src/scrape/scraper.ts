@@ -69,7 +69,7 @@ export class Scraper {
   readonly #publicClient: VenueClient;
   readonly #hooks: ScraperHooks;
   readonly #marketsTtlMs: number;
-  /** Per account and endpoint, until when (epoch ms) the venue asked to be left alone (its Retry-After). */
+  /** Per account and endpoint, until when (performance.now() ms, so a wall clock stepped back never stretches it) the venue asked to be left alone. */
   readonly #retryUntil = new Map<string, number>();
   readonly #collections: { accounts: SharedCollections<AccountResult>; markets: SharedCollections<MarketsResult> };
   readonly #minIntervalMs: number;
@@ -207,7 +207,7 @@ export class Scraper {
     trace: CollectionTrace | undefined,
   ): Promise<Run<T>> {
     const key = `${account ?? ""}\u0000${endpoint}`;
-    const waitMs = (this.#retryUntil.get(key) ?? 0) - this.#now();
+    const waitMs = (this.#retryUntil.get(key) ?? 0) - performance.now();
     if (waitMs > 0) {
       return runEndpoint(endpoint, account, () =>
         Promise.reject(new VenueError("rate_limited", `${endpoint}: skipped, the venue asked to wait ${Math.ceil(waitMs / 1000)} s more`)),
@@ -225,7 +225,7 @@ export class Scraper {
     const run = await runEndpoint(endpoint, account, () => fn(ctx));
     if (counts.size > 0) this.#hooks.onInvalidFields(endpoint, counts);
     const retryAfterSeconds = run.outcome.retryAfterSeconds ?? 0;
-    if (retryAfterSeconds > 0) this.#retryUntil.set(key, this.#now() + retryAfterSeconds * 1000);
+    if (retryAfterSeconds > 0) this.#retryUntil.set(key, performance.now() + retryAfterSeconds * 1000);
     return run;
   }
 
