@@ -57,6 +57,7 @@ export class Exporter {
         pool: this.#pool,
         onAnswer: (endpoint, code) => this.self.upstreamAnswer(endpoint, code),
         onInvalidFields: (endpoint, counts) => this.self.invalidFields(endpoint, counts),
+        onCollected: (result) => this.health.record(result),
       },
       this.#now,
       this.#orderOutcomes,
@@ -101,7 +102,6 @@ export class Exporter {
       const answer = last.accountsBody === undefined || result.collectedAt <= last.renderedAt ? last.answer : this.#withOwnMetrics(last.accountsBody);
       return { answer, result, dropped: last.dropped };
     }
-    this.health.record(result);
     const { text, dropped } = this.#render(result);
     const body = new SharedBody(text);
     const answer = own ? this.#withOwnMetrics(body) : Promise.resolve(new Answer(body));

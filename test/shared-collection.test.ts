@@ -22,8 +22,12 @@ afterEach(async () => {
   rig = undefined;
 });
 
-async function start(env: Record<string, string> = {}, maxInFlight = 100): Promise<Rig> {
-  const r = await startClockedExporter({ env: { TRADING_MIN_COLLECTION_INTERVAL_SECONDS: String(INTERVAL_S), ...env }, maxInFlight });
+async function start(env: Record<string, string> = {}, maxInFlight = 100, lines?: string[]): Promise<Rig> {
+  const r = await startClockedExporter({
+    env: { TRADING_MIN_COLLECTION_INTERVAL_SECONDS: String(INTERVAL_S), ...env },
+    maxInFlight,
+    ...(lines === undefined ? {} : { lines }),
+  });
   const hold = () => {
     const gate = Promise.withResolvers<void>();
     r.venue.options.hold = gate.promise;
@@ -145,6 +149,30 @@ describe("debug probes are admitted like any scrape", () => {
     expect(refused.status).toBe(503);
     release();
     for (const res of await Promise.all(held)) expect(res.status).toBe(200);
+  });
+});
+
+describe("a collection the venue answers late", () => {
+  it("counts a timeout and logs it when it ends, though every scrape was served the collection before", async () => {
+    const lines: string[] = [];
+    const r = await start({ TRADING_SCRAPE_TIMEOUT_SECONDS: "0.3" }, 100, lines);
+    const timeouts = async () =>
+      valueOf(parseExposition(await r.exporter.self.registry.metrics()), "trading_exporter_upstream_errors_total", {
+        endpoint: "account_info",
+        reason: "timeout",
+      });
+    expect(valueOf(await samples(await r.get("/probe?target=acct")), "trading_up", { account: "acct" })).toBe(1);
+    r.clock.now = START_MS + INTERVAL_S * 1000;
+    const release = r.hold();
+    // The scrape gives up first (0.1 s) and is served the collection before; its own runs on to its 0.3 s and past them.
+    expect(valueOf(await samples(await r.get("/probe?target=acct", "0.6")), "trading_up", { account: "acct" })).toBe(1);
+    await expect.poll(timeouts).toBe(1);
+    const calls = valueOf(parseExposition(await r.exporter.self.registry.metrics()), "trading_exporter_upstream_calls_total", { endpoint: "account_info" });
+    expect(calls).toBe(2);
+    release();
+    expect(lines.map((line) => JSON.parse(line) as Record<string, unknown>)).toContainEqual(
+      expect.objectContaining({ msg: "venue endpoint failing", endpoint: "account_info", account: "acct", reason: "timeout" }),
+    );
   });
 });
 

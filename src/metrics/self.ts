@@ -26,6 +26,7 @@ export class SelfMetrics {
   readonly registry = new Registry();
   readonly #requests: Counter<"endpoint" | "code">;
   readonly #errors: Counter<"endpoint" | "reason">;
+  readonly #calls: Counter<"endpoint">;
   readonly #invalidFields: Counter<"endpoint" | "field">;
   readonly #unsetFields: Counter<"endpoint" | "field">;
   readonly #seriesDropped: Counter;
@@ -63,6 +64,11 @@ export class SelfMetrics {
       "upstream_errors_total",
       "Failed endpoint calls, by endpoint and reason (one per failed collection; scrapes sharing a collection count it once).",
       ["endpoint", "reason"],
+    );
+    this.#calls = counter(
+      "upstream_calls_total",
+      "Endpoint calls, by endpoint (one per collection as it ends, late ones included; the denominator of upstream_errors_total).",
+      ["endpoint"],
     );
     this.#invalidFields = counter("invalid_fields_total", "Fields the venue sent missing or not as a finite number or expected value, by endpoint and field.", [
       "endpoint",
@@ -111,6 +117,7 @@ export class SelfMetrics {
     this.#reloadAt = gauge("config_last_reload_success_timestamp_seconds", "Time of the last successful configuration load, in seconds since the epoch.");
     this.configLoaded(true);
     for (const endpoint of ENDPOINTS) {
+      this.#calls.inc({ endpoint }, 0);
       for (const reason of FAILURE_REASONS) this.#errors.inc({ endpoint, reason }, 0);
     }
   }
@@ -119,8 +126,10 @@ export class SelfMetrics {
     this.#requests.inc({ endpoint, code });
   }
 
-  upstreamError(endpoint: Endpoint, reason: FailureReason): void {
-    this.#errors.inc({ endpoint, reason });
+  /** One endpoint call of a collection as it ended: `reason` when it failed. */
+  upstreamCall(endpoint: Endpoint, reason: FailureReason | undefined): void {
+    this.#calls.inc({ endpoint });
+    if (reason !== undefined) this.#errors.inc({ endpoint, reason });
   }
 
   configLoaded(ok: boolean): void {

@@ -36,6 +36,8 @@ export interface ScrapeOptions {
 
 export interface ScraperHooks extends ClientHooks {
   onInvalidFields(endpoint: Endpoint, counts: Map<string, number>): void;
+  /** Every collection as it ends, whether or not a scrape is still waiting for it: a late one is a failure too. */
+  onCollected(result: AccountResult | MarketsResult): void;
 }
 
 /** What a collection depends on, credentials included (revealed only into the hash), thresholds not (no venue call reads them). */
@@ -144,6 +146,7 @@ export class Scraper {
         const result = await this.#scrapeAccount(name, trace);
         // Counted here, once per collection: scrapes sharing or reusing it see the same counts.
         result.orderCounts = this.#orderOutcomes.observe(name, result.activeOrders, result.history, this.#historyMaxOrders, this.#maxOrderOutcomeSeries);
+        this.#hooks.onCollected(result);
         return result;
       },
       () => ({
@@ -195,7 +198,9 @@ export class Scraper {
     trace?.started(undefined, this.#now());
     const deadline = this.#collectionDeadline();
     const run = await this.#call("markets", undefined, deadline, (ctx) => this.#publicClient.markets(ctx), trace);
-    return { outcome: run.outcome, markets: run.value, readAt: this.#now(), maxAgeSeconds: this.#marketsTtlMs / 1000 };
+    const result = { outcome: run.outcome, markets: run.value, readAt: this.#now(), maxAgeSeconds: this.#marketsTtlMs / 1000 };
+    this.#hooks.onCollected(result);
+    return result;
   }
 
   /** One endpoint call through the runner, skipped while the venue's Retry-After lasts. */

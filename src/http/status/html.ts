@@ -1,6 +1,6 @@
 // HTML escaped by construction: every value put in an html`` template is escaped unless it is itself html.
 
-import { escapeHtml } from "../util/html-escape.js";
+import { escapeHtml } from "../../util/html-escape.js";
 
 /** A piece of HTML that is safe as it is: made only by the html`` tag. */
 export class Html {
