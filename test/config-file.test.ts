@@ -146,6 +146,12 @@ describe("bad config files", () => {
       "config file: not valid YAML at line 2, column 13: a value holds a colon followed by a space; quote the value",
     ],
     ["duplicate YAML key", `${GOOD}venue: {}\n`, "config file: not valid YAML at line 8, column 1: this key is given twice in the same map"],
+    ["duplicate nested key", `${GOOD}    name: b\n`, "config file: not valid YAML at line 8, column 5: this key is given twice in the same map"],
+    [
+      "an alias bomb",
+      `${GOOD}bomb:\n  a: &a [x, x, x, x, x, x, x, x, x, x]\n${Array.from({ length: 9 }, (_, i) => `  ${"bcdefghij"[i]}: &${"bcdefghij"[i]} [${Array(10).fill(`*${"abcdefghi"[i]}`).join(", ")}]\n`).join("")}`,
+      "config file: its YAML aliases (*name) expand to too much; refused",
+    ],
   ])("%s", (_name, text, message) => {
     expect(() => loadConfigFile(file(text), {})).toThrowError(new ConfigError(message.split("\n")));
   });
@@ -155,6 +161,12 @@ describe("bad config files", () => {
     expect(() => loadConfigFile(path, {})).toThrowError(
       new ConfigError(`accounts[0].auth.key_file: cannot read ${JSON.stringify(join(dirname(path), "nope.txt"))}: no such file (ENOENT)`),
     );
+  });
+
+  it("refuses a file over 1 MiB in one line, even one it could read", () => {
+    const big = file(`${GOOD}${"# padding\n".repeat(110_000)}`);
+    expect(() => loadConfigFile(big, {})).toThrowError(new ConfigError(`config file: ${JSON.stringify(big)} is larger than 1 MiB, the most read; refused`));
+    expect(() => loadConfigFile(file(`${GOOD}${"# padding\n".repeat(100_000)}`), {})).not.toThrow();
   });
 
   it("names an unreadable file without failing on anything else", () => {

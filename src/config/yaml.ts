@@ -1,17 +1,36 @@
 // Reads a YAML file for the config or the web config: a problem is one line naming the file's role, never its text.
 
-import { readFileSync } from "node:fs";
-import { parseDocument } from "yaml";
+import { closeSync, openSync, readSync } from "node:fs";
+import { isScalar, parseDocument, visit, type Document } from "yaml";
 import { fileErrorText } from "../util/error-text.js";
 import { ConfigError } from "./errors.js";
 
+/** The largest config or web config file read: a thousand accounts take about 150 KiB. */
+export const MAX_FILE_BYTES = 1024 * 1024;
+
+/** At most MAX_FILE_BYTES + 1 bytes: a larger file (or /dev/zero) is refused without being read whole. */
+function readBounded(path: string): Buffer {
+  const fd = openSync(path, "r");
+  try {
+    const buffer = Buffer.alloc(MAX_FILE_BYTES + 1);
+    let length = 0;
+    for (let n = 1; n > 0 && length < buffer.length; length += n) n = readSync(fd, buffer, length, buffer.length - length, null);
+    return buffer.subarray(0, length);
+  } finally {
+    closeSync(fd);
+  }
+}
+
 /** The file's text; `label` ("config file") starts the error when it cannot be read. */
 export function readText(path: string, label: string): string {
+  let bytes: Buffer;
   try {
-    return readFileSync(path, "utf8");
+    bytes = readBounded(path);
   } catch (error) {
     throw new ConfigError(`${label}: ${fileErrorText(error, path)}`);
   }
+  if (bytes.length > MAX_FILE_BYTES) throw new ConfigError(`${label}: ${JSON.stringify(path)} is larger than 1 MiB, the most read; refused`);
+  return bytes.toString("utf8");
 }
 
 /** What a YAML error code means, in words; BAD_INDENT and MISSING_CHAR say more by what the parser noticed. */
@@ -39,13 +58,45 @@ function yamlProblem(code: string, message: string): string {
   return YAML_PROBLEMS[code] ?? `not YAML the parser reads (${code})`;
 }
 
-/** Duplicate keys refused; bad YAML is one line (where, and what in our words), never its text or the parser's message. */
-export function parseYaml(source: string, label: string): unknown {
-  const doc = parseDocument(source, { uniqueKeys: true, prettyErrors: false });
-  const problem = doc.errors[0];
-  if (problem === undefined) return doc.toJS();
-  const before = source.slice(0, problem.pos[0]);
+/** Where the first key given twice in one map starts; a set per map, where the parser's own check is quadratic in the keys. */
+function duplicateKeyAt(doc: Document): number | undefined {
+  let at: number | undefined;
+  visit(doc, {
+    Map(_key, map) {
+      const seen = new Set<unknown>();
+      for (const { key } of map.items) {
+        if (!isScalar(key)) continue;
+        if (seen.has(key.value)) {
+          at = key.range?.[0] ?? 0;
+          return visit.BREAK;
+        }
+        seen.add(key.value);
+      }
+      return undefined;
+    },
+  });
+  return at;
+}
+
+function problemAt(source: string, label: string, pos: number, problem: string): ConfigError {
+  const before = source.slice(0, pos);
   const line = before.split("\n").length;
-  const column = problem.pos[0] - before.lastIndexOf("\n");
-  throw new ConfigError(`${label}: not valid YAML at line ${line}, column ${column}: ${yamlProblem(problem.code, problem.message)}`);
+  const column = pos - before.lastIndexOf("\n");
+  return new ConfigError(`${label}: not valid YAML at line ${line}, column ${column}: ${problem}`);
+}
+
+/** Duplicate keys and alias bombs refused; bad YAML is one line (where, and what in our words), never its text or the parser's message. */
+export function parseYaml(source: string, label: string): unknown {
+  const doc = parseDocument(source, { uniqueKeys: false, prettyErrors: false });
+  const problem = doc.errors[0];
+  if (problem !== undefined) throw problemAt(source, label, problem.pos[0], yamlProblem(problem.code, problem.message));
+  const duplicate = duplicateKeyAt(doc);
+  if (duplicate !== undefined) throw problemAt(source, label, duplicate, YAML_PROBLEMS.DUPLICATE_KEY!);
+  try {
+    return doc.toJS({ maxAliasCount: 100 });
+  } catch (error) {
+    // yaml's own guard (a ReferenceError) against a few lines of aliases that expand to gigabytes.
+    if (error instanceof ReferenceError) throw new ConfigError(`${label}: its YAML aliases (*name) expand to too much; refused`);
+    throw error;
+  }
 }
