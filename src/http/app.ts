@@ -200,7 +200,7 @@ export function createApp(options: AppOptions): express.Express {
     routes.post("/-/reload", async (req, res) => {
       // A page of another site could otherwise reload the exporter (a form or a no-cors fetch needs no permission).
       const crossSite = crossSiteReason(req);
-      if (crossSite !== undefined) return plain(res, 403, crossSite);
+      if (crossSite !== undefined) return plain(res.set("connection", "close"), 403, crossSite);
       try {
         await reload();
         plain(res, 200, "configuration reloaded");
