@@ -7,6 +7,7 @@ import { describe, expect, it } from "vitest";
 import { ConfigError } from "../src/config/errors.js";
 import { loadConfigFile } from "./helpers/config-files.js";
 import { SETTING_LIST } from "../src/config/settings.js";
+import { parseYaml, parseYamlAside } from "../src/config/yaml.js";
 
 const EXAMPLE = new URL("../examples/trading-exporter.yml", import.meta.url).pathname;
 
@@ -186,5 +187,30 @@ describe("bad config files", () => {
     expect(() => loadConfigFile(file(text), {})).toThrowError(expect.objectContaining({ message: expect.not.stringContaining("hunter2") }));
     const typed = account("{ type: api_key, key: [hunter2-secret] }");
     expect(() => loadConfigFile(file(typed), {})).toThrowError(expect.objectContaining({ message: expect.not.stringContaining("hunter2") }));
+  });
+});
+
+describe("a config file's YAML read on a worker thread (as loadConfig reads it, so a reload never holds the event loop)", () => {
+  const bomb = `a: &a [x, x, x, x, x, x, x, x, x, x]\n${[..."bcdefghij"].map((c, i) => `${c}: &${c} [${Array(10).fill(`*${"abcdefghi"[i]}`).join(", ")}]`).join("\n")}\n`;
+  it.each([
+    ["a good file", GOOD],
+    ["a key given twice", `${GOOD}venue: {}\n`],
+    ["an unclosed list", "venue: [\n"],
+    ["an alias bomb", bomb],
+    ["20,000 keys", Array.from({ length: 20_000 }, (_, i) => `k${i}: ${i}\n`).join("")],
+  ])("reads %s as the event loop's own reader does", async (_name, text) => {
+    const inline = (() => {
+      try {
+        return { data: parseYaml(text, "config file") };
+      } catch (error) {
+        return { error };
+      }
+    })();
+    const aside = await parseYamlAside(text, "config file").then(
+      (data) => ({ data }),
+      (error: unknown) => ({ error }),
+    );
+    expect(aside).toEqual(inline);
+    if ("error" in aside) expect(aside.error).toBeInstanceOf(ConfigError);
   });
 });

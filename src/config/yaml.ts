@@ -1,7 +1,11 @@
 // Reads a YAML file for the config or the web config: a problem is one line naming the file's role, never its text.
 
+import { once } from "node:events";
 import { closeSync, openSync, readSync } from "node:fs";
-import { isScalar, parseDocument, visit, type Document } from "yaml";
+import { createRequire } from "node:module";
+import { pathToFileURL } from "node:url";
+import { Worker } from "node:worker_threads";
+import * as yaml from "yaml";
 import { fileErrorText } from "../util/error-text.js";
 import { ConfigError } from "./errors.js";
 
@@ -58,24 +62,42 @@ function yamlProblem(code: string, message: string): string {
   return YAML_PROBLEMS[code] ?? `not YAML the parser reads (${code})`;
 }
 
-/** Where the first key given twice in one map starts; a set per map, where the parser's own check is quadratic in the keys. */
-function duplicateKeyAt(doc: Document): number | undefined {
-  let at: number | undefined;
-  visit(doc, {
+type YamlModule = typeof import("yaml");
+
+/** What reading a YAML text came to, plain data that crosses to and from a worker thread; `message` is the parser's, never shown. */
+type Read = { data: unknown } | { problem: { code: string; message: string; pos: number } } | { aliases: true };
+
+/**
+ * Parses `source` with the yaml module `y`, refusing a key given twice in one map (a set per map: the parser's own
+ * check is quadratic in the keys) and aliases that expand past 100 uses (yaml's guard, a ReferenceError). It refers
+ * to nothing outside itself: a worker thread runs it from its text.
+ */
+function readYaml(y: YamlModule, source: string): Read {
+  const doc = y.parseDocument(source, { uniqueKeys: false, prettyErrors: false });
+  const error = doc.errors[0];
+  if (error !== undefined) return { problem: { code: error.code, message: error.message, pos: error.pos[0] } };
+  let duplicate: number | undefined;
+  y.visit(doc, {
     Map(_key, map) {
       const seen = new Set<unknown>();
       for (const { key } of map.items) {
-        if (!isScalar(key)) continue;
+        if (!y.isScalar(key)) continue;
         if (seen.has(key.value)) {
-          at = key.range?.[0] ?? 0;
-          return visit.BREAK;
+          duplicate = key.range?.[0] ?? 0;
+          return y.visit.BREAK;
         }
         seen.add(key.value);
       }
       return undefined;
     },
   });
-  return at;
+  if (duplicate !== undefined) return { problem: { code: "DUPLICATE_KEY", message: "", pos: duplicate } };
+  try {
+    return { data: doc.toJS({ maxAliasCount: 100 }) };
+  } catch (thrown) {
+    if (thrown instanceof ReferenceError) return { aliases: true };
+    throw thrown;
+  }
 }
 
 function problemAt(source: string, label: string, pos: number, problem: string): ConfigError {
@@ -85,18 +107,36 @@ function problemAt(source: string, label: string, pos: number, problem: string):
   return new ConfigError(`${label}: not valid YAML at line ${line}, column ${column}: ${problem}`);
 }
 
+function dataOf(read: Read, source: string, label: string): unknown {
+  if ("data" in read) return read.data;
+  if ("aliases" in read) throw new ConfigError(`${label}: its YAML aliases (*name) expand to too much; refused`);
+  const { code, message, pos } = read.problem;
+  throw problemAt(source, label, pos, yamlProblem(code, message));
+}
+
 /** Duplicate keys and alias bombs refused; bad YAML is one line (where, and what in our words), never its text or the parser's message. */
 export function parseYaml(source: string, label: string): unknown {
-  const doc = parseDocument(source, { uniqueKeys: false, prettyErrors: false });
-  const problem = doc.errors[0];
-  if (problem !== undefined) throw problemAt(source, label, problem.pos[0], yamlProblem(problem.code, problem.message));
-  const duplicate = duplicateKeyAt(doc);
-  if (duplicate !== undefined) throw problemAt(source, label, duplicate, YAML_PROBLEMS.DUPLICATE_KEY!);
+  return dataOf(readYaml(yaml, source), source, label);
+}
+
+/** The worker's whole program: `readYaml` from its own text, so src/ under vitest and dist/ run the same. */
+const PROGRAM = `
+import("node:worker_threads").then(async ({ parentPort, workerData }) => {
+  const y = await import(workerData.yaml);
+  parentPort.postMessage((${readYaml.toString()})(y, workerData.source));
+});`;
+
+/**
+ * As `parseYaml`, on a worker thread of its own: a 1 MiB file takes the parser about 2 s, which a reload must not hold
+ * the event loop for (scrapes and /-/healthy go on meanwhile).
+ */
+export async function parseYamlAside(source: string, label: string): Promise<unknown> {
+  const yamlUrl = pathToFileURL(createRequire(import.meta.url).resolve("yaml")).href;
+  const worker = new Worker(PROGRAM, { eval: true, workerData: { yaml: yamlUrl, source } });
   try {
-    return doc.toJS({ maxAliasCount: 100 });
-  } catch (error) {
-    // yaml's own guard (a ReferenceError) against a few lines of aliases that expand to gigabytes.
-    if (error instanceof ReferenceError) throw new ConfigError(`${label}: its YAML aliases (*name) expand to too much; refused`);
-    throw error;
+    const [read] = (await once(worker, "message")) as [Read];
+    return dataOf(read, source, label);
+  } finally {
+    void worker.terminate();
   }
 }
