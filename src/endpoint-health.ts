@@ -3,7 +3,7 @@
 
 import type { Logger } from "pino";
 import type { SelfMetrics } from "./metrics/self.js";
-import type { EndpointOutcome, ScrapeResult } from "./scrape/result.js";
+import type { AccountResult, EndpointOutcome, MarketsResult } from "./scrape/result.js";
 import { LineRateLimit } from "./util/line-rate-limit.js";
 import type { FailureReason } from "./venue/errors.js";
 import type { OrderHistory, PagingAnomaly } from "./venue/snapshot.js";
@@ -40,12 +40,14 @@ export class EndpointHealth {
     this.#now = now;
   }
 
-  /** A new collection's outcomes; one a scrape shares or serves again is not recorded twice. */
-  record(result: ScrapeResult): void {
-    const outcomes = result.accounts.flatMap((a) => a.outcomes);
-    if (result.markets) outcomes.push(result.markets.outcome);
-    for (const outcome of outcomes) this.#outcome(outcome);
-    for (const a of result.accounts) if (a.history !== undefined) this.#pagingOf(a.account, a.history);
+  /** A collection as it ends, once however many scrapes it serves, none included: a late one is a failure too. */
+  record(result: AccountResult | MarketsResult): void {
+    if ("account" in result) {
+      for (const outcome of result.outcomes) this.#outcome(outcome);
+      if (result.history !== undefined) this.#pagingOf(result.account, result.history);
+    } else {
+      this.#outcome(result.outcome);
+    }
   }
 
   lastFailure(endpoint: string, account: string | undefined): LastFailure | undefined {
@@ -54,8 +56,8 @@ export class EndpointHealth {
 
   #outcome(o: EndpointOutcome): void {
     const at = key(o.endpoint, o.account);
+    this.#self.upstreamCall(o.endpoint, o.ok ? undefined : o.reason);
     if (!o.ok && o.reason !== undefined) {
-      this.#self.upstreamError(o.endpoint, o.reason);
       this.#failures.set(at, { reason: o.reason, httpStatus: o.httpStatus, at: this.#now() });
     }
     const before = this.#healthy.get(at);

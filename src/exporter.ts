@@ -4,7 +4,7 @@ import type { Logger } from "pino";
 import { LatestCollection } from "./scrape/latest.js";
 import { OrderOutcomes } from "./scrape/order-tally.js";
 import type { ScrapeResult } from "./scrape/result.js";
-import { type CollectionTrace, Scraper, type ScrapeOptions } from "./scrape/scraper.js";
+import { Scraper, type ScrapeOptions } from "./scrape/scraper.js";
 import type { AccountConfig, Config } from "./config/types.js";
 import { debugReport } from "./debug-report.js";
 import { COLLECTORS, GIVE_WAY } from "./collectors/index.js";
@@ -14,8 +14,8 @@ import { type Exposition, expose, type CollectorOutput } from "./metrics/exposit
 import { SelfMetrics } from "./metrics/self.js";
 import type { Deadline } from "./util/deadline.js";
 import { EndpointHealth } from "./endpoint-health.js";
-import type { RequestTrace } from "./venue/client.js";
 import { closePool, venuePool } from "./venue/http.js";
+import { redact } from "./util/redact.js";
 
 function sameList(a: readonly unknown[], b: readonly unknown[]): boolean {
   return a.length === b.length && a.every((x, i) => x === b[i]);
@@ -34,6 +34,8 @@ export class Exporter {
     string,
     { results: unknown[]; renderedAt: number; answer: Promise<Answer>; accountsBody: SharedBody | undefined; dropped: number }
   >();
+  /** Each probe answer's debug report, as long as the answer is kept: every debug probe served it writes the same bytes. */
+  readonly #reports = new WeakMap<Answer, Answer>();
   readonly #now: () => number;
   /** What the last scrapes served, for the status page: it reads them and never collects. */
   readonly latest = new LatestCollection();
@@ -57,6 +59,7 @@ export class Exporter {
         pool: this.#pool,
         onAnswer: (endpoint, code) => this.self.upstreamAnswer(endpoint, code),
         onInvalidFields: (endpoint, counts) => this.self.invalidFields(endpoint, counts),
+        onCollected: (result) => this.health.record(result),
       },
       this.#now,
       this.#orderOutcomes,
@@ -85,7 +88,8 @@ export class Exporter {
 
   /** Scrapes served the same collection share one answer; a later one gets its body with own metrics as they are now. */
   async metrics(deadline: Deadline, options: ScrapeOptions = {}): Promise<Answer> {
-    return (await this.#serve(deadline, options)).answer;
+    const startedBy = options.accounts === undefined ? "a /metrics scrape" : "a probe";
+    return (await this.#serve(deadline, { startedBy, ...options })).answer;
   }
 
   async #serve(deadline: Deadline, options: ScrapeOptions): Promise<{ answer: Promise<Answer>; result: ScrapeResult; dropped: number }> {
@@ -101,7 +105,6 @@ export class Exporter {
       const answer = last.accountsBody === undefined || result.collectedAt <= last.renderedAt ? last.answer : this.#withOwnMetrics(last.accountsBody);
       return { answer, result, dropped: last.dropped };
     }
-    this.health.record(result);
     const { text, dropped } = this.#render(result);
     const body = new SharedBody(text);
     const answer = own ? this.#withOwnMetrics(body) : Promise.resolve(new Answer(body));
@@ -115,22 +118,23 @@ export class Exporter {
     return this.#withOwnMetrics(new SharedBody(""));
   }
 
-  /** A probe of one account (undefined: the market target) that reports its requests, if it started the collection. */
-  async debug(deadline: Deadline, account: AccountConfig | undefined, waitedMs = 0): Promise<string> {
-    const requests: RequestTrace[] = [];
-    const invalid = new Map<string, number>();
-    const started: Array<string | undefined> = [];
-    const trace: CollectionTrace = {
-      started: (name) => started.push(name),
-      request: (r) => requests.push(r),
-      invalid: (endpoint, field, count) => invalid.set(`${endpoint} ${field}`, (invalid.get(`${endpoint} ${field}`) ?? 0) + count),
-    };
+  /**
+   * A probe of one account (undefined: the market target): the report of the collection it was served, its requests
+   * whoever started it, made once per answer and shared by every probe served it (an 18 MB report is held once).
+   */
+  async debug(deadline: Deadline, account: AccountConfig | undefined, waitedMs = 0): Promise<Answer> {
     const options = account === undefined ? { accounts: [], marketFamilies: true } : { accounts: [account.name], marketFamilies: false };
-    const { answer, result, dropped } = await this.#serve(deadline, { ...options, trace, waitedMs });
-    const collected = account === undefined ? started.includes(undefined) : started.includes(account.name);
+    const { answer, result, dropped } = await this.#serve(deadline, { ...options, waitedMs, startedBy: "a debug probe" });
+    const served = await answer;
+    const made = this.#reports.get(served);
+    if (made !== undefined) return made;
+    const collected = account === undefined ? result.markets : result.accounts[0];
     const startedAt = account === undefined ? result.markets?.readAt : result.accounts[0]?.startedAt;
-    const collection = { startedAt, byThisProbe: collected, minIntervalSeconds: this.#config.scrape.minCollectionIntervalSeconds };
-    return debugReport({ account, requests, invalid, result, dropped, exposition: (await answer).text(), collection });
+    const collection = { startedAt, minIntervalSeconds: this.#config.scrape.minCollectionIntervalSeconds };
+    const text = debugReport({ account, log: collected?.log, result, dropped, exposition: served.text(), collection });
+    const report = new Answer(new SharedBody(redact(text)));
+    this.#reports.set(served, report);
+    return report;
   }
 
   #render(result: ScrapeResult): Exposition {

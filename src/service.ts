@@ -96,6 +96,7 @@ export async function startService(config: Config, logger: Logger, options: Serv
     maxConnections: config.web.maxConnections,
     idleTimeoutMs: config.web.idleTimeoutSeconds * 1000,
     writeTimeoutMs: config.web.writeTimeoutSeconds * 1000,
+    readTimeoutMs: config.web.readTimeoutSeconds * 1000,
     events: exporter.self.connections,
   }).catch((error: unknown) => {
     // Node says only EINVAL for a descriptor that is a file or a closed one: name what it was meant to be.

@@ -153,6 +153,6 @@ export async function loadConfig(sources: Sources): Promise<Loaded> {
   const flag = sources.flags?.["config.file"];
   const path = typeof flag === "string" ? flag : envValue(sources.env, "TRADING_CONFIG_FILE");
   // yaml and zod are loaded only for a file: the environment-only exporter does without their memory.
-  const file = path === undefined ? undefined : (await import("./file.js")).readConfigFile(path);
+  const file = path === undefined ? undefined : await (await import("./file.js")).readConfigFileAside(path);
   return buildConfig(sources, file);
 }

@@ -123,8 +123,8 @@ export const SETTINGS = {
     arg: "N",
     env: "TRADING_WEB_MAX_CONNECTIONS",
     default: 512,
-    help: "Connections to the exporter open at once on each listener, up to 1000000; one more is closed at once.",
-    more: "Prometheus's own `--web.max-connections` default. Closes are counted in `trading_exporter_http_connections_dropped_total`; keep it under the open-files limit.",
+    help: "Connections to the exporter open at once on each listener, up to 1000000; past it an idle one is closed for a new one, else the new one.",
+    more: "Prometheus's default. [Closes](security.md#connections) counted in `trading_exporter_http_connections_dropped_total`; keep it under the open-files limit.",
     parse: positiveInt(1_000_000),
   }),
   "web.idle_timeout_seconds": setting({
@@ -142,6 +142,14 @@ export const SETTINGS = {
     env: "TRADING_WEB_WRITE_TIMEOUT_SECONDS",
     default: 120,
     help: "A response unfinished this long after its request has its connection closed (Go's WriteTimeout).",
+    parse: seconds({ zero: false, max: SECONDS_MAX }),
+  }),
+  "web.read_timeout_seconds": setting({
+    at: "web.readTimeoutSeconds",
+    startupOnly: true,
+    env: "TRADING_WEB_READ_TIMEOUT_SECONDS",
+    default: 30,
+    help: "A request body not in this long after its head loses its connection.",
     parse: seconds({ zero: false, max: SECONDS_MAX }),
   }),
   "log.level": setting({

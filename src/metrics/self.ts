@@ -10,6 +10,14 @@ import { KNOWN_INVALID_FIELDS } from "../venue/known-fields.js";
 import { PAGING_ANOMALIES, type PagingAnomaly } from "../venue/snapshot.js";
 import { metricName } from "./family.js";
 
+/**
+ * Why the exporter's HTTP server closed a connection early: `cap` refused at the connection cap with none idle, `idle` an
+ * idle keep-alive one closed to admit a new one (as nginx reuses them), `read_timeout` its request not in within
+ * web.read_timeout_seconds, `refused` after a 401, 403 or 429.
+ */
+export const DROP_REASONS = ["cap", "idle", "read_timeout", "refused"] as const;
+export type DropReason = (typeof DROP_REASONS)[number];
+
 /** The Prometheus client's defaults dropped from the exposition (see the constructor). */
 export const NONCONFORMING_DEFAULTS = [
   "nodejs_active_handles_total",
@@ -26,6 +34,7 @@ export class SelfMetrics {
   readonly registry = new Registry();
   readonly #requests: Counter<"endpoint" | "code">;
   readonly #errors: Counter<"endpoint" | "reason">;
+  readonly #calls: Counter<"endpoint">;
   readonly #invalidFields: Counter<"endpoint" | "field">;
   readonly #unsetFields: Counter<"endpoint" | "field">;
   readonly #seriesDropped: Counter;
@@ -36,7 +45,7 @@ export class SelfMetrics {
   readonly #reloadAt: Gauge;
   readonly #rejected: Counter;
   readonly #connectionsOpen: Gauge;
-  readonly #connectionsDropped: Counter;
+  readonly #connectionsDropped: Counter<"reason">;
   readonly #writeTimeouts: Counter;
   readonly #rateLimited: Counter;
 
@@ -63,6 +72,11 @@ export class SelfMetrics {
       "upstream_errors_total",
       "Failed endpoint calls, by endpoint and reason (one per failed collection; scrapes sharing a collection count it once).",
       ["endpoint", "reason"],
+    );
+    this.#calls = counter(
+      "upstream_calls_total",
+      "Endpoint calls, by endpoint (one per collection as it ends, late ones included; the denominator of upstream_errors_total).",
+      ["endpoint"],
     );
     this.#invalidFields = counter("invalid_fields_total", "Fields the venue sent missing or not as a finite number or expected value, by endpoint and field.", [
       "endpoint",
@@ -97,8 +111,10 @@ export class SelfMetrics {
     this.#connectionsOpen = gauge("http_connections_open", "Connections to the exporter's own HTTP server now open, TLS handshakes included (a count).");
     this.#connectionsDropped = counter(
       "http_connections_dropped_total",
-      "Connections to the exporter's own HTTP server closed at once because the connection cap was reached (a count).",
+      "Connections to the exporter's own HTTP server closed early, by reason: cap (refused at the cap, none idle), idle (closed to admit a new one), read_timeout, refused (after a 401, 403 or 429) (a count).",
+      ["reason"],
     );
+    for (const reason of DROP_REASONS) this.#connectionsDropped.inc({ reason }, 0);
     this.#writeTimeouts = counter(
       "http_write_timeouts_total",
       "Connections to the exporter's own HTTP server closed because a response was not fully written within web.write_timeout_seconds of its request (a count).",
@@ -111,6 +127,7 @@ export class SelfMetrics {
     this.#reloadAt = gauge("config_last_reload_success_timestamp_seconds", "Time of the last successful configuration load, in seconds since the epoch.");
     this.configLoaded(true);
     for (const endpoint of ENDPOINTS) {
+      this.#calls.inc({ endpoint }, 0);
       for (const reason of FAILURE_REASONS) this.#errors.inc({ endpoint, reason }, 0);
     }
   }
@@ -119,8 +136,10 @@ export class SelfMetrics {
     this.#requests.inc({ endpoint, code });
   }
 
-  upstreamError(endpoint: Endpoint, reason: FailureReason): void {
-    this.#errors.inc({ endpoint, reason });
+  /** One endpoint call of a collection as it ended: `reason` when it failed. */
+  upstreamCall(endpoint: Endpoint, reason: FailureReason | undefined): void {
+    this.#calls.inc({ endpoint });
+    if (reason !== undefined) this.#errors.inc({ endpoint, reason });
   }
 
   configLoaded(ok: boolean): void {
@@ -151,7 +170,7 @@ export class SelfMetrics {
   readonly connections = {
     opened: (): void => this.#connectionsOpen.inc(),
     closed: (): void => this.#connectionsOpen.dec(),
-    dropped: (): void => this.#connectionsDropped.inc(),
+    dropped: (reason: DropReason): void => this.#connectionsDropped.inc({ reason }),
     writeTimedOut: (): void => this.#writeTimeouts.inc(),
   };
 

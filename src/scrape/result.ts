@@ -5,6 +5,16 @@ import type { AccountInfo, ActiveOrders, Market, OrderHistory } from "../venue/s
 import type { OrderCounts } from "./order-tally.js";
 import type { Endpoint } from "../venue/endpoints.js";
 import type { FailureReason } from "../venue/errors.js";
+import type { RequestTrace } from "../venue/client.js";
+
+/** What a collection asked of the venue and who started it: the debug report of every probe served the collection. */
+export interface CollectionLog {
+  /** "a debug probe", "a probe", "a /metrics scrape". */
+  startedBy: string;
+  requests: RequestTrace[];
+  /** Invalid fields by "endpoint field", with their counts. */
+  invalid: Map<string, number>;
+}
 
 export interface EndpointOutcome {
   endpoint: Endpoint;
@@ -31,6 +41,8 @@ export interface AccountResult {
   history: OrderHistory | undefined;
   /** Absent until both order lists were read once. */
   orderCounts?: OrderCounts | undefined;
+  /** Absent for a scrape that gave up waiting. */
+  log?: CollectionLog;
 }
 
 export interface MarketsResult {
@@ -38,6 +50,8 @@ export interface MarketsResult {
   markets: Market[] | undefined;
   readAt: number;
   maxAgeSeconds: number;
+  /** Absent for a scrape that gave up waiting. */
+  log?: CollectionLog;
 }
 
 export interface ScrapeResult {

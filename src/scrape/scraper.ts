@@ -11,22 +11,16 @@ import type { Endpoint } from "../venue/endpoints.js";
 import { VenueError } from "../venue/errors.js";
 import type { AccountInfo } from "../venue/snapshot.js";
 import type { OrderOutcomes } from "./order-tally.js";
-import type { AccountResult, EndpointOutcome, MarketsResult, ScrapeResult } from "./result.js";
+import type { AccountResult, CollectionLog, EndpointOutcome, MarketsResult, ScrapeResult } from "./result.js";
 import { mergeOutcomes, runEndpoint, type Run } from "./runner.js";
 import { SharedCollections } from "./shared-collections.js";
-
-/** A debug probe's view of the collections it starts itself (not those it joins or is served again). */
-export interface CollectionTrace {
-  started(account: string | undefined, at: number): void;
-  request(request: RequestTrace): void;
-  invalid(endpoint: Endpoint, field: string, count: number): void;
-}
 
 export interface ScrapeOptions {
   accounts?: string[];
   /** The market list's own families in the answer (default true); the list is read either way. */
   marketFamilies?: boolean;
-  trace?: CollectionTrace;
+  /** Who starts a collection this scrape starts, for the debug report of every probe served it ("a /metrics scrape"). */
+  startedBy?: string;
   /**
    * How long the scrape waited for a slot: a collection is fresh by when the scrape arrived, so a scrape held up in a
    * busy moment is served the collection it would have had, instead of adding one to the load that held it up.
@@ -36,6 +30,8 @@ export interface ScrapeOptions {
 
 export interface ScraperHooks extends ClientHooks {
   onInvalidFields(endpoint: Endpoint, counts: Map<string, number>): void;
+  /** Every collection as it ends, whether or not a scrape is still waiting for it: a late one is a failure too. */
+  onCollected(result: AccountResult | MarketsResult): void;
 }
 
 /** What a collection depends on, credentials included (revealed only into the hash), thresholds not (no venue call reads them). */
@@ -51,6 +47,10 @@ function identityOf(venue: VenueConfig, account: AccountConfig | undefined): str
 }
 
 const MARKETS = "markets";
+
+function newLog(startedBy: string): CollectionLog {
+  return { startedBy, requests: [], invalid: new Map() };
+}
 
 function timedOut(endpoint: Endpoint, account: string | undefined): EndpointOutcome {
   return {
@@ -69,7 +69,7 @@ export class Scraper {
   readonly #publicClient: VenueClient;
   readonly #hooks: ScraperHooks;
   readonly #marketsTtlMs: number;
-  /** Per account and endpoint, until when (epoch ms) the venue asked to be left alone (its Retry-After). */
+  /** Per account and endpoint, until when (performance.now() ms, so a wall clock stepped back never stretches it) the venue asked to be left alone. */
   readonly #retryUntil = new Map<string, number>();
   readonly #collections: { accounts: SharedCollections<AccountResult>; markets: SharedCollections<MarketsResult> };
   readonly #minIntervalMs: number;
@@ -128,22 +128,24 @@ export class Scraper {
     const names = options.accounts ?? this.accountNames();
     const collectedAt = this.#now();
     const arrivedAt = collectedAt - (options.waitedMs ?? 0);
+    const startedBy = options.startedBy ?? "a scrape";
     const [accounts, markets] = await Promise.all([
-      Promise.all(names.map((name) => this.#account(name, deadline, arrivedAt, options.trace))),
-      this.#markets(deadline, arrivedAt, options.trace),
+      Promise.all(names.map((name) => this.#account(name, deadline, arrivedAt, startedBy))),
+      this.#markets(deadline, arrivedAt, startedBy),
     ]);
     return { collectedAt, accounts, markets, marketFamilies: options.marketFamilies ?? true, thresholds: this.#thresholds };
   }
 
-  #account(name: string, deadline: Deadline, arrivedAt: number, trace: CollectionTrace | undefined): Promise<AccountResult> {
+  #account(name: string, deadline: Deadline, arrivedAt: number, startedBy: string): Promise<AccountResult> {
     return this.#collections.accounts.get(
       name,
       deadline,
       (_, startedAt) => this.#isRecent(startedAt, arrivedAt),
       async () => {
-        const result = await this.#scrapeAccount(name, trace);
+        const result = await this.#scrapeAccount(name, newLog(startedBy));
         // Counted here, once per collection: scrapes sharing or reusing it see the same counts.
         result.orderCounts = this.#orderOutcomes.observe(name, result.activeOrders, result.history, this.#historyMaxOrders, this.#maxOrderOutcomeSeries);
+        this.#hooks.onCollected(result);
         return result;
       },
       () => ({
@@ -168,7 +170,7 @@ export class Scraper {
   }
 
   /** The public market list: a good read is kept venue.markets_cache_seconds, any read the minimum interval; neither across a clock stepped back. */
-  #markets(deadline: Deadline, arrivedAt: number, trace: CollectionTrace | undefined): Promise<MarketsResult> {
+  #markets(deadline: Deadline, arrivedAt: number, startedBy: string): Promise<MarketsResult> {
     const cached = (result: MarketsResult) => {
       const age = this.#now() - result.readAt;
       return result.outcome.ok && age >= 0 && age < this.#marketsTtlMs;
@@ -177,7 +179,7 @@ export class Scraper {
       MARKETS,
       deadline,
       (result, startedAt) => cached(result) || this.#isRecent(startedAt, arrivedAt),
-      () => this.#fetchMarkets(trace),
+      () => this.#fetchMarkets(newLog(startedBy)),
       () => ({
         outcome: timedOut("markets", undefined),
         markets: undefined,
@@ -191,11 +193,12 @@ export class Scraper {
     return new Deadline(this.#collectionSeconds, this.#now);
   }
 
-  async #fetchMarkets(trace: CollectionTrace | undefined): Promise<MarketsResult> {
-    trace?.started(undefined, this.#now());
+  async #fetchMarkets(log: CollectionLog): Promise<MarketsResult> {
     const deadline = this.#collectionDeadline();
-    const run = await this.#call("markets", undefined, deadline, (ctx) => this.#publicClient.markets(ctx), trace);
-    return { outcome: run.outcome, markets: run.value, readAt: this.#now(), maxAgeSeconds: this.#marketsTtlMs / 1000 };
+    const run = await this.#call("markets", undefined, deadline, (ctx) => this.#publicClient.markets(ctx), log);
+    const result = { outcome: run.outcome, markets: run.value, readAt: this.#now(), maxAgeSeconds: this.#marketsTtlMs / 1000, log };
+    this.#hooks.onCollected(result);
+    return result;
   }
 
   /** One endpoint call through the runner, skipped while the venue's Retry-After lasts. */
@@ -204,10 +207,10 @@ export class Scraper {
     account: string | undefined,
     deadline: Deadline,
     fn: (ctx: CallContext) => Promise<T>,
-    trace: CollectionTrace | undefined,
+    log: CollectionLog,
   ): Promise<Run<T>> {
     const key = `${account ?? ""}\u0000${endpoint}`;
-    const waitMs = (this.#retryUntil.get(key) ?? 0) - this.#now();
+    const waitMs = (this.#retryUntil.get(key) ?? 0) - performance.now();
     if (waitMs > 0) {
       return runEndpoint(endpoint, account, () =>
         Promise.reject(new VenueError("rate_limited", `${endpoint}: skipped, the venue asked to wait ${Math.ceil(waitMs / 1000)} s more`)),
@@ -218,27 +221,27 @@ export class Scraper {
       deadline,
       invalid: (field, count = 1) => {
         counts.set(field, (counts.get(field) ?? 0) + count);
-        trace?.invalid(endpoint, field, count);
+        const key = `${endpoint} ${field}`;
+        log.invalid.set(key, (log.invalid.get(key) ?? 0) + count);
       },
-      ...(trace === undefined ? {} : { trace: (r: RequestTrace) => trace.request(r) }),
+      trace: (r: RequestTrace) => log.requests.push(r),
     };
     const run = await runEndpoint(endpoint, account, () => fn(ctx));
     if (counts.size > 0) this.#hooks.onInvalidFields(endpoint, counts);
     const retryAfterSeconds = run.outcome.retryAfterSeconds ?? 0;
-    if (retryAfterSeconds > 0) this.#retryUntil.set(key, this.#now() + retryAfterSeconds * 1000);
+    if (retryAfterSeconds > 0) this.#retryUntil.set(key, performance.now() + retryAfterSeconds * 1000);
     return run;
   }
 
-  async #scrapeAccount(name: string, trace: CollectionTrace | undefined): Promise<AccountResult> {
+  async #scrapeAccount(name: string, log: CollectionLog): Promise<AccountResult> {
     // Every name is one of this scraper's: the exporter looks a target up in them before it scrapes.
     const { config, client } = this.#accounts.get(name)!;
     const startedAt = this.#now();
-    trace?.started(name, startedAt);
     const deadline = this.#collectionDeadline();
     const [infos, active, history] = await Promise.all([
-      Promise.all(config.collateralIds.map((id) => this.#call("account_info", name, deadline, (ctx) => client.accountInfo(id, ctx), trace))),
-      this.#call("orders_active", name, deadline, (ctx) => client.activeOrders(ctx), trace),
-      this.#call("orders_history", name, deadline, (ctx) => client.orderHistory(ctx), trace),
+      Promise.all(config.collateralIds.map((id) => this.#call("account_info", name, deadline, (ctx) => client.accountInfo(id, ctx), log))),
+      this.#call("orders_active", name, deadline, (ctx) => client.activeOrders(ctx), log),
+      this.#call("orders_history", name, deadline, (ctx) => client.orderHistory(ctx), log),
     ]);
     const infoOutcomes = infos.map((r) => r.outcome);
     return {
@@ -249,6 +252,7 @@ export class Scraper {
       activeOrders: active.value,
       history: history.value,
       orderCounts: this.#orderOutcomes.peek(name),
+      log,
     };
   }
 }

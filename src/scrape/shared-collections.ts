@@ -19,7 +19,7 @@ export class SharedCollections<T> {
     this.#now = now;
   }
 
-  /** `collect()` is called only when this scrape starts the collection (so a debug probe traces only its own). */
+  /** `collect()` is called only when this scrape starts the collection. */
   get(key: string, deadline: Deadline, fresh: (value: T, startedAt: number) => boolean, collect: () => Promise<T>, fallback: () => T): Promise<T> {
     let entry = this.#entries.get(key);
     if (entry?.value !== undefined && fresh(entry.value, entry.startedAt)) return Promise.resolve(entry.value);

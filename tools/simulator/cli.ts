@@ -16,7 +16,7 @@ Options:
   --tick-ms N                 ms between state ticks; 0 = only on POST /_sim/tick (default 1000)
   --profile small|large|huge  size of the generated state (default small)
   --markets N, --positions N, --active-orders N, --history-orders N
-                              override the profile's sizes
+                              override the profile's sizes (--active-orders at most 100000)
   --collateral ID:SHAPE       a collateral, SHAPE detailed or summary; repeatable, replaces the default list
   --api-key KEY               key the private endpoints require (default sim-key)
   --api-key-header NAME       header carrying the key (default X-Api-Key)

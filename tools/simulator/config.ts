@@ -75,6 +75,9 @@ export const PROFILES: Readonly<Record<ProfileName, ProfileSizes>> = {
   huge: { markets: 2_000, positions: 200, activeOrders: 50_000, historyOrders: 1_000, collaterals: THREE_COLLATERALS },
 };
 
+/** The active list is one answer: 100,000 orders are 61 MB; 1,000,000 took 1.1 GB and then answered 500. */
+export const MAX_ACTIVE_ORDERS = 100_000;
+
 /** A desk split over shards (bench:shards); an account's state is derived when asked, so the count costs no memory. */
 export const MAX_ACCOUNTS = 10_000;
 
@@ -99,6 +102,13 @@ function integerIn(option: string, value: number | undefined, fallback: number, 
 function nonEmptyString(option: string, value: string | undefined, fallback: string): string {
   if (value === undefined) return fallback;
   if (typeof value !== "string" || value.length === 0) throw new SimulatorConfigError(option, "must be a non-empty string");
+  return value;
+}
+
+/** A key the exporter can send: printable ASCII, no line break (a header value cannot hold one). */
+function headerValue(option: string, value: string): string {
+  if (!/^[\x21-\x7e](?:[\x20-\x7e]*[\x21-\x7e])?$/.test(value))
+    throw new SimulatorConfigError(option, "must be printable ASCII without line breaks or edge spaces (an HTTP header value)");
   return value;
 }
 
@@ -130,13 +140,13 @@ export function resolveConfig(opts: SimulatorOptions = {}): SimConfig {
     host: nonEmptyString("host", opts.host, "127.0.0.1"),
     port: integerIn("port", opts.port, 0, 0, 65535),
     seed: integerIn("seed", opts.seed, 1, -(2 ** 31), 2 ** 32 - 1),
-    apiKey: nonEmptyString("apiKey", opts.apiKey, "sim-key"),
+    apiKey: headerValue("apiKey", nonEmptyString("apiKey", opts.apiKey, "sim-key")),
     apiKeyHeader,
     tickMs: integerIn("tickMs", opts.tickMs, 1000, 0, 86_400_000),
     profile,
     markets: integerIn("markets", opts.markets, sizes.markets, 1, 100_000),
     positions: integerIn("positions", opts.positions, sizes.positions, 0, 100_000),
-    activeOrders: integerIn("activeOrders", opts.activeOrders, sizes.activeOrders, 0, 1_000_000),
+    activeOrders: integerIn("activeOrders", opts.activeOrders, sizes.activeOrders, 0, MAX_ACTIVE_ORDERS),
     historyOrders: integerIn("historyOrders", opts.historyOrders, sizes.historyOrders, 0, 1_000_000),
     collaterals: checkCollaterals(opts.collaterals ?? sizes.collaterals),
     timeUnit: oneOf("timeUnit", opts.timeUnit, "ms", ["s", "ms", "us", "ns"]),

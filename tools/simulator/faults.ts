@@ -47,6 +47,10 @@ export function validateFaultSpec(input: unknown, where = "fault"): FaultSpec {
     if (typeof raw.retryAfter !== "string" || !/^[\x20-\x7e]*$/.test(raw.retryAfter)) {
       throw new FaultSpecError(`${where}.retryAfter must be a printable ASCII string`);
     }
+    // Text that is no number (a date, garbage) is sent as given; a number of seconds is one a venue can mean.
+    if (/^\s*[-+]?[\d.]/.test(raw.retryAfter) && !/^\d+$/.test(raw.retryAfter.trim())) {
+      throw new FaultSpecError(`${where}.retryAfter as a number must be whole seconds from 0, got ${JSON.stringify(raw.retryAfter)}`);
+    }
     spec.retryAfter = raw.retryAfter;
   }
   if (raw.bytes !== undefined) spec.bytes = intField(where, "bytes", raw.bytes, 1, MAX_BYTES);

@@ -1,11 +1,11 @@
 // HTML escaped by construction: every value put in an html`` template is escaped unless it is itself html.
 
+import { escapeHtml } from "../../util/html-escape.js";
+
 /** A piece of HTML that is safe as it is: made only by the html`` tag. */
 export class Html {
   constructor(readonly text: string) {}
 }
-
-const ENTITIES: Record<string, string> = { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" };
 
 export type HtmlValue = Html | string | number | boolean | null | undefined | readonly HtmlValue[];
 
@@ -13,7 +13,7 @@ function render(value: HtmlValue): string {
   if (value instanceof Html) return value.text;
   if (Array.isArray(value)) return value.map(render).join("");
   if (value === null || value === undefined || value === false) return "";
-  return String(value).replace(/[&<>"']/g, (c) => ENTITIES[c] ?? c);
+  return escapeHtml(String(value));
 }
 
 export function html(strings: TemplateStringsArray, ...values: HtmlValue[]): Html {

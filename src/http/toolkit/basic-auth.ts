@@ -34,12 +34,13 @@ function dummyHash(cost: number): string {
 }
 
 function busy(res: express.Response): void {
-  res.status(429).set("retry-after", "1").type("text/plain");
+  // Closed after the answer (src/http/server.ts): a refused client passes the connection cap again to retry.
+  res.status(429).set({ "retry-after": "1", connection: "close" }).type("text/plain");
   res.send("429 Too Many Requests: too many password checks in progress, retry shortly\n");
 }
 
 function deny(res: express.Response): void {
-  res.status(401).set("WWW-Authenticate", CHALLENGE).type("text/plain");
+  res.status(401).set({ "WWW-Authenticate": CHALLENGE, connection: "close" }).type("text/plain");
   res.send("401 Unauthorized: valid basic auth credentials required\n");
 }
 

@@ -44,7 +44,7 @@ export function rateLimit(limit: RateLimit | undefined, onLimited?: () => void):
     onLimited?.();
     res
       .status(429)
-      .set("retry-after", String(Math.max(1, Math.ceil(bucket.waitMs() / 1000))))
+      .set({ "retry-after": String(Math.max(1, Math.ceil(bucket.waitMs() / 1000))), connection: "close" })
       .type("text/plain")
       .send("429 Too Many Requests: over the web config's rate_limit, retry shortly\n");
   };
