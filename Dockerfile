@@ -1,4 +1,4 @@
-# trading-exporter container image: TypeScript built in one stage, run from production dependencies in the next.
+# trading-exporter container image: TypeScript built in one stage, run from production dependencies in the last.
 #
 #   docker build -t trading-exporter:0.1.0 --build-arg REVISION="$(git rev-parse HEAD)" .
 #   docker run --rm -p 9842:9842 -e TRADING_BASE_URL=https://venue.example \
@@ -24,6 +24,19 @@ RUN npm ci --ignore-scripts --no-audit --no-fund
 COPY tsconfig.json tsconfig.build.json ./
 COPY src ./src
 RUN npm run build
+
+# The simulated venue and the webhook receiver of deploy/compose: programs of their own (tools/), never in
+# the exporter's image. `docker build --target tools` builds them; they need Node alone, no dependency.
+FROM build AS tools-build
+COPY tools ./tools
+RUN npm run build:tools
+
+FROM node:24.21.0-bookworm-slim AS tools
+WORKDIR /app
+# package.json: its "type" makes the built files ES modules.
+COPY package.json ./
+COPY --from=tools-build /app/dist-tools ./dist-tools
+USER 1000:1000
 
 FROM node:24.21.0-bookworm-slim AS runtime
 # REVISION: the git commit, shown in trading_exporter_build_info{revision}; it, BRANCH, BUILD_USER

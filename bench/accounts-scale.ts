@@ -14,7 +14,7 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { cpus, tmpdir, totalmem } from "node:os";
 import { join } from "node:path";
 import { gunzipSync } from "node:zlib";
-import { exporterConfigYaml } from "../src/simulator/exporter-config.js";
+import { exporterConfigYaml } from "../tools/simulator/exporter-config.js";
 import { benchNodeArgs, startExporterProcess } from "./exporter-process.js";
 import { cpuMs, percentile, rssMB } from "./measure.js";
 import { agent, type Answer, discover, type IntervalFigures, pause, probeRounds, scrape, steadyCpuPerProbe, targetUp } from "./prometheus-probes.js";

@@ -7,8 +7,8 @@
 
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
-import { deskAccountKey, deskAccountName } from "../src/simulator/desk.js";
-import { Transport } from "../src/venue/transport.js";
+import { deskAccountKey, deskAccountName } from "../tools/simulator/desk.js";
+import { closePool, venuePool } from "../src/venue/http.js";
 import { Bound } from "./bound.js";
 
 /** The exporter's defaults (config/settings.ts): history pages of 100 up to 1,000 orders, 1,000 active orders. */
@@ -16,12 +16,12 @@ const LIMITS = { activeLimit: 1000, historyLimit: 1000, historyPageSize: Number(
 
 const [venue, key, count] = [process.argv[2] ?? "", process.argv[3] ?? "", Number(process.argv[4])];
 const libraries = new Set((process.argv[5] ?? "").split(",").filter(Boolean));
-const transport = new Transport(16);
+const pool = venuePool(16);
 const bounds = new Map<string, Bound>();
 for (let i = 0; i < count; i++) {
   const target = { venue, key: deskAccountKey(key, i, count), collaterals: ["USDC"], ...LIMITS };
   // An account's probe carries no market list (it is the venue target's), so none is fetched.
-  bounds.set(deskAccountName(i, count), new Bound(target, { client: transport, markets: [], ky: libraries.has("ky") }));
+  bounds.set(deskAccountName(i, count), new Bound(target, { client: pool, markets: [], ky: libraries.has("ky") }));
 }
 
 function probe(req: IncomingMessage, res: ServerResponse): void {
@@ -45,5 +45,5 @@ server.listen(0, "127.0.0.1", () => {
 process.on("SIGTERM", () => {
   server.close();
   server.closeAllConnections();
-  void transport.close();
+  void closePool(pool);
 });

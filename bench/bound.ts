@@ -3,13 +3,11 @@
 // exporter's level. No validation, no exact sums, no escaping: what no exporter can beat.
 
 import { gzipSync } from "node:zlib";
-import { Transport } from "../src/venue/transport.js";
+import type { Agent } from "undici";
+import { closePool, getBody, venuePool } from "../src/venue/http.js";
 import { FAMILIES, venueSeries, type VenueData } from "./venue-series.js";
 
 type Raw = Record<string, unknown>;
-
-/** ky and the exporter's getBody, loaded only by a bound that uses them, so the others do not carry their memory. */
-let venueHttp: Promise<typeof import("../src/venue/http.js")> | undefined;
 
 /** The exporter's gzip level (metrics/answer.ts). */
 const GZIP_LEVEL = 1;
@@ -31,7 +29,7 @@ export class Bound {
   #markets: Raw[] | undefined;
   readonly #marketsEveryScrape: boolean;
   /** With `pool`, bodies come through the exporter's own connection pool (undici's Agent) instead of fetch. */
-  readonly #pool: Transport | undefined;
+  readonly #pool: Agent | undefined;
 
   /** True when the pool is the caller's (one for many bounds), which closes it. */
   readonly #sharedPool: boolean;
@@ -43,22 +41,20 @@ export class Bound {
    * `markets`: a list given once and never fetched (an account's probe, which carries no market list, passes []).
    * `ky`: with a pool, each request made with ky over it, as the exporter's getBody makes it.
    */
-  constructor(target: VenueTarget, options: { marketsEveryScrape?: boolean; client?: "fetch" | "pool" | Transport; markets?: Raw[]; ky?: boolean } = {}) {
+  constructor(target: VenueTarget, options: { marketsEveryScrape?: boolean; client?: "fetch" | "pool" | Agent; markets?: Raw[]; ky?: boolean } = {}) {
     this.#target = target;
     this.#markets = options.markets;
     this.#headers = { "x-api-key": target.key };
     this.#marketsEveryScrape = options.marketsEveryScrape === true;
-    this.#sharedPool = options.client instanceof Transport;
+    this.#sharedPool = typeof options.client === "object";
     this.#ky = options.ky === true;
-    this.#pool = options.client instanceof Transport ? options.client : options.client === "pool" ? new Transport(16) : undefined;
+    this.#pool = typeof options.client === "object" ? options.client : options.client === "pool" ? venuePool(16) : undefined;
   }
 
   async #get(path: string): Promise<unknown> {
     const url = new URL(path, this.#target.venue);
     if (this.#pool === undefined) return JSON.parse(await (await fetch(url, { headers: this.#headers })).text()) as unknown;
     if (this.#ky) {
-      venueHttp ??= import("../src/venue/http.js");
-      const { getBody } = await venueHttp;
       const body = await getBody({
         url,
         headers: new Headers(this.#headers),
@@ -66,16 +62,16 @@ export class Bound {
         remainingMs: () => 10_000,
         maxBodyBytes: 10 * 2 ** 20,
         maxRetryAfterSeconds: 0,
-        fetch: this.#pool.fetch,
+        pool: this.#pool,
       });
       return JSON.parse(body.toString("utf8")) as unknown;
     }
-    const answer = await this.#pool.dispatcher.request({ origin: url.origin, path: url.pathname + url.search, method: "GET", headers: this.#headers });
+    const answer = await this.#pool.request({ origin: url.origin, path: url.pathname + url.search, method: "GET", headers: this.#headers });
     return JSON.parse(await answer.body.text()) as unknown;
   }
 
   async close(): Promise<void> {
-    if (!this.#sharedPool) await this.#pool?.close();
+    if (!this.#sharedPool && this.#pool !== undefined) await closePool(this.#pool);
   }
 
   /** The history as the exporter reads it: pages of historyPageSize until a short one or historyLimit orders. */

@@ -3,11 +3,10 @@
 // (account-info per collateral, the active orders, the history page by page). Prints numbers; a benchmark, not a test.
 // BENCH_SIM_ARGS adds simulator flags; BENCH_BASE=DIR (another build's dist folder) measures that build's simulator too.
 
-import { join } from "node:path";
-import { deskAccountKey } from "../src/simulator/desk.js";
+import { deskAccountKey } from "../tools/simulator/desk.js";
 import { rssMB } from "./measure.js";
 import { positiveInteger, round1 } from "./shared.js";
-import { startSimulatorProcess } from "./simulator-process.js";
+import { baseSimulator, startSimulatorProcess } from "./simulator-process.js";
 
 const KEY = "desk-key";
 const GOALS = { firstAnswerSeconds: 2, rssMB: 500 };
@@ -75,4 +74,4 @@ const args = (process.env.BENCH_SIM_ARGS ?? "").split(/\s+/).filter(Boolean);
 console.log(`Node ${process.version}; simulator ${["--accounts", String(accounts), ...args].join(" ")}, asked by ${CONCURRENCY} clients at once`);
 await measure("this build", accounts, args);
 const base = process.env.BENCH_BASE;
-if (base !== undefined && base !== "") await measure(`base (${base})`, accounts, args, join(base, "simulator", "main.js"));
+if (base !== undefined && base !== "") await measure(`base (${base})`, accounts, args, baseSimulator(base));

@@ -2,8 +2,10 @@
 
 import { spawn } from "node:child_process";
 import { once } from "node:events";
+import { existsSync } from "node:fs";
+import { join } from "node:path";
 import { createInterface } from "node:readline";
-import type { FaultSpec } from "../src/simulator/server.js";
+import type { FaultSpec } from "../tools/simulator/server.js";
 import { venueLatency } from "./shared.js";
 
 export interface SimulatorProcess {
@@ -21,9 +23,15 @@ export function deskSimulatorArgs(accounts: number, key: string): string[] {
   return ["--accounts", String(accounts), "--api-key", key, "--collateral", "USDC:detailed", ...venueLatency().simulatorArgs];
 }
 
-const MAIN = new URL("../../dist/simulator/main.js", import.meta.url).pathname;
+const MAIN = new URL("../../dist-tools/tools/simulator/main.js", import.meta.url).pathname;
 
-/** `main`: another build's simulator (its dist/simulator/main.js), to measure the build before a change. */
+/** The simulator of another build (BENCH_BASE, its dist folder): in dist/ before the simulator moved to tools/, in dist-tools/ beside it after. */
+export function baseSimulator(dist: string): string {
+  const inDist = join(dist, "simulator", "main.js");
+  return existsSync(inDist) ? inDist : join(dist, "..", "dist-tools", "tools", "simulator", "main.js");
+}
+
+/** `main`: another build's simulator (see `baseSimulator`), to measure the build before a change. */
 export async function startSimulatorProcess(args: string[], main = MAIN): Promise<SimulatorProcess> {
   const child = spawn(process.execPath, [main, "--port", "0", ...args], { stdio: ["ignore", "pipe", "inherit"] });
   const url = await new Promise<string>((resolve, reject) => {

@@ -15,7 +15,7 @@ import { connect, type Socket } from "node:net";
 import { connect as tlsConnect } from "node:tls";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { exporterConfigYaml } from "../src/simulator/exporter-config.js";
+import { exporterConfigYaml } from "../tools/simulator/exporter-config.js";
 import { benchNodeArgs, startExporterProcess } from "./exporter-process.js";
 import { rssMB } from "./measure.js";
 import { KEY, positiveInteger, round1, table } from "./shared.js";

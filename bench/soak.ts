@@ -5,7 +5,7 @@ import { Writable } from "node:stream";
 import { configFromEnv } from "../src/config/load.js";
 import { createLogger } from "../src/log.js";
 import { startService } from "../src/service.js";
-import type { FaultSpec } from "../src/simulator/server.js";
+import type { FaultSpec } from "../tools/simulator/server.js";
 import { startSimulatorProcess } from "./simulator-process.js";
 
 const SCRAPES = Number(process.env.SOAK_SCRAPES ?? 10_000);

@@ -5,7 +5,7 @@
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { exporterConfigYaml } from "../src/simulator/exporter-config.js";
+import { exporterConfigYaml } from "../tools/simulator/exporter-config.js";
 import { startExporterProcess } from "./exporter-process.js";
 import { cpuMs, percentile, rssMB, timed } from "./measure.js";
 import { round1, round2, table } from "./shared.js";

@@ -25,7 +25,7 @@ function start(args, env, stream, pattern) {
 }
 
 try {
-  const venue = await start(["dist/simulator/main.js", "--port", "0", "--api-key", "smoke-key"], {}, "stdout", /(http:\/\/127\.0\.0\.1:\d+)/);
+  const venue = await start(["dist-tools/tools/simulator/main.js", "--port", "0", "--api-key", "smoke-key"], {}, "stdout", /(http:\/\/127\.0\.0\.1:\d+)/);
   const exporter = await start(
     ["dist/main.js"],
     {

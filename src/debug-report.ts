@@ -1,32 +1,29 @@
 // The plain-text report of a debug probe: what was asked of the venue, how it answered, what was wrong.
 
-import type { ScrapeResult } from "./collect/result.js";
+import type { CollectionLog, ScrapeResult } from "./scrape/result.js";
 import type { AccountConfig } from "./config/types.js";
 import { REDACTED } from "./config/secret.js";
 import { MARKET_TARGET } from "./config/sharding.js";
-import type { RequestTrace } from "./venue/client.js";
 import type { OrderHistory } from "./venue/snapshot.js";
 
 export interface DebugInput {
   /** The account probed; undefined for the venue's market target. */
   account: AccountConfig | undefined;
-  requests: RequestTrace[];
-  /** Invalid fields by "endpoint field", with their counts. */
-  invalid: Map<string, number>;
+  /** The reported collection's requests, invalid fields and starter; undefined when none finished in time. */
+  log: CollectionLog | undefined;
   result: ScrapeResult;
   /** Series left out over the series cap. */
   dropped: number;
   exposition: string;
-  /** The collection reported: when it started (the market list: when it was read), and whether this probe started it. */
-  collection: { startedAt: number | undefined; byThisProbe: boolean; minIntervalSeconds: number };
+  /** The collection reported: when it started (the market list: when it was read). */
+  collection: { startedAt: number | undefined; minIntervalSeconds: number };
 }
 
-/** Which collection the probe reports: one it started, or the shared one it was served. */
-function collectionLine({ startedAt, byThisProbe, minIntervalSeconds }: DebugInput["collection"]): string {
-  if (startedAt === undefined) return "Collection: none finished before this probe's deadline; no data";
+/** Which collection the report is of: every probe served it gets this same report, whoever started it. */
+function collectionLine(log: CollectionLog | undefined, { startedAt, minIntervalSeconds }: DebugInput["collection"]): string {
+  if (log === undefined || startedAt === undefined) return "Collection: none finished before this probe's deadline; no data";
   const at = new Date(startedAt).toISOString();
-  if (byThisProbe) return `Collection: started by this probe at ${at}`;
-  return `Collection: the shared one started at ${at}, served again (one collection per account per ${minIntervalSeconds} s, whoever asks); this probe sent no request`;
+  return `Collection: started at ${at} by ${log.startedBy}; every probe served it gets this report (one collection per account per ${minIntervalSeconds} s, whoever asks)`;
 }
 
 function authLine(account: AccountConfig): string {
@@ -50,7 +47,9 @@ function historyLine(history: OrderHistory): string {
 }
 
 export function debugReport(input: DebugInput): string {
-  const { account, requests, invalid, result } = input;
+  const { account, log, result } = input;
+  const requests = log?.requests ?? [];
+  const invalid = log?.invalid ?? new Map<string, number>();
   const extraHeaders = Object.keys(account?.headers ?? {}).map((h) => `${h}: ${REDACTED}`);
   const lines: string[] =
     account === undefined
@@ -61,7 +60,7 @@ export function debugReport(input: DebugInput): string {
           `  auth: ${authLine(account)}`,
           `  extra headers: ${extraHeaders.join(", ") || "none"}`,
         ];
-  lines.push("", collectionLine(input.collection), "", "Requests (in the order they finished):");
+  lines.push("", collectionLine(log, input.collection), "", "Requests (in the order they finished):");
   if (requests.length === 0) lines.push("  none");
   for (const r of requests) {
     lines.push(`  ${r.endpoint.padEnd(15)} GET ${r.target} -> ${r.result} in ${r.durationMs.toFixed(1)} ms`);

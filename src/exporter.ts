@@ -1,11 +1,10 @@
-// Glue of one scrape: collect from the venue, count failures, log state changes, render the text.
+// Glue of one scrape: the collection (scrape/), its health recorded (endpoint-health.ts), the answer rendered once and shared.
 
 import type { Logger } from "pino";
-import type { EndpointOutcome } from "./collect/result.js";
-import { LatestCollection } from "./collect/latest.js";
-import { OrderOutcomes } from "./collect/order-outcomes.js";
-import type { ScrapeResult } from "./collect/result.js";
-import { type CollectionTrace, Scraper, type ScrapeOptions } from "./collect/scraper.js";
+import { LatestCollection } from "./scrape/latest.js";
+import { OrderOutcomes } from "./scrape/order-tally.js";
+import type { ScrapeResult } from "./scrape/result.js";
+import { Scraper, type ScrapeOptions } from "./scrape/scraper.js";
 import type { AccountConfig, Config } from "./config/types.js";
 import { debugReport } from "./debug-report.js";
 import { COLLECTORS, GIVE_WAY } from "./collectors/index.js";
@@ -14,17 +13,12 @@ import { Answer, SharedBody } from "./metrics/answer.js";
 import { type Exposition, expose, type CollectorOutput } from "./metrics/exposition.js";
 import { SelfMetrics } from "./metrics/self.js";
 import type { Deadline } from "./util/deadline.js";
-import { LineRateLimit } from "./util/line-rate-limit.js";
-import type { RequestTrace } from "./venue/client.js";
-import type { OrderHistory, PagingAnomaly } from "./venue/snapshot.js";
-import { Transport } from "./venue/transport.js";
+import { EndpointHealth } from "./endpoint-health.js";
+import { closePool, venuePool } from "./venue/http.js";
+import { redact } from "./util/redact.js";
 
 function sameList(a: readonly unknown[], b: readonly unknown[]): boolean {
   return a.length === b.length && a.every((x, i) => x === b[i]);
-}
-
-function suppressed(held: number): { suppressed?: number } {
-  return held > 0 ? { suppressed: held } : {};
 }
 
 export class Exporter {
@@ -32,19 +26,16 @@ export class Exporter {
   #scraper: Scraper;
   #config: Config;
   readonly #logger: Logger;
-  /** Last known health per endpoint and account, so a change is logged once, not every scrape. */
-  readonly #healthy = new Map<string, boolean>();
-  readonly #paging = new Map<string, string>();
-  /** One line a minute per kind: every account of a venue that pages wrongly would repeat it. */
-  readonly #pagingLines = new LineRateLimit();
-  /** One line a minute per endpoint and reason: an endpoint failing for one account usually fails for all. */
-  readonly #healthLines = new LineRateLimit();
-  readonly #transport: Transport;
+  /** The venue's health per endpoint and account, for the logs, the metrics and the status page. */
+  readonly health: EndpointHealth;
+  readonly #pool: ReturnType<typeof venuePool>;
   /** A collection is rendered and compressed once however many scrapes it serves; /metrics keeps its body to append own metrics. */
   readonly #answers = new Map<
     string,
     { results: unknown[]; renderedAt: number; answer: Promise<Answer>; accountsBody: SharedBody | undefined; dropped: number }
   >();
+  /** Each probe answer's debug report, as long as the answer is kept: every debug probe served it writes the same bytes. */
+  readonly #reports = new WeakMap<Answer, Answer>();
   readonly #now: () => number;
   /** What the last scrapes served, for the status page: it reads them and never collects. */
   readonly latest = new LatestCollection();
@@ -57,7 +48,8 @@ export class Exporter {
     this.#logger = logger;
     this.#now = now;
     this.#config = config;
-    this.#transport = new Transport(config.venue.maxConnections, () => this.self.venueConnectionWait());
+    this.health = new EndpointHealth(logger, self, now);
+    this.#pool = venuePool(config.venue.maxConnections, () => this.self.venueConnectionWait());
     this.#scraper = this.#scraperFor(config);
   }
 
@@ -65,9 +57,10 @@ export class Exporter {
     return new Scraper(
       config,
       {
-        transport: this.#transport,
+        pool: this.#pool,
         onAnswer: (endpoint, code) => this.self.upstreamAnswer(endpoint, code),
         onInvalidFields: (endpoint, counts) => this.self.invalidFields(endpoint, counts),
+        onCollected: (result) => this.health.record(result),
       },
       this.#now,
       this.#orderOutcomes,
@@ -94,36 +87,10 @@ export class Exporter {
     return this.#scraper.account(name);
   }
 
-  #recordAll(result: ScrapeResult): void {
-    const outcomes = result.accounts.flatMap((a) => a.outcomes);
-    if (result.markets) outcomes.push(result.markets.outcome);
-    for (const outcome of outcomes) this.#record(outcome);
-    for (const a of result.accounts) if (a.history !== undefined) this.#recordPaging(a.account, a.history);
-  }
-
-  #recordPaging(account: string, history: OrderHistory): void {
-    const kinds: string[] = [];
-    for (const [kind, n] of Object.entries(history.anomalies) as Array<[PagingAnomaly, number]>) {
-      this.self.pagingAnomaly(kind, n);
-      kinds.push(kind);
-    }
-    const now = kinds.sort().join(",");
-    const before = this.#paging.get(account) ?? "";
-    this.#paging.set(account, now);
-    if (now === before) return;
-    // The anomalies are all in the counter above; only the lines are rate-limited.
-    const held = this.#pagingLines.take(now !== "" ? "misbehaves" : "behaves");
-    if (held === undefined) return;
-    if (now !== "") {
-      this.#logger.warn({ account, anomalies: kinds, truncated: history.truncated, ...suppressed(held) }, "venue history paging misbehaves");
-    } else {
-      this.#logger.info({ account, ...suppressed(held) }, "venue history paging behaves again");
-    }
-  }
-
   /** Scrapes served the same collection share one answer; a later one gets its body with own metrics as they are now. */
   async metrics(deadline: Deadline, options: ScrapeOptions = {}): Promise<Answer> {
-    return (await this.#serve(deadline, options)).answer;
+    const startedBy = options.accounts === undefined ? "a /metrics scrape" : "a probe";
+    return (await this.#serve(deadline, { startedBy, ...options })).answer;
   }
 
   async #serve(deadline: Deadline, options: ScrapeOptions): Promise<{ answer: Promise<Answer>; result: ScrapeResult; dropped: number }> {
@@ -139,7 +106,6 @@ export class Exporter {
       const answer = last.accountsBody === undefined || result.collectedAt <= last.renderedAt ? last.answer : this.#withOwnMetrics(last.accountsBody);
       return { answer, result, dropped: last.dropped };
     }
-    this.#recordAll(result);
     const { text, dropped } = this.#render(result);
     const body = new SharedBody(text);
     const answer = own ? this.#withOwnMetrics(body) : Promise.resolve(new Answer(body));
@@ -153,22 +119,23 @@ export class Exporter {
     return this.#withOwnMetrics(new SharedBody(""));
   }
 
-  /** A probe of one account (undefined: the market target) that reports its requests, if it started the collection. */
-  async debug(deadline: Deadline, account: AccountConfig | undefined, waitedMs = 0): Promise<string> {
-    const requests: RequestTrace[] = [];
-    const invalid = new Map<string, number>();
-    const started: Array<string | undefined> = [];
-    const trace: CollectionTrace = {
-      started: (name) => started.push(name),
-      request: (r) => requests.push(r),
-      invalid: (endpoint, field, count) => invalid.set(`${endpoint} ${field}`, (invalid.get(`${endpoint} ${field}`) ?? 0) + count),
-    };
+  /**
+   * A probe of one account (undefined: the market target): the report of the collection it was served, its requests
+   * whoever started it, made once per answer and shared by every probe served it (an 18 MB report is held once).
+   */
+  async debug(deadline: Deadline, account: AccountConfig | undefined, waitedMs = 0): Promise<Answer> {
     const options = account === undefined ? { accounts: [], marketFamilies: true } : { accounts: [account.name], marketFamilies: false };
-    const { answer, result, dropped } = await this.#serve(deadline, { ...options, trace, waitedMs });
-    const collected = account === undefined ? started.includes(undefined) : started.includes(account.name);
+    const { answer, result, dropped } = await this.#serve(deadline, { ...options, waitedMs, startedBy: "a debug probe" });
+    const served = await answer;
+    const made = this.#reports.get(served);
+    if (made !== undefined) return made;
+    const collected = account === undefined ? result.markets : result.accounts[0];
     const startedAt = account === undefined ? result.markets?.readAt : result.accounts[0]?.startedAt;
-    const collection = { startedAt, byThisProbe: collected, minIntervalSeconds: this.#config.scrape.minCollectionIntervalSeconds };
-    return debugReport({ account, requests, invalid, result, dropped, exposition: (await answer).text(), collection });
+    const collection = { startedAt, minIntervalSeconds: this.#config.scrape.minCollectionIntervalSeconds };
+    const text = debugReport({ account, log: collected?.log, result, dropped, exposition: served.text(), collection });
+    const report = new Answer(new SharedBody(redact(text)));
+    this.#reports.set(served, report);
+    return report;
   }
 
   #render(result: ScrapeResult): Exposition {
@@ -193,24 +160,6 @@ export class Exporter {
   }
 
   close(): Promise<void> {
-    return this.#transport.close();
-  }
-
-  #record(o: EndpointOutcome): void {
-    if (!o.ok && o.reason !== undefined) this.self.upstreamError(o.endpoint, o.reason);
-    this.latest.outcome(o, this.#now());
-    const key = `${o.endpoint}\u0000${o.account ?? ""}`;
-    const before = this.#healthy.get(key);
-    this.#healthy.set(key, o.ok);
-    const fields = { endpoint: o.endpoint, account: o.account };
-    if (!o.ok && before !== false) {
-      const held = this.#healthLines.take(`${o.endpoint}\u0000${o.reason ?? ""}`);
-      if (held === undefined) return;
-      this.#logger.warn({ ...fields, reason: o.reason, error: o.message, ...suppressed(held) }, "venue endpoint failing");
-    } else if (o.ok && before === false) {
-      const held = this.#healthLines.take(`${o.endpoint}\u0000recovered`);
-      if (held === undefined) return;
-      this.#logger.info({ ...fields, ...suppressed(held) }, "venue endpoint recovered");
-    }
+    return closePool(this.#pool);
   }
 }

@@ -25,18 +25,13 @@ function levelWord(level: number): string {
   return level >= 50 ? "ERROR" : level >= 40 ? "WARN" : level >= 30 ? "INFO" : "DEBUG";
 }
 
-function censorHeaders(headers: Fields, secret: ReadonlySet<string>): Fields {
-  const names = Object.keys(headers).filter((name) => secret.has(name.toLowerCase()));
-  return names.length === 0 ? headers : { ...headers, ...Object.fromEntries(names.map((name) => [name, REDACTED])) };
-}
-
 /** `fields` with the credential fields and the secret headers of a `headers` object replaced, here and one object down. */
-function censor(fields: Fields, secret: ReadonlySet<string>, nested = false): Fields {
+function censor(fields: Fields, secret: ReadonlySet<string>, nested = false, isSecret = (key: string) => SECRET_FIELDS.has(key)): Fields {
   let out: Fields | undefined;
   for (const [key, value] of Object.entries(fields)) {
     let next = value;
-    if (SECRET_FIELDS.has(key)) next = REDACTED;
-    else if (isObject(value) && key === "headers") next = censorHeaders(value, secret);
+    if (isSecret(key)) next = REDACTED;
+    else if (isObject(value) && key === "headers") next = censor(value, secret, true, (name) => secret.has(name.toLowerCase()));
     else if (isObject(value) && !nested) next = censor(value, secret, true);
     if (next === value) continue;
     out ??= { ...fields };

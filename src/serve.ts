@@ -20,6 +20,8 @@ let sink: LogSink | undefined;
 
 async function main(argv: string[]): Promise<number> {
   const flags = parseCommandLine(argv);
+  // A flag refused is reported with every problem of the configuration (below), unless nothing else is to be read.
+  if (flags.problems.length > 0 && (flags.help || flags.version)) throw new ConfigError(flags.problems);
   if (flags.help) {
     process.stdout.write(`${usage()}\n`);
     return 0;
@@ -29,10 +31,18 @@ async function main(argv: string[]): Promise<number> {
     return 0;
   }
   const load = () => loadConfig({ flags: flags.flags, env: process.env });
-  const { config, warnings } = await load();
+  const { config, warnings } = await load().then(
+    (loaded) => {
+      if (flags.problems.length > 0) throw new ConfigError(flags.problems);
+      return loaded;
+    },
+    (error: unknown) => {
+      throw error instanceof ConfigError ? new ConfigError([...flags.problems, ...error.problems]) : error;
+    },
+  );
   // TLS and basic auth (zod, bcryptjs) are loaded only when a web config asks for them.
   const { webConfigFile } = config;
-  const web = webConfigFile === undefined ? undefined : (await import("./web/web-config.js")).loadWebConfig(webConfigFile);
+  const web = webConfigFile === undefined ? undefined : (await import("./http/toolkit/web-config.js")).loadWebConfig(webConfigFile);
   if (flags.configCheck) {
     for (const warning of warnings) process.stderr.write(`trading-exporter: warning: ${warning}\n`);
     const lines = [`configuration OK: ${config.accounts.length} account(s): ${config.accounts.map((a) => a.name).join(", ")}`, ...shardLines(config)];
@@ -58,10 +68,10 @@ async function main(argv: string[]): Promise<number> {
     logger.error({ error: libraryErrorText(error, "unexpected failure") }, "uncaught exception: exiting");
     void exit(1);
   });
-  const webGuards = web === undefined ? undefined : (await import("./web/guards.js")).webGuards;
+  const webGuards = web === undefined ? undefined : (await import("./http/toolkit/guards.js")).webGuards;
   const guards = (self: SelfMetrics) => (web === undefined || webGuards === undefined ? [] : webGuards(web, self.guards));
   // Read again here: the certificate files may have changed since the web config was checked.
-  const tls = web?.tls === undefined ? undefined : (await import("./web/tls-serving.js")).tlsServing(web.tls, logger);
+  const tls = web?.tls === undefined ? undefined : (await import("./http/toolkit/tls-serving.js")).tlsServing(web.tls, logger);
   if (web?.http2 === true) logger.info("http_server_config.http2 is accepted, but Express serves HTTP/1.1 only: ALPN settles on it with HTTP/2 clients");
   const service = await startService(config, logger, { source, guards, tls: tls?.options, onTlsServer: tls?.attach });
   const { shard, totalShards } = config.sharding;
@@ -73,7 +83,7 @@ async function main(argv: string[]): Promise<number> {
     "listening",
   );
   process.on("SIGHUP", () => {
-    service.reload().catch(() => undefined); // logged and counted by reload itself
+    service.reload?.().catch(() => undefined); // logged and counted by reload itself
   });
 
   const signal = await new Promise<string>((resolve) => {

@@ -32,8 +32,8 @@ function redactSecretsOf(config: Config): void {
 export interface Service {
   exporter: Exporter;
   server: RunningServers;
-  /** Re-reads the configuration and secret files; on a bad one the old one keeps serving. */
-  reload(): Promise<void>;
+  /** Re-reads the configuration and secret files; on a bad one the old one keeps serving. Only with a `source`. */
+  reload?: () => Promise<void>;
   close(graceMs?: number): Promise<void>;
 }
 
@@ -54,8 +54,7 @@ export async function startService(config: Config, logger: Logger, options: Serv
   const source = options.source;
   /** The configuration served now: the one a probe of another shard's account is told about. */
   let current = config;
-  const reload = async (): Promise<void> => {
-    if (source === undefined) throw new Error("this exporter was not started from a configuration source");
+  const reload = async (source: () => Config | Promise<Config>): Promise<void> => {
     try {
       const next = await source();
       redactSecretsOf(next);
@@ -87,7 +86,7 @@ export async function startService(config: Config, logger: Logger, options: Serv
     telemetryPath: config.web.telemetryPath,
     routePrefix: routePrefix(config),
     externalUrl: config.externalUrl,
-    ...(source === undefined ? {} : { reload }),
+    ...(source === undefined ? {} : { reload: () => reload(source) }),
     ...(guards === undefined ? {} : { guards }),
   });
   const targets: ListenTarget[] = config.web.systemdSocket ? takeSystemdSockets(process.env, process.pid).map((fd) => ({ fd })) : config.listenAddresses;
@@ -97,6 +96,7 @@ export async function startService(config: Config, logger: Logger, options: Serv
     maxConnections: config.web.maxConnections,
     idleTimeoutMs: config.web.idleTimeoutSeconds * 1000,
     writeTimeoutMs: config.web.writeTimeoutSeconds * 1000,
+    readTimeoutMs: config.web.readTimeoutSeconds * 1000,
     events: exporter.self.connections,
   }).catch((error: unknown) => {
     // Node says only EINVAL for a descriptor that is a file or a closed one: name what it was meant to be.
@@ -107,7 +107,7 @@ export async function startService(config: Config, logger: Logger, options: Serv
   return {
     exporter,
     server,
-    reload,
+    ...(source === undefined ? {} : { reload: () => reload(source) }),
     async close(graceMs = config.scrape.maxTimeoutSeconds * 1000) {
       await server.close(graceMs);
       await exporter.close();

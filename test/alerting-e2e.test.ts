@@ -6,7 +6,7 @@ import { readFileSync, writeFileSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startReceiver, type Notification, type RunningReceiver, type WebhookAlert } from "../src/webhook/receiver.js";
+import { startReceiver, type Notification, type RunningReceiver, type WebhookAlert } from "../tools/webhook/receiver.js";
 import { startAlertmanager, type AmAlert, type RunningAlertmanager } from "./helpers/alertmanager.js";
 import { normalized, SCRAPE_SCALE, testAlertmanagerConfig, testRules } from "./helpers/alerting-files.js";
 import { ALERTMANAGER_CONFIG, ALERTMANAGER_DIR, renderTemplate } from "./helpers/amtool.js";

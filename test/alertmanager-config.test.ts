@@ -9,6 +9,7 @@ import { dig, readYaml } from "./helpers/yaml-files.js";
 
 interface Rule {
   alert?: string;
+  expr?: string;
   labels?: Record<string, string>;
 }
 
@@ -77,6 +78,16 @@ describe("prometheus/alertmanager/alertmanager.yml", () => {
       ["trading-critical", 1],
       ["trading-warning", 1],
     ]);
+  });
+
+  it("mutes, while account_info fails or is missing, every alert computed from its series", () => {
+    const rule = (dig(config, "inhibit_rules") as Array<Record<string, string[]>>).find((r) => r.source_matchers?.includes('endpoint="account_info"'));
+    const target = /^alertname=~"(.*)"$/.exec(rule?.target_matchers?.find((m) => m.startsWith("alertname")) ?? "")?.[1];
+    expect(target).toBeDefined();
+    // Balances, margins and positions are account_info's; the threshold series are the exporter's own.
+    const fromAccountInfo = alerts.filter((a) => /\btrading_(account|position)_(?!alert_threshold)/.test(a.expr ?? "")).map((a) => a.alert!);
+    expect(fromAccountInfo).toEqual(expect.arrayContaining(["TradingMarginRatioHigh", "TradingMarginUsageHigh", "TradingMarginUsageCritical"]));
+    for (const name of fromAccountInfo) expect(new RegExp(`^(?:${target})$`).test(name), name).toBe(true);
   });
 
   it("groups by account and collateral, and names only alerts the rules define", () => {

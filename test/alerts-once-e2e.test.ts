@@ -8,7 +8,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parse } from "yaml";
-import { deskAccountKey, deskAccountName } from "../src/simulator/desk.js";
+import { deskAccountKey, deskAccountName } from "../tools/simulator/desk.js";
 import { testRules } from "./helpers/alerting-files.js";
 import { RULES_FILE, startPrometheus, waitFor, type RunningPrometheus } from "./helpers/prometheus.js";
 import { SIM_KEY, startStack, type Stack } from "./helpers/stack.js";

@@ -3,10 +3,10 @@
 import bcrypt from "bcryptjs";
 import type express from "express";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { AddressStandings, addressGroup } from "../src/web/address-standing.js";
-import { basicAuth } from "../src/web/basic-auth.js";
-import { MAX_WAIT_MS, MAX_WAITING_CHECKS } from "../src/web/check-queue.js";
-import { webGuards } from "../src/web/guards.js";
+import { AddressStandings, addressGroup } from "../src/http/toolkit/address-standing.js";
+import { basicAuth } from "../src/http/toolkit/basic-auth.js";
+import { MAX_WAIT_MS, MAX_WAITING_CHECKS } from "../src/http/toolkit/check-queue.js";
+import { webGuards } from "../src/http/toolkit/guards.js";
 
 const PASSWORD = "correct horse battery staple";
 const HASH = bcrypt.hashSync(PASSWORD, 4);

@@ -2,8 +2,8 @@
 
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { flagRows, parseCommandLine, usage } from "../src/cli/flags.js";
-import { ConfigError } from "../src/config/errors.js";
+import { parseCommandLine, usage } from "../src/cli/flags.js";
+import { flagRows } from "./helpers/settings-tables.js";
 import { knownVariables, REMOVED_SETTINGS, SETTING_LIST } from "../src/config/settings.js";
 import { runExporter } from "./helpers/child.js";
 
@@ -84,10 +84,11 @@ describe("the command line", () => {
       "--no-web.disable-exporter-metrics",
     ]);
     expect(line.flags).toEqual({ "web.listen-address": ["127.0.0.1:1", "[::1]:2"], "web.systemd-socket": "true", "web.disable-exporter-metrics": "false" });
-    expect(() => parseCommandLine(["--web.systemd-socket=yes"])).toThrowError(new ConfigError("command line: --web.systemd-socket takes no value"));
-    expect(() => parseCommandLine(["--no-web.telemetry-path"])).toThrowError(
-      new ConfigError("command line: unknown flag --no-web.telemetry-path (did you mean --web.telemetry-path?)"),
-    );
+    expect(line.problems).toEqual([]);
+    expect(parseCommandLine(["--web.systemd-socket=yes"]).problems).toEqual(["command line: --web.systemd-socket takes no value"]);
+    expect(parseCommandLine(["--no-web.telemetry-path"]).problems).toEqual([
+      "command line: unknown flag --no-web.telemetry-path (did you mean --web.telemetry-path?)",
+    ]);
   });
 
   it.each([
@@ -99,7 +100,30 @@ describe("the command line", () => {
     [["--web.listen-address"], "command line: --web.listen-address needs a value (--web.listen-address=VALUE)"],
     [["--sk_live\nsecret=1"], "command line: unknown flag (name not shown: not a plain flag name)"],
   ])("refuses %j with one line in our words, never echoing an argument", (argv, message) => {
-    expect(() => parseCommandLine(argv)).toThrowError(new ConfigError(message));
+    expect(parseCommandLine(argv).problems).toEqual([message]);
     expect(message).not.toMatch(/positional|secret|yes|\n/);
+  });
+
+  it("names every flag it cannot take, and keeps the ones it can", () => {
+    const line = parseCommandLine(["--nope", "--log.level=warn", "--web.listen-adress=:1", "--web.systemd-socket=yes"]);
+    expect(line.problems).toEqual([
+      "command line: unknown flag --nope",
+      "command line: unknown flag --web.listen-adress (did you mean --web.listen-address?)",
+      "command line: --web.systemd-socket takes no value",
+    ]);
+    expect(line.flags).toEqual({ "log.level": "warn" });
+  });
+
+  it("reports an unknown flag with every other start-up problem at once, and takes a log level in any case", async () => {
+    const run = await runExporter({ TRADING_BASE_URL: "ftp://venue", TRADING_API_KEY: "k", TRADING_COLLATERAL_IDS: "USDC" }, ["--nope", "--log.level=WARN"]);
+    expect(run.code).toBe(1);
+    expect(run.stderr.split("\n").filter(Boolean)).toEqual([
+      "trading-exporter: configuration error: command line: unknown flag --nope",
+      expect.stringMatching(/^trading-exporter: configuration error: TRADING_BASE_URL: /),
+    ]);
+  });
+
+  it("says in --help that every on/off flag has a --no- form", () => {
+    expect(usage()).toContain("--no- form");
   });
 });

@@ -7,6 +7,7 @@ import { describe, expect, it } from "vitest";
 import { ConfigError } from "../src/config/errors.js";
 import { loadConfigFile } from "./helpers/config-files.js";
 import { SETTING_LIST } from "../src/config/settings.js";
+import { parseYaml, parseYamlAside } from "../src/config/yaml.js";
 
 const EXAMPLE = new URL("../examples/trading-exporter.yml", import.meta.url).pathname;
 
@@ -146,6 +147,12 @@ describe("bad config files", () => {
       "config file: not valid YAML at line 2, column 13: a value holds a colon followed by a space; quote the value",
     ],
     ["duplicate YAML key", `${GOOD}venue: {}\n`, "config file: not valid YAML at line 8, column 1: this key is given twice in the same map"],
+    ["duplicate nested key", `${GOOD}    name: b\n`, "config file: not valid YAML at line 8, column 5: this key is given twice in the same map"],
+    [
+      "an alias bomb",
+      `${GOOD}bomb:\n  a: &a [x, x, x, x, x, x, x, x, x, x]\n${Array.from({ length: 9 }, (_, i) => `  ${"bcdefghij"[i]}: &${"bcdefghij"[i]} [${Array(10).fill(`*${"abcdefghi"[i]}`).join(", ")}]\n`).join("")}`,
+      "config file: its YAML aliases (*name) expand to too much; refused",
+    ],
   ])("%s", (_name, text, message) => {
     expect(() => loadConfigFile(file(text), {})).toThrowError(new ConfigError(message.split("\n")));
   });
@@ -155,6 +162,12 @@ describe("bad config files", () => {
     expect(() => loadConfigFile(path, {})).toThrowError(
       new ConfigError(`accounts[0].auth.key_file: cannot read ${JSON.stringify(join(dirname(path), "nope.txt"))}: no such file (ENOENT)`),
     );
+  });
+
+  it("refuses a file over 1 MiB in one line, even one it could read", () => {
+    const big = file(`${GOOD}${"# padding\n".repeat(110_000)}`);
+    expect(() => loadConfigFile(big, {})).toThrowError(new ConfigError(`config file: ${JSON.stringify(big)} is larger than 1 MiB, the most read; refused`));
+    expect(() => loadConfigFile(file(`${GOOD}${"# padding\n".repeat(100_000)}`), {})).not.toThrow();
   });
 
   it("names an unreadable file without failing on anything else", () => {
@@ -174,5 +187,30 @@ describe("bad config files", () => {
     expect(() => loadConfigFile(file(text), {})).toThrowError(expect.objectContaining({ message: expect.not.stringContaining("hunter2") }));
     const typed = account("{ type: api_key, key: [hunter2-secret] }");
     expect(() => loadConfigFile(file(typed), {})).toThrowError(expect.objectContaining({ message: expect.not.stringContaining("hunter2") }));
+  });
+});
+
+describe("a config file's YAML read on a worker thread (as loadConfig reads it, so a reload never holds the event loop)", () => {
+  const bomb = `a: &a [x, x, x, x, x, x, x, x, x, x]\n${[..."bcdefghij"].map((c, i) => `${c}: &${c} [${Array(10).fill(`*${"abcdefghi"[i]}`).join(", ")}]`).join("\n")}\n`;
+  it.each([
+    ["a good file", GOOD],
+    ["a key given twice", `${GOOD}venue: {}\n`],
+    ["an unclosed list", "venue: [\n"],
+    ["an alias bomb", bomb],
+    ["20,000 keys", Array.from({ length: 20_000 }, (_, i) => `k${i}: ${i}\n`).join("")],
+  ])("reads %s as the event loop's own reader does", async (_name, text) => {
+    const inline = (() => {
+      try {
+        return { data: parseYaml(text, "config file") };
+      } catch (error) {
+        return { error };
+      }
+    })();
+    const aside = await parseYamlAside(text, "config file").then(
+      (data) => ({ data }),
+      (error: unknown) => ({ error }),
+    );
+    expect(aside).toEqual(inline);
+    if ("error" in aside) expect(aside.error).toBeInstanceOf(ConfigError);
   });
 });

@@ -13,7 +13,7 @@ import { ConfigError, MAX_PROBLEMS } from "../src/config/errors.js";
 import { loadConfigFile } from "./helpers/config-files.js";
 import { ConfigFile } from "../src/config/file.js";
 import { buildConfig } from "../src/config/load.js";
-import { parseWebConfig } from "../src/web/web-config.js";
+import { parseWebConfig } from "../src/http/toolkit/web-config.js";
 import { runExporter } from "./helpers/child.js";
 
 function file(text: string): string {

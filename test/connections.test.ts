@@ -35,8 +35,46 @@ afterAll(() => {
 function app(): express.Express {
   const a = express();
   a.get("/", (_req, res) => void res.send("ok"));
+  a.get("/refused/:status", (req, res) => void res.status(Number(req.params.status)).send("no"));
+  a.post("/", (_req, res) => void res.send("ok"));
   return a;
 }
+
+/** Server events counted in `self`; `next(reason)` resolves at the next drop for that reason. */
+function countedEvents(self: SelfMetrics) {
+  const waiting: Array<{ reason: string; resolve: () => void }> = [];
+  const events: ConnectionEvents = {
+    opened: () => self.connections.opened(),
+    closed: () => self.connections.closed(),
+    dropped: (reason) => {
+      self.connections.dropped(reason);
+      const at = waiting.findIndex((w) => w.reason === reason);
+      if (at >= 0) waiting.splice(at, 1)[0]!.resolve();
+    },
+    writeTimedOut: () => self.connections.writeTimedOut(),
+  };
+  const next = (reason: string) => new Promise<void>((resolve) => waiting.push({ reason, resolve }));
+  return { events, next };
+}
+
+/** Sends `request` on `socket` and resolves with what came back once `until` matches it. */
+function ask(socket: Socket, request: string, until = /ok$|no$/): Promise<string> {
+  let text = "";
+  socket.setEncoding("utf8");
+  return new Promise((resolve) => {
+    const onData = (chunk: string) => {
+      text += chunk;
+      if (until.test(text)) {
+        socket.off("data", onData);
+        resolve(text);
+      }
+    };
+    socket.on("data", onData);
+    socket.write(request);
+  });
+}
+
+const GET = "GET / HTTP/1.1\r\nHost: x\r\n\r\n";
 
 async function serve(options: ListenOptions, run: (server: RunningServer, port: number) => Promise<void>): Promise<void> {
   const server = await listen(app(), "127.0.0.1", 0, options);
@@ -128,7 +166,7 @@ describe("the connection cap", () => {
         if (++open === 2) reached();
       },
       closed: () => self.connections.closed(),
-      dropped: () => self.connections.dropped(),
+      dropped: (reason) => self.connections.dropped(reason),
       writeTimedOut: () => self.connections.writeTimedOut(),
     };
     await serve({ maxConnections: 2, events }, async (_server, port) => {
@@ -138,7 +176,7 @@ describe("the connection cap", () => {
       const past = connect(port, "127.0.0.1");
       await closedAfter(past);
       const text = await self.registry.metrics();
-      expect(text).toContain("trading_exporter_http_connections_dropped_total 1\n");
+      expect(text).toContain('trading_exporter_http_connections_dropped_total{reason="cap"} 1\n');
       expect(text).toContain("trading_exporter_http_connections_open 2\n");
       const first = inside[0]!;
       let answer = "";
@@ -153,6 +191,60 @@ describe("the connection cap", () => {
       await answered;
       expect(answer).toMatch(/^HTTP\/1\.1 200 OK\r\n/);
       for (const s of inside) s.destroy();
+    });
+  });
+});
+
+describe("slots no idle, slow or refused client holds", () => {
+  it("closes the least recently used idle keep-alive connection to admit a new one at the cap", async () => {
+    const self = new SelfMetrics({ defaultMetrics: false });
+    const { events } = countedEvents(self);
+    await serve({ maxConnections: 2, events }, async (_server, port) => {
+      const [older, newer] = [connect(port, "127.0.0.1"), connect(port, "127.0.0.1")];
+      for (const s of [older, newer]) await opened(s);
+      // Both answered and kept alive; `older` was used first.
+      await ask(older, GET);
+      await ask(newer, GET);
+      const olderClosed = closedAfter(older);
+      const fresh = connect(port, "127.0.0.1");
+      fresh.on("error", () => undefined);
+      await opened(fresh);
+      expect(await ask(fresh, GET)).toMatch(/^HTTP\/1\.1 200 OK\r\n/);
+      await olderClosed;
+      expect(newer.destroyed).toBe(false);
+      expect(await self.registry.metrics()).toContain('trading_exporter_http_connections_dropped_total{reason="idle"} 1\n');
+      for (const s of [newer, fresh]) s.destroy();
+    });
+  });
+
+  it("closes a connection whose request body is not in within the read timeout, and counts it", async () => {
+    const self = new SelfMetrics({ defaultMetrics: false });
+    const { events, next } = countedEvents(self);
+    await serve({ readTimeoutMs: BOUND_MS, events }, async (_server, port) => {
+      const trickle = connect(port, "127.0.0.1");
+      await opened(trickle);
+      const closed = closedAfter(trickle);
+      const timedOut = next("read_timeout");
+      trickle.write("POST / HTTP/1.1\r\nHost: x\r\nContent-Length: 1000\r\n\r\nx");
+      await timedOut;
+      await closed;
+      expect(await self.registry.metrics()).toContain('trading_exporter_http_connections_dropped_total{reason="read_timeout"} 1\n');
+    });
+  });
+
+  it.each([401, 403, 429])("closes a connection after answering it %i, and keeps one answered 200 open", async (status) => {
+    const self = new SelfMetrics({ defaultMetrics: false });
+    const { events } = countedEvents(self);
+    await serve({ events }, async (_server, port) => {
+      const [refused, served] = [connect(port, "127.0.0.1"), connect(port, "127.0.0.1")];
+      for (const s of [refused, served]) await opened(s);
+      const closed = closedAfter(refused);
+      expect(await ask(refused, `GET /refused/${status} HTTP/1.1\r\nHost: x\r\n\r\n`)).toMatch(new RegExp(`^HTTP/1\\.1 ${status} `));
+      await closed;
+      await ask(served, GET);
+      expect(await ask(served, GET)).toMatch(/^HTTP\/1\.1 200 OK\r\n/);
+      expect(await self.registry.metrics()).toContain('trading_exporter_http_connections_dropped_total{reason="refused"} 1\n');
+      served.destroy();
     });
   });
 });
@@ -177,7 +269,7 @@ describe("the write timeout", () => {
     const events: ConnectionEvents = {
       opened: () => self.connections.opened(),
       closed: () => self.connections.closed(),
-      dropped: () => self.connections.dropped(),
+      dropped: (reason) => self.connections.dropped(reason),
       writeTimedOut: () => {
         self.connections.writeTimedOut();
         waiting.shift()?.();

@@ -3,7 +3,7 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import * as T from "../grafana/src/thresholds.js";
-import { DEFAULT_THRESHOLDS, THRESHOLD_KEYS, THRESHOLDS } from "../src/config/thresholds.js";
+import { DEFAULT_THRESHOLDS, THRESHOLD_KEYS, THRESHOLDS } from "../src/config/threshold-table.js";
 import { allPanels, dashboardQueries, loadDashboards, regexOf, variableQuery, type Dashboard } from "./helpers/dashboard-queries.js";
 import { readmeMetrics } from "./helpers/readme-metrics.js";
 
@@ -316,6 +316,7 @@ describe("dashboard thresholds", () => {
       DEFAULT_THRESHOLDS.liquidation_distance_warning,
       DEFAULT_THRESHOLDS.liquidation_distance_critical,
     ]);
+    expect([T.MARGIN_USAGE_WARNING, T.MARGIN_USAGE_CRITICAL]).toEqual([DEFAULT_THRESHOLDS.margin_usage_warning, DEFAULT_THRESHOLDS.margin_usage_critical]);
     expect([T.SIZE_LIMIT_WARNING, T.ORDER_AGE_WARNING_SECONDS]).toEqual([
       DEFAULT_THRESHOLDS.size_limit_warning,
       DEFAULT_THRESHOLDS.active_order_age_warning_seconds,
@@ -350,6 +351,8 @@ describe("dashboard thresholds", () => {
     const allowed = new Set([
       T.MARGIN_RATIO_WARNING,
       T.MARGIN_RATIO_CRITICAL,
+      T.MARGIN_USAGE_WARNING,
+      T.MARGIN_USAGE_CRITICAL,
       T.LIQUIDATION_DISTANCE_CRITICAL,
       T.LIQUIDATION_DISTANCE_WARNING,
       T.SIZE_LIMIT_WARNING,

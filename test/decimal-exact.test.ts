@@ -3,7 +3,7 @@
 
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { maintenanceMargin, marginRatio } from "../src/collectors/account.js";
+import { maintenanceMargin, marginRatio, marginUsage } from "../src/collectors/account.js";
 import { Aggregate } from "../src/collectors/group.js";
 import { liquidationDistance, notional } from "../src/collectors/positions.js";
 import { readAccountInfo } from "../src/venue/parse-account.js";
@@ -92,7 +92,7 @@ describe("derived values are the exact decimals rounded once", () => {
   for (const asNumbers of [false, true]) {
     const form = asNumbers ? "JSON numbers" : "decimal strings";
 
-    it(`notional, liquidation distance, maintenance margin and margin ratio from ${form}`, async () => {
+    it(`notional, liquidation distance, maintenance margin, margin ratio and margin in use from ${form}`, async () => {
       await fc.assert(
         fc.asyncProperty(
           decimalText,
@@ -100,16 +100,23 @@ describe("derived values are the exact decimals rounded once", () => {
           decimalText,
           decimalText,
           decimalText,
+          decimalText,
           fc.constantFrom("LONG", "SHORT"),
-          async (size, avg, liq, mm, total, direction) => {
-            const json = `{"collateralBalance":"1","availableMargin":"1","totalInvested":"1","totalMargin":"${total.text}","totalUnrealizedPnl":"0","positions":[${position(size.text, avg.text, liq.text, mm.text, direction)}]}`;
+          async (size, avg, liq, mm, total, available, direction) => {
+            const json = `{"collateralBalance":"1","availableMargin":"${available.text}","totalInvested":"1","totalMargin":"${total.text}","totalUnrealizedPnl":"0","positions":[${position(size.text, avg.text, liq.text, mm.text, direction)}]}`;
             const info = await readAccountInfo(body(json, asNumbers), "USDC", ignore);
             const p = info.positions[0]!;
             expect(nearest(notional(p)!, mul(size.value, avg.value))).toBe(true);
-            const distance = liquidationDistance(p)!;
-            // Signed: how far the price may move against the position, LONG (avg − liq) / avg, SHORT (liq − avg) / avg.
-            const against = direction === "LONG" ? add(avg.value, [-liq.value[0], liq.value[1]]) : add(liq.value, [-avg.value[0], avg.value[1]]);
-            expect(nearest(distance, div(against, abs(avg.value)))).toBe(true);
+            // A liquidation price of 0 or below is none given: no distance.
+            if (liq.value[0] <= 0n) expect(liquidationDistance(p)).toBeUndefined();
+            else {
+              // Signed: how far the price may move against the position, LONG (avg − liq) / avg, SHORT (liq − avg) / avg.
+              const against = direction === "LONG" ? add(avg.value, [-liq.value[0], liq.value[1]]) : add(liq.value, [-avg.value[0], avg.value[1]]);
+              expect(nearest(liquidationDistance(p)!, div(against, abs(avg.value)))).toBe(true);
+            }
+            // (total − available) / total from the decimals as written; none at a total margin of 0 or less.
+            if (total.value[0] <= 0n) expect(marginUsage(info)).toBeUndefined();
+            else expect(nearest(marginUsage(info)!, div(add(total.value, [-available.value[0], available.value[1]]), total.value))).toBe(true);
             const sum = maintenanceMargin(info)!;
             const ratio = marginRatio(sum, info.totalMargin, info.exact?.totalMargin);
             if (info.totalMargin! > 0) expect(nearest(ratio!, div(mm.value, total.value))).toBe(true);

@@ -2,7 +2,7 @@
 
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import type { AccountResult, ScrapeResult } from "../src/collect/result.js";
+import type { AccountResult, ScrapeResult } from "../src/scrape/result.js";
 import { activeOrders } from "../src/collectors/active-orders.js";
 import { orderHistory } from "../src/collectors/order-history.js";
 import type { Collector } from "../src/metrics/collector.js";

@@ -5,7 +5,7 @@ import { readFileSync } from "node:fs";
 import { createInterface } from "node:readline";
 import { describe, expect, it, onTestFinished } from "vitest";
 
-const DEMO = new URL("../dist/demo.js", import.meta.url).pathname;
+const DEMO = new URL("../dist-tools/tools/demo.js", import.meta.url).pathname;
 
 describe("the demo's POST /-/reload", () => {
   it("is refused with 405, as the README's endpoint table says", async () => {

@@ -75,7 +75,7 @@ describe(`${DOC}: paging on margin, on this machine`, () => {
     expect(blocks.filter((b) => b.kind === "serves")).toHaveLength(5);
     expect(scripts).toMatch(/^prometheus-alertmanager /m);
     expect(scripts).not.toMatch(/^alertmanager /m);
-    expect(scripts).toContain("node dist/webhook/main.js");
+    expect(scripts).toContain("node dist-tools/tools/webhook/main.js");
     expect(scripts).toContain("http://127.0.0.1:5001/");
   });
 
@@ -87,6 +87,7 @@ describe(`${DOC}: paging on margin, on this machine`, () => {
       work = mkdtempSync(join(tmpdir(), "alerting-walkthrough-"));
       // The clone's built dist/ and the shipped prometheus/ folder, which the blocks read by relative paths.
       symlinkSync(join(REPO_ROOT, "dist"), join(work, "dist"));
+      symlinkSync(join(REPO_ROOT, "dist-tools"), join(work, "dist-tools"));
       cpSync(join(REPO_ROOT, "prometheus"), join(work, "prometheus"), { recursive: true });
       const promConfig = join(work, "prometheus/prometheus.example.yml");
       const shipped = readFileSync(promConfig, "utf8");
@@ -101,7 +102,7 @@ describe(`${DOC}: paging on margin, on this machine`, () => {
         if (block.kind === "serves") {
           const server = shell(script);
           running.push(server);
-          if (script.includes("dist/webhook/main.js")) webhook = server;
+          if (script.includes("dist-tools/tools/webhook/main.js")) webhook = server;
           continue;
         }
         if (block.kind === "runs") {
@@ -137,7 +138,7 @@ describe(`${DOC}: paging on margin, on this machine`, () => {
 
       // The lines the page shows are those the webhook printed for that notification: the margin line as it is, and a
       // line per position near liquidation, whose direction and market follow the simulated prices.
-      const [shown] = outputBlocks(DOC, doc).filter((b) => b.source.startsWith("node dist/webhook/main.js"));
+      const [shown] = outputBlocks(DOC, doc).filter((b) => b.source.startsWith("node dist-tools/tools/webhook/main.js"));
       const [margin, ...positions] = shown!.lines;
       expect(positions.length).toBeGreaterThan(0);
       const anyPosition = (line: string) => line.replace(/Position (LONG|SHORT) \S+ of/, "Position DIRECTION MARKET of");

@@ -167,7 +167,7 @@ const NOT_RUN: NotRun[] = [
     starts: "curl -X PUT http://127.0.0.1:VENUE_PORT/_sim/faults",
     why: "VENUE_PORT is a placeholder for the port the simulator prints",
     check: (script) => {
-      const control = readFileSync(join(REPO_ROOT, "src/simulator/control.ts"), "utf8");
+      const control = readFileSync(join(REPO_ROOT, "tools/simulator/control.ts"), "utf8");
       for (const path of new Set(script.match(/\/_sim\/[\w/]+/g))) expect(control, path).toContain(`"${path}"`);
     },
   },
@@ -201,8 +201,11 @@ describe("commands inline in the prose", () => {
       if (script !== undefined) expect(scripts()[script], `${file}: ${command}`).toBeDefined();
       const words = command.split(/\s+/).map((w) => w.replace(/^--[\w.-]+=/, ""));
       for (const path of words.filter((w) => /^[\w.-]+\/[\w./-]*\.\w+$/.test(w) || /\.(ya?ml|mjs|sh|json)$/.test(w))) {
-        // The built files come from their sources: dist/ from src/, dist-bench/bench/ from bench/.
-        const source = path.replace(/^dist-bench\/bench\/(.*)\.js$/, "bench/$1.ts").replace(/^dist\/(.*)\.js$/, "src/$1.ts");
+        // The built files come from their sources: dist/ from src/, dist-bench/bench/ from bench/, dist-tools/tools/ from tools/.
+        const source = path
+          .replace(/^dist-bench\/bench\/(.*)\.js$/, "bench/$1.ts")
+          .replace(/^dist-tools\/tools\/(.*)\.js$/, "tools/$1.ts")
+          .replace(/^dist\/(.*)\.js$/, "src/$1.ts");
         expect(exists(source), `${file}: ${command} names ${path}`).toBe(true);
       }
     }

@@ -34,6 +34,7 @@ describe("the user's Markdown", () => {
         "README.md",
         "CONTRIBUTING.md",
         "docs/metrics.md",
+        "docs/order-counters.md",
         "docs/configuration.md",
         "docs/security.md",
         "docs/alerting.md",

@@ -1,6 +1,7 @@
 // docs/development.md's "How a scrape flows" is the code: it names every file whose code runs for a /probe
-// (derived from the runtime imports reachable from the route's own code), no file off that path, and each
-// step's file is imported by a file named above it, so the order is the code's.
+// (the runtime imports, static or `import()`, reachable from the route's own code and from the middleware a
+// web config puts before it), no file off that path, and in the code's order: each step's file is imported by
+// a file named above it and by none named below.
 
 import { existsSync, readFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
@@ -8,15 +9,16 @@ import { describe, expect, it } from "vitest";
 
 const ROOT = new URL("..", import.meta.url).pathname;
 const APP = "src/http/app.ts";
+/** The middleware a web config puts before every route (serve.ts loads it with import()): the other root of the path. */
+const GUARDS = "src/http/toolkit/guards.ts";
 
-function section(): string {
-  const doc = readFileSync(join(ROOT, "docs/development.md"), "utf8");
+function section(doc = readFileSync(join(ROOT, "docs/development.md"), "utf8")): string {
   return doc.split("## How a scrape flows")[1]?.split(/\n## |\n### /)[0] ?? "";
 }
 
 /** The numbered lines of the section, each with every src/ path it names (bare names resolved beside the first). */
-function steps(): string[][] {
-  const items = section()
+function steps(text = section()): string[][] {
+  const items = text
     .split("\n\nShared utilities")[0]!
     .split(/\n(?=\d+\. )/)
     .filter((item) => /^\d+\. /.test(item.trim()));
@@ -45,8 +47,17 @@ interface Import {
 
 /** The src/ files `file` imports, with the names it takes from each. */
 function importsOf(file: string): Import[] {
-  const text = readFileSync(join(ROOT, file), "utf8");
-  return [...text.matchAll(/^import\s+([^;]*?)\s+from\s+"(\.[^"]+)\.js";/gm)].map((m) => {
+  return importsIn(readFileSync(join(ROOT, file), "utf8"), file);
+}
+
+/** The src/ files a source text at `file` imports: static imports with their names, and every `import("./x.js")`, which runs it. */
+function importsIn(text: string, file: string): Import[] {
+  const dynamic = [...text.matchAll(/\bimport\(\s*"(\.[^"]+)\.js"\s*\)/g)].map((m) => ({
+    file: `${resolve(dirname(join(ROOT, file)), m[1]!).slice(ROOT.length)}.ts`,
+    names: [],
+    typeOnly: false,
+  }));
+  const statics = [...text.matchAll(/^import\s+([^;]*?)\s+from\s+"(\.[^"]+)\.js";/gm)].map((m) => {
     const spec = m[1]!;
     const braced = /\{([^}]*)\}/.exec(spec)?.[1] ?? "";
     const names = braced
@@ -74,6 +85,7 @@ function importsOf(file: string): Import[] {
       typeOnly,
     };
   });
+  return [...statics, ...dynamic];
 }
 
 /** Whether `file` has code that runs: a file of types alone (config/types.ts) has none. */
@@ -99,7 +111,7 @@ function probeRouteCode(): string {
   ].join("\n");
 }
 
-/** Every src/ file whose code can run for a /probe: app.ts, then the runtime imports reachable from what its route uses. */
+/** Every src/ file whose code can run for a /probe: the web config's middleware and app.ts, then the runtime imports reachable from them. */
 function probePath(): Set<string> {
   const code = probeRouteCode();
   // The route reaches a module through a value it uses, or through an object named after a type it imports
@@ -109,7 +121,7 @@ function probePath(): Set<string> {
     .filter((i) => i.names.some((name) => uses(i, name)))
     .map((i) => i.file);
   const path = new Set<string>([APP]);
-  const queue = [...entries];
+  const queue = [GUARDS, ...entries];
   for (let file = queue.shift(); file !== undefined; file = queue.shift()) {
     if (path.has(file) || !hasCode(file)) continue;
     path.add(file);
@@ -143,11 +155,35 @@ describe("docs/development.md: How a scrape flows", () => {
     for (const file of shared) expect(list.flat(), file).not.toContain(file);
   });
 
-  it("follows the imports: each step's file is imported by a file named on a line above", () => {
-    for (let k = 1; k < list.length; k++) {
-      const above = list.slice(0, k).flat();
-      const importedBy = above.filter((file) => importsOf(file).some((i) => i.file === list[k]![0]));
-      expect(importedBy, `${list[k]![0]} is imported by none of ${above.join(", ")}`).not.toEqual([]);
-    }
+  it("starts from the middleware a web config runs, then the route", () => {
+    expect(list[0]?.[0]).toBe(GUARDS);
+    expect(list[1]?.[0]).toBe(APP);
+  });
+
+  it("follows the imports in order: each step's file is imported by a file named on a line above, and by none below", () => {
+    expect(orderProblems(list)).toEqual([]);
+  });
+
+  it("is judged by checks that catch what they look for: two steps swapped, a file loaded by import()", () => {
+    const swapped = [...list];
+    [swapped[4], swapped[5]] = [swapped[5]!, swapped[4]!];
+    expect(orderProblems(swapped)).not.toEqual([]);
+    expect(importsIn('const { x } = await import("./toolkit/x.js");', APP)).toEqual([{ file: "src/http/toolkit/x.ts", names: [], typeOnly: false }]);
   });
 });
+
+/** Each step's first file after the two roots must be imported (at run time) by a file of a step above, and by no file of a step below. */
+function orderProblems(list: string[][]): string[] {
+  const importers = (target: string, files: string[], runtime: boolean) =>
+    files.filter((file) => importsOf(file).some((i) => i.file === target && !(runtime && i.typeOnly)));
+  const problems: string[] = [];
+  for (let k = 0; k < list.length; k++) {
+    const first = list[k]![0]!;
+    const below = importers(first, list.slice(k + 1).flat(), true);
+    if (below.length > 0) problems.push(`${first} is imported by ${below.join(", ")}, named below it`);
+    if (first === GUARDS || first === APP) continue;
+    const above = list.slice(0, k).flat();
+    if (importers(first, above, false).length === 0) problems.push(`${first} is imported by none of the files above it`);
+  }
+  return problems;
+}

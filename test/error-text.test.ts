@@ -1,7 +1,7 @@
 // A library's message never becomes ours: what a thrown error shows is a fixed text and its code or class.
 
 import { describe, expect, it } from "vitest";
-import { runEndpoint } from "../src/collect/runner.js";
+import { runEndpoint } from "../src/scrape/runner.js";
 import { libraryErrorText } from "../src/util/error-text.js";
 import { VenueError } from "../src/venue/errors.js";
 

@@ -126,7 +126,7 @@ describe("expose", () => {
 describe("Answer", () => {
   it("gzips the whole text as one member that a single-member decoder reads whole", async () => {
     const { scrape } = await scrapeFromFixtures(CASE);
-    const answer = new Answer(expose(COLLECTORS, scrape, 1_000_000).text, "trading_exporter_x 1\n");
+    const answer = new Answer(new SharedBody(expose(COLLECTORS, scrape, 1_000_000).text), "trading_exporter_x 1\n");
     expect(answer.text().split("\n# HELP ").length).toBeGreaterThan(3);
     const decoded = pythonFirstMember(Buffer.concat(answer.gzip()));
     expect(decoded).toMatchObject({ leftOver: 0, complete: true });

@@ -3,7 +3,7 @@
 // endpoint's series exactly as they were, and call the venue no more than the retry rules allow.
 
 import { afterEach, describe, expect, it } from "vitest";
-import type { FaultSpec, SimEndpoint } from "../src/simulator/server.js";
+import type { FaultSpec, SimEndpoint } from "../tools/simulator/server.js";
 import { parseExposition, valueOf, type ParsedSample } from "./helpers/exposition.js";
 import { startStack, type Stack } from "./helpers/stack.js";
 

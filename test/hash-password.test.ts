@@ -7,7 +7,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import bcrypt from "bcryptjs";
 import { describe, expect, it } from "vitest";
-import { loadWebConfig } from "../src/web/web-config.js";
+import { loadWebConfig } from "../src/http/toolkit/web-config.js";
 import { readDoc, REPO_ROOT, runnableBlocks } from "./helpers/markdown-docs.js";
 
 const SCRIPT = join(REPO_ROOT, "scripts/hash-password.mjs");

@@ -1,7 +1,7 @@
 // The venue-implied initial margin and size-limit ratio: the tier formula, exactly, and when the series are absent.
 
 import { describe, expect, it } from "vitest";
-import type { ScrapeResult } from "../src/collect/result.js";
+import type { ScrapeResult } from "../src/scrape/result.js";
 import { impliedInitialMarginFraction, initialMarginRequirement, sizeLimitRatio, unusableSettings } from "../src/collectors/implied-margin.js";
 import { positionMargin } from "../src/collectors/position-margin.js";
 import { fromNumber, toNumber } from "../src/util/decimal.js";

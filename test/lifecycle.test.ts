@@ -12,9 +12,9 @@ import { createApp } from "../src/http/app.js";
 import { addressText, ListenError } from "../src/http/listen-error.js";
 import { listen, listenAll } from "../src/http/server.js";
 import { createLogger } from "../src/log.js";
-import { Answer } from "../src/metrics/answer.js";
+import { Answer, SharedBody } from "../src/metrics/answer.js";
 import { SelfMetrics } from "../src/metrics/self.js";
-import { startSimulator, type RunningSimulator } from "../src/simulator/server.js";
+import { startSimulator, type RunningSimulator } from "../tools/simulator/server.js";
 import { MAIN, runExporter, startExporterChild, watchExporterChild } from "./helpers/child.js";
 
 let venue: RunningSimulator | undefined;
@@ -41,7 +41,7 @@ describe("start-up", () => {
   });
 });
 
-/** Runs dist/`program` to its exit with the exporter's listen address set, and returns its code and stderr. */
+/** Runs `program` (a built file, from the repository root) to its exit with the exporter's listen address set, and returns its code and stderr. */
 async function startUpFailure(program: string, listenAddress: string, args: string[] = []): Promise<{ code: number | null; stderr: string }> {
   const env = {
     PATH: process.env.PATH ?? "",
@@ -50,7 +50,7 @@ async function startUpFailure(program: string, listenAddress: string, args: stri
     TRADING_API_KEY: "k",
     TRADING_COLLATERAL_IDS: "USDC",
   };
-  const child = spawn(process.execPath, [new URL(`../dist/${program}`, import.meta.url).pathname, ...args], { env, stdio: ["ignore", "ignore", "pipe"] });
+  const child = spawn(process.execPath, [new URL(`../${program}`, import.meta.url).pathname, ...args], { env, stdio: ["ignore", "ignore", "pipe"] });
   let stderr = "";
   child.stderr.on("data", (d: Buffer) => (stderr += d.toString()));
   const [code] = (await once(child, "close")) as [number | null];
@@ -70,12 +70,12 @@ async function withTakenPort<T>(use: (port: number) => Promise<T>): Promise<T> {
 }
 
 const PROGRAMS = [
-  { program: "main.js", prefix: "trading-exporter", setting: "--web.listen-address" },
-  { program: "demo.js", prefix: "demo", setting: "TRADING_LISTEN_ADDRESS" },
+  { program: "dist/main.js", prefix: "trading-exporter", setting: "--web.listen-address" },
+  { program: "dist-tools/tools/demo.js", prefix: "demo", setting: "TRADING_LISTEN_ADDRESS" },
 ];
 
 describe("a listen address that cannot be used", () => {
-  it.each(PROGRAMS)("stops dist/$program with one line naming a taken address and what to do", async ({ program, prefix, setting }) => {
+  it.each(PROGRAMS)("stops $program with one line naming a taken address and what to do", async ({ program, prefix, setting }) => {
     await withTakenPort(async (port) => {
       const { code, stderr } = await startUpFailure(program, `127.0.0.1:${port}`);
       expect(code).toBe(1);
@@ -83,21 +83,18 @@ describe("a listen address that cannot be used", () => {
     });
   });
 
-  it.each(PROGRAMS)(
-    "stops dist/$program with one line naming an address that is not an IP address or not this host's",
-    async ({ program, prefix, setting }) => {
-      const remedy = `set ${setting} to an address of this host, or 0.0.0.0 for all of them`;
-      // 999.1.1.1 is no IPv4 address, so Node looks it up as a name; 192.0.2.1 (TEST-NET-1) is on no interface.
-      const bad = await startUpFailure(program, "999.1.1.1:80");
-      expect(bad).toEqual({ code: 1, stderr: `${prefix}: cannot listen on 999.1.1.1:80: no such host name or IP address; ${remedy}\n` });
-      const foreign = await startUpFailure(program, "192.0.2.1:9842");
-      expect(foreign).toEqual({ code: 1, stderr: `${prefix}: cannot listen on 192.0.2.1:9842: no interface of this host has that address; ${remedy}\n` });
-    },
-  );
+  it.each(PROGRAMS)("stops $program with one line naming an address that is not an IP address or not this host's", async ({ program, prefix, setting }) => {
+    const remedy = `set ${setting} to an address of this host, or 0.0.0.0 for all of them`;
+    // 999.1.1.1 is no IPv4 address, so Node looks it up as a name; 192.0.2.1 (TEST-NET-1) is on no interface.
+    const bad = await startUpFailure(program, "999.1.1.1:80");
+    expect(bad).toEqual({ code: 1, stderr: `${prefix}: cannot listen on 999.1.1.1:80: no such host name or IP address; ${remedy}\n` });
+    const foreign = await startUpFailure(program, "192.0.2.1:9842");
+    expect(foreign).toEqual({ code: 1, stderr: `${prefix}: cannot listen on 192.0.2.1:9842: no interface of this host has that address; ${remedy}\n` });
+  });
 
   it("names the one of several listen addresses that failed", async () => {
     await withTakenPort(async (port) => {
-      const { code, stderr } = await startUpFailure("main.js", `127.0.0.1:0,[::1]:0,127.0.0.1:${port}`);
+      const { code, stderr } = await startUpFailure("dist/main.js", `127.0.0.1:0,[::1]:0,127.0.0.1:${port}`);
       expect(code).toBe(1);
       expect(stderr).toBe(`trading-exporter: cannot listen on 127.0.0.1:${port}: the address is in use; stop what holds it or set --web.listen-address\n`);
     });
@@ -204,7 +201,7 @@ describe("an unexpected error in one request", () => {
     const config = configFromEnv({ TRADING_BASE_URL: "http://127.0.0.1:1", TRADING_API_KEY: "k", TRADING_COLLATERAL_IDS: "X" });
     const exporter = new Exporter(config, logger, new SelfMetrics({ defaultMetrics: false }));
     let calls = 0;
-    exporter.metrics = () => (++calls === 1 ? Promise.reject(new Error("boom")) : Promise.resolve(new Answer("ok_metric 1\n")));
+    exporter.metrics = () => (++calls === 1 ? Promise.reject(new Error("boom")) : Promise.resolve(new Answer(new SharedBody("ok_metric 1\n"))));
     const server = await listen(
       createApp({ exporter, logger, timeouts: { defaultSeconds: 5, offsetSeconds: 0.5, maxSeconds: 10 }, maxInFlight: 5 }),
       "127.0.0.1",

@@ -2,7 +2,7 @@
 
 import { afterEach, describe, expect, it } from "vitest";
 import { parse } from "yaml";
-import { exporterConfigYaml } from "../src/simulator/exporter-config.js";
+import { exporterConfigYaml } from "../tools/simulator/exporter-config.js";
 import { LineRateLimit } from "../src/util/line-rate-limit.js";
 import { parseExposition, valueOf } from "./helpers/exposition.js";
 import { SIM_KEY, startStack, type Stack } from "./helpers/stack.js";

@@ -3,7 +3,9 @@
 
 import { describe, expect, it } from "vitest";
 import { liquidationDistance } from "../src/collectors/positions.js";
+import { readAccountInfo } from "../src/venue/parse-account.js";
 import type { Position } from "../src/venue/snapshot.js";
+import { objectWalk } from "./helpers/fixtures.js";
 
 const position = (direction: string | undefined, avgExecutionPrice: number, liquidationPrice: number) =>
   ({ marketId: "M", direction, avgExecutionPrice, liquidationPrice }) as unknown as Position;
@@ -23,5 +25,26 @@ describe("liquidationDistance", () => {
 
   it("is unknown for a direction that is neither LONG nor SHORT, as for any unknown input", () => {
     for (const direction of ["BOTH", "long", "", undefined]) expect(liquidationDistance(position(direction, 100, 95)), String(direction)).toBeUndefined();
+  });
+
+  it.each(["LONG", "SHORT"])("is unknown for a %s whose liquidation price is 0 or below: venues send that when they have none", (direction) => {
+    for (const liq of [0, -0, -5]) expect(liquidationDistance(position(direction, 100, liq)), String(liq)).toBeUndefined();
+  });
+});
+
+describe("a liquidation price the venue does not give", () => {
+  it("is counted as unset, never as invalid, and a 0 or below keeps its value for the raw series", async () => {
+    const at = (liquidationPrice: unknown) => ({
+      marketId: "M",
+      direction: "SHORT",
+      avgExecutionPrice: "6.477",
+      ...(liquidationPrice === "absent" ? {} : { liquidationPrice }),
+    });
+    const reported: string[] = [];
+    const info = await readAccountInfo(objectWalk({ positions: ["0", "-1", null, "absent", "6.5688", "soon"].map(at) }), "USDT", (f) => reported.push(f));
+    expect(info.positions.map((p) => p.liquidationPrice)).toEqual([0, -1, undefined, undefined, 6.5688, undefined]);
+    expect(reported.filter((f) => f.includes("liquidationPrice")).sort()).toEqual(
+      [...Array(4).fill("unset:positions[].liquidationPrice"), "positions[].liquidationPrice"].sort(),
+    );
   });
 });

@@ -6,7 +6,7 @@ import { closeSync, existsSync, openSync } from "node:fs";
 import { once } from "node:events";
 import { createInterface } from "node:readline";
 import { afterEach, describe, expect, it, onTestFinished } from "vitest";
-import { startSimulator, type RunningSimulator } from "../src/simulator/server.js";
+import { startSimulator, type RunningSimulator } from "../tools/simulator/server.js";
 import { MAIN } from "./helpers/child.js";
 
 const SINK = new URL("../dist/util/log-sink.js", import.meta.url).pathname;

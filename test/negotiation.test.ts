@@ -7,7 +7,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import express from "express";
 import { sendMetrics } from "../src/http/metrics-response.js";
 import { listen } from "../src/http/server.js";
-import { Answer } from "../src/metrics/answer.js";
+import { Answer, SharedBody } from "../src/metrics/answer.js";
 import { parseExposition } from "./helpers/exposition.js";
 import { curlCompressed, pythonFirstMember } from "./helpers/gzip-clients.js";
 import { checkMetrics } from "./helpers/promtool.js";
@@ -136,7 +136,7 @@ describe("negotiation rules", () => {
     ["identity", false],
     [undefined, false],
   ])("Accept-Encoding %j -> gzip %s", async (header, expected) => {
-    const app = express().get("/", (_req, res) => sendMetrics(res, new Answer("x 1\n")));
+    const app = express().get("/", (_req, res) => sendMetrics(res, new Answer(new SharedBody("x 1\n"))));
     const server = await listen(app, "127.0.0.1", 0);
     try {
       const res = await raw(new URL("/", server.url), header === undefined ? {} : { "accept-encoding": header });

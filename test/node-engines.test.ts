@@ -1,5 +1,5 @@
 // A Node.js older than package.json's engines is refused with one line of ours by every entry point: `npm start`,
-// `npm run demo`, `npm run simulator` (before they build) and the built dist/main.js, dist/demo.js, the simulator and
+// `npm run demo`, `npm run simulator` (before they build) and the built dist/main.js, dist-tools/tools/demo.js, the simulator and
 // the webhook receiver. The old Node is Node 20 from the npm registry's `node` package (a fresh machine has no Node 20
 // package to install), installed outside the clone and reused; dist/ is not rebuilt.
 
@@ -63,9 +63,9 @@ describe("on Node 20", () => {
 
   it.each([
     ["dist/main.js", MAIN, "trading-exporter"],
-    ["dist/demo.js", join(REPO_ROOT, "dist/demo.js"), "demo"],
-    ["dist/simulator/main.js", join(REPO_ROOT, "dist/simulator/main.js"), "simulator"],
-    ["dist/webhook/main.js", join(REPO_ROOT, "dist/webhook/main.js"), "webhook receiver"],
+    ["dist-tools/tools/demo.js", join(REPO_ROOT, "dist-tools/tools/demo.js"), "demo"],
+    ["dist-tools/tools/simulator/main.js", join(REPO_ROOT, "dist-tools/tools/simulator/main.js"), "simulator"],
+    ["dist-tools/tools/webhook/main.js", join(REPO_ROOT, "dist-tools/tools/webhook/main.js"), "webhook receiver"],
   ])("%s exits 1 with one line of ours, naming the version and the floor", (_name, file, command) => {
     const run = spawnSync(NODE20, [file], { env: node20Env(), encoding: "utf8", timeout: 30_000 });
     expect(run.status).toBe(1);

@@ -5,7 +5,7 @@
 
 import { Writable } from "node:stream";
 import { afterEach, describe, expect, it } from "vitest";
-import { OrderOutcomes } from "../src/collect/order-outcomes.js";
+import { OrderOutcomes } from "../src/scrape/order-tally.js";
 import { configFromEnv } from "../src/config/load.js";
 import { Exporter } from "../src/exporter.js";
 import { createApp } from "../src/http/app.js";

@@ -5,8 +5,8 @@ import { tmpdir } from "node:os";
 import { dirname, join, posix, relative, resolve } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { configFromEnv } from "../src/config/load.js";
-import { PROFILES } from "../src/simulator/config.js";
-import { parseCliArgs } from "../src/simulator/cli.js";
+import { PROFILES } from "../tools/simulator/config.js";
+import { parseCliArgs } from "../tools/simulator/cli.js";
 import { amtool } from "./helpers/amtool.js";
 import { promtool } from "./helpers/promtool.js";
 import { dig, readRepoFile, readYaml, repoPath } from "./helpers/yaml-files.js";
@@ -93,16 +93,19 @@ describe("compose.yaml", () => {
       expect(image, name).not.toMatch(/:latest$/);
       expect(image, `${name}: an exact x.y.z tag`).toMatch(/:v?\d+\.\d+\.\d+(@sha256:[0-9a-f]{64})?$/);
     }
-    expect(service("simulator").image).toBe(service("exporter").image);
+    // The simulator and the receiver come from the Dockerfile's tools stage, never from the exporter's image.
+    for (const name of ["simulator", "webhook"]) expect(dig(service(name), "build", "target"), name).toBe("tools");
+    expect(dig(service("exporter"), "build", "target")).toBeUndefined();
+    expect(service("simulator").image).not.toBe(service("exporter").image);
   });
 
   it("runs the simulator with flags it accepts, on all interfaces, serving the collaterals the exporter asks for", () => {
-    expect(simulatorArgs.slice(0, 2)).toEqual(["node", "dist/simulator/main.js"]);
+    expect(simulatorArgs.slice(0, 2)).toEqual(["node", "dist-tools/tools/simulator/main.js"]);
     const command = parseCliArgs(simulatorArgs.slice(2));
     expect(command.kind).toBe("run");
     const options = command.kind === "run" ? command.options : {};
     expect(options.host).toBe("0.0.0.0");
-    expect(existsSync(repoPath("src/simulator/main.ts"))).toBe(true);
+    expect(existsSync(repoPath("tools/simulator/main.ts"))).toBe(true);
     const served = (options.collaterals ?? PROFILES[options.profile ?? "small"].collaterals).map((c) => c.id);
     const asked = environment("exporter")
       .TRADING_COLLATERAL_IDS!.split(",")
@@ -202,8 +205,8 @@ describe("the compose Alertmanager and webhook receiver", () => {
   });
 
   it("points every webhook of that configuration at the webhook service, which runs the shipped receiver on that port", () => {
-    expect(webhookArgs.slice(0, 2)).toEqual(["node", "dist/webhook/main.js"]);
-    expect(existsSync(repoPath("src/webhook/main.ts"))).toBe(true);
+    expect(webhookArgs.slice(0, 2)).toEqual(["node", "dist-tools/tools/webhook/main.js"]);
+    expect(existsSync(repoPath("tools/webhook/main.ts"))).toBe(true);
     const port = Number(webhookArgs[webhookArgs.indexOf("--port") + 1]);
     expect(webhookArgs[webhookArgs.indexOf("--host") + 1]).toBe("0.0.0.0");
     expect(containerPorts("webhook")).toContain(port);

@@ -11,7 +11,7 @@ import { configFromEnv } from "../src/config/load.js";
 import { createLogger } from "../src/log.js";
 import { SelfMetrics } from "../src/metrics/self.js";
 import { startService, type Service } from "../src/service.js";
-import { webGuards } from "../src/web/guards.js";
+import { webGuards } from "../src/http/toolkit/guards.js";
 import { chromiumMissing } from "./helpers/chromium.js";
 import { type Browser, startBrowser } from "./helpers/chromium-page.js";
 import { startTinyVenue, type TinyVenue } from "./helpers/tiny-venue.js";

@@ -85,6 +85,7 @@ describe("invalid fields of the odd fixtures", () => {
       "account_info positions[]": 1,
       "account_info availableMargin": 1,
       "account_info totalUnrealizedPnl": 1,
+      "account_info unset:positions[].liquidationPrice": 1,
       "orders_active quantity": 1,
       "orders_active isPendingCancellation": 1,
       "orders_active marketId": 1,

@@ -5,7 +5,7 @@ import { collectFamilies, objectWalk } from "./helpers/fixtures.js";
 import { render } from "./helpers/prometheus-client-render.js";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import type { ScrapeResult } from "../src/collect/result.js";
+import type { ScrapeResult } from "../src/scrape/result.js";
 import { VenueError } from "../src/venue/errors.js";
 import { readAccountInfo } from "../src/venue/parse-account.js";
 import { readMarkets } from "../src/venue/parse-markets.js";

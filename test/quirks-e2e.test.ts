@@ -2,7 +2,7 @@
 // than ceil(max orders / page size), and exports what it read.
 
 import { afterEach, describe, expect, it } from "vitest";
-import type { FaultKind } from "../src/simulator/server.js";
+import type { FaultKind } from "../tools/simulator/server.js";
 import { parseExposition, valueOf } from "./helpers/exposition.js";
 import { checkMetrics } from "./helpers/promtool.js";
 import { startStack, type Stack } from "./helpers/stack.js";

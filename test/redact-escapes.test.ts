@@ -5,7 +5,7 @@
 import { Writable } from "node:stream";
 import fc from "fast-check";
 import { afterEach, describe, expect, it } from "vitest";
-import type { ScrapeResult } from "../src/collect/result.js";
+import type { ScrapeResult } from "../src/scrape/result.js";
 import { configFromObject } from "./helpers/config-files.js";
 import { collectFamilies } from "./helpers/fixtures.js";
 import { createLogger } from "../src/log.js";

@@ -1,11 +1,15 @@
 // Log redaction follows the authenticators: the headers they put a credential in are the headers redacted.
 
 import { Writable } from "node:stream";
+import { decodeHTML } from "entities";
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { configFromObject } from "./helpers/config-files.js";
-import { echoedEverywhere } from "./helpers/echoing-venue.js";
+import { echoedEverywhere, leaks } from "./helpers/echoing-venue.js";
 import { createLogger } from "../src/log.js";
+import { addSecrets } from "../src/util/redact.js";
 import { authenticator, secretHeaderNames } from "../src/venue/auth.js";
+import { readId } from "../src/venue/fields.js";
 
 function logged(secretHeaders: readonly string[], object: Record<string, unknown>): string {
   const lines: string[] = [];
@@ -80,5 +84,50 @@ describe("configured header values echoed by the venue", () => {
     expect(all).toContain("<secret>");
     expect(Object.values(values).filter((v) => all.includes(v))).toEqual([]);
     expect([values.key.slice(3, 15), values.extra.slice(5, 17)].filter((run) => all.includes(run))).toEqual([]);
+  });
+});
+
+/** HTML entities a key may carry, which a venue that decodes HTML echoes as the one character each stands for. */
+const ENTITY = fc.constantFrom("&amp;", "&#38;", "&#x26;", "&lt;", "&gt;", "&#60;", "&#x3C;", "&#39;", "&apos;", "&quot;", "&#34;");
+const PLAIN = fc.constantFrom(..."ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnpqrstuvwxyz23456789-_");
+const entityKeys = fc
+  .array(fc.oneof({ weight: 4, arbitrary: PLAIN }, { weight: 1, arbitrary: ENTITY }), { minLength: 10, maxLength: 30 })
+  .map((tokens) => tokens.join(""))
+  .filter((key) => key.includes("&") && decodeHTML(key).length >= 12);
+
+function apiKeyConfig(key: string) {
+  return (url: string) =>
+    configFromObject(
+      { venue: { base_url: url }, accounts: [{ name: "a", collateral_ids: ["X"], auth: { type: "api_key", header_name: "X-Desk-Key", key } }] },
+      {},
+      "/",
+    );
+}
+
+describe("a key with HTML entities, echoed HTML-decoded by the venue", () => {
+  it("shows neither the key nor its decoded text on the page, /metrics, the debug probe or the log", async () => {
+    const keys = ["Zq7&amp;Kp2Wm9Xv", "Zq7&lt;Kp2Wm9Xv", "Zq7&#39;Kp2Wm9Xv", "Zq7&quot;Kp2Wm9Xv"];
+    for (const key of keys) {
+      const all = await echoedEverywhere([key], apiKeyConfig(key), decodeHTML);
+      expect(all, key).toContain("<secret>");
+      expect([...leaks(all, key), ...leaks(all, decodeHTML(key))], key).toEqual([]);
+    }
+  });
+
+  it("reads a cut the page's escaping would write back as 12 characters of the key as <secret>", () => {
+    addSecrets(["Zq7&amp;Kp2Wm9Xv"]);
+    // Eight characters, written on the page as `&amp;Kp2Wm9X`.
+    expect(readId("&Kp2Wm9X")).toBe("<secret>");
+    expect(readId("&Kp2")).toBe("&Kp2");
+  });
+
+  it("holds for any such key, whole or cut", async () => {
+    await fc.assert(
+      fc.asyncProperty(entityKeys, async (key) => {
+        const all = await echoedEverywhere([key], apiKeyConfig(key), decodeHTML);
+        expect([...leaks(all, key), ...leaks(all, decodeHTML(key))]).toEqual([]);
+      }),
+      { numRuns: 20 },
+    );
   });
 });

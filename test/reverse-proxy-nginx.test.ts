@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createLogger } from "../src/log.js";
 import { SelfMetrics } from "../src/metrics/self.js";
 import { type Service, startService } from "../src/service.js";
-import { startSimulator, type RunningSimulator } from "../src/simulator/server.js";
+import { startSimulator, type RunningSimulator } from "../tools/simulator/server.js";
 import { configFromObject } from "./helpers/config-files.js";
 import { readDoc } from "./helpers/markdown-docs.js";
 import { findBinary, freePort } from "./helpers/server-process.js";

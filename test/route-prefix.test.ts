@@ -6,7 +6,7 @@ import { request } from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { routePrefix } from "../src/config/types.js";
 import { parseExternalUrl, parseRoutePrefix } from "../src/config/values.js";
-import { startSimulator, type RunningSimulator } from "../src/simulator/server.js";
+import { startSimulator, type RunningSimulator } from "../tools/simulator/server.js";
 import { startExporterChild } from "./helpers/child.js";
 import { simEnv } from "./helpers/stack.js";
 

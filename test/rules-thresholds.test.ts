@@ -1,10 +1,10 @@
 // The shipped rules read each account's thresholds from its series, and fall back to the one table of defaults
-// (src/config/thresholds.ts): every fallback in the rule file is held to that table, so there is no hand-kept copy.
+// (src/config/threshold-table.ts): every fallback in the rule file is held to that table, so there is no hand-kept copy.
 
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { parse } from "yaml";
-import { DEFAULT_THRESHOLDS, THRESHOLD_KEYS, THRESHOLDS, type ThresholdKey } from "../src/config/thresholds.js";
+import { DEFAULT_THRESHOLDS, THRESHOLD_KEYS, THRESHOLDS, type ThresholdKey } from "../src/config/threshold-table.js";
 import { RULES_FILE } from "./helpers/prometheus.js";
 
 const TEXT = readFileSync(RULES_FILE, "utf8");

@@ -57,6 +57,10 @@ describe("prometheus rules and config", () => {
       "per-account thresholds: two accounts with different thresholds on the same value, the stricter of two exporters, the defaults where none are exported, a reload, the 1.2 x resolve band",
     ],
     [
+      "trading.rules.usage.test.yml",
+      "margin in use: pages only for a collateral with no margin ratio (summary shape, list cut short), once with both jobs, no margin left, per-account thresholds",
+    ],
+    [
       "trading.rules.dedupe.test.yml",
       "the dedupe cases: with the /metrics and /probe jobs side by side, every alert fires once per account, and stays one alert when a job goes away",
     ],

@@ -8,7 +8,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { stringify } from "yaml";
 import { shardOf } from "../src/config/sharding.js";
-import { startSimulator, type RunningSimulator } from "../src/simulator/server.js";
+import { startSimulator, type RunningSimulator } from "../tools/simulator/server.js";
 import { runExporter, startExporterChild, type ExporterChild } from "./helpers/child.js";
 import { parseExposition } from "./helpers/exposition.js";
 import { SIM_KEY } from "./helpers/stack.js";

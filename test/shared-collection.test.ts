@@ -3,6 +3,7 @@
 
 import { afterEach, describe, expect, it } from "vitest";
 import { configFromEnv } from "../src/config/load.js";
+import { SharedCollections } from "../src/scrape/shared-collections.js";
 import { Deadline } from "../src/util/deadline.js";
 import { type ClockedExporter, START_MS, startClockedExporter } from "./helpers/clocked-exporter.js";
 import { parseExposition, valueOf } from "./helpers/exposition.js";
@@ -21,8 +22,12 @@ afterEach(async () => {
   rig = undefined;
 });
 
-async function start(env: Record<string, string> = {}, maxInFlight = 100): Promise<Rig> {
-  const r = await startClockedExporter({ env: { TRADING_MIN_COLLECTION_INTERVAL_SECONDS: String(INTERVAL_S), ...env }, maxInFlight });
+async function start(env: Record<string, string> = {}, maxInFlight = 100, lines?: string[]): Promise<Rig> {
+  const r = await startClockedExporter({
+    env: { TRADING_MIN_COLLECTION_INTERVAL_SECONDS: String(INTERVAL_S), ...env },
+    maxInFlight,
+    ...(lines === undefined ? {} : { lines }),
+  });
   const hold = () => {
     const gate = Promise.withResolvers<void>();
     r.venue.options.hold = gate.promise;
@@ -114,25 +119,38 @@ describe("debug probes are admitted like any scrape", () => {
     const texts = await Promise.all(probes.map(async (p) => (await p).text()));
     expect(r.venue.requests.get(ACCOUNT)).toBe(1);
     expect(r.venue.requests.get(MARKETS)).toBe(1);
-    expect(texts.filter((t) => t.includes("Collection: started by this probe at 2023-11-14T22:13:20.000Z"))).toHaveLength(1);
-    expect(texts.filter((t) => t.includes("Collection: the shared one started at 2023-11-14T22:13:20.000Z"))).toHaveLength(49);
-    for (const t of texts) expect(t).toContain('trading_up{account="acct"} 1');
+    // One report of the one collection, its requests included, the same for every probe served it.
+    expect(new Set(texts).size).toBe(1);
+    expect(texts[0]).toContain("Collection: started at 2023-11-14T22:13:20.000Z by a debug probe");
+    expect(texts[0]).toContain(`GET ${ACCOUNT}?collateralId=USDC -> 200`);
+    expect(texts[0]).toContain('trading_up{account="acct"} 1');
   });
 
-  it("inside the minimum interval a debug probe reports the collection served and sends no request", async () => {
+  it("inside the minimum interval a debug probe sends no request and reports the collection served, with its trace", async () => {
     const r = await start();
     await samples(await r.get("/probe?target=acct"));
     const calls = venueCalls(r);
     r.clock.now += 5_000;
     const text = await (await r.get("/probe?target=acct&debug=true")).text();
     expect(venueCalls(r)).toBe(calls);
-    expect(text).toContain("Collection: the shared one started at 2023-11-14T22:13:20.000Z");
-    expect(text).toMatch(/Requests \(in the order they finished\):\n {2}none\n/);
-    // After the interval it collects and traces its own requests.
+    expect(text).toContain("Collection: started at 2023-11-14T22:13:20.000Z by a probe");
+    expect(text).toContain(`GET ${ACCOUNT}?collateralId=USDC -> 200`);
+    // After the interval it collects, and says so.
     r.clock.now = START_MS + INTERVAL_S * 1000;
     const fresh = await (await r.get("/probe?target=acct&debug=true")).text();
-    expect(fresh).toContain("Collection: started by this probe at 2023-11-14T22:13:30.000Z");
+    expect(fresh).toContain("Collection: started at 2023-11-14T22:13:30.000Z by a debug probe");
     expect(fresh).toContain(`GET ${ACCOUNT}?collateralId=USDC -> 200`);
+  });
+
+  it("writes one report's bytes to every debug probe served its collection, as plain text", async () => {
+    const r = await start();
+    const first = await r.exporter.debug(new Deadline(10), r.exporter.account("acct"));
+    const again = await r.exporter.debug(new Deadline(10), r.exporter.account("acct"));
+    expect(again).toBe(first);
+    expect(again.plain()[0]).toBe(first.plain()[0]);
+    const res = await r.get("/probe?target=acct&debug=true");
+    expect(res.headers.get("content-type")).toBe("text/plain; charset=utf-8");
+    expect(await res.text()).toBe(first.text());
   });
 
   it("past --web.max-requests a debug probe is a 503 like any scrape", async () => {
@@ -144,6 +162,30 @@ describe("debug probes are admitted like any scrape", () => {
     expect(refused.status).toBe(503);
     release();
     for (const res of await Promise.all(held)) expect(res.status).toBe(200);
+  });
+});
+
+describe("a collection the venue answers late", () => {
+  it("counts a timeout and logs it when it ends, though every scrape was served the collection before", async () => {
+    const lines: string[] = [];
+    const r = await start({ TRADING_SCRAPE_TIMEOUT_SECONDS: "0.3" }, 100, lines);
+    const timeouts = async () =>
+      valueOf(parseExposition(await r.exporter.self.registry.metrics()), "trading_exporter_upstream_errors_total", {
+        endpoint: "account_info",
+        reason: "timeout",
+      });
+    expect(valueOf(await samples(await r.get("/probe?target=acct")), "trading_up", { account: "acct" })).toBe(1);
+    r.clock.now = START_MS + INTERVAL_S * 1000;
+    const release = r.hold();
+    // The scrape gives up first (0.1 s) and is served the collection before; its own runs on to its 0.3 s and past them.
+    expect(valueOf(await samples(await r.get("/probe?target=acct", "0.6")), "trading_up", { account: "acct" })).toBe(1);
+    await expect.poll(timeouts).toBe(1);
+    const calls = valueOf(parseExposition(await r.exporter.self.registry.metrics()), "trading_exporter_upstream_calls_total", { endpoint: "account_info" });
+    expect(calls).toBe(2);
+    release();
+    expect(lines.map((line) => JSON.parse(line) as Record<string, unknown>)).toContainEqual(
+      expect.objectContaining({ msg: "venue endpoint failing", endpoint: "account_info", account: "acct", reason: "timeout" }),
+    );
   });
 });
 
@@ -241,5 +283,48 @@ describe("the market list's cache", () => {
     r.clock.now = START_MS - 60_000;
     await probe();
     expect(r.venue.requests.get(MARKETS)).toBe(2);
+  });
+});
+
+describe("SharedCollections when a collection rejects", () => {
+  it("hands the rejection to the scrapes joined to it, raises no unhandled rejection, and starts the next one afresh", async () => {
+    const unhandled: unknown[] = [];
+    const onUnhandled = (reason: unknown) => unhandled.push(reason);
+    process.on("unhandledRejection", onUnhandled);
+    try {
+      const collections = new SharedCollections<number>(() => 0);
+      const deadline = new Deadline(5);
+      const fresh = () => true;
+      const failing = collections.get(
+        "a",
+        deadline,
+        fresh,
+        () => Promise.reject(new Error("bug")),
+        () => -1,
+      );
+      const joined = collections.get(
+        "a",
+        deadline,
+        fresh,
+        () => Promise.resolve(2),
+        () => -1,
+      );
+      await expect(failing).rejects.toThrow("bug");
+      await expect(joined).rejects.toThrow("bug");
+      // A macrotask later, an unhandled rejection would have been reported.
+      await new Promise<void>((resolve) => setImmediate(resolve));
+      expect(unhandled).toEqual([]);
+      await expect(
+        collections.get(
+          "a",
+          deadline,
+          fresh,
+          () => Promise.resolve(3),
+          () => -1,
+        ),
+      ).resolves.toBe(3);
+    } finally {
+      process.off("unhandledRejection", onUnhandled);
+    }
   });
 });

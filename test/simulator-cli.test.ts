@@ -1,8 +1,8 @@
 // The simulator's command line: flag parsing, fault flags, and the start-up routine main.ts runs.
 import { describe, expect, it } from "vitest";
-import { CliError, parseCliArgs, runCli } from "../src/simulator/cli.js";
-import { parseFaultFlag } from "../src/simulator/faults.js";
-import { rawRequest } from "../src/simulator/raw-request.js";
+import { CliError, parseCliArgs, runCli } from "../tools/simulator/cli.js";
+import { parseFaultFlag } from "../tools/simulator/faults.js";
+import { rawRequest } from "./helpers/raw-request.js";
 
 function capture() {
   const out: string[] = [];
@@ -118,15 +118,20 @@ describe("runCli", () => {
     }
   });
 
-  it("prints one clear line on stderr and exits 1 on a bad flag or option", async () => {
+  it("prints one clear line on stderr and exits 1 on a bad flag or option, or one it cannot serve", async () => {
     for (const argv of [
       ["--tick-ms", "soon"],
       ["--port", "70000"],
+      ["--active-orders", "1000000"],
+      ["--fault", "account_info:status:429:-1"],
+      ["--fault", "account_info:status:429:1.5"],
+      ["--api-key", "line\nfeed"],
+      ["--api-key", " edge"],
     ]) {
       const c = capture();
       expect(await runCli(argv, c.io)).toBe(1);
       expect(c.err).toHaveLength(1);
-      expect(c.err[0]).toMatch(/^simulator: .*(tick-ms|port)/);
+      expect(c.err[0]).toMatch(/^simulator: .*(tick-ms|port|activeOrders|retryAfter|apiKey)/);
       expect(c.out).toEqual([]);
     }
   });

@@ -2,10 +2,10 @@
 
 import { afterEach, describe, expect, it } from "vitest";
 import { parse } from "yaml";
-import { parseCliArgs, runCli } from "../src/simulator/cli.js";
-import { resolveConfig } from "../src/simulator/config.js";
-import { exporterConfigYaml } from "../src/simulator/exporter-config.js";
-import { startSimulator, type RunningSimulator } from "../src/simulator/server.js";
+import { parseCliArgs, runCli } from "../tools/simulator/cli.js";
+import { resolveConfig } from "../tools/simulator/config.js";
+import { exporterConfigYaml } from "../tools/simulator/exporter-config.js";
+import { startSimulator, type RunningSimulator } from "../tools/simulator/server.js";
 import { parseExposition, valueOf } from "./helpers/exposition.js";
 import { SIM_KEY, startStack, type Stack } from "./helpers/stack.js";
 

@@ -1,8 +1,8 @@
 // Every fault kind of the simulated venue, the fault control API, and closing with hung sockets.
 import { gunzipSync } from "node:zlib";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { rawRequest, type RawResponse } from "../src/simulator/raw-request.js";
-import { startSimulator, type FaultSpec, type RunningSimulator } from "../src/simulator/server.js";
+import { rawRequest, type RawResponse } from "./helpers/raw-request.js";
+import { startSimulator, type FaultSpec, type RunningSimulator } from "../tools/simulator/server.js";
 
 const KEY = { "X-Api-Key": "sim-key" };
 const ACTIVE = "/v1/private/orders/realtime";

@@ -1,8 +1,8 @@
 // The simulator's bench mode: every private answer differs from the last in one number, labels stay.
 
 import { afterEach, describe, expect, it } from "vitest";
-import { startSimulator, type RunningSimulator } from "../src/simulator/server.js";
-import { nudged } from "../src/simulator/moving.js";
+import { startSimulator, type RunningSimulator } from "../tools/simulator/server.js";
+import { nudged } from "../tools/simulator/moving.js";
 
 let sim: RunningSimulator | undefined;
 afterEach(async () => {

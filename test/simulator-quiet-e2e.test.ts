@@ -8,8 +8,8 @@ import { parse } from "yaml";
 import { createLogger } from "../src/log.js";
 import { SelfMetrics } from "../src/metrics/self.js";
 import { startService } from "../src/service.js";
-import { runCli } from "../src/simulator/cli.js";
-import type { RunningSimulator } from "../src/simulator/server.js";
+import { runCli } from "../tools/simulator/cli.js";
+import type { RunningSimulator } from "../tools/simulator/server.js";
 import { configFromObject } from "./helpers/config-files.js";
 import { startPrometheus, waitFor, type RunningPrometheus } from "./helpers/prometheus.js";
 

@@ -2,8 +2,8 @@
 // than asked; lone-surrogate strings; unset times; from the command line and the control API.
 
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { parseCliArgs } from "../src/simulator/cli.js";
-import { FaultSpecError, startSimulator, type FaultSpec, type RunningSimulator } from "../src/simulator/server.js";
+import { parseCliArgs } from "../tools/simulator/cli.js";
+import { FaultSpecError, startSimulator, type FaultSpec, type RunningSimulator } from "../tools/simulator/server.js";
 
 const KEY = { "X-Api-Key": "sim-key" };
 type Json = Record<string, unknown>;

@@ -1,8 +1,8 @@
 // The simulated venue's endpoints, authentication, paging, determinism, ticks, scenarios and request stats.
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { rawRequest } from "../src/simulator/raw-request.js";
-import { resolveConfig } from "../src/simulator/config.js";
-import { startSimulator, type RunningSimulator, type SimulatorOptions } from "../src/simulator/server.js";
+import { rawRequest } from "./helpers/raw-request.js";
+import { resolveConfig } from "../tools/simulator/config.js";
+import { startSimulator, type RunningSimulator, type SimulatorOptions } from "../tools/simulator/server.js";
 import { MARKET_SETTINGS, POSITION_NUMBERS } from "../src/venue/snapshot.js";
 
 const KEY = { "X-Api-Key": "sim-key" };

@@ -6,12 +6,12 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type express from "express";
 import { afterEach, describe, expect, it } from "vitest";
-import { DEFAULT_THRESHOLDS } from "../src/config/thresholds.js";
-import { marginState, liquidationState } from "../src/http/risk-levels.js";
-import { percent } from "../src/http/status-page.js";
+import { DEFAULT_THRESHOLDS } from "../src/config/threshold-table.js";
+import { marginState, liquidationState } from "../src/http/status/risk-levels.js";
+import { percent } from "../src/http/status/status-page.js";
 import { formatValue } from "../src/metrics/text-render.js";
-import { webGuards } from "../src/web/guards.js";
-import { deskAccountKey, deskAccountName } from "../src/simulator/desk.js";
+import { webGuards } from "../src/http/toolkit/guards.js";
+import { deskAccountKey, deskAccountName } from "../tools/simulator/desk.js";
 import { chromiumMissing, runChromium } from "./helpers/chromium.js";
 import { startBrowser } from "./helpers/chromium-page.js";
 import { parseExposition, type ParsedSample } from "./helpers/exposition.js";
@@ -35,15 +35,17 @@ interface Shown {
 
 /** Every element of the page that carries a metric's value (data-metric), with its attributes and text. */
 function shownValues(dom: string): Shown[] {
-  return [...dom.matchAll(/<(td|span|p|dd)\s([^>]*data-metric="[^"]*"[^>]*)>([\s\S]*?)<\/\1>/g)].map((m) => {
+  return [...dom.matchAll(/<(td|span|p|dd)\s([^>]*data-metric="[^"]*"[^>]*)>([\s\S]*?)<\/\1>/g)].flatMap((m) => {
     const attrs = Object.fromEntries([...m[2]!.matchAll(/([\w-]+)="([^"]*)"/g)].map((a) => [a[1]!, unescapeHtml(a[2]!)]));
-    return {
+    const shown = {
       attrs,
       className: attrs.class ?? "",
       text: unescapeHtml(m[3]!.replace(/<[^>]+>/g, " "))
         .replace(/\s+/g, " ")
         .trim(),
     };
+    // A value shown inside another's element (margin in use beside the ratio, the prices beside a distance).
+    return [shown, ...shownValues(m[3]!)];
   });
 }
 
@@ -51,6 +53,7 @@ const LABEL_OF: Record<string, string> = {
   "data-account": "account",
   "data-collateral": "collateral_id",
   "data-market": "market_id",
+  "data-direction": "direction",
   "data-endpoint": "endpoint",
 };
 
@@ -112,7 +115,7 @@ describe.skipIf(chromiumMissing)(title, () => {
       const state = marginState(value, DEFAULT_THRESHOLDS);
       const words = value === Infinity ? "no margin left" : `${state === "ok" ? "warning" : state} above`;
       expect(s.text.startsWith(`${percent(value)} — ${words}`), s.text).toBe(true);
-      expect(s.text.endsWith(` ${state}`)).toBe(true);
+      expect(s.text, "its badge, then margin in use beside it").toMatch(new RegExp(` ${state}( margin ratio; \\S+ % of the margin in use)?$`));
       expect(s.className).toBe(state);
     }
     expect(
@@ -121,6 +124,12 @@ describe.skipIf(chromiumMissing)(title, () => {
     ).toBe(true);
 
     // Nearest liquidation: the smallest distance of the account and collateral, and its market.
+    // Margin in use for every collateral that has it, in both shapes (checked against /metrics above).
+    const usage = byMetric("trading_account_margin_usage_ratio");
+    expect(usage.length).toBe(samples.filter((s) => s.name === "trading_account_margin_usage_ratio").length);
+    expect(usage.length).toBeGreaterThan(0);
+    for (const s of usage) expect(s.text).toBe(percent(Number(s.attrs["data-value"])));
+
     const nearest = byMetric("trading_position_liquidation_distance_ratio");
     expect(nearest.length).toBeGreaterThan(0);
     for (const s of nearest) {
@@ -137,6 +146,14 @@ describe.skipIf(chromiumMissing)(title, () => {
       expect(s.text).toContain(`${min.labels.market_id} ${min.labels.direction}`);
       expect(s.className).toBe(liquidationState(min.value, DEFAULT_THRESHOLDS));
       expect(s.text).toContain(min.value < 0 ? "liquidation price is beyond the entry" : "below");
+      // The two prices the distance is measured between, as /metrics writes them.
+      const price = (name: string) =>
+        formatValue(
+          samples.find((x) => x.name === name && ["account", "collateral_id", "market_id", "direction"].every((l) => x.labels[l] === min.labels[l]))!.value,
+        );
+      expect(s.text.replace(/ ,/g, ",")).toContain(
+        `${min.labels.market_id} ${min.labels.direction}, from entry ${price("trading_position_avg_execution_price")} to liquidation ${price("trading_position_liquidation_price")}`,
+      );
     }
 
     // The page read the collection /metrics served: a page view calls the venue for nothing.

@@ -2,11 +2,11 @@
 // the latest collection and never makes one.
 
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { html } from "../src/http/html.js";
-import { DEFAULT_THRESHOLDS } from "../src/config/thresholds.js";
-import { liquidationState, marginState } from "../src/http/risk-levels.js";
-import type { StatusData } from "../src/http/status-data.js";
-import { duration, percent, statusPage } from "../src/http/status-page.js";
+import { html } from "../src/http/status/html.js";
+import { DEFAULT_THRESHOLDS } from "../src/config/threshold-table.js";
+import { liquidationState, marginState, marginUsageState } from "../src/http/status/risk-levels.js";
+import type { CollateralStatus, StatusData } from "../src/http/status/status-data.js";
+import { duration, percent, statusPage } from "../src/http/status/status-page.js";
 import { startStack, type Stack } from "./helpers/stack.js";
 
 describe("html``", () => {
@@ -88,8 +88,11 @@ describe("statusPage", () => {
               positions: 1,
               money: [1, 2, 3, 4],
               marginRatio: 0.5,
+              marginUsage: 0.6,
+              noMarginLeft: false,
               marginState: "ok",
-              nearest: { marketId: name, direction: "LONG", distance: 0.2, state: "ok" },
+              nearest: { marketId: name, direction: "LONG", distance: 0.2, state: "ok", entry: 100, liquidation: 80 },
+              unpriced: 0,
             },
           ],
           endpoints: [{ endpoint: "account_info", success: 1, lastFailure: undefined }],
@@ -172,8 +175,11 @@ describe("a desk of several accounts", () => {
         positions: 1,
         money: [1000, 400, 1200.5, 200.5],
         marginRatio: ratio,
+        marginUsage: undefined as number | undefined,
+        noMarginLeft: false,
         marginState: ratio === undefined ? undefined : marginState(ratio, thresholds),
-        nearest: undefined,
+        nearest: undefined as CollateralStatus["nearest"],
+        unpriced: 0,
       },
     ],
     endpoints: [],
@@ -253,15 +259,29 @@ describe("a desk of several accounts", () => {
 
   it("words a negative liquidation distance as beyond the entry, critical, and gives a positive one its threshold", () => {
     const long = account("long", 1, 0.1);
-    long.collaterals[0]!.nearest = { marketId: "BTC-USD", direction: "LONG", distance: -0.05, state: liquidationState(-0.05, DEFAULT_THRESHOLDS) };
+    long.collaterals[0]!.nearest = {
+      marketId: "BTC-USD",
+      direction: "LONG",
+      distance: -0.05,
+      state: liquidationState(-0.05, DEFAULT_THRESHOLDS),
+      entry: 100,
+      liquidation: 105,
+    };
     const short = account("short", 1, 0.1);
-    short.collaterals[0]!.nearest = { marketId: "ETH-USD", direction: "SHORT", distance: 0.05, state: liquidationState(0.05, DEFAULT_THRESHOLDS) };
+    short.collaterals[0]!.nearest = {
+      marketId: "ETH-USD",
+      direction: "SHORT",
+      distance: 0.05,
+      state: liquidationState(0.05, DEFAULT_THRESHOLDS),
+      entry: 200,
+      liquidation: 210,
+    };
     const page = pageOf([long, short]);
     expect(text(page, "long")).toContain(
-      "−5.0 % — liquidation price is beyond the entry: the position lives on unrealized gains critical BTC-USD LONG, from the average execution price",
+      "−5.0 % — liquidation price is beyond the entry: the position lives on unrealized gains critical BTC-USD LONG, from entry 100 to liquidation 105",
     );
     expect(section(page, "long")).toContain('<a class="badge critical" href="runbooks/TradingPositionNearLiquidation"');
-    expect(text(page, "short")).toContain("5.0 % — warning below 10 %, critical below 5 % warning ETH-USD SHORT");
+    expect(text(page, "short")).toContain("5.0 % — warning below 10 %, critical below 5 % warning ETH-USD SHORT, from entry 200 to liquidation 210");
     expect(section(page, "short")).toContain('<a class="badge warning" href="runbooks/TradingPositionApproachingLiquidation"');
   });
 
@@ -284,5 +304,58 @@ describe("a desk of several accounts", () => {
     expect(text(page, "f")).toContain("USDC not reported: account_info failed (auth — HTTP 401) not reported: account_info failed (auth — HTTP 401)");
     expect(text(page, "f")).toContain("account_info failing auth — HTTP 401 22:13:20 UTC");
     expect(text(page, "f")).not.toContain("Balance");
+  });
+
+  it("grades margin in use where no margin ratio is known, by the account's own thresholds, and counts it in the account's state", () => {
+    const summary = (name: string, usage: number | undefined, thresholds = DEFAULT_THRESHOLDS) => {
+      const a = account(name, 1, undefined, thresholds);
+      a.collaterals[0] = {
+        ...a.collaterals[0]!,
+        shape: "summary",
+        positions: 2,
+        marginUsage: usage,
+        marginState: usage === undefined ? undefined : marginUsageState(usage, thresholds),
+      };
+      return a;
+    };
+    const page = pageOf([summary("low", 0.2), summary("own", 0.7, { ...DEFAULT_THRESHOLDS, margin_usage_warning: 0.6 }), summary("high", 0.98)]);
+    expect(text(page, "high")).toContain("98.0 % of the margin in use — critical above 95 % critical no margin ratio: the summary shape lists no positions");
+    expect(section(page, "high")).toContain('<a class="badge critical" href="runbooks/TradingMarginUsageCritical"');
+    expect(section(page, "high")).toContain('data-metric="trading_account_margin_usage_ratio" data-account="high" data-collateral="USDC" data-value="0.98"');
+    expect(text(page, "own")).toContain("70.0 % of the margin in use — warning above 60 %, critical above 95 % warning");
+    expect(text(page, "low")).toContain("20.0 % of the margin in use — warning above 80 % ok");
+    expect([...page.matchAll(/<section class="account" id="account-([^"]+)"/g)].map((m) => m[1])).toEqual(["high", "own", "low"]);
+    expect(page.match(/<p class="summary">.*?<\/p>/)?.[0].replace(/<[^>]+>/g, "")).toBe("3 accounts: 1 critical 1 warning 1 ok");
+  });
+
+  it("shows margin in use beside a known margin ratio, which alone grades", () => {
+    const a = account("a", 1, 0.5);
+    a.collaterals[0]!.marginUsage = 0.98;
+    const page = pageOf([a]);
+    expect(text(page, "a")).toContain("50.0 % — warning above 80 % ok margin ratio; 98.0 % of the margin in use");
+    expect(page.match(/<p class="summary">.*?<\/p>/)?.[0].replace(/<[^>]+>/g, "")).toBe("1 account: 1 ok");
+  });
+
+  it("says no margin left for a summary shape whose total margin is 0 or less with positions open, critical", () => {
+    const a = account("z", 1, undefined);
+    a.collaterals[0] = { ...a.collaterals[0]!, shape: "summary", positions: 3, money: [0, 0, -5, -5], noMarginLeft: true, marginState: "critical" };
+    const page = pageOf([a]);
+    expect(text(page, "z")).toContain("no margin left — total margin -5 with positions open critical no margin ratio: the summary shape lists no positions");
+    expect(section(page, "z")).toContain('<a class="badge critical" href="runbooks/TradingMarginUsageCritical"');
+  });
+
+  it("says no liquidation price given where the venue gave none, alone or beside the nearest position", () => {
+    const none = account("none", 1, 0.1);
+    none.collaterals[0]!.unpriced = 1;
+    const beside = account("beside", 1, 0.1);
+    beside.collaterals[0]! = {
+      ...beside.collaterals[0]!,
+      positions: 3,
+      unpriced: 2,
+      nearest: { marketId: "BTC-USD", direction: "LONG", distance: 0.3, state: "ok", entry: 6.477, liquidation: 4.5 },
+    };
+    const page = pageOf([none, beside]);
+    expect(text(page, "none")).toContain("no liquidation price given (1 position)");
+    expect(text(page, "beside")).toContain("BTC-USD LONG, from entry 6.477 to liquidation 4.5 2 other positions: no liquidation price given");
   });
 });

@@ -9,6 +9,7 @@ import { join } from "node:path";
 import { Writable } from "node:stream";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { stringify } from "yaml";
+import { THRESHOLD_KEYS } from "../src/config/threshold-table.js";
 import type { Config } from "../src/config/types.js";
 import { createLogger } from "../src/log.js";
 import { SelfMetrics } from "../src/metrics/self.js";
@@ -184,12 +185,12 @@ describe("the threshold series", () => {
         "b margin_ratio_warning 0.8",
         "b margin_ratio_critical 0.9",
       ]);
-      expect(samples.filter((s) => s.name.startsWith("trading_account_alert_threshold")).length).toBe(12);
+      expect(samples.filter((s) => s.name.startsWith("trading_account_alert_threshold")).length).toBe(2 * THRESHOLD_KEYS.length);
       expect(thresholdLines(await exporter.get("/probe?target=b"))).toEqual(["b margin_ratio_warning 0.8", "b margin_ratio_critical 0.9"]);
       // The venue answers the account again: the cap of 1 now cuts the account's series, never the thresholds.
       venue.options.raw = {};
       const capped = parseExposition(await exporter.get("/metrics"));
-      expect(capped.filter((s) => s.name.startsWith("trading_account_alert_threshold")).length).toBe(12);
+      expect(capped.filter((s) => s.name.startsWith("trading_account_alert_threshold")).length).toBe(2 * THRESHOLD_KEYS.length);
       expect(capped.filter((s) => s.name === "trading_account_margin_ratio").length).toBe(0);
       expect(capped.find((s) => s.name === "trading_exporter_series_dropped_total")?.value ?? 0).toBeGreaterThan(0);
     } finally {

@@ -10,7 +10,7 @@ import { join } from "node:path";
 import type { TLSSocket } from "node:tls";
 import bcrypt from "bcryptjs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startSimulator, type RunningSimulator } from "../src/simulator/server.js";
+import { startSimulator, type RunningSimulator } from "../tools/simulator/server.js";
 import { startExporterChild, type ExporterChild } from "./helpers/child.js";
 
 let venue: RunningSimulator;

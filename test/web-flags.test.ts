@@ -7,7 +7,7 @@ import { createServer, type AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { takeSystemdSockets } from "../src/http/systemd-socket.js";
 import { parseListenAddresses, parseTelemetryPath } from "../src/config/values.js";
-import { startSimulator, type RunningSimulator } from "../src/simulator/server.js";
+import { startSimulator, type RunningSimulator } from "../tools/simulator/server.js";
 import { MAIN, runExporter, startExporterChild, watchExporterChild } from "./helpers/child.js";
 import { parseExposition, valueOf } from "./helpers/exposition.js";
 import { simEnv } from "./helpers/stack.js";

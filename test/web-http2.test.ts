@@ -16,9 +16,9 @@ import bcrypt from "bcryptjs";
 import express from "express";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { listen } from "../src/http/server.js";
-import { startSimulator, type RunningSimulator } from "../src/simulator/server.js";
-import { readTlsPems, tlsOptionsFrom } from "../src/web/tls-options.js";
-import { parseWebConfig } from "../src/web/web-config.js";
+import { startSimulator, type RunningSimulator } from "../tools/simulator/server.js";
+import { readTlsPems, tlsOptionsFrom } from "../src/http/toolkit/tls-options.js";
+import { parseWebConfig } from "../src/http/toolkit/web-config.js";
 import { startExporterChild, type ExporterChild } from "./helpers/child.js";
 
 const run = promisify(execFile);

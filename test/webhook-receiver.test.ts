@@ -4,7 +4,7 @@ import { spawn } from "node:child_process";
 import { once } from "node:events";
 import { createInterface } from "node:readline";
 import { afterEach, describe, expect, it, onTestFinished } from "vitest";
-import { describeAlert, startReceiver, type RunningReceiver } from "../src/webhook/receiver.js";
+import { describeAlert, startReceiver, type RunningReceiver } from "../tools/webhook/receiver.js";
 
 const payload = {
   version: "4",
@@ -96,8 +96,8 @@ describe("the webhook receiver", () => {
   });
 });
 
-describe("dist/webhook/main.js (the compose stack's webhook service)", () => {
-  const MAIN = new URL("../dist/webhook/main.js", import.meta.url).pathname;
+describe("dist-tools/tools/webhook/main.js (the compose stack's webhook service)", () => {
+  const MAIN = new URL("../dist-tools/tools/webhook/main.js", import.meta.url).pathname;
 
   it("listens where told, prints each alert on stdout, and exits 0 on SIGTERM", async () => {
     const child = spawn(process.execPath, [MAIN, "--host", "127.0.0.1", "--port", "0"], { stdio: ["ignore", "pipe", "pipe"] });

@@ -1,11 +1,14 @@
 // The account detail: one account's margin, positions, orders and markets, for the collateral and markets selected.
-import { DashboardBuilder, DashboardCursorSync, RowBuilder } from "@grafana/grafana-foundation-sdk/dashboard";
+import { DashboardBuilder, DashboardCursorSync, RowBuilder, type ValueMapping } from "@grafana/grafana-foundation-sdk/dashboard";
+import type { ThresholdKey } from "../../src/config/threshold-table.js";
 import { stat, stateTimeline, table, thresholdLines, timeseries } from "./panels.js";
 import {
   accountThreshold,
   DATA_AGE_WARNING_SECONDS,
   MARGIN_RATIO_CRITICAL,
   MARGIN_RATIO_WARNING,
+  MARGIN_USAGE_CRITICAL,
+  MARGIN_USAGE_WARNING,
   ORDER_AGE_WARNING_SECONDS,
   SIZE_LIMIT_WARNING,
   UNIT,
@@ -13,6 +16,8 @@ import {
   liquidationThresholds,
   marginRatioMappings,
   marginRatioThresholds,
+  marginUsageMappings,
+  marginUsageThresholds,
   okMappings,
   pct,
   rising,
@@ -20,7 +25,6 @@ import {
   statusMappings,
   tradableMappings,
   truncatedMappings,
-  utilisationMappings,
 } from "./thresholds.js";
 import { datasourceVariable, multi, single } from "./variables.js";
 
@@ -45,6 +49,24 @@ const LINES = [
 ] as const;
 /** A market family, one series per market, for the markets the account holds in the selected collateral. */
 const market = (family: string): string => `max by (market_id) (${family}{market_id=~"$market_id"})`;
+
+/** A ratio of the account and collateral over time, with the account's warning and critical lines. */
+function tieredGraph(
+  title: string,
+  description: string,
+  [family, legend]: readonly [string, string],
+  [warning, critical]: readonly [ThresholdKey, ThresholdKey],
+  mappings: ValueMapping[],
+) {
+  return thresholdLines(
+    timeseries(title, description, { w: 8, h: 8 }, { unit: UNIT.ratio, mappings }, [
+      { expr: `max(${family}{${AC}})`, legend },
+      { expr: accountThreshold(warning, A), legend: WARNING_LINE },
+      { expr: accountThreshold(critical, A), legend: CRITICAL_LINE },
+    ]),
+    LINES,
+  );
+}
 
 export function accountDashboard(): DashboardBuilder {
   return new DashboardBuilder("Trading account")
@@ -80,11 +102,11 @@ export function accountDashboard(): DashboardBuilder {
     )
     .withPanel(
       stat(
-        "Margin utilisation",
-        "1 - available margin / total margin (recording rule account:trading_margin_utilisation:ratio). NONE LEFT above 100 % (available margin negative); absent while total margin is zero or negative.",
+        "Margin in use",
+        `(Total - available margin) / total margin, bound by positions and orders (trading_account_margin_usage_ratio), in both account shapes: orange above ${pct(MARGIN_USAGE_WARNING)} (TradingMarginUsageHigh), red above ${pct(MARGIN_USAGE_CRITICAL)} (TradingMarginUsageCritical) at the default thresholds, which page only where no margin ratio is reported. NONE LEFT above 100 % (available margin negative); absent while total margin is zero or negative.`,
         { w: 4, h: 4 },
-        { unit: UNIT.ratio, mappings: utilisationMappings(), decimals: 1, noValue: "no margin" },
-        [{ expr: `max(account:trading_margin_utilisation:ratio{${AC}})` }],
+        { unit: UNIT.ratio, thresholds: marginUsageThresholds(), mappings: marginUsageMappings(), decimals: 1, noValue: "no margin" },
+        [{ expr: `max(trading_account_margin_usage_ratio{${AC}})` }],
       ),
     )
     .withPanel(
@@ -113,26 +135,28 @@ export function accountDashboard(): DashboardBuilder {
       ),
     )
     .withPanel(
-      thresholdLines(
-        timeseries(
-          "Margin ratio",
-          "Maintenance margin / total margin over time; dashed lines at the account's own warning and critical thresholds (trading_account_alert_threshold).",
-          { w: 12, h: 8 },
-          { unit: UNIT.ratio, mappings: marginRatioMappings() },
-          [
-            { expr: `max(trading_account_margin_ratio{${AC}})`, legend: "margin ratio" },
-            { expr: accountThreshold("margin_ratio_warning", A), legend: WARNING_LINE },
-            { expr: accountThreshold("margin_ratio_critical", A), legend: CRITICAL_LINE },
-          ],
-        ),
-        LINES,
+      tieredGraph(
+        "Margin ratio",
+        "Maintenance margin / total margin over time; dashed lines at the account's own warning and critical thresholds (trading_account_alert_threshold).",
+        ["trading_account_margin_ratio", "margin ratio"],
+        ["margin_ratio_warning", "margin_ratio_critical"],
+        marginRatioMappings(),
+      ),
+    )
+    .withPanel(
+      tieredGraph(
+        "Margin in use",
+        "(Total - available margin) / total margin over time, the margin bound by positions and orders; dashed lines at the account's own margin_usage_warning and _critical (the alerts page on them only where no margin ratio is reported). Liquidation comes later, at the maintenance margin.",
+        ["trading_account_margin_usage_ratio", "margin in use"],
+        ["margin_usage_warning", "margin_usage_critical"],
+        marginUsageMappings(),
       ),
     )
     .withPanel(
       timeseries(
         "Margin in $collateral_id over time",
         "Balance, total, available and maintenance margin, in units of the selected collateral.",
-        { w: 12, h: 8 },
+        { w: 8, h: 8 },
         { unit: UNIT.money },
         [
           { expr: `max(trading_account_collateral_balance{${AC}})`, legend: "balance" },

@@ -17,7 +17,7 @@ import {
   okMappings,
   rising,
   statusMappings,
-  utilisationMappings,
+  marginUsageMappings,
 } from "./thresholds.js";
 import { datasourceVariable, multi } from "./variables.js";
 
@@ -174,11 +174,11 @@ export function overviewDashboard(): DashboardBuilder {
     )
     .withPanel(
       timeseries(
-        "Margin utilisation, 10 highest",
-        "1 - available margin / total margin of the ten account and collateral pairs using the most (recording rule account:trading_margin_utilisation:ratio). Above 100 % the available margin is negative: NONE LEFT. Absent while total margin is zero or negative (the margin ratio is +Inf then).",
+        "Margin in use, 10 highest",
+        "(Total - available margin) / total margin of the ten account and collateral pairs using the most (trading_account_margin_usage_ratio). Above 100 % the available margin is negative: NONE LEFT. Absent while total margin is zero or negative.",
         { w: 12, h: 8 },
-        { unit: UNIT.ratio, mappings: utilisationMappings() },
-        [{ expr: `topk(10, account:trading_margin_utilisation:ratio{${A}})`, legend: "{{account}} {{collateral_id}}" }],
+        { unit: UNIT.ratio, mappings: marginUsageMappings() },
+        [{ expr: `topk(10, ${dedup(`trading_account_margin_usage_ratio{${A}}`)})`, legend: "{{account}} {{collateral_id}}" }],
       ),
     )
     .withPanel(
@@ -194,7 +194,7 @@ export function overviewDashboard(): DashboardBuilder {
     .withPanel(
       table(
         "Margin by account and collateral",
-        "Each account's figures per collateral asset, in units of that asset (the collateral column). The margin ratio is maintenance / total margin (detailed accounts only); utilisation is 1 - available / total.",
+        "Each account's figures per collateral asset, in units of that asset (the collateral column). The margin ratio is maintenance / total margin (detailed accounts only); margin in use is (total - available) / total.",
         { w: 24, h: 10 },
         [
           // First: every account and collateral pair has a balance, so its labels name every row.
@@ -214,10 +214,10 @@ export function overviewDashboard(): DashboardBuilder {
             colored: true,
           },
           {
-            name: "Utilisation",
-            expr: `max by (key) (${keyed(`account:trading_margin_utilisation:ratio{${A}}`)})`,
+            name: "Margin in use",
+            expr: `max by (key) (${keyed(`trading_account_margin_usage_ratio{${A}}`)})`,
             unit: UNIT.ratio,
-            mappings: utilisationMappings(),
+            mappings: marginUsageMappings(),
             decimals: 1,
           },
           { name: "Total margin", expr: `max by (key) (${keyed(`trading_account_total_margin{${A}}`)})`, unit: UNIT.money, decimals: 2 },

@@ -1,10 +1,12 @@
-// The alert thresholds, units and value mappings the dashboards colour by: the defaults of the one table (src/config/thresholds.ts).
+// The alert thresholds, units and value mappings the dashboards colour by: the defaults of the one table (src/config/threshold-table.ts).
 import { type ValueMapping, MappingType, ThresholdsConfigBuilder, ThresholdsMode } from "@grafana/grafana-foundation-sdk/dashboard";
-import { DEFAULT_THRESHOLDS, THRESHOLDS, type ThresholdKey } from "../../src/config/thresholds.js";
+import { DEFAULT_THRESHOLDS, THRESHOLDS, type ThresholdKey } from "../../src/config/threshold-table.js";
 
-/** TradingMarginRatioHigh, TradingMarginRatioCritical, the two liquidation tiers, TradingPositionNearSizeLimit, TradingActiveOrderStuck: the defaults. */
+/** TradingMarginRatioHigh, TradingMarginRatioCritical, the two margin-in-use tiers, the two liquidation tiers, TradingPositionNearSizeLimit, TradingActiveOrderStuck: the defaults. */
 export const MARGIN_RATIO_WARNING = DEFAULT_THRESHOLDS.margin_ratio_warning;
 export const MARGIN_RATIO_CRITICAL = DEFAULT_THRESHOLDS.margin_ratio_critical;
+export const MARGIN_USAGE_WARNING = DEFAULT_THRESHOLDS.margin_usage_warning;
+export const MARGIN_USAGE_CRITICAL = DEFAULT_THRESHOLDS.margin_usage_critical;
 export const LIQUIDATION_DISTANCE_WARNING = DEFAULT_THRESHOLDS.liquidation_distance_warning;
 export const LIQUIDATION_DISTANCE_CRITICAL = DEFAULT_THRESHOLDS.liquidation_distance_critical;
 export const SIZE_LIMIT_WARNING = DEFAULT_THRESHOLDS.size_limit_warning;
@@ -67,6 +69,7 @@ export function falling(critical: number, warning: number): ThresholdsConfigBuil
 }
 
 export const marginRatioThresholds = (): ThresholdsConfigBuilder => rising(MARGIN_RATIO_WARNING, MARGIN_RATIO_CRITICAL);
+export const marginUsageThresholds = (): ThresholdsConfigBuilder => rising(MARGIN_USAGE_WARNING, MARGIN_USAGE_CRITICAL);
 export const liquidationThresholds = (): ThresholdsConfigBuilder => falling(LIQUIDATION_DISTANCE_CRITICAL, LIQUIDATION_DISTANCE_WARNING);
 
 /** The margin ratio is +Inf when total margin is zero or negative with positions open (JSON has no Infinity: from 1e308 up). */
@@ -75,8 +78,8 @@ export const marginRatioMappings = (): ValueMapping[] => [
   { type: MappingType.RangeToText, options: { from: 1, to: 1e308, result: { text: "AT LIQUIDATION", color: RED, index: 1 } } },
 ];
 
-/** Utilisation past 100 %: available margin is negative, nothing is left to use. */
-export const utilisationMappings = (): ValueMapping[] => [
+/** Margin in use past 100 %: available margin is negative, nothing is left to use. */
+export const marginUsageMappings = (): ValueMapping[] => [
   { type: MappingType.RangeToText, options: { from: 1, to: null, result: { text: "NONE LEFT", color: WIPEOUT, index: 0 } } },
 ];
 

@@ -1,7 +1,6 @@
 // Command-line flags in Prometheus style, made from the settings table, and --help made from it too.
 
 import { parseArgs } from "node:util";
-import { ConfigError } from "../config/errors.js";
 import { nearest } from "../config/problems.js";
 import type { FlagValues } from "../config/load.js";
 import { shownDefault } from "../config/setting.js";
@@ -13,9 +12,11 @@ export interface CommandLine {
   configCheck: boolean;
   help: boolean;
   version: boolean;
+  /** Every flag refused ("command line: unknown flag --x"), in our words: reported with the configuration's problems. */
+  problems: string[];
 }
 
-const COMMANDS: Array<[string, string]> = [
+export const COMMANDS: Array<[string, string]> = [
   ["config.check", "Validate the configuration (and web config) and exit 0 or 1, without serving."],
   ["help", "Print this help and exit."],
   ["version", "Print the version and exit."],
@@ -25,26 +26,32 @@ const SETTING_FLAGS = SETTING_LIST.flatMap(([, s]) => (s.flag === undefined ? []
 
 type Option = { type: "string" | "boolean"; short?: string; multiple?: boolean };
 
+const OPTIONS: Record<string, Option> = {};
+for (const s of SETTING_FLAGS) OPTIONS[s.flag!] = s.switch ? { type: "boolean" } : { type: "string", multiple: s.repeatable === true };
+for (const [flag] of COMMANDS) OPTIONS[flag] = flag === "help" ? { type: "boolean", short: "h" } : { type: "boolean" };
+
+/** Every flag the line sets, and a problem for each it cannot take, so one mistake hides no other. */
 export function parseCommandLine(argv: string[]): CommandLine {
-  const options: Record<string, Option> = {};
-  for (const s of SETTING_FLAGS) options[s.flag!] = s.switch ? { type: "boolean" } : { type: "string", multiple: s.repeatable === true };
-  for (const [flag] of COMMANDS) options[flag] = { type: "boolean" };
-  options.help = { type: "boolean", short: "h" };
-  let values: Record<string, string | boolean | Array<string | boolean> | undefined>;
-  try {
-    // allowNegative: a switch is also turned off as kingpin's are, --no-web.systemd-socket.
-    ({ values } = parseArgs({ args: argv, strict: true, allowPositionals: false, allowNegative: true, options }));
-  } catch {
-    // parseArgs's own message may quote an argument, which can be a pasted secret: say it in our words.
-    throw new ConfigError(`command line: ${refusal(argv, options)}`);
+  // Tokens, not strict mode: strict stops at the first mistake. allowNegative: a switch is also turned off as kingpin's are.
+  const { tokens } = parseArgs({ args: argv, strict: false, allowPositionals: true, allowNegative: true, tokens: true, options: OPTIONS });
+  const given: Record<string, string[]> = {};
+  const problems: string[] = [];
+  for (const token of tokens) {
+    const refused = refusal(token);
+    if (refused !== undefined) problems.push(`command line: ${refused}`);
+    else if (token.kind === "option") {
+      // A switch reaches its parser as the text a variable would carry.
+      const value = OPTIONS[token.name]!.type === "boolean" ? String(!token.rawName.startsWith("--no-")) : token.value!;
+      given[token.name] = [...(given[token.name] ?? []), value];
+    }
   }
   const flags: Record<string, string | string[]> = {};
   for (const s of SETTING_FLAGS) {
-    const value = values[s.flag!];
-    // A switch reaches its parser as the text a variable would carry.
-    if (value !== undefined) flags[s.flag!] = Array.isArray(value) ? value.map(String) : String(value);
+    const values = given[s.flag!];
+    if (values !== undefined) flags[s.flag!] = s.repeatable === true ? values : values.at(-1)!;
   }
-  return { flags, configCheck: values["config.check"] === true, help: values.help === true, version: values.version === true };
+  const on = (name: string) => given[name]?.at(-1) === "true";
+  return { flags, configCheck: on("config.check"), help: on("help"), version: on("version"), problems };
 }
 
 /** A flag's name as it may be shown, with the dashes it was written with: a plain name, never anything that could be a value. */
@@ -52,43 +59,32 @@ function shown(name: string, dashes = "--"): string {
   return /^[A-Za-z0-9._-]{1,64}$/.test(name) ? `${dashes}${name}` : "(name not shown: not a plain flag name)";
 }
 
-/** Why parseArgs refused the command line, from the tokens it reads without being strict. */
-function refusal(argv: string[], options: Record<string, Option>): string {
-  const { tokens } = parseArgs({ args: argv, strict: false, allowPositionals: true, allowNegative: true, tokens: true, options });
-  for (const token of tokens) {
-    if (token.kind === "option-terminator") return "unexpected argument after -- (not shown): every flag is written --name=value";
-    if (token.kind === "positional") return "unexpected argument (not shown): every flag is written --name=value";
-    const option = options[token.name];
-    const negated = token.rawName.startsWith("--no-");
-    if (option === undefined || (negated && option.type !== "boolean")) {
-      const name = negated ? token.rawName.slice(2) : token.name;
-      const guess = nearest(name, Object.keys(options));
-      // A short flag (-x, or x of a bundle such as -hx) is shown as one, not as --x.
-      return `unknown flag ${shown(name, token.rawName.startsWith("--") ? "--" : "-")}${guess === undefined ? "" : ` (did you mean --${guess}?)`}`;
-    }
-    if (option.type === "boolean" && token.value !== undefined) return `${shown(token.name)} takes no value`;
-    // As in strict mode, a value that starts with "-" is taken only as --name=value.
-    if (option.type === "string" && (token.value === undefined || (!token.inlineValue && token.value.startsWith("-"))))
-      return `${shown(token.name)} needs a value (--${token.name}=VALUE)`;
+/** Why a token of the line cannot be taken, in our words (an argument may be a pasted secret); undefined if it can. */
+function refusal(token: NonNullable<ReturnType<typeof parseArgs>["tokens"]>[number]): string | undefined {
+  if (token.kind === "option-terminator") return "unexpected argument after -- (not shown): every flag is written --name=value";
+  if (token.kind === "positional") return "unexpected argument (not shown): every flag is written --name=value";
+  const option = OPTIONS[token.name];
+  const negated = token.rawName.startsWith("--no-");
+  if (option === undefined || (negated && option.type !== "boolean")) {
+    const name = negated ? token.rawName.slice(2) : token.name;
+    const guess = nearest(name, Object.keys(OPTIONS));
+    // A short flag (-x, or x of a bundle such as -hx) is shown as one, not as --x.
+    return `unknown flag ${shown(name, token.rawName.startsWith("--") ? "--" : "-")}${guess === undefined ? "" : ` (did you mean --${guess}?)`}`;
   }
-  return "not understood (run --help for the flags)";
+  if (option.type === "boolean" && token.value !== undefined) return `${shown(token.name)} takes no value`;
+  // As in strict mode, a value that starts with "-" is taken only as --name=value.
+  if (option.type === "string" && (token.value === undefined || (!token.inlineValue && token.value.startsWith("-"))))
+    return `${shown(token.name)} needs a value (--${token.name}=VALUE)`;
+  return undefined;
 }
 
 /** A table row; `startupOnly` is undefined for a command (--help), which is no setting. */
-type Row = [flag: string, variable: string, key: string, fallback: string, meaning: string, more: string | undefined, startupOnly?: boolean];
+export type Row = [flag: string, variable: string, key: string, fallback: string, meaning: string, more: string | undefined, startupOnly?: boolean];
 
-function settingRow([id, s]: (typeof SETTING_LIST)[number]): Row {
+export function settingRow([id, s]: (typeof SETTING_LIST)[number]): Row {
   const flag = s.flag === undefined ? "" : s.switch ? `--${s.flag}` : `--${s.flag}=${s.arg ?? "VALUE"}`;
   return [flag, s.secret ? `${s.env} / ${s.env}_FILE` : (s.env ?? ""), s.file ? id : "", shownDefault(s), s.help, s.more, s.startupOnly === true];
 }
-
-/** The rows of the flag table; --help and docs/configuration.md print them. */
-export function flagRows(): Row[] {
-  const commands = COMMANDS.map(([flag, meaning]): Row => [`--${flag}`, "", "", "", meaning, undefined]);
-  return [...SETTING_LIST.filter(([, s]) => s.flag !== undefined).map(settingRow), ...commands];
-}
-
-export const settingRows = (): Row[] => SETTING_LIST.filter(([, s]) => s.flag === undefined).map(settingRow);
 
 export const HELP_WIDTH = 100;
 
@@ -138,6 +134,8 @@ export function usage(): string {
       "Prometheus exporter for a leveraged trading venue, configured from the TRADING_* environment variables, or from a YAML file (--config.file, see docs/configuration.md) whose settings they override. Precedence: flag > environment variable > config file > default. Each setting: its flag, variable and config file key, then its meaning and default.",
       "",
     ),
+    "",
+    ...wrap("Every on/off flag (one written without a value) also has a --no- form that turns it off, such as --no-web.systemd-socket.", ""),
     "",
     "Commands:",
     ...COMMANDS.flatMap(([flag, meaning]) => [`  --${flag}`, ...wrap(meaning, "      ")]),

@@ -1,9 +1,9 @@
 // Account balances and margins per collateral, and the margin ratio that warns of liquidation.
 
 import { addSample, gauge, metricName, type Family } from "../metrics/family.js";
-import { ExactSum, decimalOf, quotient, toNumber, type Decimal } from "../util/decimal.js";
+import { ExactSum, decimalOf, quotient, subtract, toNumber, type Decimal } from "../util/decimal.js";
 import type { AccountInfo } from "../venue/snapshot.js";
-import type { ScrapeResult } from "../collect/result.js";
+import type { ScrapeResult } from "../scrape/result.js";
 import type { Collector } from "../metrics/collector.js";
 
 const LABELS = ["account", "collateral_id"] as const;
@@ -40,6 +40,17 @@ export function marginRatio(maintenance: Decimal | undefined, totalMargin: numbe
   return quotient(maintenance, decimalOf(totalMargin, exact));
 }
 
+/**
+ * Share of the total margin bound by positions and orders, (total − available) / total, from the decimals as
+ * written, in either shape; unknown when the total margin is 0 or less (nothing to take a share of).
+ */
+export function marginUsage(info: AccountInfo): number | undefined {
+  const { totalMargin: total, availableMargin: available } = info;
+  if (total === undefined || available === undefined || total <= 0) return undefined;
+  const totalExact = decimalOf(total, info.exact?.totalMargin);
+  return quotient(subtract(totalExact, decimalOf(available, info.exact?.availableMargin)), totalExact);
+}
+
 function collect(scrape: ScrapeResult): Family[] {
   const families = AMOUNTS.map(([name, , help]) => gauge(metricName("account", name), help, LABELS));
   const positions = gauge(metricName("account", "positions"), "Number of open positions (a count).", LABELS);
@@ -53,11 +64,17 @@ function collect(scrape: ScrapeResult): Family[] {
     "Maintenance margin over total margin as a 0-1 ratio, 1 meaning at liquidation; +Inf when total margin is zero or less with positions open.",
     LABELS,
   );
+  const usage = gauge(
+    metricName("account", "margin_usage_ratio"),
+    "Share of the total margin bound by positions and orders, (total margin - available margin) / total margin, as a 0-1 ratio; absent when total margin is zero or less. Liquidation comes later, at the maintenance margin.",
+    LABELS,
+  );
   for (const a of scrape.accounts) {
     for (const info of a.accountInfos) {
       const labels = [a.account, info.collateralId];
       AMOUNTS.forEach(([, field], i) => addSample(families[i] as Family, labels, info[field]));
       addSample(positions, labels, info.positionCount);
+      addSample(usage, labels, marginUsage(info));
       if (info.shape === "detailed") {
         const mm = maintenanceMargin(info);
         addSample(maintenance, labels, mm === undefined ? undefined : toNumber(mm));
@@ -65,7 +82,7 @@ function collect(scrape: ScrapeResult): Family[] {
       }
     }
   }
-  return [...families, positions, maintenance, ratio];
+  return [...families, positions, usage, maintenance, ratio];
 }
 
 export const account: Collector = { collect };

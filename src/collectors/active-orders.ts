@@ -2,7 +2,7 @@
 
 import { addSample, distinctSeries, gauge, metricName, type Family } from "../metrics/family.js";
 import type { Order } from "../venue/snapshot.js";
-import type { ScrapeResult } from "../collect/result.js";
+import type { ScrapeResult } from "../scrape/result.js";
 import type { Collector } from "../metrics/collector.js";
 import { Aggregate, Groups } from "./group.js";
 

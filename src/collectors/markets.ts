@@ -1,6 +1,6 @@
 // Market reference data: an info series, the status, and one gauge per trading setting.
 
-import type { ScrapeResult } from "../collect/result.js";
+import type { ScrapeResult } from "../scrape/result.js";
 import { addSample, gauge, metricName, type Family } from "../metrics/family.js";
 import type { MarketSetting } from "../venue/snapshot.js";
 import type { Collector } from "../metrics/collector.js";

@@ -1,36 +1,25 @@
 // The order history fetched this scrape: orders by status, rejections by code, latest creation time.
 
 import { addSample, distinctSeries, gauge, metricName, type Family } from "../metrics/family.js";
-import type { ScrapeResult } from "../collect/result.js";
+import type { ScrapeResult } from "../scrape/result.js";
 import type { Collector } from "../metrics/collector.js";
 import { Aggregate, Groups } from "./group.js";
 
 function collect(scrape: ScrapeResult): Family[] {
-  const orders = gauge(metricName("order_history", "orders"), "Number of orders in the history fetched this scrape (a count).", [
+  const g = (name: string, help: string, labels: string[]) => gauge(metricName("order_history", name), help, labels);
+  const orders = g("orders", "Number of orders in the history fetched this scrape (a count).", ["account", "market_id", "side", "direction", "type", "status"]);
+  const rejections = g("rejections", "Number of orders in the fetched history that carry a rejection reason, by its code (a count).", [
     "account",
     "market_id",
-    "side",
-    "direction",
-    "type",
-    "status",
+    "code",
   ]);
-  const rejections = gauge(
-    metricName("order_history", "rejections"),
-    "Number of orders in the fetched history that carry a rejection reason, by its code (a count).",
-    ["account", "market_id", "code"],
-  );
-  const lastCreated = gauge(
-    metricName("order_history", "last_created_timestamp_seconds"),
-    "Creation time of the newest order in the fetched history, in seconds since the epoch.",
-    ["account", "market_id"],
-  );
-  const fetched = gauge(
-    metricName("order_history", "fetched_orders"),
-    "Number of history orders fetched this scrape, after paging and removing repeats (a count).",
-    ["account"],
-  );
-  const truncated = gauge(
-    metricName("order_history", "truncated"),
+  const lastCreated = g("last_created_timestamp_seconds", "Creation time of the newest order in the fetched history, in seconds since the epoch.", [
+    "account",
+    "market_id",
+  ]);
+  const fetched = g("fetched_orders", "Number of history orders fetched this scrape, after paging and removing repeats (a count).", ["account"]);
+  const truncated = g(
+    "truncated",
     "1 when the history read was cut by the order cap, the request bound or a paging anomaly, so orders may be missing; else 0.",
     ["account"],
   );

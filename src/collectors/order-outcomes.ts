@@ -1,6 +1,6 @@
-// Order outcomes as counters (the counting is collect/order-outcomes.ts's, once per collection): orders by status, rejections by code, ids remembered.
+// Order outcomes as counters (the counting is scrape/order-tally.ts's, once per collection): orders by status, rejections by code, ids remembered.
 
-import type { ScrapeResult } from "../collect/result.js";
+import type { ScrapeResult } from "../scrape/result.js";
 import type { Collector } from "../metrics/collector.js";
 import { addSample, counter, distinctSeries, gauge, metricName, type Family } from "../metrics/family.js";
 

@@ -1,6 +1,6 @@
 // Per position, the initial margin and the share of the size limit its market's tiered settings imply.
 
-import type { ScrapeResult } from "../collect/result.js";
+import type { ScrapeResult } from "../scrape/result.js";
 import type { Collector } from "../metrics/collector.js";
 import { addSample, gauge, metricName, type Family } from "../metrics/family.js";
 import type { Market } from "../venue/snapshot.js";
@@ -20,7 +20,7 @@ function collect(scrape: ScrapeResult): Family[] {
     [...LABELS, "input"],
   );
   const byId = new Map<string, Market>();
-  for (const m of scrape.markets?.markets ?? []) if (!byId.has(m.id)) byId.set(m.id, m); // the parser reports duplicates; the first is exported
+  for (const m of scrape.markets?.markets ?? []) byId.set(m.id, m); // ids are unique: the parser drops and counts a repeat
   eachPosition(scrape, (labels, p) => {
     const market = p.marketId === undefined ? undefined : byId.get(p.marketId);
     addSample(requirement, labels, initialMarginRequirement(p, market));

@@ -1,20 +1,82 @@
 // One series per open position and figure, with its notional and distance to liquidation.
 
 import { addSample, gauge, metricName, type Family } from "../metrics/family.js";
-import { abs, decimalOf, exactProduct, multiply, quotient, subtract, toNumber } from "../util/decimal.js";
-import type { Position } from "../venue/snapshot.js";
-import type { ScrapeResult } from "../collect/result.js";
+import { abs, add, type Decimal, decimalOf, exactProduct, multiply, quotient, subtract, toNumber } from "../util/decimal.js";
+import type { AccountInfo, Position } from "../venue/snapshot.js";
+import type { ScrapeResult } from "../scrape/result.js";
 import type { Collector } from "../metrics/collector.js";
 
 export const LABELS = ["account", "collateral_id", "market_id", "direction"] as const;
 
-/** Each position of the scrape with its labels (LABELS), less the repeats the parser marked. */
+/** Each position of the scrape with its labels (LABELS); a repeat of a market and direction merged into one (`merge`). */
 export function eachPosition(scrape: ScrapeResult, use: (labels: Array<string | undefined>, p: Position) => void): void {
   for (const a of scrape.accounts) {
     for (const info of a.accountInfos) {
-      for (const p of info.positions) if (p.repeat !== true) use([a.account, info.collateralId, p.marketId, p.direction], p);
+      for (const p of positionsOf(info)) use([a.account, info.collateralId, p.marketId, p.direction], p);
     }
   }
+}
+
+/** The positions of one collateral, each market and direction once: a repeat merged into the first. */
+export function positionsOf(info: AccountInfo): Position[] {
+  const byKey = new Map<string, Position>();
+  for (const p of info.positions) {
+    const key = `${p.marketId}\u0000${p.direction}`;
+    const first = byKey.get(key);
+    byKey.set(key, first === undefined ? p : merge(first, p));
+  }
+  return [...byKey.values()];
+}
+
+/** A merged position's liquidation distance: the nearer one's, which its merged average price would not give. */
+const nearerDistance = new WeakMap<Position, number | undefined>();
+
+const SUMMED = ["size", "marginAmount", "borrowedAmount", "realizedPnl", "maintenanceMargin"] as const;
+
+/** The exact decimal of a field, as the venue wrote it. */
+function decimal(p: Position, field: (typeof SUMMED)[number] | "avgExecutionPrice"): Decimal | undefined {
+  const value = p[field];
+  const exact = field === "size" || field === "maintenanceMargin" || field === "avgExecutionPrice" ? p.exact?.[field] : undefined;
+  return value === undefined ? undefined : decimalOf(value, exact);
+}
+
+/**
+ * One position from two of the same market and direction, so the account's sums and its series' sums agree: amounts
+ * and sizes added (so notionals too), the average price weighted by size, the liquidation of the nearer of the two.
+ * Leverage is kept only when both have the same.
+ */
+function merge(a: Position, b: Position): Position {
+  const sums = SUMMED.map((field) => {
+    const [x, y] = [decimal(a, field), decimal(b, field)];
+    return x === undefined || y === undefined ? undefined : add(x, y);
+  });
+  const [size, , , , maintenance] = sums;
+  const [pa, pb] = [decimal(a, "avgExecutionPrice"), decimal(b, "avgExecutionPrice")];
+  const [sa, sb] = [decimal(a, "size"), decimal(b, "size")];
+  const price =
+    size === undefined || pa === undefined || pb === undefined || sa === undefined || sb === undefined
+      ? undefined
+      : quotient(add(multiply(sa, pa), multiply(sb, pb)), size);
+  const [da, db] = [liquidationDistance(a), liquidationDistance(b)];
+  const near = da === undefined || (db !== undefined && db < da) ? b : a;
+  const merged: Position = {
+    marketId: a.marketId,
+    direction: a.direction,
+    ...(Object.fromEntries(SUMMED.map((field, i) => [field, sums[i] === undefined ? undefined : toNumber(sums[i])])) as Pick<
+      Position,
+      (typeof SUMMED)[number]
+    >),
+    avgExecutionPrice: price,
+    leverage: a.leverage === b.leverage ? a.leverage : undefined,
+    liquidationPrice: near.liquidationPrice,
+    exact: {
+      ...(size === undefined ? {} : { size }),
+      ...(maintenance === undefined ? {} : { maintenanceMargin: maintenance }),
+      ...(near.exact?.liquidationPrice === undefined ? {} : { liquidationPrice: near.exact.liquidationPrice }),
+    },
+  };
+  nearerDistance.set(merged, near === a ? da : db);
+  return merged;
 }
 
 type Figure = [name: string, help: string, value: (p: Position) => number | undefined];
@@ -29,11 +91,13 @@ export function notional(p: Position): number | undefined {
 /**
  * How far the price may move against the position from its average execution price before the liquidation
  * price, as a ratio of that price: LONG (avg − liq) / avg, SHORT (liq − avg) / avg. Negative when the
- * liquidation price lies beyond the entry, on the profitable side; unknown for any other direction.
+ * liquidation price lies beyond the entry, on the profitable side; unknown for any other direction, and for a
+ * liquidation price of 0 or below, which venues send when they have none to give.
  */
 export function liquidationDistance(p: Position): number | undefined {
+  if (nearerDistance.has(p)) return nearerDistance.get(p);
   const { avgExecutionPrice: avg, liquidationPrice: liq, direction } = p;
-  if (avg === undefined || liq === undefined || avg === 0 || (direction !== "LONG" && direction !== "SHORT")) return undefined;
+  if (avg === undefined || liq === undefined || liq <= 0 || avg === 0 || (direction !== "LONG" && direction !== "SHORT")) return undefined;
   const price = decimalOf(avg, p.exact?.avgExecutionPrice);
   const liquidation = decimalOf(liq, p.exact?.liquidationPrice);
   return quotient(direction === "LONG" ? subtract(price, liquidation) : subtract(liquidation, price), abs(price));

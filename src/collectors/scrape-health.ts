@@ -1,6 +1,6 @@
 // Per-endpoint success and duration, and per account trading_up and when its served collection started.
 
-import type { ScrapeResult } from "../collect/result.js";
+import type { ScrapeResult } from "../scrape/result.js";
 import { addSample, gauge, metricName, type Family } from "../metrics/family.js";
 import type { Collector } from "../metrics/collector.js";
 

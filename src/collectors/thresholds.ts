@@ -1,7 +1,7 @@
 // Each account's alert thresholds as series, the limit beside the value, so the shipped rules join on them.
 
-import { THRESHOLD_KEYS, THRESHOLDS } from "../config/thresholds.js";
-import type { ScrapeResult } from "../collect/result.js";
+import { THRESHOLD_KEYS, THRESHOLDS } from "../config/threshold-table.js";
+import type { ScrapeResult } from "../scrape/result.js";
 import type { Collector } from "../metrics/collector.js";
 import { addSample, distinctSeries, gauge, metricName, type Family } from "../metrics/family.js";
 

@@ -7,11 +7,11 @@ import { ConfigError } from "./errors.js";
 import { FROM_FILE, type Problems } from "./problems.js";
 import { configValue } from "./setting.js";
 import { REMOVED_SETTINGS, SETTING_LIST, SETTINGS } from "./settings.js";
-import { DEFAULT_THRESHOLDS, mergeThresholds, THRESHOLD_KEYS, type Thresholds } from "./thresholds.js";
+import { DEFAULT_THRESHOLDS, mergeThresholds, THRESHOLD_KEYS, type Thresholds } from "./threshold-table.js";
 import type { AccountConfig, AuthConfig } from "./types.js";
 import { checkHeaderValue, Secret, secretFromFile, secretFromText } from "./secret.js";
 import { parseAccountName, parseHeaderName, parseIdList } from "./values.js";
-import { parseYaml, readText } from "./yaml.js";
+import { parseYaml, parseYamlAside, readText } from "./yaml.js";
 import { addZodIssues, documentOrder, type KeyPath } from "./zod-issues.js";
 
 const text = z.string().min(1);
@@ -224,4 +224,9 @@ export class ConfigFile {
 /** Reads and parses a config file; an unreadable file or bad YAML is one line (the rest cannot be read). */
 export function readConfigFile(path: string): ConfigFile {
   return new ConfigFile(parseYaml(readText(path, "config file"), "config file"), dirname(path));
+}
+
+/** As readConfigFile, its YAML parsed on a worker thread: a reload of a large file never holds the event loop for the parse. */
+export async function readConfigFileAside(path: string): Promise<ConfigFile> {
+  return new ConfigFile(await parseYamlAside(readText(path, "config file"), "config file"), dirname(path));
 }

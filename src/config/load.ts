@@ -5,7 +5,7 @@ import { envValue, readSecret, unknownVariables, type Env } from "./env.js";
 import type { ConfigFile } from "./file.js";
 import { FROM_ENV, FROM_FLAG, Problems } from "./problems.js";
 import { REMOVED_SETTINGS, SETTING_LIST, type SettingId, type Values } from "./settings.js";
-import { DEFAULT_THRESHOLDS } from "./thresholds.js";
+import { DEFAULT_THRESHOLDS } from "./threshold-table.js";
 import type { AccountConfig, AuthConfig, Config } from "./types.js";
 
 /** Flag values as given on the command line, by flag name without dashes ("web.listen-address"); a repeatable flag's as a list. */
@@ -153,6 +153,6 @@ export async function loadConfig(sources: Sources): Promise<Loaded> {
   const flag = sources.flags?.["config.file"];
   const path = typeof flag === "string" ? flag : envValue(sources.env, "TRADING_CONFIG_FILE");
   // yaml and zod are loaded only for a file: the environment-only exporter does without their memory.
-  const file = path === undefined ? undefined : (await import("./file.js")).readConfigFile(path);
+  const file = path === undefined ? undefined : await (await import("./file.js")).readConfigFileAside(path);
   return buildConfig(sources, file);
 }

@@ -1,5 +1,6 @@
 // Collects every configuration problem instead of stopping at the first, and suggests the key meant.
 
+import { distance } from "fastest-levenshtein";
 import { ConfigError } from "./errors.js";
 
 export interface Problem {
@@ -15,21 +16,6 @@ export interface Problem {
 export const FROM_FLAG = 0;
 export const FROM_ENV = 1;
 export const FROM_FILE = 2;
-
-/** Levenshtein distance, for "did you mean". */
-function distance(a: string, b: string): number {
-  const row = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i++) {
-    let diagonal = row[0]!;
-    row[0] = i;
-    for (let j = 1; j <= b.length; j++) {
-      const above = row[j]!;
-      row[j] = Math.min(above + 1, row[j - 1]! + 1, diagonal + (a[i - 1] === b[j - 1] ? 0 : 1));
-      diagonal = above;
-    }
-  }
-  return row[b.length]!;
-}
 
 /** The known name closest to `name`, when it is close enough to be the one meant. */
 export function nearest(name: string, known: Iterable<string>): string | undefined {

@@ -123,8 +123,8 @@ export const SETTINGS = {
     arg: "N",
     env: "TRADING_WEB_MAX_CONNECTIONS",
     default: 512,
-    help: "Connections to the exporter open at once on each listener, up to 1000000; one more is closed at once.",
-    more: "Prometheus's own `--web.max-connections` default. Closes are counted in `trading_exporter_http_connections_dropped_total`; keep it under the open-files limit.",
+    help: "Connections to the exporter open at once on each listener, up to 1000000; past it an idle one is closed for a new one, else the new one.",
+    more: "Prometheus's default. [Closes](security.md#connections) counted in `trading_exporter_http_connections_dropped_total`; keep it under the open-files limit.",
     parse: positiveInt(1_000_000),
   }),
   "web.idle_timeout_seconds": setting({
@@ -144,6 +144,14 @@ export const SETTINGS = {
     help: "A response unfinished this long after its request has its connection closed (Go's WriteTimeout).",
     parse: seconds({ zero: false, max: SECONDS_MAX }),
   }),
+  "web.read_timeout_seconds": setting({
+    at: "web.readTimeoutSeconds",
+    startupOnly: true,
+    env: "TRADING_WEB_READ_TIMEOUT_SECONDS",
+    default: 30,
+    help: "A request body not in this long after its head loses its connection.",
+    parse: seconds({ zero: false, max: SECONDS_MAX }),
+  }),
   "log.level": setting({
     at: "logLevel",
     startupOnly: true,
@@ -151,9 +159,9 @@ export const SETTINGS = {
     arg: "LEVEL",
     env: "TRADING_LOG_LEVEL",
     default: "info",
-    help: "debug, info, warn or error.",
+    help: "debug, info, warn or error, in any case (WARN as the log writes it).",
     more: "`debug` also logs one line per collection: accounts, series and time taken.",
-    parse: oneOf(LOG_LEVELS),
+    parse: oneOf(LOG_LEVELS, { anyCase: true }),
   }),
   "log.format": setting({
     at: "logFormat",
@@ -323,8 +331,8 @@ export const SETTINGS = {
     arg: "N",
     env: "TRADING_VENUE_MAX_CONNECTIONS",
     default: 128,
-    help: "Connections, so requests in flight, to one venue origin (up to 1024); more requests wait for one.",
-    more: "Waits: `trading_exporter_venue_connection_waits_total`; [sizing](performance.md#venue-latency).",
+    help: "Connections (so requests in flight) to a venue origin, up to 1024; more wait.",
+    more: "Waits: `trading_exporter_venue_connection_waits_total`. [Sizing](performance.md#venue-latency).",
     parse: positiveInt(1024),
   }),
   "venue.markets_cache_seconds": setting({

@@ -2,7 +2,7 @@
 
 import type { Secret } from "./secret.js";
 import type { Section } from "./settings.js";
-import type { Thresholds } from "./thresholds.js";
+import type { Thresholds } from "./threshold-table.js";
 import type { LogFormat, LogLevel } from "./values.js";
 
 export type AuthConfig =

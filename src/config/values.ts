@@ -60,22 +60,20 @@ export const countOrZero = (max: number) => wholeNumber(0, max, `a whole number 
 
 export const positiveInt = (max: number) => wholeNumber(1, max, `a whole number from 1 to ${max}`);
 
+/** A path of plain segments (A-Z a-z 0-9 . _ ~ -), "." and ".." excepted: clients resolve those away before sending it. */
+const PLAIN_PATH = /^(\/[A-Za-z0-9._~-]+)*$/;
+const isPlainPath = (path: string): boolean => PLAIN_PATH.test(path) && !/\/\.{1,2}(\/|$)/.test(path);
+
 /** The exporter's other paths (http/app.ts; "/" is the status page): the telemetry path may not take one of them. */
 const RESERVED_PATHS = ["/probe", "/sd", "/exporter-metrics", "/-/healthy", "/-/ready", "/-/reload", "/runbooks", "/status.css"];
 
 export function parseTelemetryPath(value: unknown, key: string): string {
   const text = textOf(value, key, "a path").trim();
-  // No "." or ".." segment either: clients resolve them away before sending the path.
-  if (!/^(\/[A-Za-z0-9._~-]+)+$/.test(text) || /\/\.{1,2}(\/|$)/.test(text))
-    throw new ConfigError(`${key}: expected a path such as /metrics (segments of A-Z a-z 0-9 . _ ~ -, no trailing /)`);
+  if (text === "" || !isPlainPath(text)) throw new ConfigError(`${key}: expected a path such as /metrics (segments of A-Z a-z 0-9 . _ ~ -, no trailing /)`);
   const taken = RESERVED_PATHS.find((p) => text === p || (p === "/runbooks" && text.startsWith("/runbooks/")));
   if (taken !== undefined) throw new ConfigError(`${key}: ${taken} is another of the exporter's paths`);
   return text;
 }
-
-/** A path of plain segments (A-Z a-z 0-9 . _ ~ -), "." and ".." excepted: clients resolve those away before sending it. */
-const PLAIN_PATH = /^(\/[A-Za-z0-9._~-]+)*$/;
-const isPlainPath = (path: string): boolean => PLAIN_PATH.test(path) && !/\/\.{1,2}(\/|$)/.test(path);
 
 /** As Prometheus's --web.route-prefix: "trading", "/trading/" and "/trading" are all "/trading", and "" is "/". */
 export function parseRoutePrefix(value: unknown, key: string): string {
@@ -159,9 +157,11 @@ export function parseAccountName(value: unknown, key: string): string {
   return text;
 }
 
-export function oneOf<const T extends string>(words: readonly T[]): (value: unknown, key: string) => T {
+/** `anyCase`: "WARN" is taken as "warn". */
+export function oneOf<const T extends string>(words: readonly T[], { anyCase = false } = {}): (value: unknown, key: string) => T {
   return (value, key) => {
-    const text = typeof value === "string" ? value.trim() : undefined;
+    const trimmed = typeof value === "string" ? value.trim() : undefined;
+    const text = anyCase ? trimmed?.toLowerCase() : trimmed;
     const word = words.find((w) => w === text);
     if (word === undefined) {
       const guess = text === undefined ? undefined : meantWord(text, words);
@@ -172,7 +172,6 @@ export function oneOf<const T extends string>(words: readonly T[]): (value: unkn
 }
 
 export const AUTH_TYPES = ["api_key", "bearer", "basic", "none"] as const;
-export type AuthType = (typeof AUTH_TYPES)[number];
 
 export const LOG_LEVELS = ["debug", "info", "warn", "error"] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];

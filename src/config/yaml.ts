@@ -1,17 +1,40 @@
 // Reads a YAML file for the config or the web config: a problem is one line naming the file's role, never its text.
 
-import { readFileSync } from "node:fs";
-import { parseDocument } from "yaml";
+import { once } from "node:events";
+import { closeSync, openSync, readSync } from "node:fs";
+import { createRequire } from "node:module";
+import { pathToFileURL } from "node:url";
+import { Worker } from "node:worker_threads";
+import * as yaml from "yaml";
 import { fileErrorText } from "../util/error-text.js";
 import { ConfigError } from "./errors.js";
 
+/** The largest config or web config file read: a thousand accounts take about 150 KiB. */
+export const MAX_FILE_BYTES = 1024 * 1024;
+
+/** At most MAX_FILE_BYTES + 1 bytes: a larger file (or /dev/zero) is refused without being read whole. */
+function readBounded(path: string): Buffer {
+  const fd = openSync(path, "r");
+  try {
+    const buffer = Buffer.alloc(MAX_FILE_BYTES + 1);
+    let length = 0;
+    for (let n = 1; n > 0 && length < buffer.length; length += n) n = readSync(fd, buffer, length, buffer.length - length, null);
+    return buffer.subarray(0, length);
+  } finally {
+    closeSync(fd);
+  }
+}
+
 /** The file's text; `label` ("config file") starts the error when it cannot be read. */
 export function readText(path: string, label: string): string {
+  let bytes: Buffer;
   try {
-    return readFileSync(path, "utf8");
+    bytes = readBounded(path);
   } catch (error) {
     throw new ConfigError(`${label}: ${fileErrorText(error, path)}`);
   }
+  if (bytes.length > MAX_FILE_BYTES) throw new ConfigError(`${label}: ${JSON.stringify(path)} is larger than 1 MiB, the most read; refused`);
+  return bytes.toString("utf8");
 }
 
 /** What a YAML error code means, in words; BAD_INDENT and MISSING_CHAR say more by what the parser noticed. */
@@ -39,13 +62,81 @@ function yamlProblem(code: string, message: string): string {
   return YAML_PROBLEMS[code] ?? `not YAML the parser reads (${code})`;
 }
 
-/** Duplicate keys refused; bad YAML is one line (where, and what in our words), never its text or the parser's message. */
-export function parseYaml(source: string, label: string): unknown {
-  const doc = parseDocument(source, { uniqueKeys: true, prettyErrors: false });
-  const problem = doc.errors[0];
-  if (problem === undefined) return doc.toJS();
-  const before = source.slice(0, problem.pos[0]);
+type YamlModule = typeof import("yaml");
+
+/** What reading a YAML text came to, plain data that crosses to and from a worker thread; `message` is the parser's, never shown. */
+type Read = { data: unknown } | { problem: { code: string; message: string; pos: number } } | { aliases: true };
+
+/**
+ * Parses `source` with the yaml module `y`, refusing a key given twice in one map (a set per map: the parser's own
+ * check is quadratic in the keys) and aliases that expand past 100 uses (yaml's guard, a ReferenceError). It refers
+ * to nothing outside itself: a worker thread runs it from its text.
+ */
+function readYaml(y: YamlModule, source: string): Read {
+  const doc = y.parseDocument(source, { uniqueKeys: false, prettyErrors: false });
+  const error = doc.errors[0];
+  if (error !== undefined) return { problem: { code: error.code, message: error.message, pos: error.pos[0] } };
+  let duplicate: number | undefined;
+  y.visit(doc, {
+    Map(_key, map) {
+      const seen = new Set<unknown>();
+      for (const { key } of map.items) {
+        if (!y.isScalar(key)) continue;
+        if (seen.has(key.value)) {
+          duplicate = key.range?.[0] ?? 0;
+          return y.visit.BREAK;
+        }
+        seen.add(key.value);
+      }
+      return undefined;
+    },
+  });
+  if (duplicate !== undefined) return { problem: { code: "DUPLICATE_KEY", message: "", pos: duplicate } };
+  try {
+    return { data: doc.toJS({ maxAliasCount: 100 }) };
+  } catch (thrown) {
+    if (thrown instanceof ReferenceError) return { aliases: true };
+    throw thrown;
+  }
+}
+
+function problemAt(source: string, label: string, pos: number, problem: string): ConfigError {
+  const before = source.slice(0, pos);
   const line = before.split("\n").length;
-  const column = problem.pos[0] - before.lastIndexOf("\n");
-  throw new ConfigError(`${label}: not valid YAML at line ${line}, column ${column}: ${yamlProblem(problem.code, problem.message)}`);
+  const column = pos - before.lastIndexOf("\n");
+  return new ConfigError(`${label}: not valid YAML at line ${line}, column ${column}: ${problem}`);
+}
+
+function dataOf(read: Read, source: string, label: string): unknown {
+  if ("data" in read) return read.data;
+  if ("aliases" in read) throw new ConfigError(`${label}: its YAML aliases (*name) expand to too much; refused`);
+  const { code, message, pos } = read.problem;
+  throw problemAt(source, label, pos, yamlProblem(code, message));
+}
+
+/** Duplicate keys and alias bombs refused; bad YAML is one line (where, and what in our words), never its text or the parser's message. */
+export function parseYaml(source: string, label: string): unknown {
+  return dataOf(readYaml(yaml, source), source, label);
+}
+
+/** The worker's whole program: `readYaml` from its own text, so src/ under vitest and dist/ run the same. */
+const PROGRAM = `
+import("node:worker_threads").then(async ({ parentPort, workerData }) => {
+  const y = await import(workerData.yaml);
+  parentPort.postMessage((${readYaml.toString()})(y, workerData.source));
+});`;
+
+/**
+ * As `parseYaml`, on a worker thread of its own: a 1 MiB file takes the parser about 2 s, which a reload must not hold
+ * the event loop for (scrapes and /-/healthy go on meanwhile).
+ */
+export async function parseYamlAside(source: string, label: string): Promise<unknown> {
+  const yamlUrl = pathToFileURL(createRequire(import.meta.url).resolve("yaml")).href;
+  const worker = new Worker(PROGRAM, { eval: true, workerData: { yaml: yamlUrl, source } });
+  try {
+    const [read] = (await once(worker, "message")) as [Read];
+    return dataOf(read, source, label);
+  } finally {
+    void worker.terminate();
+  }
 }

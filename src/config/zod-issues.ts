@@ -13,12 +13,13 @@ function keyPath(path: KeyPath): string {
 /** Offsets of every key path in a parsed document, in document order (YAML keeps the file's order). */
 export function documentOrder(data: unknown): (path: KeyPath) => number {
   const order = new Map<string, number>();
-  const walk = (value: unknown, path: PropertyKey[]): void => {
-    order.set(keyPath(path), order.size);
-    if (Array.isArray(value)) value.forEach((v, i) => walk(v, [...path, i]));
-    else if (value !== null && typeof value === "object") for (const [k, v] of Object.entries(value)) walk(v, [...path, k]);
+  // Each path's text grown from its parent's, as keyPath writes it: a large file's walk stays linear in its keys.
+  const walk = (value: unknown, at: string): void => {
+    order.set(at, order.size);
+    if (Array.isArray(value)) value.forEach((v, i) => walk(v, `${at}[${i}]`));
+    else if (value !== null && typeof value === "object") for (const [k, v] of Object.entries(value)) walk(v, at === "" ? k : `${at}.${k}`);
   };
-  walk(data, []);
+  walk(data, "");
   return (path) => {
     // A missing key sorts where its nearest present parent is.
     for (let n = path.length; n >= 0; n--) {

@@ -12,14 +12,14 @@ import { discoveryGroups, reachedAddress } from "./service-discovery.js";
 import { MARKET_TARGET } from "../config/sharding.js";
 import { libraryErrorText } from "../util/error-text.js";
 import { ConfigError } from "../config/errors.js";
-import { DEFAULT_THRESHOLDS } from "../config/thresholds.js";
+import { DEFAULT_THRESHOLDS } from "../config/threshold-table.js";
 import { scrapeBudgetSeconds, type TimeoutPolicy } from "./scrape-timeout.js";
-import { runbooks } from "./runbooks.js";
+import { runbooks } from "./status/runbooks.js";
 import { ScrapeSlots } from "./scrape-slots.js";
-import { STATUS_CSS } from "./status-css.js";
-import { statusData } from "./status-data.js";
-import { STATUS_CSS_PATH, statusPage } from "./status-page.js";
-import { setPageHeaders } from "./page-headers.js";
+import { STATUS_CSS } from "./status/status-css.js";
+import { statusData } from "./status/status-data.js";
+import { STATUS_CSS_PATH, statusPage } from "./status/status-page.js";
+import { setPageHeaders } from "./status/page-headers.js";
 import { crossSiteReason } from "./same-origin.js";
 import type { AccountConfig } from "../config/types.js";
 
@@ -47,7 +47,7 @@ export interface AppOptions {
  * What a scrape runs once it holds a slot (a debug probe's is a text report), or the one-line reason of a 400 (its target
  * is not served). `waitedMs`: how long it waited for the slot, so the minimum interval is judged from when it arrived.
  */
-type ScrapeRun = ((deadline: Deadline, waitedMs: number) => Promise<Answer | string>) | { refused: string };
+type ScrapeRun = ((deadline: Deadline, waitedMs: number) => Promise<Answer>) | { refused: string };
 
 /** Log lines quote at most this much of a request's path: a client chooses its length (up to Node's 16 KiB of headers). */
 export const LOGGED_PATH_CHARS = 100;
@@ -69,7 +69,7 @@ function statusPageHtml(exporter: Exporter, telemetryPath: string): string {
   });
   const result = exporter.latest.result(shown.map((a) => a.name));
   return statusPage({
-    data: statusData(result, shown, (endpoint, account) => exporter.latest.lastFailure(endpoint, account)),
+    data: statusData(result, shown, (endpoint, account) => exporter.health.lastFailure(endpoint, account)),
     collected: result !== undefined,
     version: VERSION,
     uptimeSeconds: process.uptime(),
@@ -112,7 +112,7 @@ export function createApp(options: AppOptions): express.Express {
   });
 
   /** `resolve` runs once the slot is held, so a scrape that waited through a reload is served by the configuration then current. */
-  async function serveScrape(req: Request, res: Response, resolve: () => ScrapeRun): Promise<void> {
+  async function serveScrape(req: Request, res: Response, resolve: () => ScrapeRun, contentType?: string): Promise<void> {
     const budget = scrapeBudgetSeconds(req.get("x-prometheus-scrape-timeout-seconds"), timeouts);
     if (typeof budget === "string") return plain(res, 400, budget);
     // Half the budget at most in the line, so a scrape let in still has half to collect in.
@@ -128,9 +128,8 @@ export function createApp(options: AppOptions): express.Express {
       const scrape = resolve();
       if (typeof scrape !== "function") return plain(res, 400, scrape.refused);
       const waitedMs = waits ? performance.now() - waitStarted : 0;
-      const out = await scrape(new Deadline(budget - waitedMs / 1000), waitedMs);
-      if (typeof out === "string") res.type("text/plain").send(redact(out));
-      else sendMetrics(res, out);
+      // Written a slice at a time from bytes shared by every response of the collection, a debug report's too.
+      sendMetrics(res, await scrape(new Deadline(budget - waitedMs / 1000), waitedMs), contentType);
     } finally {
       slots.release();
     }
@@ -185,14 +184,20 @@ export function createApp(options: AppOptions): express.Express {
     const found = probeTarget(target);
     if ("refused" in found) return plain(res, 400, found.refused);
     const debug = req.query.debug === "true";
-    await serveScrape(req, res, () => {
-      // Looked up again: a reload while this scrape waited for a slot may have removed the account.
-      const now = probeTarget(target);
-      if ("refused" in now) return now;
-      if (debug) return (deadline, waitedMs) => exporter.debug(deadline, now.account, waitedMs);
-      const options = now.account === undefined ? { accounts: [], marketFamilies: true } : { accounts: [now.account.name], marketFamilies: false };
-      return (deadline, waitedMs) => exporter.metrics(deadline, { ...options, waitedMs });
-    });
+    const reportType = debug ? "text/plain; charset=utf-8" : undefined;
+    await serveScrape(
+      req,
+      res,
+      () => {
+        // Looked up again: a reload while this scrape waited for a slot may have removed the account.
+        const now = probeTarget(target);
+        if ("refused" in now) return now;
+        if (debug) return (deadline, waitedMs) => exporter.debug(deadline, now.account, waitedMs);
+        const options = now.account === undefined ? { accounts: [], marketFamilies: true } : { accounts: [now.account.name], marketFamilies: false };
+        return (deadline, waitedMs) => exporter.metrics(deadline, { ...options, waitedMs });
+      },
+      reportType,
+    );
   });
 
   const { reload } = options;
@@ -200,7 +205,7 @@ export function createApp(options: AppOptions): express.Express {
     routes.post("/-/reload", async (req, res) => {
       // A page of another site could otherwise reload the exporter (a form or a no-cors fetch needs no permission).
       const crossSite = crossSiteReason(req);
-      if (crossSite !== undefined) return plain(res, 403, crossSite);
+      if (crossSite !== undefined) return plain(res.set("connection", "close"), 403, crossSite);
       try {
         await reload();
         plain(res, 200, "configuration reloaded");

@@ -13,11 +13,11 @@ function* slices(chunks: readonly Buffer[]): Generator<Buffer> {
 }
 
 /** Text whatever Accept asks: a scraper preferring OpenMetrics (Prometheus) lists the text format too, as for node_exporter. */
-export function sendMetrics(res: Response, answer: Answer): void {
+export function sendMetrics(res: Response, answer: Answer, contentType = CONTENT_TYPE): void {
   const gzip = res.req.acceptsEncodings("gzip") === "gzip";
   const chunks = gzip ? answer.gzip() : answer.plain();
   const length = chunks.reduce((sum, chunk) => sum + chunk.byteLength, 0);
-  res.status(200).set({ "content-type": CONTENT_TYPE, vary: "accept-encoding", "content-length": String(length) });
+  res.status(200).set({ "content-type": contentType, vary: "accept-encoding", "content-length": String(length) });
   if (gzip) res.set("content-encoding", "gzip");
   if (res.req.method === "HEAD") {
     res.end();

@@ -8,12 +8,7 @@ export function crossSiteReason(req: Request): string | undefined {
   const origin = req.get("origin");
   if (origin === undefined) return undefined;
   const host = req.get("host")?.trim().toLowerCase();
-  let originHost: string | undefined;
-  try {
-    originHost = new URL(origin.trim()).host.toLowerCase();
-  } catch {
-    originHost = undefined;
-  }
+  const originHost = URL.parse(origin.trim())?.host.toLowerCase();
   if (originHost === undefined || originHost === "" || originHost !== host) return "refused: the request's Origin is not this exporter's own";
   return undefined;
 }

@@ -13,7 +13,8 @@ export function scrapeBudgetSeconds(header: string | undefined, policy: TimeoutP
 export function scrapeBudgetSeconds(header: string | undefined, policy: TimeoutPolicy): number | string {
   if (header === undefined) return Math.min(policy.defaultSeconds, policy.maxSeconds);
   const text = header.trim();
-  const seconds = /^\d+(\.\d+)?$/.test(text) ? Number(text) : Number.NaN;
+  // Any decimal spelling of a number (10, 10.0, 1e1, 1E+1) means the same budget; hex, Infinity and signs do not read.
+  const seconds = /^(\d+\.?\d*|\.\d+)(e[+-]?\d+)?$/i.test(text) ? Number(text) : Number.NaN;
   if (!Number.isFinite(seconds) || seconds <= 0) return "X-Prometheus-Scrape-Timeout-Seconds: expected a positive number of seconds";
   const budget = Math.min(seconds - policy.offsetSeconds, policy.maxSeconds);
   return Math.max(budget, Math.min(seconds / 2, 0.1));

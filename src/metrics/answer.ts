@@ -63,8 +63,8 @@ export class Answer {
   readonly #own: string;
   #gzipTail: Buffer | undefined;
 
-  constructor(body: SharedBody | string, own = "") {
-    this.#body = typeof body === "string" ? new SharedBody(body) : body;
+  constructor(body: SharedBody, own = "") {
+    this.#body = body;
     this.#own = own;
   }
 

@@ -1,6 +1,6 @@
 // The one shape every collector has: validated scrape data in, metric families out, no I/O.
 
-import type { ScrapeResult } from "../collect/result.js";
+import type { ScrapeResult } from "../scrape/result.js";
 import type { Family } from "./family.js";
 
 export interface Collector {

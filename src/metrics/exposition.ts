@@ -1,6 +1,6 @@
 // One scrape's exposition: each collector's families, deduplicated, cut at the series cap, rendered as one text.
 
-import type { ScrapeResult } from "../collect/result.js";
+import type { ScrapeResult } from "../scrape/result.js";
 import type { Collector } from "./collector.js";
 import type { Family } from "./family.js";
 import { dedupeSeries } from "./dedupe-series.js";

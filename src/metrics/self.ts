@@ -1,7 +1,7 @@
 // The exporter's own metrics; a counter with known label values starts at 0 for each, so its first event shows.
 
 import { Counter, Gauge, Registry, collectDefaultMetrics } from "@prometheus-io/client";
-import type { OutcomeFamily } from "../collect/order-outcomes.js";
+import type { OutcomeFamily } from "../scrape/order-tally.js";
 import { REVISION, VERSION } from "../version.js";
 import { ENDPOINTS, type Endpoint } from "../venue/endpoints.js";
 import { FAILURE_REASONS, type FailureReason } from "../venue/errors.js";
@@ -9,6 +9,14 @@ import { UNSET_PREFIX } from "../venue/fields.js";
 import { KNOWN_INVALID_FIELDS } from "../venue/known-fields.js";
 import { PAGING_ANOMALIES, type PagingAnomaly } from "../venue/snapshot.js";
 import { metricName } from "./family.js";
+
+/**
+ * Why the exporter's HTTP server closed a connection early: `cap` refused at the connection cap with none idle, `idle` an
+ * idle keep-alive one closed to admit a new one (as nginx reuses them), `read_timeout` its request not in within
+ * web.read_timeout_seconds, `refused` after a 401, 403 or 429.
+ */
+export const DROP_REASONS = ["cap", "idle", "read_timeout", "refused"] as const;
+export type DropReason = (typeof DROP_REASONS)[number];
 
 /** The Prometheus client's defaults dropped from the exposition (see the constructor). */
 export const NONCONFORMING_DEFAULTS = [
@@ -26,6 +34,7 @@ export class SelfMetrics {
   readonly registry = new Registry();
   readonly #requests: Counter<"endpoint" | "code">;
   readonly #errors: Counter<"endpoint" | "reason">;
+  readonly #calls: Counter<"endpoint">;
   readonly #invalidFields: Counter<"endpoint" | "field">;
   readonly #unsetFields: Counter<"endpoint" | "field">;
   readonly #seriesDropped: Counter;
@@ -36,7 +45,7 @@ export class SelfMetrics {
   readonly #reloadAt: Gauge;
   readonly #rejected: Counter;
   readonly #connectionsOpen: Gauge;
-  readonly #connectionsDropped: Counter;
+  readonly #connectionsDropped: Counter<"reason">;
   readonly #writeTimeouts: Counter;
   readonly #rateLimited: Counter;
   readonly #venueWaits: Counter;
@@ -65,6 +74,11 @@ export class SelfMetrics {
       "Failed endpoint calls, by endpoint and reason (one per failed collection; scrapes sharing a collection count it once).",
       ["endpoint", "reason"],
     );
+    this.#calls = counter(
+      "upstream_calls_total",
+      "Endpoint calls, by endpoint (one per collection as it ends, late ones included; the denominator of upstream_errors_total).",
+      ["endpoint"],
+    );
     this.#invalidFields = counter("invalid_fields_total", "Fields the venue sent missing or not as a finite number or expected value, by endpoint and field.", [
       "endpoint",
       "field",
@@ -72,10 +86,11 @@ export class SelfMetrics {
     for (const endpoint of ENDPOINTS) for (const field of KNOWN_INVALID_FIELDS[endpoint]) this.#invalidFields.inc({ endpoint, field }, 0);
     this.#unsetFields = counter(
       "unset_fields_total",
-      "Time fields the venue left unset (absent, null, 0 or negative), by endpoint and field; the order is left out of oldest/newest figures only.",
+      "Fields the venue left unset (absent, null, 0 or negative), by endpoint and field: an order's time leaves it out of oldest/newest figures only, a position's liquidation price its distance only.",
       ["endpoint", "field"],
     );
     for (const endpoint of ["orders_active", "orders_history"] as const) this.#unsetFields.inc({ endpoint, field: "createdAt" }, 0);
+    this.#unsetFields.inc({ endpoint: "account_info", field: "positions[].liquidationPrice" }, 0);
     this.#seriesDropped = counter("series_dropped_total", "Series left out of scrapes because they were over the configured series cap (a count).");
     this.#seriesDuplicated = counter(
       "series_duplicates_dropped_total",
@@ -97,8 +112,10 @@ export class SelfMetrics {
     this.#connectionsOpen = gauge("http_connections_open", "Connections to the exporter's own HTTP server now open, TLS handshakes included (a count).");
     this.#connectionsDropped = counter(
       "http_connections_dropped_total",
-      "Connections to the exporter's own HTTP server closed at once because the connection cap was reached (a count).",
+      "Connections to the exporter's own HTTP server closed early, by reason: cap (refused at the cap, none idle), idle (closed to admit a new one), read_timeout, refused (after a 401, 403 or 429) (a count).",
+      ["reason"],
     );
+    for (const reason of DROP_REASONS) this.#connectionsDropped.inc({ reason }, 0);
     this.#writeTimeouts = counter(
       "http_write_timeouts_total",
       "Connections to the exporter's own HTTP server closed because a response was not fully written within web.write_timeout_seconds of its request (a count).",
@@ -115,6 +132,7 @@ export class SelfMetrics {
     this.#reloadAt = gauge("config_last_reload_success_timestamp_seconds", "Time of the last successful configuration load, in seconds since the epoch.");
     this.configLoaded(true);
     for (const endpoint of ENDPOINTS) {
+      this.#calls.inc({ endpoint }, 0);
       for (const reason of FAILURE_REASONS) this.#errors.inc({ endpoint, reason }, 0);
     }
   }
@@ -127,8 +145,10 @@ export class SelfMetrics {
     this.#venueWaits.inc();
   }
 
-  upstreamError(endpoint: Endpoint, reason: FailureReason): void {
-    this.#errors.inc({ endpoint, reason });
+  /** One endpoint call of a collection as it ended: `reason` when it failed. */
+  upstreamCall(endpoint: Endpoint, reason: FailureReason | undefined): void {
+    this.#calls.inc({ endpoint });
+    if (reason !== undefined) this.#errors.inc({ endpoint, reason });
   }
 
   configLoaded(ok: boolean): void {
@@ -159,7 +179,7 @@ export class SelfMetrics {
   readonly connections = {
     opened: (): void => this.#connectionsOpen.inc(),
     closed: (): void => this.#connectionsOpen.dec(),
-    dropped: (): void => this.#connectionsDropped.inc(),
+    dropped: (reason: DropReason): void => this.#connectionsDropped.inc({ reason }),
     writeTimedOut: (): void => this.#writeTimeouts.inc(),
   };
 

@@ -5,7 +5,8 @@ export class LineRateLimit {
   readonly #now: () => number;
   readonly #kinds = new Map<string, { writtenAt: number; held: number }>();
 
-  constructor(windowMs = 60_000, now: () => number = Date.now) {
+  /** `now` is monotonic: a wall clock stepped back would hold every line of a kind back until it caught up. */
+  constructor(windowMs = 60_000, now: () => number = () => performance.now()) {
     this.#windowMs = windowMs;
     this.#now = now;
   }

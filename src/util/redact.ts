@@ -1,4 +1,7 @@
-// Replaces every configured secret (any 12-character run, its JSON and base64 forms) and any Authorization value with <secret>.
+// Replaces every configured secret (any 12-character run, its JSON, base64 and HTML-decoded forms) and any Authorization value with <secret>.
+
+import { decodeHTML } from "entities";
+import { escapeHtml, escapeHtmlUnit } from "./html-escape.js";
 
 const REDACTED = "<secret>";
 /** Shorter values would blot out ordinary words. */
@@ -20,9 +23,15 @@ let numberRuns = false;
 const shortForms = new Map<number, Set<string>>();
 const SHORT_SEARCHES = 4;
 
-function forms(secret: string): string[] {
+function encodedForms(secret: string): string[] {
   const json = JSON.stringify(secret).slice(1, -1);
   return [secret, json, JSON.stringify(json).slice(1, -1), Buffer.from(secret, "utf8").toString("base64")];
+}
+
+/** A secret with entities in it (`&amp;`, `&#38;`, `&lt;`…) is also known as a venue that decodes HTML would echo it. */
+function forms(secret: string): string[] {
+  const decoded = decodeHTML(secret);
+  return decoded === secret ? encodedForms(secret) : [...encodedForms(secret), ...encodedForms(decoded)];
 }
 
 /** Adds values to redact for the life of the process, so a line about an old configuration is redacted too. */
@@ -84,8 +93,8 @@ export function redactKnown(text: string): string {
   return replaceRanges(text, secretRanges(text));
 }
 
-/** A code unit some output writes as more than itself: a control character, a quote, a backslash, a surrogate. */
-const ESCAPABLE = /[^\u0020\u0021\u0023-\u005b\u005d-\ud7ff\ue000-\uffff]/;
+/** A code unit some output writes as more than itself: a control character, a quote, a backslash, a surrogate, an HTML special. */
+const ESCAPABLE = /[^\u0020\u0021\u0023-\u0025\u0028-\u003b\u003d\u003f-\u005b\u005d-\ud7ff\ue000-\uffff]/;
 
 type UnitEscape = (text: string, at: number) => string;
 
@@ -112,6 +121,9 @@ const LABEL_ESCAPE: Escape = {
   unit: (text, at) => LABEL_ESCAPES[text[at]!] ?? text[at]!,
 };
 
+/** The status page's escaping: a decoded echo it writes back as entities must not spell a secret. */
+const HTML_ESCAPE: Escape = { whole: escapeHtml, unit: (text, at) => escapeHtmlUnit(text[at]!) };
+
 function escapedRanges(text: string, output: Escape): Array<[number, number]> {
   const form = output.whole(text);
   const found = secretRanges(form);
@@ -127,11 +139,12 @@ function escapedRanges(text: string, output: Escape): Array<[number, number]> {
   return found.map(([start, end]) => [origin[start]!, origin[end - 1]! + 1]);
 }
 
-/** A venue string with every known secret replaced, including one an output's escaping would write back (a line feed as `\n`). */
+/** A venue string with every known secret replaced, including one an output's escaping would write back (a line feed as `\n`, `&` as `&amp;`). */
 export function redactVenueText(text: string): string {
   if (windows.size === 0 && shortForms.size === 0) return text;
   if (!ESCAPABLE.test(text)) return redactKnown(text);
-  return replaceRanges(text, [...secretRanges(text), ...escapedRanges(text, JSON_ESCAPE), ...escapedRanges(text, LABEL_ESCAPE)]);
+  const escaped = [JSON_ESCAPE, LABEL_ESCAPE, HTML_ESCAPE].flatMap((output) => escapedRanges(text, output));
+  return replaceRanges(text, [...secretRanges(text), ...escaped]);
 }
 
 /** Whether `value`'s decimal text holds a WINDOW-character run of a secret; a few digits of a short key are still a value. */

@@ -6,13 +6,13 @@ import { authenticator, type Authenticator } from "./auth.js";
 import { PATHS, type Endpoint } from "./endpoints.js";
 import type { FieldReporter } from "./fields.js";
 import { getBody } from "./http.js";
+import type { Agent } from "undici";
 import { readAccountInfo } from "./parse-account.js";
 import { readMarkets } from "./parse-markets.js";
 import { type OrderList, readOrders } from "./parse-orders.js";
 import { bodyWalk, type ListWalk } from "./walk.js";
 import { pageHistory, type RequestBudget } from "./history-pager.js";
 import type { AccountInfo, ActiveOrders, Market, Order, OrderHistory } from "./snapshot.js";
-import type { Transport } from "./transport.js";
 
 /** One request as a debug report shows it: no header values, no host credentials. */
 export interface RequestTrace {
@@ -30,7 +30,8 @@ export interface CallContext {
 }
 
 export interface ClientHooks {
-  transport: Transport;
+  /** The connection pool (http.ts's venuePool) every request of the exporter goes through. */
+  pool: Agent;
   onAnswer(endpoint: Endpoint, code: string): void;
 }
 
@@ -95,7 +96,7 @@ export class VenueClient {
       remainingMs: () => ctx.deadline.remainingMs(),
       maxBodyBytes: this.#venue.maxBodyBytes,
       maxRetryAfterSeconds: this.#venue.maxRetryAfterSeconds,
-      fetch: this.#hooks.transport.fetch,
+      pool: this.#hooks.pool,
       ...(budget === undefined ? {} : { budget }),
       onAttempt: ({ code, reason, durationMs }) => {
         this.#hooks.onAnswer(endpoint, code);

@@ -32,12 +32,3 @@ export class VenueError extends Error {
     this.httpStatus = httpStatus;
   }
 }
-
-/** A status past 599, of no class, counts as the server's fault (a 5xx). */
-export function reasonForStatus(status: number): FailureReason {
-  if (status >= 300 && status < 400) return "redirect";
-  if (status === 401 || status === 403) return "auth";
-  if (status === 429 || status === 418) return "rate_limited";
-  if (status >= 500) return "http_5xx";
-  return "http_4xx";
-}

@@ -87,7 +87,8 @@ export function readTimestampSeconds(value: unknown): number | undefined {
   return n / 1e9;
 }
 
-export function isUnsetTime(value: unknown): boolean {
+/** Absent, null, 0 or negative: how venues write a time or a price they have none to give. */
+export function isUnset(value: unknown): boolean {
   if (value === undefined || value === null) return true;
   const n = readNumber(value);
   return n !== undefined && n <= 0;

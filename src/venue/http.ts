@@ -1,9 +1,30 @@
-// One GET to the venue with ky: at most one retry, no redirects, the body read under its byte cap, every failure a VenueError.
+// One GET to the venue, top to bottom: the connection pool, ky's one retry, the status → reason mapping with
+// Retry-After, and the body decoded under its byte cap. Every failure is a VenueError (errors.ts) in our words.
 
+import { pipeline, type Readable, type Transform } from "node:stream";
+import { setTimeout as delay } from "node:timers/promises";
+import { createBrotliDecompress, createGunzip, createInflate } from "node:zlib";
 import ky from "ky";
-import { VenueError, reasonForStatus } from "./errors.js";
-import { parseRetryAfter } from "./retry-after.js";
-import { DecodeError, StatusError, type Transport, VenueAnswer } from "./transport.js";
+import { Agent } from "undici";
+import { type FailureReason, VenueError } from "./errors.js";
+
+/** What each pool calls for a request that found every connection to its origin busy. */
+const onWaits = new WeakMap<Agent, () => void>();
+
+/**
+ * The connection pool to the venue: keep-alive, `maxConnections` per origin (so requests in flight to it), and
+ * `onWait` told of each request that waits for one; `closePool` ends it on shutdown.
+ */
+export function venuePool(maxConnections: number, onWait: () => void = () => undefined): Agent {
+  const pool = new Agent({ keepAliveTimeout: 30_000, keepAliveMaxTimeout: 60_000, connections: maxConnections, connect: { timeout: 10_000 } });
+  onWaits.set(pool, onWait);
+  return pool;
+}
+
+export async function closePool(pool: Agent, graceMs = 5_000): Promise<void> {
+  const late = delay(graceMs, "late" as const, { ref: false });
+  if ((await Promise.race([pool.close(), late])) === "late") await pool.destroy();
+}
 
 export interface GetOptions {
   url: URL;
@@ -14,13 +35,162 @@ export interface GetOptions {
   /** Counted in decoded bytes, so a gzip bomb stops here too. */
   maxBodyBytes: number;
   maxRetryAfterSeconds: number;
-  fetch: Transport["fetch"];
+  pool: Agent;
   budget?: { left: number };
-  onAttempt?: (result: { code: string; reason: string | undefined; durationMs: number }) => void;
+  onAttempt?: (result: { code: string; reason: FailureReason | undefined; durationMs: number }) => void;
 }
 
 /** A retry is only worth it when it can finish: this much time must be left after the backoff. */
 const RETRY_MIN_REMAINING_MS = 500;
+
+/** `url`'s decoded body, or a VenueError; one retry (network or 5xx, never a 429) only if it fits before the deadline and the budget. */
+export async function getBody(options: GetOptions): Promise<Buffer> {
+  const where = `GET ${options.url.pathname}`;
+  let backoffMs = 0;
+  let body: Buffer = Buffer.alloc(0);
+  try {
+    await ky.get(options.url, {
+      headers: options.headers,
+      signal: options.signal,
+      timeout: false,
+      retry: {
+        limit: 1,
+        shouldRetry: ({ error }) => {
+          const reason = error instanceof VenueError ? error.reason : undefined;
+          if (reason !== "network" && reason !== "http_5xx") return false;
+          if (options.budget !== undefined && options.budget.left <= 0) return false;
+          backoffMs = 50 + Math.random() * 200;
+          return options.remainingMs() >= backoffMs + RETRY_MIN_REMAINING_MS;
+        },
+        delay: () => backoffMs,
+      },
+      // Each attempt: a status other than 2xx throws, so ky only ever sees a success, whose body is already read.
+      fetch: async (input, init) => {
+        if (options.budget !== undefined) options.budget.left--;
+        const started = performance.now();
+        const request = input instanceof Request ? input : new Request(input, init);
+        try {
+          const answer = await attempt(request, options, where);
+          body = answer.body;
+          options.onAttempt?.({ code: String(answer.status), reason: undefined, durationMs: performance.now() - started });
+          return new Response(null, { status: answer.status });
+        } catch (error) {
+          const failure = classify(error, where, options);
+          const { httpStatus } = failure;
+          // A status the venue answered is the attempt's result; a failure without one is told by its reason.
+          const [code, reason] = httpStatus === undefined ? ["error", failure.reason] : [String(httpStatus), undefined];
+          options.onAttempt?.({ code, reason, durationMs: performance.now() - started });
+          throw failure;
+        }
+      },
+    });
+    return body;
+  } catch (error) {
+    throw classify(error, where, options);
+  }
+}
+
+/** The only content codings asked for, and their decoders; an answer in any other is refused unread. */
+const DECODERS = new Map<string, () => Transform>([
+  ["gzip", createGunzip],
+  ["x-gzip", createGunzip],
+  ["deflate", createInflate],
+  ["br", createBrotliDecompress],
+]);
+
+/** One request over the pool: redirects never followed, a failure's body never read, a success's read whole. */
+async function attempt(request: Request, options: GetOptions, where: string): Promise<{ status: number; body: Buffer }> {
+  const url = new URL(request.url);
+  const headers: Record<string, string> = { "accept-encoding": "gzip, deflate, br" };
+  request.headers.forEach((value, key) => {
+    headers[key] = value;
+  });
+  const answering = options.pool.request({ origin: url.origin, path: url.pathname + url.search, method: "GET", headers, signal: request.signal });
+  // undici dispatches at once: a request queued in the origin's pool now found every connection busy.
+  if (((options.pool.stats[url.origin] as { queued?: number } | undefined)?.queued ?? 0) > 0) onWaits.get(options.pool)?.();
+  const answer = await answering;
+  const status = answer.statusCode;
+  if (status < 200 || status >= 300 || status === 204 || status === 205) {
+    discard(answer.body);
+    if (status < 200 || status >= 300) throw statusFailure(status, headerValue(answer.headers["retry-after"]), where, options);
+    return { status, body: Buffer.alloc(0) };
+  }
+  const coding = headerValue(answer.headers["content-encoding"])?.trim().toLowerCase() ?? "";
+  if (coding !== "" && coding !== "identity" && !DECODERS.has(coding)) {
+    discard(answer.body);
+    throw new VenueError("invalid_encoding", `${where}: body sent in an encoding that was not asked for`);
+  }
+  return { status, body: await readBody(answer.body, coding, options.maxBodyBytes, where) };
+}
+
+/** A status past 599, of no class, counts as the server's fault (a 5xx). */
+function reasonForStatus(status: number): FailureReason {
+  if (status >= 300 && status < 400) return "redirect";
+  if (status === 401 || status === 403) return "auth";
+  if (status === 429 || status === 418) return "rate_limited";
+  if (status >= 500) return "http_5xx";
+  return "http_4xx";
+}
+
+function statusFailure(status: number, retryAfter: string | undefined, where: string, options: GetOptions): VenueError {
+  const reason = reasonForStatus(status);
+  const retryAfterSeconds = reason === "rate_limited" ? parseRetryAfter(retryAfter, Date.now(), options.maxRetryAfterSeconds) : undefined;
+  const message = reason === "redirect" ? `${where}: answered ${status}, a redirect, which is never followed` : `${where}: HTTP ${status}`;
+  return new VenueError(reason, message, retryAfterSeconds, status);
+}
+
+/** Seconds to wait from `nowMs` (delta seconds or an HTTP date), capped at `capSeconds`; undefined when the header says nothing usable. */
+function parseRetryAfter(header: string | undefined, nowMs: number, capSeconds: number): number | undefined {
+  const text = header?.trim() ?? "";
+  if (/^\d+$/.test(text)) return Math.min(Number(text), capSeconds);
+  if (text.length === 0 || text.length > 64) return undefined;
+  const at = Date.parse(text);
+  if (Number.isNaN(at)) return undefined;
+  return Math.min(Math.max(0, (at - nowMs) / 1000), capSeconds);
+}
+
+/**
+ * The body decoded and read under `maxBytes` decoded bytes, so a gzip bomb stops there; leaving early
+ * destroys the streams, which stops the transfer. zlib ends strictly, so a body cut short is an error
+ * (fetch's lenient decoder would pass it as a shorter body); a failure of the raw body (a reset) stays its own.
+ */
+async function readBody(raw: Readable, coding: string, maxBytes: number, where: string): Promise<Buffer> {
+  const decoder = DECODERS.get(coding);
+  let failed: "raw" | "decoder" | undefined;
+  let source = raw;
+  if (decoder !== undefined) {
+    raw.on("error", () => {
+      failed ??= "raw";
+    });
+    const decoding = decoder().on("error", () => {
+      failed ??= "decoder";
+    });
+    source = pipeline(raw, decoding, () => undefined) as Readable;
+  }
+  const chunks: Buffer[] = [];
+  let length = 0;
+  try {
+    for await (const chunk of source as AsyncIterable<Buffer>) {
+      length += chunk.byteLength;
+      if (length > maxBytes) throw new VenueError("too_large", `${where}: body over the ${maxBytes} byte limit`);
+      chunks.push(chunk);
+    }
+  } catch (error) {
+    if (failed === "decoder") throw new VenueError("invalid_encoding", `${where}: the ${coding} body could not be decoded (corrupt or cut short)`);
+    throw error;
+  }
+  return chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, length);
+}
+
+/** Stops reading a body; undici then reports the abort as an error event, which is expected here. */
+function discard(stream: Readable): void {
+  stream.on("error", () => undefined);
+  stream.destroy();
+}
+
+function headerValue(value: string | string[] | undefined): string | undefined {
+  return Array.isArray(value) ? value.join(", ") : value;
+}
 
 const TLS_CODES = /^(ERR_TLS|ERR_SSL|CERT_|UNABLE_TO_|DEPTH_ZERO|SELF_SIGNED|ERR_OSSL|HOSTNAME_MISMATCH)/;
 
@@ -35,70 +205,13 @@ function errorCode(error: unknown): string | undefined {
   return undefined;
 }
 
-function statusFailure(response: Response, where: string, options: GetOptions): VenueError {
-  const { status } = response;
-  const reason = reasonForStatus(status);
-  const retryAfterSeconds =
-    reason === "rate_limited" ? parseRetryAfter(response.headers.get("retry-after"), Date.now(), options.maxRetryAfterSeconds) : undefined;
-  const message = reason === "redirect" ? `${where}: answered ${status}, a redirect, which is never followed` : `${where}: HTTP ${status}`;
-  return new VenueError(reason, message, retryAfterSeconds, status);
-}
-
 /** What a thrown error means, in our own words: never a library's message, a header or the query. */
 function classify(error: unknown, where: string, options: GetOptions): VenueError {
   if (error instanceof VenueError) return error;
-  if (error instanceof StatusError) return new VenueError(reasonForStatus(error.status), `${where}: HTTP ${error.status}`, undefined, error.status);
   if (options.signal.aborted || (error instanceof Error && (error.name === "TimeoutError" || error.name === "AbortError"))) {
     return new VenueError("timeout", `${where}: no complete answer before the scrape deadline`);
   }
-  if (error instanceof DecodeError) return new VenueError("invalid_encoding", `${where}: ${error.message} (corrupt or cut short)`);
   const code = errorCode(error);
   if (code !== undefined && TLS_CODES.test(code)) return new VenueError("tls", `${where}: TLS failure (${code})`);
   return new VenueError("network", `${where}: connection failed (${code ?? "no error code"})`);
-}
-
-/** `url`'s decoded body, or a VenueError; one retry (network or 5xx, never a 429) only if it fits before the deadline and the budget. */
-export async function getBody(options: GetOptions): Promise<Buffer> {
-  const where = `GET ${options.url.pathname}`;
-  let backoffMs = 0;
-  let response: Response;
-  try {
-    response = await ky.get(options.url, {
-      headers: options.headers,
-      signal: options.signal,
-      timeout: false,
-      redirect: "manual",
-      retry: {
-        limit: 1,
-        shouldRetry: ({ error }) => {
-          const reason = error instanceof VenueError ? error.reason : undefined;
-          if (reason !== "network" && reason !== "http_5xx") return false;
-          if (options.budget !== undefined && options.budget.left <= 0) return false;
-          backoffMs = 50 + Math.random() * 200;
-          return options.remainingMs() >= backoffMs + RETRY_MIN_REMAINING_MS;
-        },
-        delay: () => backoffMs,
-      },
-      fetch: async (input, init) => {
-        if (options.budget !== undefined) options.budget.left--;
-        const started = performance.now();
-        let answer: Response;
-        try {
-          answer = await options.fetch(input, init, options.maxBodyBytes);
-        } catch (error) {
-          const failure = classify(error, where, options);
-          const code = error instanceof StatusError ? String(error.status) : "error";
-          options.onAttempt?.({ code, reason: failure.reason, durationMs: performance.now() - started });
-          throw failure;
-        }
-        options.onAttempt?.({ code: String(answer.status), reason: undefined, durationMs: performance.now() - started });
-        if (!answer.ok) throw statusFailure(answer, where, options);
-        return answer;
-      },
-    });
-    // The transport read the body whole (a 204 or 205 has none).
-    return response instanceof VenueAnswer ? response.decoded : Buffer.alloc(0);
-  } catch (error) {
-    throw classify(error, where, options);
-  }
 }

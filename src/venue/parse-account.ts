@@ -1,7 +1,7 @@
 // Reads an account-info body, in either of its two shapes, into an AccountInfo.
 
 import { VenueError } from "./errors.js";
-import { type FieldReporter, exactFields, isRecord, readFields, readId, readLabel, readNumber } from "./fields.js";
+import { type FieldReporter, UNSET_PREFIX, exactFields, isRecord, isUnset, readFields, readId, readLabel, readNumber } from "./fields.js";
 import { ACCOUNT_NUMBERS, type AccountInfo, POSITION_NUMBERS, type Position } from "./snapshot.js";
 import { OVER_CAP_FIELD, type ListWalk, walkList } from "./walk.js";
 
@@ -17,15 +17,23 @@ export const ACCOUNT_INFO_FIELDS = [
   OVER_CAP_FIELD,
 ] as const;
 
+const LIQUIDATION_PRICE = "positions[].liquidationPrice";
+
 function readPosition(raw: unknown, invalid: FieldReporter): Position | undefined {
   if (!isRecord(raw)) {
     invalid("positions[]");
     return undefined;
   }
+  // A liquidation price absent, null, 0 or below is one the venue did not give: counted as unset, not as invalid.
+  const noLiquidationPrice = isUnset(raw.liquidationPrice);
+  if (noLiquidationPrice) invalid(`${UNSET_PREFIX}${LIQUIDATION_PRICE}`);
+  const report: FieldReporter = (field, n) => {
+    if (!(noLiquidationPrice && field === LIQUIDATION_PRICE)) invalid(field, n);
+  };
   return {
     marketId: readLabel(raw.marketId, "positions[].marketId", invalid),
     direction: readLabel(raw.direction, "positions[].direction", invalid),
-    ...readFields(raw, POSITION_NUMBERS, readNumber, invalid, "positions[]."),
+    ...readFields(raw, POSITION_NUMBERS, readNumber, report, "positions[]."),
     exact: exactFields(raw, ["size", "avgExecutionPrice", "liquidationPrice", "maintenanceMargin"] as const),
   };
 }
@@ -37,11 +45,9 @@ export async function readAccountInfo(walk: ListWalk, collateralId: string, inva
   const { root: body, items: listed } = await walkList(walk, "positions", invalid, (raw) => {
     const position = readPosition(raw, invalid);
     if (position === undefined) return;
+    // A repeat of a market and direction is counted here; the collectors merge it into one series (positions.ts).
     const key = `${position.marketId}\u0000${position.direction}`;
-    if (seen.has(key)) {
-      invalid("positions[].marketId");
-      position.repeat = true;
-    }
+    if (seen.has(key)) invalid("positions[].marketId");
     seen.add(key);
     positions.push(position);
   });
@@ -66,6 +72,6 @@ export async function readAccountInfo(walk: ListWalk, collateralId: string, inva
     positionCount,
     positions,
     positionsComplete: positions.length === listed,
-    exact: exactFields(body, ["totalMargin"] as const),
+    exact: exactFields(body, ["totalMargin", "availableMargin"] as const),
   };
 }

@@ -7,7 +7,7 @@ import {
   UNSET_PREFIX,
   exactFields,
   isRecord,
-  isUnsetTime,
+  isUnset,
   readField,
   readFlag,
   readId,
@@ -49,7 +49,7 @@ export type OrderList = "orders_active" | "orders_history";
 /** Every field is read tolerantly, as the reference does not say which are required; an empty rejection code is no rejection. */
 function readOrder(raw: Record<string, unknown>, invalid: FieldReporter, list: OrderList): Order {
   const createdAt = readTimestampSeconds(raw.createdAt);
-  if (createdAt === undefined) invalid(isUnsetTime(raw.createdAt) ? `${UNSET_PREFIX}createdAt` : "createdAt");
+  if (createdAt === undefined) invalid(isUnset(raw.createdAt) ? `${UNSET_PREFIX}createdAt` : "createdAt");
   let rejectionCode: string | undefined;
   const rejection = raw.rejectionReason;
   if (rejection !== undefined && rejection !== null && !(isRecord(rejection) && (rejection.code === "" || rejection.code === null))) {

@@ -22,8 +22,6 @@ export type Position = Record<(typeof POSITION_NUMBERS)[number], Maybe<number>> 
   marketId: Maybe<string>;
   direction: Maybe<string>;
   exact: Exact<"size" | "avgExecutionPrice" | "liquidationPrice" | "maintenanceMargin"> | undefined;
-  /** An earlier position of the list has the same market and direction: this one counts in the account's sums but has no series. */
-  repeat?: true;
 };
 
 export const ACCOUNT_NUMBERS = ["collateralBalance", "availableMargin", "totalInvested", "totalMargin", "totalUnrealizedPnl"] as const;
@@ -35,7 +33,7 @@ export type AccountInfo = Record<(typeof ACCOUNT_NUMBERS)[number], Maybe<number>
   positions: Position[];
   /** False when an element of the list could not be read, so sums over it are unknown. */
   positionsComplete: boolean;
-  exact: Exact<"totalMargin"> | undefined;
+  exact: Exact<"totalMargin" | "availableMargin"> | undefined;
 };
 
 export const ORDER_FLAGS = ["isPendingExpiration", "isPendingCancellation", "isPendingRejection"] as const;

@@ -28,7 +28,7 @@ export interface ClockedExporter {
 
 /** Account "acct" with collateral USDC, the market list never cached by its own setting; `env` adds to or overrides that. */
 export async function startClockedExporter(
-  options: { env?: Record<string, string>; venue?: TinyVenueOptions; maxInFlight?: number } = {},
+  options: { env?: Record<string, string>; venue?: TinyVenueOptions; maxInFlight?: number; lines?: string[] } = {},
 ): Promise<ClockedExporter> {
   const venue = await startTinyVenue(options.venue ?? {});
   const env = {
@@ -40,7 +40,14 @@ export async function startClockedExporter(
     ...options.env,
   };
   const clock = { now: START_MS };
-  const logger = createLogger("error", new Writable({ write: (_c, _e, done) => done() }));
+  // `lines`, when given, receives every log line from warnings up.
+  const sink = new Writable({
+    write: (chunk: Buffer, _e, done) => {
+      options.lines?.push(chunk.toString("utf8"));
+      done();
+    },
+  });
+  const logger = createLogger(options.lines === undefined ? "error" : "warn", sink);
   const exporter = new Exporter(configFromEnv(env), logger, new SelfMetrics({ defaultMetrics: false }), () => clock.now);
   const app = createApp({ exporter, logger, timeouts: { defaultSeconds: 10, offsetSeconds: 0.5, maxSeconds: 60 }, maxInFlight: options.maxInFlight ?? 100 });
   const server = await listen(app, "127.0.0.1", 0);

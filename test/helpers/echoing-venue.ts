@@ -1,6 +1,6 @@
 // A venue that echoes the credentials it is sent in every string of every answer (ids, labels, keys,
 // rejection reasons, an error body), and what the exporter then shows of them: /metrics, each account's
-// /probe and debug probe, and the log.
+// /probe and debug probe, the status page, and the log.
 
 import { Writable } from "node:stream";
 import type { Config } from "../../src/config/types.js";
@@ -55,10 +55,15 @@ function answers(secrets: readonly string[]) {
 
 /**
  * Serves `config` (its base_url replaced by the echoing venue's) against a venue echoing `secrets`,
- * and returns everything the exporter showed: /metrics, /probe and its debug report for each account, and the log.
+ * and returns everything the exporter showed: /metrics, /probe and its debug report for each account, the status page
+ * of what they collected, and the log. `echo` is how the venue writes a secret back (as it was sent, by default).
  */
-export async function echoedEverywhere(secrets: readonly string[], config: (venueUrl: string) => Config): Promise<string> {
-  const venue = await startTinyVenue(answers(secrets));
+export async function echoedEverywhere(
+  secrets: readonly string[],
+  config: (venueUrl: string) => Config,
+  echo: (secret: string) => string = (secret) => secret,
+): Promise<string> {
+  const venue = await startTinyVenue(answers(secrets.map(echo)));
   const seen: string[] = [];
   const sink = new Writable({
     write(chunk: Buffer, _enc, done) {
@@ -69,7 +74,7 @@ export async function echoedEverywhere(secrets: readonly string[], config: (venu
   const built = config(venue.url);
   const service = await startService(built, createLogger("debug", sink), { self: new SelfMetrics({ defaultMetrics: false }) });
   try {
-    const paths = ["/metrics", ...built.accounts.flatMap((a) => [`/probe?target=${a.name}`, `/probe?target=${a.name}&debug=true`])];
+    const paths = ["/metrics", ...built.accounts.flatMap((a) => [`/probe?target=${a.name}`, `/probe?target=${a.name}&debug=true`]), "/"];
     for (const path of paths) seen.push(await (await fetch(new URL(path, service.server.url))).text());
   } finally {
     await service.close(0);

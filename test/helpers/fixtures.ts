@@ -1,9 +1,9 @@
 // Builds a ScrapeResult from fixture files through the real parsers, as the client would.
 
-import { DEFAULT_THRESHOLDS } from "../../src/config/thresholds.js";
+import { DEFAULT_THRESHOLDS } from "../../src/config/threshold-table.js";
 import { readFileSync } from "node:fs";
-import { OrderOutcomes } from "../../src/collect/order-outcomes.js";
-import type { AccountResult, EndpointOutcome, ScrapeResult } from "../../src/collect/result.js";
+import { OrderOutcomes } from "../../src/scrape/order-tally.js";
+import type { AccountResult, EndpointOutcome, ScrapeResult } from "../../src/scrape/result.js";
 import { COLLECTORS } from "../../src/collectors/index.js";
 import type { Family } from "../../src/metrics/family.js";
 import type { Endpoint } from "../../src/venue/endpoints.js";

@@ -1,8 +1,17 @@
 // The two configuration tables of docs/configuration.md, made from the settings table, and the thresholds table of
 // docs/thresholds.md, made from the table of defaults (readme-settings.test.ts keeps them in step).
 
-import { THRESHOLD_KEYS, THRESHOLDS } from "../../src/config/thresholds.js";
-import { flagRows, settingRows } from "../../src/cli/flags.js";
+import { THRESHOLD_KEYS, THRESHOLDS } from "../../src/config/threshold-table.js";
+import { COMMANDS, type Row, settingRow } from "../../src/cli/flags.js";
+import { SETTING_LIST } from "../../src/config/settings.js";
+
+/** The rows of the flag table of docs/configuration.md: every setting with a flag, then the commands. */
+export function flagRows(): Row[] {
+  const commands = COMMANDS.map(([flag, meaning]): Row => [`--${flag}`, "", "", "", meaning, undefined]);
+  return [...SETTING_LIST.filter(([, s]) => s.flag !== undefined).map(settingRow), ...commands];
+}
+
+const settingRows = (): Row[] => SETTING_LIST.filter(([, s]) => s.flag === undefined).map(settingRow);
 
 const code = (text: string): string => (text === "" ? "" : `\`${text}\``);
 /** A default that is a value is shown as code; "required" or "none: ..." as words. */

@@ -10,7 +10,7 @@ import type { RunningServer } from "../../src/http/server.js";
 import { createLogger } from "../../src/log.js";
 import { SelfMetrics } from "../../src/metrics/self.js";
 import { startService } from "../../src/service.js";
-import { startSimulator, type RunningSimulator, type SimulatorOptions } from "../../src/simulator/server.js";
+import { startSimulator, type RunningSimulator, type SimulatorOptions } from "../../tools/simulator/server.js";
 
 export const SIM_KEY = "sim-test-key";
 

@@ -30,6 +30,8 @@ export interface TinyVenueOptions {
   active?: unknown[];
   markets?: unknown[];
   account?: unknown;
+  /** An account-info body per collateralId asked for, over `account`: accounts of several shapes on one venue. */
+  accountByCollateral?: Record<string, unknown>;
   /** Answer 503 to this many history requests first. */
   failHistory?: number;
   /** Bodies sent as given (raw text, possibly not JSON), by path without query. */
@@ -108,14 +110,15 @@ export async function startTinyVenue(options: TinyVenueOptions): Promise<TinyVen
       case ACCOUNT:
         return send(
           res,
-          venue.options.account ?? {
-            collateralBalance: "1",
-            availableMargin: "1",
-            totalInvested: "0",
-            totalMargin: "1",
-            totalUnrealizedPnl: "0",
-            positions: [],
-          },
+          venue.options.accountByCollateral?.[url.searchParams.get("collateralId") ?? ""] ??
+            venue.options.account ?? {
+              collateralBalance: "1",
+              availableMargin: "1",
+              totalInvested: "0",
+              totalMargin: "1",
+              totalUnrealizedPnl: "0",
+              positions: [],
+            },
         );
       default:
         res.writeHead(404).end();

@@ -1,0 +1,147 @@
+// The alert thresholds a desk sets per account: the one table of their defaults, and how a config's maps merge over it.
+
+export interface ThresholdSpec {
+  readonly default: number;
+  /** ratio: in (0, 1], exported in trading_account_alert_threshold; seconds: exported in trading_account_alert_threshold_seconds. */
+  readonly unit: "ratio" | "seconds";
+  /** The side that alerts: above it (a margin ratio) or below it (a liquidation distance). Of two values, the stricter is the lower for above, the higher for below. */
+  readonly fires: "above" | "below";
+  /** The shipped alert that compares with it. */
+  readonly alert: string;
+  readonly series: string;
+  readonly help: string;
+}
+
+export const THRESHOLDS = {
+  margin_ratio_warning: {
+    default: 0.8,
+    unit: "ratio",
+    fires: "above",
+    alert: "TradingMarginRatioHigh",
+    series: "trading_account_margin_ratio",
+    help: "Margin ratio above which the account's collateral is a warning.",
+  },
+  margin_ratio_critical: {
+    default: 0.9,
+    unit: "ratio",
+    fires: "above",
+    alert: "TradingMarginRatioCritical",
+    series: "trading_account_margin_ratio",
+    help: "Margin ratio above which it is critical; 1 is liquidation.",
+  },
+  margin_usage_warning: {
+    default: 0.8,
+    unit: "ratio",
+    fires: "above",
+    alert: "TradingMarginUsageHigh",
+    series: "trading_account_margin_usage_ratio",
+    help: "Share of the total margin in use above which a collateral with no margin ratio (summary shape) is a warning.",
+  },
+  margin_usage_critical: {
+    default: 0.95,
+    unit: "ratio",
+    fires: "above",
+    alert: "TradingMarginUsageCritical",
+    series: "trading_account_margin_usage_ratio",
+    help: "Share of the total margin in use above which it is critical; at 1 no margin is left for new orders.",
+  },
+  liquidation_distance_warning: {
+    default: 0.1,
+    unit: "ratio",
+    fires: "below",
+    alert: "TradingPositionApproachingLiquidation",
+    series: "trading_position_liquidation_distance_ratio",
+    help: "Liquidation distance from the average execution price below which a position is a warning.",
+  },
+  liquidation_distance_critical: {
+    default: 0.05,
+    unit: "ratio",
+    fires: "below",
+    alert: "TradingPositionNearLiquidation",
+    series: "trading_position_liquidation_distance_ratio",
+    help: "Liquidation distance below which it is critical; a negative distance always is.",
+  },
+  size_limit_warning: {
+    default: 0.9,
+    unit: "ratio",
+    fires: "above",
+    alert: "TradingPositionNearSizeLimit",
+    series: "trading_position_size_limit_ratio",
+    help: "Share of the market's largest position size above which a position is a warning.",
+  },
+  active_order_age_warning_seconds: {
+    default: 3600,
+    unit: "seconds",
+    fires: "above",
+    alert: "TradingActiveOrderStuck",
+    series: "trading_active_orders_oldest_created_timestamp_seconds",
+    help: "Age of the oldest active order, in seconds, above which it is a warning.",
+  },
+} as const satisfies Record<string, ThresholdSpec>;
+
+export type ThresholdKey = keyof typeof THRESHOLDS;
+/** An account's thresholds, every key filled in. */
+export type Thresholds = Readonly<Record<ThresholdKey, number>>;
+
+export const THRESHOLD_KEYS = Object.keys(THRESHOLDS) as ThresholdKey[];
+
+export const DEFAULT_THRESHOLDS: Thresholds = Object.freeze(Object.fromEntries(THRESHOLD_KEYS.map((k) => [k, THRESHOLDS[k].default])) as Thresholds);
+
+/** Each warning and the critical it comes before. */
+export const TIERS: ReadonlyArray<readonly [warning: ThresholdKey, critical: ThresholdKey]> = [
+  ["margin_ratio_warning", "margin_ratio_critical"],
+  ["margin_usage_warning", "margin_usage_critical"],
+  ["liquidation_distance_warning", "liquidation_distance_critical"],
+];
+
+/** Longest order age threshold: a year. */
+const MAX_SECONDS = 31_536_000;
+
+function valueProblem(key: ThresholdKey, value: unknown): string | undefined {
+  if (typeof value !== "number" || !Number.isFinite(value)) return "expected a number";
+  if (THRESHOLDS[key].unit === "ratio") return value > 0 && value <= 1 ? undefined : "must be a ratio above 0 and at most 1 (0.8 is 80 %)";
+  return value > 0 && value <= MAX_SECONDS ? undefined : `must be seconds above 0 and at most ${MAX_SECONDS}`;
+}
+
+export interface ThresholdProblem {
+  key: ThresholdKey;
+  /** The whole line, the key path first. */
+  line: string;
+}
+
+/** `given` (its keys already known) merged over `base`, then checked as merged: each value, then each warning before its critical. */
+export function mergeThresholds(
+  base: Thresholds,
+  given: Readonly<Record<string, unknown>>,
+  prefix: string,
+): { thresholds: Thresholds; problems: ThresholdProblem[] } {
+  const problems: ThresholdProblem[] = [];
+  const merged: Record<string, number> = { ...base };
+  for (const key of THRESHOLD_KEYS) {
+    if (!(key in given)) continue;
+    const problem = valueProblem(key, given[key]);
+    if (problem === undefined) merged[key] = given[key] as number;
+    else problems.push({ key, line: `${prefix}.${key}: ${problem}` });
+  }
+  for (const [warning, critical] of TIERS) {
+    if (problems.some((p) => p.key === warning || p.key === critical)) continue;
+    const [w, c] = [merged[warning]!, merged[critical]!];
+    const above = THRESHOLDS[critical].fires === "above";
+    if (above ? w < c : w > c) continue;
+    const [before, after] = above ? ["below", "above"] : ["above", "below"];
+    if (critical in given && !(warning in given)) {
+      problems.push({
+        key: critical,
+        line: `${prefix}.${critical}: ${c} is not ${after} the ${warning} it inherits (${w}): set ${prefix}.${warning} too, ${before} ${c}`,
+      });
+    } else if (warning in given && !(critical in given)) {
+      problems.push({
+        key: warning,
+        line: `${prefix}.${warning}: ${w} is not ${before} the ${critical} it inherits (${c}): set ${prefix}.${critical} too, ${after} ${w}`,
+      });
+    } else {
+      problems.push({ key: warning, line: `${prefix}.${warning}: ${w} must be ${before} ${prefix}.${critical} (${c}): a warning comes before its critical` });
+    }
+  }
+  return { thresholds: merged as Thresholds, problems };
+}

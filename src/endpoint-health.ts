@@ -1,0 +1,93 @@
+// The venue's health per endpoint and account, held in one place: counted in the exporter's metrics, logged once
+// per change (at most a line a minute per kind), and each endpoint's last failure kept for the status page.
+
+import type { Logger } from "pino";
+import type { SelfMetrics } from "./metrics/self.js";
+import type { AccountResult, EndpointOutcome, MarketsResult } from "./scrape/result.js";
+import { LineRateLimit } from "./util/line-rate-limit.js";
+import type { FailureReason } from "./venue/errors.js";
+import type { OrderHistory, PagingAnomaly } from "./venue/snapshot.js";
+
+export interface LastFailure {
+  reason: FailureReason;
+  /** The venue's HTTP status, when the failure was one. */
+  httpStatus: number | undefined;
+  /** When the exporter saw the failure (epoch ms). */
+  at: number;
+}
+
+const key = (endpoint: string, account: string | undefined) => `${endpoint}\u0000${account ?? ""}`;
+
+function suppressed(held: number): { suppressed?: number } {
+  return held > 0 ? { suppressed: held } : {};
+}
+
+export class EndpointHealth {
+  /** Last known health per endpoint and account, and paging anomalies per account: a change is logged once, not every scrape. */
+  readonly #healthy = new Map<string, boolean>();
+  readonly #paging = new Map<string, string>();
+  /** Remembered past the endpoint's recovery, so the page can say what last went wrong and when. */
+  readonly #failures = new Map<string, LastFailure>();
+  /** One line a minute per kind: an endpoint failing for one account usually fails for all, and so does bad paging. */
+  readonly #lines = new LineRateLimit();
+  readonly #logger: Logger;
+  readonly #self: SelfMetrics;
+  readonly #now: () => number;
+
+  constructor(logger: Logger, self: SelfMetrics, now: () => number) {
+    this.#logger = logger;
+    this.#self = self;
+    this.#now = now;
+  }
+
+  /** A collection as it ends, once however many scrapes it serves, none included: a late one is a failure too. */
+  record(result: AccountResult | MarketsResult): void {
+    if ("account" in result) {
+      for (const outcome of result.outcomes) this.#outcome(outcome);
+      if (result.history !== undefined) this.#pagingOf(result.account, result.history);
+    } else {
+      this.#outcome(result.outcome);
+    }
+  }
+
+  lastFailure(endpoint: string, account: string | undefined): LastFailure | undefined {
+    return this.#failures.get(key(endpoint, account));
+  }
+
+  #outcome(o: EndpointOutcome): void {
+    const at = key(o.endpoint, o.account);
+    this.#self.upstreamCall(o.endpoint, o.ok ? undefined : o.reason);
+    if (!o.ok && o.reason !== undefined) {
+      this.#failures.set(at, { reason: o.reason, httpStatus: o.httpStatus, at: this.#now() });
+    }
+    const before = this.#healthy.get(at);
+    this.#healthy.set(at, o.ok);
+    // Logged on a change only: failing after anything but a failure, recovered after a failure.
+    if (o.ok !== (before === false)) return;
+    const held = this.#lines.take(`${o.endpoint}\u0000${o.ok ? "recovered" : (o.reason ?? "")}`);
+    if (held === undefined) return;
+    const fields = { endpoint: o.endpoint, account: o.account, ...suppressed(held) };
+    if (o.ok) this.#logger.info({ ...fields }, "venue endpoint recovered");
+    else this.#logger.warn({ ...fields, reason: o.reason, error: o.message }, "venue endpoint failing");
+  }
+
+  #pagingOf(account: string, history: OrderHistory): void {
+    const kinds: string[] = [];
+    for (const [kind, n] of Object.entries(history.anomalies) as Array<[PagingAnomaly, number]>) {
+      this.#self.pagingAnomaly(kind, n);
+      kinds.push(kind);
+    }
+    const now = kinds.sort().join(",");
+    const before = this.#paging.get(account) ?? "";
+    this.#paging.set(account, now);
+    if (now === before) return;
+    // The anomalies are all in the counter above; only the lines are rate-limited.
+    const held = this.#lines.take(now !== "" ? "paging misbehaves" : "paging behaves");
+    if (held === undefined) return;
+    if (now !== "") {
+      this.#logger.warn({ account, anomalies: kinds, truncated: history.truncated, ...suppressed(held) }, "venue history paging misbehaves");
+    } else {
+      this.#logger.info({ account, ...suppressed(held) }, "venue history paging behaves again");
+    }
+  }
+}

@@ -1,0 +1,137 @@
+// What the status page shows, read from the families the collectors make of the latest collection: the numbers of /metrics.
+
+import type { LastFailure } from "../../endpoint-health.js";
+import type { ScrapeResult } from "../../scrape/result.js";
+import { account as accountCollector } from "../../collectors/account.js";
+import { positions as positionsCollector, positionsOf } from "../../collectors/positions.js";
+import { scrapeHealth } from "../../collectors/scrape-health.js";
+import type { Thresholds } from "../../config/threshold-table.js";
+import { metricName, type Family } from "../../metrics/family.js";
+import { liquidationState, marginState, marginUsageState, type RiskState } from "./risk-levels.js";
+
+interface NearestLiquidation {
+  marketId: string;
+  direction: string;
+  /** trading_position_liquidation_distance_ratio of the position nearest to it. */
+  distance: number;
+  state: RiskState;
+  /** trading_position_avg_execution_price and trading_position_liquidation_price: the two prices it is measured between. */
+  entry: number | undefined;
+  liquidation: number | undefined;
+}
+
+/** The amounts of a collateral row, each the family of /metrics it is from. */
+export const MONEY = [
+  ["collateral_balance", "Balance"],
+  ["available_margin", "Available margin"],
+  ["total_margin", "Total margin"],
+  ["unrealized_pnl", "Unrealized PnL"],
+] as const;
+
+/** Where total margin sits among a collateral's amounts. */
+export const TOTAL_MARGIN = MONEY.findIndex(([family]) => family === "total_margin");
+
+/** What the page shows, each number under the name of the series it comes from. */
+export type StatusData = ReturnType<typeof statusData>;
+export type AccountStatus = StatusData["accounts"][number];
+export type CollateralStatus = AccountStatus["collaterals"][number];
+export type EndpointStatus = AccountStatus["endpoints"][number];
+
+function samplesOf(families: Family[], name: string): Map<string, number> {
+  const family = families.find((f) => f.name === name);
+  return new Map((family?.samples ?? []).map((s) => [s.labels.map((l) => l ?? "").join("\u0000"), s.value]));
+}
+
+const key = (...labels: string[]) => labels.join("\u0000");
+
+/** Per account and collateral, the position nearest to liquidation: one pass over the family, however many accounts. */
+function nearestByCollateral(families: Family[], thresholdsOf: (account: string) => Thresholds | undefined): Map<string, NearestLiquidation> {
+  const family = families.find((f) => f.name === metricName("position", "liquidation_distance_ratio"));
+  const entries = samplesOf(families, metricName("position", "avg_execution_price"));
+  const liquidations = samplesOf(families, metricName("position", "liquidation_price"));
+  const nearest = new Map<string, NearestLiquidation>();
+  for (const s of family?.samples ?? []) {
+    const [account, collateralId, marketId, direction] = s.labels;
+    const thresholds = account == null ? undefined : thresholdsOf(account);
+    if (account == null || collateralId == null || marketId == null || direction == null || thresholds === undefined) continue;
+    const k = key(account, collateralId);
+    const known = nearest.get(k);
+    if (known === undefined || s.value < known.distance) {
+      const position = key(account, collateralId, marketId, direction);
+      nearest.set(k, {
+        marketId,
+        direction,
+        distance: s.value,
+        state: liquidationState(s.value, thresholds),
+        entry: entries.get(position),
+        liquidation: liquidations.get(position),
+      });
+    }
+  }
+  return nearest;
+}
+
+/** Made by the collectors that make /metrics, so a value on the page is the value in the exposition. */
+export function statusData(
+  result: ScrapeResult | undefined,
+  shown: ReadonlyArray<{ name: string; collateralIds: readonly string[]; thresholds: Thresholds }>,
+  lastFailure: (endpoint: string, account: string | undefined) => LastFailure | undefined,
+) {
+  const families = result === undefined ? [] : [...scrapeHealth.collect(result), ...accountCollector.collect(result), ...positionsCollector.collect(result)];
+  const up = samplesOf(families, metricName("up"));
+  const collectedAt = samplesOf(families, metricName("collection_timestamp_seconds"));
+  const ratio = samplesOf(families, metricName("account", "margin_ratio"));
+  const usage = samplesOf(families, metricName("account", "margin_usage_ratio"));
+  const positions = samplesOf(families, metricName("account", "positions"));
+  const money = MONEY.map(([family]) => samplesOf(families, metricName("account", family)));
+  const success = samplesOf(families, metricName("scrape_success"));
+  const thresholdsOf = new Map(shown.map((a) => [a.name, a.thresholds]));
+  const nearest = nearestByCollateral(families, (name) => thresholdsOf.get(name));
+  const collected = new Map((result?.accounts ?? []).map((a) => [a.account, a]));
+  const endpointsOf = (outcomes: ReadonlyArray<{ endpoint: string }>, account: string | undefined) =>
+    outcomes.map(({ endpoint }) => ({ endpoint, success: success.get(key(endpoint, account ?? "")) ?? 0, lastFailure: lastFailure(endpoint, account) }));
+  return {
+    accounts: shown.map(({ name, collateralIds, thresholds }) => ({
+      name,
+      thresholds,
+      up: up.get(name),
+      collectedAtSeconds: collectedAt.get(name),
+      collaterals: collateralIds.map((collateralId) => {
+        const k = key(name, collateralId);
+        const marginRatio = ratio.get(k);
+        const marginUsage = usage.get(k);
+        // Without an answer for the collateral, a missing value is missing data, not a figure the venue lacks.
+        const info = collected.get(name)?.accountInfos.find((i) => i.collateralId === collateralId);
+        const count = positions.get(k);
+        const totalMargin = money[TOTAL_MARGIN]!.get(k);
+        // As the margin-in-use alerts fire: a total margin of 0 or less with positions open and no ratio to judge it.
+        const noMarginLeft = marginRatio === undefined && totalMargin !== undefined && totalMargin <= 0 && count !== undefined && count > 0;
+        return {
+          collateralId,
+          answered: info !== undefined,
+          /** detailed: positions listed; summary: only their count, so no margin ratio and no distance. */
+          shape: info?.shape,
+          positions: count,
+          money: money.map((samples) => samples.get(k)),
+          marginRatio,
+          marginUsage,
+          noMarginLeft,
+          /** The ratio grades where it is known; margin in use where it is not, as the alerts page. */
+          marginState:
+            marginRatio !== undefined
+              ? marginState(marginRatio, thresholds)
+              : noMarginLeft
+                ? ("critical" as const)
+                : marginUsage === undefined
+                  ? undefined
+                  : marginUsageState(marginUsage, thresholds),
+          nearest: nearest.get(k),
+          /** Listed positions whose liquidation price the venue did not give (0 or below, or none): they have no distance. */
+          unpriced: (info === undefined ? [] : positionsOf(info)).filter((p) => !(p.liquidationPrice !== undefined && p.liquidationPrice > 0)).length,
+        };
+      }),
+      endpoints: endpointsOf(collected.get(name)?.outcomes ?? [], name),
+    })),
+    markets: endpointsOf(result?.markets ? [result.markets.outcome] : [], undefined)[0],
+  };
+}

@@ -1,0 +1,258 @@
+// Collects one scrape: every account's endpoints and the markets in parallel, shared between scrapes, Retry-After honoured.
+
+import { createHash } from "node:crypto";
+import { ownsMarkets, shardAccounts } from "../config/sharding.js";
+import { Secret } from "../config/secret.js";
+import type { Thresholds } from "../config/threshold-table.js";
+import type { AccountConfig, Config, VenueConfig } from "../config/types.js";
+import { Deadline } from "../util/deadline.js";
+import { VenueClient, type CallContext, type ClientHooks, type RequestTrace } from "../venue/client.js";
+import type { Endpoint } from "../venue/endpoints.js";
+import { VenueError } from "../venue/errors.js";
+import type { AccountInfo } from "../venue/snapshot.js";
+import type { OrderOutcomes } from "./order-tally.js";
+import type { AccountResult, CollectionLog, EndpointOutcome, MarketsResult, ScrapeResult } from "./result.js";
+import { mergeOutcomes, runEndpoint, type Run } from "./runner.js";
+import { SharedCollections } from "./shared-collections.js";
+
+export interface ScrapeOptions {
+  accounts?: string[];
+  /** The market list's own families in the answer (default true); the list is read either way. */
+  marketFamilies?: boolean;
+  /** Who starts a collection this scrape starts, for the debug report of every probe served it ("a /metrics scrape"). */
+  startedBy?: string;
+  /**
+   * How long the scrape waited for a slot: a collection is fresh by when the scrape arrived, so a scrape held up in a
+   * busy moment is served the collection it would have had, instead of adding one to the load that held it up.
+   */
+  waitedMs?: number;
+}
+
+export interface ScraperHooks extends ClientHooks {
+  onInvalidFields(endpoint: Endpoint, counts: Map<string, number>): void;
+  /** Every collection as it ends, whether or not a scrape is still waiting for it: a late one is a failure too. */
+  onCollected(result: AccountResult | MarketsResult): void;
+}
+
+/** What a collection depends on, credentials included (revealed only into the hash), thresholds not (no venue call reads them). */
+function identityOf(venue: VenueConfig, account: AccountConfig | undefined): string {
+  const text = JSON.stringify(
+    { venue, account: account === undefined ? undefined : { ...account, thresholds: undefined } },
+    function (this: Record<string, unknown>, key, value: unknown) {
+      const raw = this[key];
+      return raw instanceof Secret ? raw.reveal() : value;
+    },
+  );
+  return createHash("sha256").update(text).digest("base64");
+}
+
+const MARKETS = "markets";
+
+function newLog(startedBy: string): CollectionLog {
+  return { startedBy, requests: [], invalid: new Map() };
+}
+
+function timedOut(endpoint: Endpoint, account: string | undefined): EndpointOutcome {
+  return {
+    endpoint,
+    account,
+    ok: false,
+    durationSeconds: 0,
+    reason: "timeout",
+    message: `${endpoint}: the shared collection did not finish before this scrape's deadline`,
+  };
+}
+
+export class Scraper {
+  readonly #accounts: Map<string, { config: AccountConfig; client: VenueClient; identity: string }>;
+  readonly #venueIdentity: string;
+  readonly #publicClient: VenueClient;
+  readonly #hooks: ScraperHooks;
+  readonly #marketsTtlMs: number;
+  /** Per account and endpoint, until when (performance.now() ms, so a wall clock stepped back never stretches it) the venue asked to be left alone. */
+  readonly #retryUntil = new Map<string, number>();
+  readonly #collections: { accounts: SharedCollections<AccountResult>; markets: SharedCollections<MarketsResult> };
+  readonly #minIntervalMs: number;
+  readonly #collectionSeconds: number;
+  readonly #now: () => number;
+  /** Kept by the exporter across reloads, so the counters live as long as the process. */
+  readonly #orderOutcomes: OrderOutcomes;
+  readonly #historyMaxOrders: number;
+  readonly #maxOrderOutcomeSeries: number;
+  readonly ownsMarkets: boolean;
+  /** Each served account's alert thresholds: one object per configuration, so an answer made with other thresholds is never served again. */
+  readonly #thresholds: ReadonlyMap<string, Thresholds>;
+
+  /** `previous`: the scraper of the configuration this one replaces, whose state it keeps where nothing it depends on changed. */
+  constructor(config: Config, hooks: ScraperHooks, now: () => number, orderOutcomes: OrderOutcomes, previous?: Scraper) {
+    this.#hooks = hooks;
+    this.#orderOutcomes = orderOutcomes;
+    this.#historyMaxOrders = config.venue.historyMaxOrders;
+    this.#maxOrderOutcomeSeries = config.scrape.maxOrderOutcomeSeries;
+    this.ownsMarkets = ownsMarkets(config.sharding);
+    this.#now = now;
+    this.#collections = { accounts: new SharedCollections(now), markets: new SharedCollections(now) };
+    this.#marketsTtlMs = config.venue.marketsCacheSeconds * 1000;
+    this.#minIntervalMs = config.scrape.minCollectionIntervalSeconds * 1000;
+    // Both settings are read at start-up only, as the scrape deadlines they bound are: a reload keeps them.
+    this.#collectionSeconds =
+      previous === undefined ? Math.min(config.scrape.defaultTimeoutSeconds, config.scrape.maxTimeoutSeconds) : previous.#collectionSeconds;
+    this.#publicClient = new VenueClient(config.venue, undefined, hooks);
+    this.#venueIdentity = identityOf(config.venue, undefined);
+    this.#accounts = new Map(
+      shardAccounts(config).map((a) => [a.name, { config: a, client: new VenueClient(config.venue, a, hooks), identity: identityOf(config.venue, a) }]),
+    );
+    this.#thresholds = new Map([...this.#accounts].map(([name, a]) => [name, a.config.thresholds]));
+    if (previous !== undefined) this.#keepUnchanged(previous);
+  }
+
+  #keepUnchanged(previous: Scraper): void {
+    const kept = [...this.#accounts].filter(([name, a]) => previous.#accounts.get(name)?.identity === a.identity).map(([name]) => name);
+    for (const name of kept) this.#collections.accounts.adopt(previous.#collections.accounts, name);
+    const marketsKept = previous.#venueIdentity === this.#venueIdentity;
+    if (marketsKept) this.#collections.markets.adopt(previous.#collections.markets, MARKETS);
+    const owners = new Set<string>(kept);
+    if (marketsKept) owners.add("");
+    for (const [key, until] of previous.#retryUntil) if (owners.has(key.slice(0, key.indexOf("\u0000")))) this.#retryUntil.set(key, until);
+  }
+
+  accountNames(): string[] {
+    return [...this.#accounts.keys()];
+  }
+
+  account(name: string): AccountConfig | undefined {
+    return this.#accounts.get(name)?.config;
+  }
+
+  async scrape(deadline: Deadline, options: ScrapeOptions = {}): Promise<ScrapeResult> {
+    const names = options.accounts ?? this.accountNames();
+    const collectedAt = this.#now();
+    const arrivedAt = collectedAt - (options.waitedMs ?? 0);
+    const startedBy = options.startedBy ?? "a scrape";
+    const [accounts, markets] = await Promise.all([
+      Promise.all(names.map((name) => this.#account(name, deadline, arrivedAt, startedBy))),
+      this.#markets(deadline, arrivedAt, startedBy),
+    ]);
+    return { collectedAt, accounts, markets, marketFamilies: options.marketFamilies ?? true, thresholds: this.#thresholds };
+  }
+
+  #account(name: string, deadline: Deadline, arrivedAt: number, startedBy: string): Promise<AccountResult> {
+    return this.#collections.accounts.get(
+      name,
+      deadline,
+      (_, startedAt) => this.#isRecent(startedAt, arrivedAt),
+      async () => {
+        const result = await this.#scrapeAccount(name, newLog(startedBy));
+        // Counted here, once per collection: scrapes sharing or reusing it see the same counts.
+        result.orderCounts = this.#orderOutcomes.observe(name, result.activeOrders, result.history, this.#historyMaxOrders, this.#maxOrderOutcomeSeries);
+        this.#hooks.onCollected(result);
+        return result;
+      },
+      () => ({
+        account: name,
+        startedAt: undefined,
+        outcomes: (["account_info", "orders_active", "orders_history"] as const).map((e) => timedOut(e, name)),
+        accountInfos: [],
+        activeOrders: undefined,
+        history: undefined,
+        orderCounts: this.#orderOutcomes.peek(name),
+      }),
+    );
+  }
+
+  /**
+   * A collection that started less than the minimum interval before the scrape arrived, or since, is served again: a
+   * new one would start later still, so collections stay that far apart. A clock stepped back never makes one recent,
+   * and an interval of 0 none: every scrape collects.
+   */
+  #isRecent(startedAt: number, arrivedAt: number): boolean {
+    return this.#minIntervalMs > 0 && this.#now() >= startedAt && arrivedAt - startedAt < this.#minIntervalMs;
+  }
+
+  /** The public market list: a good read is kept venue.markets_cache_seconds, any read the minimum interval; neither across a clock stepped back. */
+  #markets(deadline: Deadline, arrivedAt: number, startedBy: string): Promise<MarketsResult> {
+    const cached = (result: MarketsResult) => {
+      const age = this.#now() - result.readAt;
+      return result.outcome.ok && age >= 0 && age < this.#marketsTtlMs;
+    };
+    return this.#collections.markets.get(
+      MARKETS,
+      deadline,
+      (result, startedAt) => cached(result) || this.#isRecent(startedAt, arrivedAt),
+      () => this.#fetchMarkets(newLog(startedBy)),
+      () => ({
+        outcome: timedOut("markets", undefined),
+        markets: undefined,
+        readAt: this.#now(),
+        maxAgeSeconds: this.#marketsTtlMs / 1000,
+      }),
+    );
+  }
+
+  #collectionDeadline(): Deadline {
+    return new Deadline(this.#collectionSeconds, this.#now);
+  }
+
+  async #fetchMarkets(log: CollectionLog): Promise<MarketsResult> {
+    const deadline = this.#collectionDeadline();
+    const run = await this.#call("markets", undefined, deadline, (ctx) => this.#publicClient.markets(ctx), log);
+    const result = { outcome: run.outcome, markets: run.value, readAt: this.#now(), maxAgeSeconds: this.#marketsTtlMs / 1000, log };
+    this.#hooks.onCollected(result);
+    return result;
+  }
+
+  /** One endpoint call through the runner, skipped while the venue's Retry-After lasts. */
+  async #call<T>(
+    endpoint: Endpoint,
+    account: string | undefined,
+    deadline: Deadline,
+    fn: (ctx: CallContext) => Promise<T>,
+    log: CollectionLog,
+  ): Promise<Run<T>> {
+    const key = `${account ?? ""}\u0000${endpoint}`;
+    const waitMs = (this.#retryUntil.get(key) ?? 0) - performance.now();
+    if (waitMs > 0) {
+      return runEndpoint(endpoint, account, () =>
+        Promise.reject(new VenueError("rate_limited", `${endpoint}: skipped, the venue asked to wait ${Math.ceil(waitMs / 1000)} s more`)),
+      );
+    }
+    const counts = new Map<string, number>();
+    const ctx: CallContext = {
+      deadline,
+      invalid: (field, count = 1) => {
+        counts.set(field, (counts.get(field) ?? 0) + count);
+        const key = `${endpoint} ${field}`;
+        log.invalid.set(key, (log.invalid.get(key) ?? 0) + count);
+      },
+      trace: (r: RequestTrace) => log.requests.push(r),
+    };
+    const run = await runEndpoint(endpoint, account, () => fn(ctx));
+    if (counts.size > 0) this.#hooks.onInvalidFields(endpoint, counts);
+    const retryAfterSeconds = run.outcome.retryAfterSeconds ?? 0;
+    if (retryAfterSeconds > 0) this.#retryUntil.set(key, performance.now() + retryAfterSeconds * 1000);
+    return run;
+  }
+
+  async #scrapeAccount(name: string, log: CollectionLog): Promise<AccountResult> {
+    // Every name is one of this scraper's: the exporter looks a target up in them before it scrapes.
+    const { config, client } = this.#accounts.get(name)!;
+    const startedAt = this.#now();
+    const deadline = this.#collectionDeadline();
+    const [infos, active, history] = await Promise.all([
+      Promise.all(config.collateralIds.map((id) => this.#call("account_info", name, deadline, (ctx) => client.accountInfo(id, ctx), log))),
+      this.#call("orders_active", name, deadline, (ctx) => client.activeOrders(ctx), log),
+      this.#call("orders_history", name, deadline, (ctx) => client.orderHistory(ctx), log),
+    ]);
+    const infoOutcomes = infos.map((r) => r.outcome);
+    return {
+      account: name,
+      startedAt,
+      outcomes: [mergeOutcomes("account_info", name, infoOutcomes), active.outcome, history.outcome],
+      accountInfos: infos.map((r) => r.value).filter((v): v is AccountInfo => v !== undefined),
+      activeOrders: active.value,
+      history: history.value,
+      orderCounts: this.#orderOutcomes.peek(name),
+      log,
+    };
+  }
+}

@@ -1,0 +1,53 @@
+// A position the venue lists twice (same market and direction) is read one way: merged into one series whose sums
+// are the account's, so a desk adding the position series up in PromQL gets the exporter's maintenance margin.
+
+import { describe, expect, it } from "vitest";
+import { collectFamilies, scrapeFromFixtures } from "./helpers/fixtures.js";
+
+async function families() {
+  const { scrape, invalid } = await scrapeFromFixtures({
+    account: "desk",
+    accountInfos: [["USDC", "account-repeated-position.json"]],
+    active: { fail: "timeout" },
+    history: { fail: "timeout" },
+    markets: { fail: "timeout" },
+  });
+  const all = collectFamilies(scrape);
+  /** The values of a family by market, or the account's one value. */
+  const values = (name: string): Record<string, number> =>
+    Object.fromEntries((all.find((f) => f.name === name)?.samples ?? []).map((s) => [s.labels[2] ?? "account", s.value]));
+  return { values, invalid };
+}
+
+describe("a position listed twice", () => {
+  it("gives an account maintenance margin equal to the sum of its position series", async () => {
+    const { values } = await families();
+    const positions = Object.values(values("trading_position_maintenance_margin"));
+    expect(positions).toHaveLength(2);
+    expect(values("trading_account_maintenance_margin").account).toBe(positions.reduce((a, b) => a + b, 0));
+    expect(values("trading_account_maintenance_margin").account).toBe(17.5);
+  });
+
+  it("adds size, margin, borrowed amount, maintenance margin, realized PnL and notional; weights the price by size", async () => {
+    const { values } = await families();
+    expect(values("trading_position_size")["BTC-USD"]).toBe(0.4);
+    expect(values("trading_position_margin")["BTC-USD"]).toBe(4920);
+    expect(values("trading_position_borrowed")["BTC-USD"]).toBe(19680);
+    expect(values("trading_position_maintenance_margin")["BTC-USD"]).toBe(15);
+    expect(values("trading_position_realized_pnl")["BTC-USD"]).toBe(-11);
+    expect(values("trading_position_notional")["BTC-USD"]).toBe(6000 + 18600);
+    expect(values("trading_position_avg_execution_price")["BTC-USD"]).toBe(61500);
+    expect(values("trading_position_leverage")["BTC-USD"]).toBe(5);
+    // The other position is untouched.
+    expect(values("trading_position_size")["ETH-USD"]).toBe(0.3);
+  });
+
+  it("takes the liquidation price and distance of the nearer of the two, and counts the repeat", async () => {
+    const { values, invalid } = await families();
+    // 62,000 → 55,800 is 10 % away; 60,000 → 48,000 is 20 %: the second is nearer.
+    expect(values("trading_position_liquidation_price")["BTC-USD"]).toBe(55800);
+    expect(values("trading_position_liquidation_distance_ratio")["BTC-USD"]).toBe(0.1);
+    expect(invalid["account_info positions[].marketId"]).toBe(1);
+    expect(values("trading_account_positions").account).toBe(3);
+  });
+});
