@@ -1,7 +1,7 @@
 // `npm run bench:scale`: one exporter, as the image runs it, with a thousand simulated accounts (one collateral
 // each) probed through `/sd` every 15 s as Prometheus spreads its targets, for a few intervals from its start;
 // then `/metrics` of the same config against a 10 s deadline. Prints numbers; a benchmark, not a test.
-// BENCH_ACCOUNTS, BENCH_INTERVALS, BENCH_INTERVAL_SECONDS change the run; BENCH_CPU_PROF=DIR profiles the
+// BENCH_ACCOUNTS, BENCH_INTERVALS, BENCH_INTERVAL_SECONDS change the run; BENCH_VENUE_LATENCY_MS holds every venue answer that long; BENCH_CPU_PROF=DIR profiles the
 // exporter (node --cpu-prof); BENCH_SIM_ARGS adds simulator flags ("--positions 3 --active-orders 6");
 // BENCH_NODE_ARGS adds node flags after the shipped ones (the shebang's; a base build runs with its own); TRADING_* variables in its
 // environment reach the exporter, to weigh a setting (the bound pages the history as TRADING_HISTORY_PAGE_SIZE
@@ -18,8 +18,8 @@ import { exporterConfigYaml } from "../tools/simulator/exporter-config.js";
 import { benchNodeArgs, startExporterProcess } from "./exporter-process.js";
 import { cpuMs, percentile, rssMB } from "./measure.js";
 import { agent, type Answer, discover, type IntervalFigures, pause, probeRounds, scrape, steadyCpuPerProbe, targetUp } from "./prometheus-probes.js";
-import { positiveInteger, round1, round2, table } from "./shared.js";
-import { startSimulatorProcess } from "./simulator-process.js";
+import { positiveInteger, round1, round2, table, venueLatency } from "./shared.js";
+import { deskSimulatorArgs, startSimulatorProcess } from "./simulator-process.js";
 
 const KEY = "scale-key";
 
@@ -172,10 +172,11 @@ async function main(): Promise<void> {
   const simArgs = (process.env.BENCH_SIM_ARGS ?? "").split(/\s+/).filter(Boolean);
   const profileDir = process.env.BENCH_CPU_PROF;
   const collaterals = [{ id: "USDC", shape: "detailed" as const }];
+  const latency = venueLatency();
 
   // A tick every 5 s: each probe (every 15 s) still finds its account moved, and the simulator's 1,000 states
   // take 5% of a core instead of 23% from the two the exporter is measured on.
-  const simulatorArgs = ["--accounts", String(accounts), "--api-key", KEY, "--collateral", "USDC:detailed", "--tick-ms", "5000", ...simArgs];
+  const simulatorArgs = [...deskSimulatorArgs(accounts, KEY), "--tick-ms", "5000", ...simArgs];
   const venue = await startSimulatorProcess(simulatorArgs);
   const dir = mkdtempSync(join(tmpdir(), "accounts-scale-"));
   const configFile = join(dir, "trading-exporter.yml");
@@ -191,7 +192,9 @@ async function main(): Promise<void> {
     await pause(2000);
     const idleRss = rssMB(exporter.pid);
     const targets = await discover(exporter);
-    console.error(`${targets.length} targets from /sd; idle RSS ${round1(idleRss)} MB; probing ${intervals} intervals of ${intervalMs / 1000} s`);
+    console.error(
+      `${latency.text}; ${targets.length} targets from /sd; idle RSS ${round1(idleRss)} MB; probing ${intervals} intervals of ${intervalMs / 1000} s`,
+    );
 
     let venueWindow: { startedAt: number } | undefined;
     const start = performance.now();
@@ -243,7 +246,7 @@ async function main(): Promise<void> {
     const mark = (ok: boolean) => (ok ? "met" : "MISSED");
     console.log(`Node ${process.version}; ${cpus().length} x ${cpus()[0]?.model ?? "?"}, ${Math.round(totalmem() / 2 ** 30)} GiB`);
     console.log(
-      `${accounts} accounts, one collateral each${simArgs.length > 0 ? ` (simulator ${simArgs.join(" ")})` : ""}, probed every ${intervalMs / 1000} s through /sd`,
+      `${accounts} accounts, one collateral each${simArgs.length > 0 ? ` (simulator ${simArgs.join(" ")})` : ""}, probed every ${intervalMs / 1000} s through /sd; ${latency.text}`,
     );
     console.log(table(rows));
     console.log(`idle RSS ${round1(idleRss)} MB; peak RSS ${round1(peakRss)} MB`);

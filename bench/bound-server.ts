@@ -16,7 +16,7 @@ const LIMITS = { activeLimit: 1000, historyLimit: 1000, historyPageSize: Number(
 
 const [venue, key, count] = [process.argv[2] ?? "", process.argv[3] ?? "", Number(process.argv[4])];
 const libraries = new Set((process.argv[5] ?? "").split(",").filter(Boolean));
-const pool = venuePool();
+const pool = venuePool(16);
 const bounds = new Map<string, Bound>();
 for (let i = 0; i < count; i++) {
   const target = { venue, key: deskAccountKey(key, i, count), collaterals: ["USDC"], ...LIMITS };

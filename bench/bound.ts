@@ -48,7 +48,7 @@ export class Bound {
     this.#marketsEveryScrape = options.marketsEveryScrape === true;
     this.#sharedPool = typeof options.client === "object";
     this.#ky = options.ky === true;
-    this.#pool = typeof options.client === "object" ? options.client : options.client === "pool" ? venuePool() : undefined;
+    this.#pool = typeof options.client === "object" ? options.client : options.client === "pool" ? venuePool(16) : undefined;
   }
 
   async #get(path: string): Promise<unknown> {

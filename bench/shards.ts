@@ -5,7 +5,7 @@
 // config would. Prints per shard and in total the targets up, CPU, memory, 503s and errors, and the venue's requests
 // against the one collection per account and interval allowed. BENCH_BASE=DIR (another build's dist folder, e.g. the commit
 // before a change) runs that build's replicas the same way after this one's, on a fresh simulator, and prints both side
-// by side. Prints numbers; a benchmark, not a test. Every process it starts is stopped after its run, on an error and on Ctrl-C.
+// by side. BENCH_VENUE_LATENCY_MS holds every venue answer that long. Prints numbers; a benchmark, not a test. Every process it starts is stopped after its run, on an error and on Ctrl-C.
 
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { cpus, loadavg, tmpdir, totalmem } from "node:os";
@@ -16,8 +16,8 @@ import { exporterConfigYaml } from "../tools/simulator/exporter-config.js";
 import { type ExporterProcess, startExporterProcess } from "./exporter-process.js";
 import { childrenOf, cpuMs, percentile, rssMB } from "./measure.js";
 import { agent, type Answer, answerText, discover, type IntervalFigures, pause, probeRounds, SCRAPE_TIMEOUT_SECONDS } from "./prometheus-probes.js";
-import { positiveInteger, round1, round2, table } from "./shared.js";
-import { type SimulatorProcess, startSimulatorProcess } from "./simulator-process.js";
+import { positiveInteger, round1, round2, table, venueLatency } from "./shared.js";
+import { deskSimulatorArgs, type SimulatorProcess, startSimulatorProcess } from "./simulator-process.js";
 
 const KEY = "shards-key";
 
@@ -126,7 +126,7 @@ async function runFleet(run: Run, main: string | undefined): Promise<Outcome> {
   const { accounts, shardCount, intervalSeconds, intervals, lines } = run;
   const intervalMs = intervalSeconds * 1000;
   const timeoutSeconds = Math.min(SCRAPE_TIMEOUT_SECONDS, intervalSeconds);
-  const venue: SimulatorProcess = await startSimulatorProcess(["--accounts", String(accounts), "--api-key", KEY, "--collateral", "USDC:detailed"]);
+  const venue: SimulatorProcess = await startSimulatorProcess(deskSimulatorArgs(accounts, KEY));
   started.push(() => venue.close());
   const dir = mkdtempSync(join(tmpdir(), "bench-shards-"));
   started.push(async () => rmSync(dir, { recursive: true, force: true }));
@@ -315,9 +315,10 @@ async function main(): Promise<void> {
   const timeoutSeconds = Math.min(SCRAPE_TIMEOUT_SECONDS, intervalSeconds);
   const lines = targetsPerShard(accounts, shardCount).map((targets) => waitingLine(targets, timeoutSeconds, intervalSeconds));
   const runs = base === undefined || base === "" ? 1 : 2;
+  const latency = venueLatency();
   console.log(
     `${accounts} accounts (one collateral each) over ${shardCount} shard${shardCount === 1 ? "" : "s"}, every target probed every ${intervalSeconds} s for ${intervals} intervals: ` +
-      `runs about ${runs * (intervals * intervalSeconds + 3)} s; minimum collection interval ${intervalSeconds} s, in flight 40 (the default), waiting line ${lines.join(", ")}`,
+      `runs about ${runs * (intervals * intervalSeconds + 3)} s; minimum collection interval ${intervalSeconds} s, in flight 40 (the default), waiting line ${lines.join(", ")}; ${latency.text}`,
   );
   const run = { accounts, shardCount, intervalSeconds, intervals, lines };
   const outcomes: Array<[string, Outcome]> = [["this build", await runFleet(run, undefined)]];

@@ -29,6 +29,12 @@ export function positiveInteger(name: string, fallback: number): number {
   return value;
 }
 
+/** BENCH_VENUE_LATENCY_MS (0): the simulator's `--latency-ms`, every venue answer held that long as a venue that far away would. */
+export function venueLatency(): { ms: number; simulatorArgs: string[]; text: string } {
+  const ms = process.env.BENCH_VENUE_LATENCY_MS === "0" ? 0 : positiveInteger("BENCH_VENUE_LATENCY_MS", 0);
+  return { ms, simulatorArgs: ms > 0 ? ["--latency-ms", String(ms)] : [], text: ms > 0 ? `venue latency ${ms} ms (±10%)` : "venue latency 0 (loopback)" };
+}
+
 export const round1 = (n: number) => Math.round(n * 10) / 10;
 export const round2 = (n: number) => Math.round(n * 100) / 100;
 

@@ -28,7 +28,7 @@ export class Exporter {
   readonly #logger: Logger;
   /** The venue's health per endpoint and account, for the logs, the metrics and the status page. */
   readonly health: EndpointHealth;
-  readonly #pool = venuePool();
+  readonly #pool: ReturnType<typeof venuePool>;
   /** A collection is rendered and compressed once however many scrapes it serves; /metrics keeps its body to append own metrics. */
   readonly #answers = new Map<
     string,
@@ -49,6 +49,7 @@ export class Exporter {
     this.#now = now;
     this.#config = config;
     this.health = new EndpointHealth(logger, self, now);
+    this.#pool = venuePool(config.venue.maxConnections, () => this.self.venueConnectionWait());
     this.#scraper = this.#scraperFor(config);
   }
 

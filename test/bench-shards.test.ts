@@ -68,6 +68,17 @@ describe("npm run bench:shards", () => {
     );
   }, 90_000);
 
+  it("with BENCH_VENUE_LATENCY_MS the venue answers that far away: named in the first lines, every target still up", async () => {
+    const env = { ...process.env, ...TINY, BENCH_INTERVALS: "2", BENCH_VENUE_LATENCY_MS: "200" };
+    const { stdout } = await run(process.execPath, [SHARDS], { cwd: REPO_ROOT, env, timeout: 60_000 });
+    const lines = stdout.split("\n");
+    expect(lines[1]).toMatch(/; venue latency 200 ms \(±10%\)$/);
+    expect(lines).toContain("every target up after the first interval: yes");
+    // The first interval's probes each wait for a collection of at least one venue answer held 180 ms or more.
+    const first = lines[lines.findIndex((l) => l.startsWith("interval ")) + 1]!.trim().split(/\s{2,}/);
+    expect(Number(first[5]), stdout).toBeGreaterThanOrEqual(180);
+  }, 90_000);
+
   it("with BENCH_BASE runs that build's replicas the same way after this one's and sets both side by side", async () => {
     // This build as the base, under another name: the base's replicas must be started from it.
     const base = join(mkdtempSync(join(tmpdir(), "bench-base-")), "dist");

@@ -142,6 +142,14 @@ describe("Answer", () => {
     expect(bytes.buffer.byteLength).toBe(bytes.byteLength);
     expect(new Answer(body).text()).toBe("trading_x 1\n");
   });
+
+  it("keeps its gzip tail, its own metrics' deflate and the trailer, in memory of its own size: a kept answer holds no pool slab", () => {
+    for (const own of ["", "trading_exporter_x 1\n"]) {
+      const tail = new Answer(new SharedBody("trading_x 1\n"), own).gzip()[2]!;
+      expect(tail.byteLength).toBeLessThan(Buffer.poolSize / 2);
+      expect(tail.buffer.byteLength).toBe(tail.byteLength);
+    }
+  });
 });
 
 describe("Groups", () => {

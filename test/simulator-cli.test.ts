@@ -39,6 +39,7 @@ describe("parseCliArgs", () => {
       "USDC:summary",
       "--epoch-ms",
       "0",
+      "--latency-ms=150",
       "--fault",
       "markets:latency:250",
       "--fault",
@@ -60,6 +61,7 @@ describe("parseCliArgs", () => {
         activeOrders: 10,
         historyOrders: 20,
         epochMs: 0,
+        latencyMs: 150,
         collaterals: [{ id: "USDC", shape: "summary" }],
         faults: [
           { endpoint: "markets", kind: "latency", latencyMs: 250 },

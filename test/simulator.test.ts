@@ -1,6 +1,7 @@
 // The simulated venue's endpoints, authentication, paging, determinism, ticks, scenarios and request stats.
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { rawRequest } from "./helpers/raw-request.js";
+import { resolveConfig } from "../tools/simulator/config.js";
 import { startSimulator, type RunningSimulator, type SimulatorOptions } from "../tools/simulator/server.js";
 import { MARKET_SETTINGS, POSITION_NUMBERS } from "../src/venue/snapshot.js";
 
@@ -168,6 +169,21 @@ describe("authentication and routing", () => {
     expect((await get("/v1/private/nope")).status).toBe(404);
     const res = await rawRequest(`${sim.url}/v1/public/markets`, { method: "POST" });
     expect(res.status).toBe(405);
+  });
+});
+
+describe("latency", () => {
+  it("holds every venue answer at least latencyMs less its 10% jitter; a latency out of range is refused", async () => {
+    const far = await start({ latencyMs: 300 });
+    const held: number[] = [];
+    for (let i = 0; i < 3; i++) {
+      const t0 = performance.now();
+      expect((await get("/v1/public/markets", KEY, far)).status).toBe(200);
+      held.push(performance.now() - t0);
+    }
+    // The jitter is ±10%: each at least 270 ms.
+    expect(Math.min(...held)).toBeGreaterThanOrEqual(270);
+    expect(() => resolveConfig({ latencyMs: -1 })).toThrow("latencyMs: must be an integer from 0 to 60000, got -1");
   });
 });
 

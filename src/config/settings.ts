@@ -324,6 +324,17 @@ export const SETTINGS = {
     help: "Longest Retry-After honoured; a longer one is cut to this (0: never wait).",
     parse: seconds({ zero: true, max: SECONDS_MAX }),
   }),
+  "venue.max_connections": setting({
+    at: "venue.maxConnections",
+    startupOnly: true,
+    flag: "venue.max-connections",
+    arg: "N",
+    env: "TRADING_VENUE_MAX_CONNECTIONS",
+    default: 128,
+    help: "Connections (so requests in flight) to a venue origin, up to 1024; more wait.",
+    more: "Waits: `trading_exporter_venue_connection_waits_total`. [Sizing](performance.md#venue-latency).",
+    parse: positiveInt(1024),
+  }),
   "venue.markets_cache_seconds": setting({
     at: "venue.marketsCacheSeconds",
     env: "TRADING_MARKETS_CACHE_SECONDS",

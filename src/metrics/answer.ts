@@ -80,7 +80,7 @@ export class Answer {
       const trailer = Buffer.alloc(8);
       trailer.writeUInt32LE(crc32(this.#own, body.crc), 0);
       trailer.writeUInt32LE((body.length + Buffer.byteLength(this.#own)) % 2 ** 32, 4);
-      this.#gzipTail = Buffer.concat([own, trailer]);
+      this.#gzipTail = ownMemory(Buffer.concat([own, trailer]));
     }
     return [GZIP_HEADER, body.bytes, this.#gzipTail];
   }

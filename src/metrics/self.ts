@@ -48,6 +48,7 @@ export class SelfMetrics {
   readonly #connectionsDropped: Counter<"reason">;
   readonly #writeTimeouts: Counter;
   readonly #rateLimited: Counter;
+  readonly #venueWaits: Counter;
 
   constructor(options: { defaultMetrics?: boolean } = {}) {
     const registers = [this.registry];
@@ -123,6 +124,10 @@ export class SelfMetrics {
       "http_requests_rate_limited_total",
       "Requests to the exporter's own HTTP server answered 429 because the web config's rate_limit was exceeded (a count).",
     );
+    this.#venueWaits = counter(
+      "venue_connection_waits_total",
+      "Requests to the venue that waited for a connection because venue.max_connections to its origin were all busy (a count).",
+    );
     this.#reloadOk = gauge("config_last_reload_successful", "Whether the last configuration reload succeeded (1) or failed (0); 1 after start-up.");
     this.#reloadAt = gauge("config_last_reload_success_timestamp_seconds", "Time of the last successful configuration load, in seconds since the epoch.");
     this.configLoaded(true);
@@ -134,6 +139,10 @@ export class SelfMetrics {
 
   upstreamAnswer(endpoint: Endpoint, code: string): void {
     this.#requests.inc({ endpoint, code });
+  }
+
+  venueConnectionWait(): void {
+    this.#venueWaits.inc();
   }
 
   /** One endpoint call of a collection as it ended: `reason` when it failed. */

@@ -8,15 +8,17 @@ import ky from "ky";
 import { Agent } from "undici";
 import { type FailureReason, VenueError } from "./errors.js";
 
-/** The connection pool to the venue: keep-alive and bounded connections; `closePool` ends it on shutdown. */
-export function venuePool(): Agent {
-  return new Agent({
-    keepAliveTimeout: 30_000,
-    keepAliveMaxTimeout: 60_000,
-    // A burst of scrapes shares one collection per account, so few connections per origin suffice.
-    connections: 16,
-    connect: { timeout: 10_000 },
-  });
+/** What each pool calls for a request that found every connection to its origin busy. */
+const onWaits = new WeakMap<Agent, () => void>();
+
+/**
+ * The connection pool to the venue: keep-alive, `maxConnections` per origin (so requests in flight to it), and
+ * `onWait` told of each request that waits for one; `closePool` ends it on shutdown.
+ */
+export function venuePool(maxConnections: number, onWait: () => void = () => undefined): Agent {
+  const pool = new Agent({ keepAliveTimeout: 30_000, keepAliveMaxTimeout: 60_000, connections: maxConnections, connect: { timeout: 10_000 } });
+  onWaits.set(pool, onWait);
+  return pool;
 }
 
 export async function closePool(pool: Agent, graceMs = 5_000): Promise<void> {
@@ -103,7 +105,10 @@ async function attempt(request: Request, options: GetOptions, where: string): Pr
   request.headers.forEach((value, key) => {
     headers[key] = value;
   });
-  const answer = await options.pool.request({ origin: url.origin, path: url.pathname + url.search, method: "GET", headers, signal: request.signal });
+  const answering = options.pool.request({ origin: url.origin, path: url.pathname + url.search, method: "GET", headers, signal: request.signal });
+  // undici dispatches at once: a request queued in the origin's pool now found every connection busy.
+  if (((options.pool.stats[url.origin] as { queued?: number } | undefined)?.queued ?? 0) > 0) onWaits.get(options.pool)?.();
+  const answer = await answering;
   const status = answer.statusCode;
   if (status < 200 || status >= 300 || status === 204 || status === 205) {
     discard(answer.body);

@@ -33,6 +33,8 @@ Options:
                               ENDPOINT:unset_times (createdAt 0, -1 or absent, updatedAt 0);
                               ENDPOINT:empty_rejections (orders not rejected carry
                               rejectionReason {"code":"","message":""})
+  --latency-ms N              hold every venue answer N ms (±10%, drawn from --seed), as a venue that far
+                              away would (default 0); the control API answers at once
   --moving                    bench mode: every private answer differs from the last in one number
   --accounts N                accounts served (up to 10000), each its own state and key KEY-1..KEY-N (default
                               1: the key KEY itself), sharing the markets; the scenarios and /_sim/state act on the first
@@ -127,6 +129,9 @@ export function parseCliArgs(argv: readonly string[]): CliCommand {
       case "--accounts":
         options.accounts = integer(flag, value());
         break;
+      case "--latency-ms":
+        options.latencyMs = integer(flag, value());
+        break;
       case "--api-key":
         options.apiKey = value();
         break;
@@ -197,7 +202,8 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<Runnin
     const sim = await startSimulator(command.options);
     const o = command.options;
     const desk = (o.accounts ?? 1) > 1 ? `, ${o.accounts} accounts` : "";
-    io.out(`venue simulator listening on ${sim.url} (seed ${o.seed ?? 1}, profile ${o.profile ?? "small"}, tick ${o.tickMs ?? 1000} ms${desk})`);
+    const latency = (o.latencyMs ?? 0) > 0 ? `, latency ${o.latencyMs} ms` : "";
+    io.out(`venue simulator listening on ${sim.url} (seed ${o.seed ?? 1}, profile ${o.profile ?? "small"}, tick ${o.tickMs ?? 1000} ms${desk}${latency})`);
     return sim;
   } catch (err) {
     const message = err instanceof SimulatorConfigError ? err.message : err instanceof Error ? err.message : String(err);

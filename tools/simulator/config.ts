@@ -33,6 +33,8 @@ export interface SimulatorOptions {
   moving?: boolean;
   /** Accounts served, each with its own key and state (see desk.ts). Default 1: the one key `apiKey`. */
   accounts?: number;
+  /** Every venue answer held this long (±10%, drawn from the seed), as a venue that far away would be. Default 0. */
+  latencyMs?: number;
 }
 
 export interface SimConfig {
@@ -53,6 +55,7 @@ export interface SimConfig {
   faults: FaultSpec[];
   moving: boolean;
   accounts: number;
+  latencyMs: number;
 }
 
 interface ProfileSizes {
@@ -80,6 +83,8 @@ export const MAX_ACTIVE_ORDERS = 100_000;
 
 /** A desk split over shards (bench:shards); an account's state is derived when asked, so the count costs no memory. */
 export const MAX_ACCOUNTS = 10_000;
+/** A venue a minute away is no venue; the bound keeps a typo from hanging every request. */
+const MAX_LATENCY_MS = 60_000;
 
 export class SimulatorConfigError extends Error {
   override name = "SimulatorConfigError";
@@ -154,5 +159,6 @@ export function resolveConfig(opts: SimulatorOptions = {}): SimConfig {
     faults: opts.faults === undefined ? [] : validateFaultList(opts.faults),
     moving: opts.moving === true,
     accounts: integerIn("accounts", opts.accounts, 1, 1, MAX_ACCOUNTS),
+    latencyMs: integerIn("latencyMs", opts.latencyMs, 0, 0, MAX_LATENCY_MS),
   };
 }

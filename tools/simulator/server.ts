@@ -11,6 +11,7 @@ import type { FaultSpec, ScenarioName, SimStats } from "./types.js";
 import { VENUE_ROUTES } from "./venue.js";
 import { Desk } from "./desk.js";
 import { historyTarget, quirkyAnswer } from "./venue-quirks.js";
+import { Rng } from "./prng.js";
 
 export type { SimulatorOptions } from "./config.js";
 export { SimulatorConfigError, PROFILES } from "./config.js";
@@ -70,6 +71,9 @@ export async function startSimulator(opts: SimulatorOptions = {}): Promise<Runni
   const faults = new FaultSet(config.faults);
   const stats = new RequestStats();
   const timers = new Timers();
+  // Its own stream, so a latency changes no account's state; ±10% so requests do not all land in step.
+  const jitter = Rng.stream(config.seed, "latency");
+  const held = (): Promise<void> => new Promise((resolve) => timers.after(config.latencyMs * jitter.range(0.9, 1.1), resolve));
 
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     const url = requestUrl(req);
@@ -78,6 +82,7 @@ export async function startSimulator(opts: SimulatorOptions = {}): Promise<Runni
     const endpoint = VENUE_ROUTES.get(url.pathname);
     if (endpoint === undefined) return sendJson(res, 404, { error: "not found" });
     stats.count(endpoint);
+    if (config.latencyMs > 0) await held();
     if (req.method !== "GET") return sendJson(res, 405, { error: "method not allowed" }, { Allow: "GET" });
     const quirks = faults.quirks(endpoint);
     const responder = desk.responderFor(req);

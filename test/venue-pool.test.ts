@@ -1,0 +1,73 @@
+// The venue pool: venue.max_connections bounds the requests in flight to one origin, and each request that finds every
+// connection busy is reported, as trading_exporter_venue_connection_waits_total counts it.
+import { createServer, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+import { afterEach, describe, expect, it } from "vitest";
+import { closePool, getBody, venuePool } from "../src/venue/http.js";
+
+/** A venue that holds every answer until `release()`, counting the requests it holds at once. */
+async function holdingVenue() {
+  const held: ServerResponse[] = [];
+  let released = false;
+  let most = 0;
+  const server = createServer((_req, res) => {
+    if (released) return void res.end("{}");
+    held.push(res);
+    most = Math.max(most, held.length);
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1/public/markets`,
+    held: () => held.length,
+    most: () => most,
+    release() {
+      released = true;
+      for (const res of held.splice(0)) res.end("{}");
+    },
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
+  };
+}
+
+const stops: Array<() => Promise<void>> = [];
+afterEach(async () => {
+  for (const stop of stops.splice(0)) await stop();
+});
+
+async function fiveRequests(maxConnections: number) {
+  const venue = await holdingVenue();
+  let waits = 0;
+  const pool = venuePool(maxConnections, () => waits++);
+  stops.push(
+    () => venue.close(),
+    () => closePool(pool, 100),
+  );
+  const get = () =>
+    getBody({
+      url: new URL(venue.url),
+      headers: new Headers(),
+      signal: AbortSignal.timeout(10_000),
+      remainingMs: () => 10_000,
+      maxBodyBytes: 1024,
+      maxRetryAfterSeconds: 0,
+      pool,
+    });
+  const answers = Array.from({ length: 5 }, get);
+  await expect.poll(venue.held).toBe(Math.min(5, maxConnections));
+  venue.release();
+  const bodies = (await Promise.all(answers)).map((body) => body.toString());
+  return { bodies, waits, most: venue.most() };
+}
+
+describe("the venue pool", () => {
+  it("holds at most max_connections requests in flight to the venue and reports each one that waits for a connection", async () => {
+    expect(await fiveRequests(2)).toEqual({ bodies: ["{}", "{}", "{}", "{}", "{}"], waits: 3, most: 2 });
+  });
+
+  it("reports no wait while a connection is free for every request", async () => {
+    expect(await fiveRequests(5)).toEqual({ bodies: ["{}", "{}", "{}", "{}", "{}"], waits: 0, most: 5 });
+  });
+});
