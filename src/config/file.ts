@@ -4,7 +4,7 @@ import { dirname, isAbsolute, resolve } from "node:path";
 import { z } from "zod";
 import type { Env } from "./env.js";
 import { ConfigError } from "./errors.js";
-import { FROM_FILE, type Problems } from "./problems.js";
+import { FROM_FILE, type Order, type Problems } from "./problems.js";
 import { configValue } from "./setting.js";
 import { REMOVED_SETTINGS, SETTING_LIST, SETTINGS } from "./settings.js";
 import { DEFAULT_THRESHOLDS, mergeThresholds, THRESHOLD_KEYS, type Thresholds } from "./threshold-table.js";
@@ -91,7 +91,8 @@ function auth(raw: z.infer<typeof AUTH>, key: string, env: Env, baseDir: string,
 export class ConfigFile {
   readonly #data: Record<string, unknown>;
   readonly baseDir: string;
-  readonly #order: (path: KeyPath) => number;
+  // Every key path's place in the file, walked only when a problem is to be sorted: an accepted file never pays for it.
+  #places: ((path: KeyPath) => number) | undefined;
 
   /** `data` is the parsed YAML; relative paths in it resolve against `baseDir`. */
   constructor(data: unknown, baseDir: string) {
@@ -100,7 +101,6 @@ export class ConfigFile {
     }
     this.#data = data as Record<string, unknown>;
     this.baseDir = baseDir;
-    this.#order = documentOrder(data);
   }
 
   value(id: string): unknown {
@@ -108,9 +108,14 @@ export class ConfigFile {
   }
 
   /** Where a key path's problems sort: in file order (a missing key: where its nearest present parent is). */
-  at(id: string | KeyPath): [number, number] {
-    return [FROM_FILE, this.#order(typeof id === "string" ? id.split(".") : id)];
+  at(id: string | KeyPath): Order {
+    return [FROM_FILE, () => this.#order(typeof id === "string" ? id.split(".") : id)];
   }
+
+  readonly #order = (path: KeyPath): number => {
+    this.#places ??= documentOrder(this.#data);
+    return this.#places(path);
+  };
 
   checkKeys(problems: Problems): void {
     const sections = knownSections();

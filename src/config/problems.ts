@@ -3,12 +3,15 @@
 import { distance } from "fastest-levenshtein";
 import { ConfigError } from "./errors.js";
 
+/** Where a problem sorts: its source, then its place there; a file's place is found only if a problem is reported. */
+export type Order = [source: number, position: number | (() => number)];
+
 export interface Problem {
   /** flag, variable or key path the line starts with. */
   where: string;
   text: string;
   /** Sorting: flags first, then variables in table order, then the file in file order. */
-  order: [source: number, position: number];
+  order: Order;
   /** For an unknown key: the full path of the known key it was probably meant to be. */
   meant?: string | undefined;
 }
@@ -39,11 +42,11 @@ export class Problems {
   /** Names nobody reads, each probably meant as another: shown only in place of that one's "required". */
   readonly #misspelt: { where: string; text: string; meant: string }[] = [];
 
-  add(where: string, text: string, order: [number, number]): void {
+  add(where: string, text: string, order: Order): void {
     this.#list.push({ where, text, order });
   }
 
-  unknownKey(label: string, parent: string, key: string, known: Iterable<string>, order: [number, number]): void {
+  unknownKey(label: string, parent: string, key: string, known: Iterable<string>, order: Order): void {
     const join = (name: string) => `${label}${parent === "" ? name : `${parent}.${name}`}`;
     const guess = nearest(key, known);
     this.#list.push({
@@ -55,7 +58,7 @@ export class Problems {
   }
 
   /** Runs `step`; a ConfigError it throws becomes problems here, and `fallback` is returned instead. */
-  collect<T>(order: [number, number], step: () => T, fallback: T): T {
+  collect<T>(order: Order, step: () => T, fallback: T): T {
     try {
       return step();
     } catch (error) {
@@ -88,7 +91,8 @@ export class Problems {
       const typos = this.#misspelt.filter((m) => isMeant(p, m.meant));
       return typos.length === 0 ? [p] : typos.map((m) => ({ where: m.where, text: m.text, order: p.order }));
     });
-    kept.sort((a, b) => a.order[0] - b.order[0] || a.order[1] - b.order[1]);
+    const place = ({ order: [, at] }: Problem) => (typeof at === "number" ? at : at());
+    kept.sort((a, b) => a.order[0] - b.order[0] || place(a) - place(b));
     throw new ConfigError(kept.map((p) => `${p.where}: ${p.text}`));
   }
 }
