@@ -24,6 +24,9 @@ async function holdingVenue() {
       released = true;
       for (const res of held.splice(0)) res.end("{}");
     },
+    hold() {
+      released = false;
+    },
     close: () =>
       new Promise<void>((resolve) => {
         server.close(() => resolve());
@@ -37,7 +40,8 @@ afterEach(async () => {
   for (const stop of stops.splice(0)) await stop();
 });
 
-async function fiveRequests(maxConnections: number) {
+/** `batches` of five requests in turn on one pool, each batch answered before the next starts. */
+async function fiveRequests(maxConnections: number, batches = 1) {
   const venue = await holdingVenue();
   let waits = 0;
   const pool = venuePool(maxConnections, () => waits++);
@@ -55,16 +59,24 @@ async function fiveRequests(maxConnections: number) {
       maxRetryAfterSeconds: 0,
       pool,
     });
-  const answers = Array.from({ length: 5 }, get);
-  await expect.poll(venue.held).toBe(Math.min(5, maxConnections));
-  venue.release();
-  const bodies = (await Promise.all(answers)).map((body) => body.toString());
+  let bodies: string[] = [];
+  for (let batch = 0; batch < batches; batch++) {
+    const answers = Array.from({ length: 5 }, get);
+    await expect.poll(venue.held).toBe(Math.min(5, maxConnections));
+    venue.release();
+    bodies = (await Promise.all(answers)).map((body) => body.toString());
+    venue.hold();
+  }
   return { bodies, waits, most: venue.most() };
 }
 
 describe("the venue pool", () => {
   it("holds at most max_connections requests in flight to the venue and reports each one that waits for a connection", async () => {
     expect(await fiveRequests(2)).toEqual({ bodies: ["{}", "{}", "{}", "{}", "{}"], waits: 3, most: 2 });
+  });
+
+  it("counts the waits of a later batch as of the first: the connections the first held are free again", async () => {
+    expect(await fiveRequests(2, 2)).toEqual({ bodies: ["{}", "{}", "{}", "{}", "{}"], waits: 6, most: 2 });
   });
 
   it("reports no wait while a connection is free for every request", async () => {

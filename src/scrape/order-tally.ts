@@ -23,10 +23,14 @@ export interface OrderCounts {
   readonly tracked: number;
 }
 
+/** Every id's statuses before its first: shared, never changed. */
+const NO_STATUS: readonly string[] = [];
+
 interface SeenOrder {
   /** The account's collection number whose reads last showed the id. */
   lastSeen: number;
-  statuses: string[];
+  /** One status as itself, more as a list: most ids only ever show one, and a list per id was a tenth of an account's heap. */
+  statuses: string | readonly string[];
   rejected: boolean;
 }
 
@@ -93,13 +97,13 @@ export class OrderOutcomes {
         if (o.id === undefined) continue;
         let seen = state.seen.get(o.id);
         if (seen === undefined) {
-          seen = { lastSeen: generation, statuses: [], rejected: false };
+          seen = { lastSeen: generation, statuses: NO_STATUS, rejected: false };
           state.seen.set(o.id, seen);
         }
         seen.lastSeen = generation;
         if (o.marketId === undefined) continue;
-        if (o.status !== undefined && !seen.statuses.includes(o.status)) {
-          seen.statuses = seen.statuses.concat(o.status);
+        if (o.status !== undefined && !hasStatus(seen, o.status)) {
+          seen.statuses = seen.statuses === NO_STATUS ? o.status : [seen.statuses, o.status].flat();
           if (bump(state, "orders", o.marketId, o.status, step, maxSeries)) folded.orders++;
         }
         if (o.rejectionCode !== undefined && o.rejectionCode !== "" && !seen.rejected) {
@@ -116,6 +120,10 @@ export class OrderOutcomes {
     state.counts = { orders: [...state.orders.values()], rejections: [...state.rejections.values()], tracked: state.seen.size };
     return state.counts;
   }
+}
+
+function hasStatus(seen: SeenOrder, status: string): boolean {
+  return typeof seen.statuses === "string" ? seen.statuses === status : seen.statuses.includes(status);
 }
 
 /** Drops ids two reads have missed (only when both reads were whole), then the oldest over the cap. */

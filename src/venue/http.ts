@@ -8,8 +8,8 @@ import ky from "ky";
 import { Agent } from "undici";
 import { type FailureReason, VenueError } from "./errors.js";
 
-/** What each pool calls for a request that found every connection to its origin busy. */
-const onWaits = new WeakMap<Agent, () => void>();
+/** Each pool's size, what it calls for a request that found every connection to its origin busy, and our requests in flight per origin. */
+const pools = new WeakMap<Agent, { maxConnections: number; onWait: () => void; inFlight: Map<string, number> }>();
 
 /**
  * The connection pool to the venue: keep-alive, `maxConnections` per origin (so requests in flight to it), and
@@ -17,7 +17,7 @@ const onWaits = new WeakMap<Agent, () => void>();
  */
 export function venuePool(maxConnections: number, onWait: () => void = () => undefined): Agent {
   const pool = new Agent({ keepAliveTimeout: 30_000, keepAliveMaxTimeout: 60_000, connections: maxConnections, connect: { timeout: 10_000 } });
-  onWaits.set(pool, onWait);
+  pools.set(pool, { maxConnections, onWait, inFlight: new Map() });
   return pool;
 }
 
@@ -105,10 +105,30 @@ async function attempt(request: Request, options: GetOptions, where: string): Pr
   request.headers.forEach((value, key) => {
     headers[key] = value;
   });
+  const pool = pools.get(options.pool);
+  const inFlight = (pool?.inFlight.get(url.origin) ?? 0) + 1;
+  pool?.inFlight.set(url.origin, inFlight);
+  // Once per request: when it fails, or when its body closes (read or destroyed, so its connection is free).
+  const release = () => {
+    if (pool === undefined) return;
+    const left = pool.inFlight.get(url.origin)! - 1;
+    if (left === 0) pool.inFlight.delete(url.origin);
+    else pool.inFlight.set(url.origin, left);
+  };
   const answering = options.pool.request({ origin: url.origin, path: url.pathname + url.search, method: "GET", headers, signal: request.signal });
-  // undici dispatches at once: a request queued in the origin's pool now found every connection busy.
-  if (((options.pool.stats[url.origin] as { queued?: number } | undefined)?.queued ?? 0) > 0) onWaits.get(options.pool)?.();
-  const answer = await answering;
+  // undici dispatches at once: a request queued in the origin's pool now found every connection busy. Only one past
+  // the pool's size can be, so undici's stats (every connection walked, per origin) are read only then.
+  if (pool !== undefined && inFlight > pool.maxConnections && ((options.pool.stats[url.origin] as { queued?: number } | undefined)?.queued ?? 0) > 0) {
+    pool.onWait();
+  }
+  let answer: Awaited<typeof answering>;
+  try {
+    answer = await answering;
+  } catch (error) {
+    release();
+    throw error;
+  }
+  answer.body.once("close", release);
   const status = answer.statusCode;
   if (status < 200 || status >= 300 || status === 204 || status === 205) {
     discard(answer.body);
