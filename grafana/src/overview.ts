@@ -289,7 +289,7 @@ export function overviewDashboard(): DashboardBuilder {
     .withPanel(
       stat(
         "Refused in range",
-        `Scrapes answered 503 (TRADING_MAX_IN_FLIGHT_SCRAPES reached), series left out over TRADING_MAX_SERIES, duplicate series dropped, orders counted under "other" over TRADING_MAX_ORDER_OUTCOME_SERIES, connections dropped or cut by the write timeout, requests rate-limited, and venue requests that waited for one of TRADING_VENUE_MAX_CONNECTIONS in the time range: all 0 normally. ${SELF_METRICS_NOTE}`,
+        `Scrapes answered 503 (TRADING_MAX_IN_FLIGHT_SCRAPES reached), series left out over TRADING_MAX_SERIES, duplicate series dropped, orders counted under "other" over TRADING_MAX_ORDER_OUTCOME_SERIES, connections dropped (by reason: cap, idle, read_timeout, refused) or cut by the write timeout, requests rate-limited, and venue requests that waited for one of TRADING_VENUE_MAX_CONNECTIONS in the time range: all 0 normally. ${SELF_METRICS_NOTE}`,
         { w: 8, h: 6 },
         { unit: UNIT.count, thresholds: rising(1), decimals: 0 },
         [
@@ -297,7 +297,7 @@ export function overviewDashboard(): DashboardBuilder {
           { expr: "sum(increase(trading_exporter_series_dropped_total[$__range]))", legend: "series over the cap" },
           { expr: "sum(increase(trading_exporter_series_duplicates_dropped_total[$__range]))", legend: "duplicate series" },
           { expr: "sum(increase(trading_exporter_order_outcomes_folded_total[$__range]))", legend: "orders folded into other" },
-          { expr: "sum(increase(trading_exporter_http_connections_dropped_total[$__range]))", legend: "connections dropped" },
+          { expr: "sum by (reason) (increase(trading_exporter_http_connections_dropped_total[$__range]))", legend: "connections dropped: {{reason}}" },
           { expr: "sum(increase(trading_exporter_http_write_timeouts_total[$__range]))", legend: "responses cut" },
           { expr: "sum(increase(trading_exporter_http_requests_rate_limited_total[$__range]))", legend: "requests rate-limited" },
           { expr: "sum(increase(trading_exporter_venue_connection_waits_total[$__range]))", legend: "venue requests waited for a connection" },
