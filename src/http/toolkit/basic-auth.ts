@@ -3,9 +3,8 @@
 import { createHmac, randomBytes } from "node:crypto";
 import bcrypt from "bcryptjs";
 import type express from "express";
-import { AddressStandings, addressGroup, setNewest } from "./address-standing.js";
 import { BcryptWorker } from "./bcrypt-worker.js";
-import { CheckQueue, CheckRefusedError } from "./check-queue.js";
+import { AddressStandings, addressGroup, CheckQueue, CheckRefusedError, setNewest } from "./check-queue.js";
 
 const CHALLENGE = 'Basic realm="trading-exporter", charset="UTF-8"';
 const GOOD_ENTRIES = 256;
@@ -98,7 +97,7 @@ export function basicAuth(users: Record<string, string>, options: BasicAuthOptio
       (ok) => {
         if (!ok) {
           setNewest(failed, digest, now() + FAILED_TTL_MS, FAILED_ENTRIES);
-          standings.failed(group);
+          standings.add(group, "failures");
           return deny(res);
         }
         setNewest(good, digest, true, GOOD_ENTRIES);

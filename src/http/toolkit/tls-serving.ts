@@ -1,16 +1,53 @@
-// TLS as the exporter serves it: start-up options, certificate files re-read when they change, the client certificate policy.
+// TLS as the exporter serves it: certificate files re-read when they change, and the client certificate policies Node's TLS switches
+// cannot say (Go's policies past request/reject, and the SAN allow-list).
 
 import { createHash } from "node:crypto";
+import { isIP } from "node:net";
 import type { Server, TLSSocket, TlsOptions } from "node:tls";
 import type { Logger } from "pino";
 import { ConfigError } from "../../config/errors.js";
 import { libraryErrorText } from "../../util/error-text.js";
-import { clientCertRefusal } from "./client-cert-check.js";
-import type { TlsServerConfig } from "./web-config-schema.js";
-import { readTlsPems, type TlsPems, tlsOptionsFrom } from "./tls-options.js";
+import { readTlsPems, type TlsPems, type TlsServerConfig, tlsOptionsFrom } from "./tls-config.js";
 
 /** Go reads the files on every handshake; a busy server looks at them at most this often. */
 const TLS_RELOAD_CHECK_MS = 1_000;
+
+/** An IP address as one spelling (Node writes ::1 as 0:0:0:0:0:0:0:1, Go as ::1); anything else as it is. */
+function canonical(value: string): string {
+  return isIP(value) === 6 ? new URL(`http://[${value}]/`).hostname.slice(1, -1) : value;
+}
+
+/** The DNS, IP, e-mail and URI values of Node's subjectAltName text, the kinds Go compares; Node quotes a value holding a comma. */
+export function subjectAltNames(text: string | undefined): string[] {
+  const names: string[] = [];
+  const entry = /(DNS|IP Address|email|URI|[^:,]+):("(?:[^"\\]|\\.)*"|[^,]*)(?:, |$)/gy;
+  for (const [, kind = "", raw = ""] of (text ?? "").matchAll(entry)) {
+    if (!["DNS", "IP Address", "email", "URI"].includes(kind)) continue;
+    let value = raw;
+    if (raw.startsWith('"')) {
+      try {
+        value = JSON.parse(raw) as string;
+      } catch {
+        continue;
+      }
+    }
+    names.push(kind === "IP Address" ? canonical(value) : value);
+  }
+  return names;
+}
+
+/** Undefined admits a finished handshake; else why the policy refuses it. */
+function clientCertRefusal(socket: TLSSocket, { clientAuthType: type, clientAllowedSans: sans }: TlsServerConfig): string | undefined {
+  const cert = socket.getPeerX509Certificate();
+  if (cert === undefined) {
+    // Go's toolkit checks the SAN list on whatever was sent: nothing sent matches nothing.
+    return type === "RequireAnyClientCert" || type === "RequireAndVerifyClientCert" || sans !== undefined ? "missing" : undefined;
+  }
+  if ((type === "VerifyClientCertIfGiven" || type === "RequireAndVerifyClientCert") && !socket.authorized) return "unverified";
+  const wanted = new Set(sans?.map(canonical));
+  if (sans !== undefined && !subjectAltNames(cert.subjectAltName).some((name) => wanted.has(name))) return "san";
+  return undefined;
+}
 
 // A digest, so a bad key file is not kept in memory to be compared with.
 const digestOf = ({ cert, key, clientCa }: TlsPems): string =>
