@@ -6,22 +6,22 @@ import type { Exporter } from "../exporter.js";
 import type { Answer } from "../metrics/answer.js";
 import { sendMetrics } from "./metrics-response.js";
 import { Deadline } from "../util/deadline.js";
-import { VERSION } from "../version.js";
 import { redact } from "../util/redact.js";
-import { discoveryGroups, reachedAddress } from "./service-discovery.js";
 import { MARKET_TARGET } from "../config/sharding.js";
 import { libraryErrorText } from "../util/error-text.js";
 import { ConfigError } from "../config/errors.js";
-import { DEFAULT_THRESHOLDS } from "../config/threshold-table.js";
-import { scrapeBudgetSeconds, type TimeoutPolicy } from "./scrape-timeout.js";
 import { runbooks } from "./status/runbooks.js";
 import { ScrapeSlots } from "./scrape-slots.js";
 import { STATUS_CSS } from "./status/status-css.js";
-import { statusData } from "./status/status-data.js";
-import { STATUS_CSS_PATH, statusPage } from "./status/status-page.js";
-import { setPageHeaders } from "./status/page-headers.js";
-import { crossSiteReason } from "./same-origin.js";
+import { STATUS_CSS_PATH, setPageHeaders, statusPageHtml } from "./status/status-page.js";
 import type { AccountConfig } from "../config/types.js";
+
+export interface TimeoutPolicy {
+  defaultSeconds: number;
+  /** Subtracted from the header so the answer reaches Prometheus before it gives up. */
+  offsetSeconds: number;
+  maxSeconds: number;
+}
 
 export interface AppOptions {
   exporter: Exporter;
@@ -52,30 +52,33 @@ type ScrapeRun = ((deadline: Deadline, waitedMs: number) => Promise<Answer>) | {
 /** Log lines quote at most this much of a request's path: a client chooses its length (up to Node's 16 KiB of headers). */
 export const LOGGED_PATH_CHARS = 100;
 
-function loggedPath(path: string): string {
-  return path.length > LOGGED_PATH_CHARS ? `${path.slice(0, LOGGED_PATH_CHARS)}... (${path.length} characters)` : path;
+/** Seconds a scrape may spend by Prometheus's X-Prometheus-Scrape-Timeout-Seconds header, or the one-line reason (a 400) it is refused. */
+export function scrapeBudgetSeconds(header: string | undefined, policy: TimeoutPolicy): number | string {
+  if (header === undefined) return Math.min(policy.defaultSeconds, policy.maxSeconds);
+  const text = header.trim();
+  // Any decimal spelling of a number (10, 10.0, 1e1, 1E+1) means the same budget; hex, Infinity and signs do not read.
+  const seconds = /^(\d+\.?\d*|\.\d+)(e[+-]?\d+)?$/i.test(text) ? Number(text) : Number.NaN;
+  if (!Number.isFinite(seconds) || seconds <= 0) return "X-Prometheus-Scrape-Timeout-Seconds: expected a positive number of seconds";
+  return Math.max(Math.min(seconds - policy.offsetSeconds, policy.maxSeconds), Math.min(seconds / 2, 0.1));
 }
 
-/** The router's URIError from a malformed percent-escape in a path parameter (`/runbooks/%zz`): the client's fault. */
-function isMalformedPath(error: unknown): boolean {
-  return error instanceof URIError || (error as { status?: unknown } | null)?.status === 400;
+/** Why to refuse a state-changing request as a page of another site's (browsers say so, curl does not), or undefined. */
+function crossSiteReason(req: Request): string | undefined {
+  if (req.get("sec-fetch-site")?.trim().toLowerCase() === "cross-site") return "refused: a cross-site browser request (Sec-Fetch-Site: cross-site)";
+  const origin = req.get("origin");
+  // An Origin is our own only when it matches Host (never `null`).
+  const originHost = origin === undefined ? undefined : URL.parse(origin.trim())?.host.toLowerCase();
+  if (origin !== undefined && (!originHost || originHost !== req.get("host")?.trim().toLowerCase()))
+    return "refused: the request's Origin is not this exporter's own";
+  return undefined;
 }
 
-/** The status page of the latest collection: it never collects, so opening it costs the venue nothing. */
-function statusPageHtml(exporter: Exporter, telemetryPath: string): string {
-  const shown = exporter.accountNames().map((name) => {
-    const account = exporter.account(name);
-    return { name, collateralIds: account?.collateralIds ?? [], thresholds: account?.thresholds ?? DEFAULT_THRESHOLDS };
-  });
-  const result = exporter.latest.result(shown.map((a) => a.name));
-  return statusPage({
-    data: statusData(result, shown, (endpoint, account) => exporter.health.lastFailure(endpoint, account)),
-    collected: result !== undefined,
-    version: VERSION,
-    uptimeSeconds: process.uptime(),
-    telemetryPath,
-    now: Date.now(),
-  });
+/** host:port as a client can reach it: the Host header when it is one, else the socket's local address. */
+function reachedAddress(req: Request): string {
+  const host = req.get("host");
+  if (host !== undefined && /^(\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9.-]+)(:\d{1,5})?$/.test(host)) return host;
+  const ip = req.socket.localAddress ?? "127.0.0.1";
+  return `${ip.includes(":") ? `[${ip}]` : ip}:${req.socket.localPort ?? 9842}`;
 }
 
 /** A plain-text answer; every known secret and Authorization value in it shows as <secret>. */
@@ -115,8 +118,8 @@ export function createApp(options: AppOptions): express.Express {
   async function serveScrape(req: Request, res: Response, resolve: () => ScrapeRun, contentType?: string): Promise<void> {
     const budget = scrapeBudgetSeconds(req.get("x-prometheus-scrape-timeout-seconds"), timeouts);
     if (typeof budget === "string") return plain(res, 400, budget);
-    // Half the budget at most in the line, so a scrape let in still has half to collect in.
-    // A monotonic clock: a wall clock stepped during the wait would make it negative and the scrape arrive in the future.
+    // Half the budget at most in the line, so a scrape let in still has half to collect in; a monotonic clock, so a
+    // wall clock stepped during the wait cannot make the scrape arrive in the future.
     const waitStarted = performance.now();
     const waits = !slots.hasFree();
     if (!(await slots.acquire((budget * 1000) / 2))) {
@@ -128,7 +131,6 @@ export function createApp(options: AppOptions): express.Express {
       const scrape = resolve();
       if (typeof scrape !== "function") return plain(res, 400, scrape.refused);
       const waitedMs = waits ? performance.now() - waitStarted : 0;
-      // Written a slice at a time from bytes shared by every response of the collection, a debug report's too.
       sendMetrics(res, await scrape(new Deadline(budget - waitedMs / 1000), waitedMs), contentType);
     } finally {
       slots.release();
@@ -160,11 +162,17 @@ export function createApp(options: AppOptions): express.Express {
     sendMetrics(res, await exporter.ownMetrics());
   });
 
-  // Prometheus http_sd_configs: every account as a /probe target, at the external URL or where the request reached us.
+  // Prometheus http_sd_configs: every account as a /probe target (instance its name, so a job needs no relabelling; no
+  // account label, which would clash with the series'), at the external URL or where the request reached us.
   routes.get("/sd", (req, res) => {
-    const reached =
-      externalUrl ?? new URL(`${req.protocol}://${reachedAddress(req.get("host"), req.socket.localAddress, req.socket.localPort)}${req.baseUrl}/`);
-    res.json(discoveryGroups(exporter.accountNames(), reached, exporter.ownsMarkets()));
+    const reached = externalUrl ?? new URL(`${req.protocol}://${reachedAddress(req)}${req.baseUrl}/`);
+    const group = (target: string, labels: Record<string, string>) => ({
+      targets: [reached.host],
+      labels: { __scheme__: reached.protocol.slice(0, -1), __metrics_path__: `${reached.pathname}probe`, __param_target: target, instance: target, ...labels },
+    });
+    const groups = exporter.accountNames().map((name) => group(name, { __meta_trading_account: name, __meta_trading_target_kind: "account" }));
+    if (exporter.ownsMarkets()) groups.push(group(MARKET_TARGET, { __meta_trading_target_kind: "markets" }));
+    res.json(groups);
   });
 
   /** The probe's target in the configuration served now: the market target, an account, or why neither. */
@@ -222,13 +230,15 @@ export function createApp(options: AppOptions): express.Express {
 
   // Express 5 routes rejected promises here: one request fails, the process goes on.
   app.use((error: unknown, req: Request, res: Response, _next: NextFunction) => {
-    if (isMalformedPath(error)) {
-      // Anyone can send it, as often as they like: an answer, not an error-level line.
-      logger.debug({ path: loggedPath(req.path) }, "request refused: malformed escape in the path");
+    const path = req.path.length > LOGGED_PATH_CHARS ? `${req.path.slice(0, LOGGED_PATH_CHARS)}... (${req.path.length} characters)` : req.path;
+    // The router's URIError from a malformed percent-escape in a path parameter (`/runbooks/%zz`): the client's fault, which
+    // anyone can send as often as they like: an answer, not an error-level line.
+    if (error instanceof URIError || (error as { status?: unknown } | null)?.status === 400) {
+      logger.debug({ path }, "request refused: malformed escape in the path");
       if (!res.headersSent) plain(res, 400, "bad request: malformed percent-escape in the path");
       return;
     }
-    logger.error({ path: loggedPath(req.path), error: libraryErrorText(error, "unexpected failure") }, "request failed");
+    logger.error({ path, error: libraryErrorText(error, "unexpected failure") }, "request failed");
     if (!res.headersSent) plain(res, 500, "internal error");
   });
   return app;

@@ -5,9 +5,24 @@ import type { ScrapeResult } from "../../scrape/result.js";
 import { account as accountCollector } from "../../collectors/account.js";
 import { positions as positionsCollector, positionsOf } from "../../collectors/positions.js";
 import { scrapeHealth } from "../../collectors/scrape-health.js";
-import type { Thresholds } from "../../config/threshold-table.js";
+import { THRESHOLDS, type ThresholdKey, type Thresholds } from "../../config/threshold-table.js";
 import { metricName, type Family } from "../../metrics/family.js";
-import { liquidationState, marginState, marginUsageState, type RiskState } from "./risk-levels.js";
+
+export type RiskState = "ok" | "warning" | "critical";
+type Tier = "margin_ratio" | "margin_usage" | "liquidation_distance";
+
+/** By the account's own thresholds, strictly past each on the side its alert fires: +Inf (no margin left) and a negative distance are critical. */
+function grade(tier: Tier, value: number, t: Thresholds): RiskState {
+  const past = (key: ThresholdKey) => (THRESHOLDS[key].fires === "above" ? value > t[key] : value < t[key]);
+  return past(`${tier}_critical`) ? "critical" : past(`${tier}_warning`) ? "warning" : "ok";
+}
+
+export const marginState = (ratio: number, t: Thresholds): RiskState => grade("margin_ratio", ratio, t);
+export const marginUsageState = (usage: number, t: Thresholds): RiskState => grade("margin_usage", usage, t);
+export const liquidationState = (distance: number, t: Thresholds): RiskState => grade("liquidation_distance", distance, t);
+
+/** The alert a graded state stands for, whose runbook its badge links to. */
+export const alertOf = (tier: Tier, state: "warning" | "critical"): string => THRESHOLDS[`${tier}_${state}`].alert;
 
 interface NearestLiquidation {
   marketId: string;
@@ -35,7 +50,6 @@ export const TOTAL_MARGIN = MONEY.findIndex(([family]) => family === "total_marg
 export type StatusData = ReturnType<typeof statusData>;
 export type AccountStatus = StatusData["accounts"][number];
 export type CollateralStatus = AccountStatus["collaterals"][number];
-export type EndpointStatus = AccountStatus["endpoints"][number];
 
 function samplesOf(families: Family[], name: string): Map<string, number> {
   const family = families.find((f) => f.name === name);

@@ -1,14 +1,42 @@
 // The status page at /: per account its health, risks graded by its own thresholds, money and endpoints, for the person on call.
 
+import type { Response } from "express";
+import { DEFAULT_THRESHOLDS } from "../../config/threshold-table.js";
+import type { Exporter } from "../../exporter.js";
 import { formatValue } from "../../metrics/text-render.js";
-import { html, type Html } from "./html.js";
-import { LIQUIDATION_ALERTS, MARGIN_ALERTS, MARGIN_USAGE_ALERTS, type RiskState } from "./risk-levels.js";
-import { type AccountStatus, type CollateralStatus, type EndpointStatus, MONEY, type StatusData, TOTAL_MARGIN } from "./status-data.js";
+import { VERSION } from "../../version.js";
+import { escapeHtml } from "../../util/html-escape.js";
+import { type AccountStatus, alertOf, type CollateralStatus, MONEY, type RiskState, type StatusData, statusData, TOTAL_MARGIN } from "./status-data.js";
 
 /** Where the page's stylesheet is served: a file of the exporter, so `Content-Security-Policy: default-src 'self'` allows it. */
 export const STATUS_CSS_PATH = "/status.css";
 /** Seconds between reloads: a page left open on a phone stays current without any script. */
 export const REFRESH_SECONDS = 15;
+
+/** The headers every HTML page carries unless the web config's `headers` gave its own. */
+export function setPageHeaders(res: Response): void {
+  if (!res.hasHeader("content-security-policy")) res.setHeader("content-security-policy", "default-src 'self'");
+  if (!res.hasHeader("x-frame-options")) res.setHeader("x-frame-options", "DENY");
+}
+
+/** A piece of HTML that is safe as it is: made only by the html`` tag, which escapes every value put in it unless it is itself Html. */
+export class Html {
+  constructor(readonly text: string) {}
+}
+
+type HtmlValue = Html | string | number | boolean | null | undefined | readonly HtmlValue[];
+
+function render(value: HtmlValue): string {
+  if (value instanceof Html) return value.text;
+  if (Array.isArray(value)) return value.map(render).join("");
+  if (value === null || value === undefined || value === false) return "";
+  return escapeHtml(String(value));
+}
+
+export function html(strings: TemplateStringsArray, ...values: HtmlValue[]): Html {
+  // The cooked strings as String.raw's pieces: the template's escapes (\n) keep their meaning.
+  return new Html(String.raw({ raw: strings }, ...values.map(render)));
+}
 
 export interface StatusPageInput {
   data: StatusData;
@@ -63,9 +91,9 @@ function badge(state: RiskState | "up" | "down" | "none", text: string): Html {
 }
 
 /** A graded state's badge; a warning or critical one links to the runbook of the alert it stands for. */
-function riskBadge(state: RiskState, alerts: { warning: string; critical: string }): Html {
+function riskBadge(state: RiskState, tier: Parameters<typeof alertOf>[0]): Html {
   if (state === "ok") return badge("ok", "ok");
-  const alert = alerts[state];
+  const alert = alertOf(tier, state);
   return html`<a class="badge ${state}" href="runbooks/${alert}" title="Runbook: ${alert}">${state}</a>`;
 }
 
@@ -101,10 +129,10 @@ function marginCell(a: AccountStatus, c: CollateralStatus): Html {
     const words =
       c.marginRatio === Number.POSITIVE_INFINITY ? "no margin left" : limits(c.marginState, "above", t.margin_ratio_warning, t.margin_ratio_critical);
     const inUse = c.marginUsage === undefined ? "" : html`<small>margin ratio; ${usageFigure(a, c, c.marginUsage)} of the margin in use</small>`;
-    return html`<td class="${c.marginState}" data-metric="trading_account_margin_ratio" data-account="${a.name}" data-collateral="${c.collateralId}" data-value="${formatValue(c.marginRatio)}"><strong>${percent(c.marginRatio)}</strong> <span class="limit">— ${words}</span> ${riskBadge(c.marginState, MARGIN_ALERTS)}${inUse}</td>`;
+    return html`<td class="${c.marginState}" data-metric="trading_account_margin_ratio" data-account="${a.name}" data-collateral="${c.collateralId}" data-value="${formatValue(c.marginRatio)}"><strong>${percent(c.marginRatio)}</strong> <span class="limit">— ${words}</span> ${riskBadge(c.marginState, "margin_ratio")}${inUse}</td>`;
   }
   if (c.noMarginLeft)
-    return html`<td class="critical"><strong>no margin left</strong> <span class="limit">— total margin ${formatValue(c.money[TOTAL_MARGIN] ?? 0)} with positions open</span> ${riskBadge("critical", MARGIN_USAGE_ALERTS)}<small>${noRatio(c)}</small></td>`;
+    return html`<td class="critical"><strong>no margin left</strong> <span class="limit">— total margin ${formatValue(c.money[TOTAL_MARGIN] ?? 0)} with positions open</span> ${riskBadge("critical", "margin_usage")}<small>${noRatio(c)}</small></td>`;
   if (c.marginUsage === undefined || c.marginState === undefined) {
     const total = c.money[TOTAL_MARGIN];
     const text =
@@ -114,7 +142,7 @@ function marginCell(a: AccountStatus, c: CollateralStatus): Html {
     return html`<td class="none">${text}</td>`;
   }
   const words = limits(c.marginState, "above", t.margin_usage_warning, t.margin_usage_critical);
-  return html`<td class="${c.marginState}"><strong>${usageFigure(a, c, c.marginUsage)}</strong> of the margin in use <span class="limit">— ${words}</span> ${riskBadge(c.marginState, MARGIN_USAGE_ALERTS)}<small>${noRatio(c)}</small></td>`;
+  return html`<td class="${c.marginState}"><strong>${usageFigure(a, c, c.marginUsage)}</strong> of the margin in use <span class="limit">— ${words}</span> ${riskBadge(c.marginState, "margin_usage")}<small>${noRatio(c)}</small></td>`;
 }
 
 /** "from entry 6.477 to liquidation 6.5688", each price as /metrics writes it. */
@@ -148,7 +176,7 @@ function nearestCell(a: AccountStatus, c: CollateralStatus): Html {
       ? "liquidation price is beyond the entry: the position lives on unrealized gains"
       : limits(n.state, "below", t.liquidation_distance_warning, t.liquidation_distance_critical);
   const unpriced = c.unpriced > 0 ? html`<small>${unpricedText(c.unpriced, true)}</small>` : "";
-  return html`<td class="${n.state}" data-metric="trading_position_liquidation_distance_ratio" data-account="${a.name}" data-collateral="${c.collateralId}" data-market="${n.marketId}" data-value="${formatValue(n.distance)}"><strong>${percent(n.distance)}</strong> <span class="limit">— ${words}</span> ${n.state === "ok" ? "" : riskBadge(n.state, LIQUIDATION_ALERTS)}<small><bdi>${n.marketId}</bdi> <bdi>${n.direction}</bdi>, ${prices(a, c, n)}</small>${unpriced}</td>`;
+  return html`<td class="${n.state}" data-metric="trading_position_liquidation_distance_ratio" data-account="${a.name}" data-collateral="${c.collateralId}" data-market="${n.marketId}" data-value="${formatValue(n.distance)}"><strong>${percent(n.distance)}</strong> <span class="limit">— ${words}</span> ${n.state === "ok" ? "" : riskBadge(n.state, "liquidation_distance")}<small><bdi>${n.marketId}</bdi> <bdi>${n.direction}</bdi>, ${prices(a, c, n)}</small>${unpriced}</td>`;
 }
 
 function moneyRow(account: string, c: CollateralStatus): Html {
@@ -168,7 +196,7 @@ function collateralRows(a: AccountStatus, c: CollateralStatus): Html {
   return html`<tr><th scope="row"><bdi>${c.collateralId}</bdi></th>${marginCell(a, c)}${nearestCell(a, c)}</tr>${moneyRow(a.name, c)}`;
 }
 
-function endpointRow(e: EndpointStatus, account: string | undefined, now: number): Html {
+function endpointRow(e: AccountStatus["endpoints"][number], account: string | undefined, now: number): Html {
   const failure = e.lastFailure;
   const status = failure?.httpStatus === undefined ? "" : ` — HTTP ${failure.httpStatus}`;
   const last = failure === undefined ? html`<span class="quiet">none seen</span>` : html`<code>${failure.reason}</code>${status} ${timeAt(failure.at, now)}`;
@@ -248,4 +276,21 @@ export function statusPage(input: StatusPageInput): string {
 </body></html>
 `;
   return page.text;
+}
+
+/** The status page of the latest collection: it never collects, so opening it costs the venue nothing. */
+export function statusPageHtml(exporter: Exporter, telemetryPath: string): string {
+  const shown = exporter.accountNames().map((name) => {
+    const account = exporter.account(name);
+    return { name, collateralIds: account?.collateralIds ?? [], thresholds: account?.thresholds ?? DEFAULT_THRESHOLDS };
+  });
+  const result = exporter.latest.result(shown.map((a) => a.name));
+  return statusPage({
+    data: statusData(result, shown, (endpoint, account) => exporter.health.lastFailure(endpoint, account)),
+    collected: result !== undefined,
+    version: VERSION,
+    uptimeSeconds: process.uptime(),
+    telemetryPath,
+    now: Date.now(),
+  });
 }
