@@ -73,14 +73,6 @@ export function percent(ratio: number): string {
   return `${(ratio * 100).toFixed(1).replace(/^-/, "−")} %`;
 }
 
-export function limit(ratio: number): string {
-  return `${Number((ratio * 100).toFixed(2))} %`;
-}
-
-export function failureText(failure: { reason: string; httpStatus: number | undefined }): string {
-  return failure.httpStatus === undefined ? failure.reason : `${failure.reason} — HTTP ${failure.httpStatus}`;
-}
-
 function timeAt(epochMs: number, now: number): Html {
   const iso = new Date(epochMs).toISOString();
   return html`<time datetime="${iso}" title="${iso}">${iso.slice(11, 19)} UTC, ${duration((now - epochMs) / 1000)} ago</time>`;
@@ -99,6 +91,7 @@ function riskBadge(state: RiskState, tier: Parameters<typeof alertOf>[0]): Html 
 
 /** The thresholds that grade a figure, the one it is past first: "critical above 50 %", "warning above 80 %". */
 function limits(state: RiskState, side: "above" | "below", warning: number, critical: number): string {
+  const limit = (ratio: number) => `${Number((ratio * 100).toFixed(2))} %`;
   const [w, c] = [`warning ${side} ${limit(warning)}`, `critical ${side} ${limit(critical)}`];
   return state === "critical" ? c : state === "warning" ? `${w}, ${c}` : w;
 }
@@ -107,7 +100,8 @@ function absent(a: AccountStatus, c: CollateralStatus, lacking: string): string 
   if (a.up === undefined) return "not collected yet";
   if (!c.answered) {
     const failure = a.endpoints.find((e) => e.endpoint === "account_info")?.lastFailure;
-    return `not reported: account_info failed${failure === undefined ? "" : ` (${failureText(failure)})`}`;
+    const http = failure?.httpStatus === undefined ? "" : ` — HTTP ${failure.httpStatus}`;
+    return `not reported: account_info failed${failure === undefined ? "" : ` (${failure.reason}${http})`}`;
   }
   if (c.shape === "summary") return "not reported: the summary shape lists no positions";
   return `not reported: ${lacking}`;

@@ -8,26 +8,25 @@ import { Worker } from "node:worker_threads";
 const PROGRAM = `
 import("node:worker_threads").then(async ({ parentPort, workerData }) => {
   const bcrypt = (await import(workerData)).default;
-  parentPort.on("message", ({ id, password, hash }) => {
+  parentPort.on("message", ({ password, hash }) => {
     let ok = false;
     try { ok = bcrypt.compareSync(password, hash); } catch { ok = false; }
-    parentPort.postMessage({ id, ok });
+    parentPort.postMessage(ok);
   });
 });`;
 
+/** One check at a time, as the check queue runs them. */
 export class BcryptWorker {
   #worker: Worker | undefined;
-  readonly #pending = new Map<number, { resolve(ok: boolean): void; reject(error: Error): void }>();
-  #nextId = 0;
+  #pending: { resolve(ok: boolean): void; reject(error: Error): void } | undefined;
 
   compare(password: string, hash: string): Promise<boolean> {
     const worker = this.#start();
-    const id = this.#nextId++;
     return new Promise<boolean>((resolve, reject) => {
-      this.#pending.set(id, { resolve, reject });
+      this.#pending = { resolve, reject };
       // Between checks the thread must not keep the process alive; while one runs it must answer.
-      if (this.#pending.size === 1) worker.ref();
-      worker.postMessage({ id, password, hash });
+      worker.ref();
+      worker.postMessage({ password, hash });
     });
   }
 
@@ -36,17 +35,16 @@ export class BcryptWorker {
     const bcrypt = pathToFileURL(createRequire(import.meta.url).resolve("bcryptjs")).href;
     const worker = new Worker(PROGRAM, { eval: true, workerData: bcrypt });
     worker.unref();
-    worker.on("message", ({ id, ok }: { id: number; ok: boolean }) => {
-      const pending = this.#pending.get(id);
-      this.#pending.delete(id);
-      if (this.#pending.size === 0) worker.unref();
-      pending?.resolve(ok === true);
+    worker.on("message", (ok: unknown) => {
+      worker.unref();
+      this.#pending?.resolve(ok === true);
+      this.#pending = undefined;
     });
-    // A dead worker fails its checks (denied); the next check starts a new one.
+    // A dead worker fails its check (denied); the next check starts a new one.
     const dead = (): void => {
       if (this.#worker === worker) this.#worker = undefined;
-      for (const pending of this.#pending.values()) pending.reject(new Error("password check thread stopped"));
-      this.#pending.clear();
+      this.#pending?.reject(new Error("password check thread stopped"));
+      this.#pending = undefined;
     };
     worker.on("error", dead);
     worker.on("exit", dead);
