@@ -3,9 +3,8 @@
 import bcrypt from "bcryptjs";
 import type express from "express";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { basicAuth } from "../src/http/toolkit/basic-auth.js";
 import { AddressStandings, addressGroup, MAX_WAIT_MS, MAX_WAITING_CHECKS } from "../src/http/toolkit/check-queue.js";
-import { webGuards } from "../src/http/toolkit/guards.js";
+import { basicAuth, webGuards } from "../src/http/toolkit/guards.js";
 
 const PASSWORD = "correct horse battery staple";
 const HASH = bcrypt.hashSync(PASSWORD, 4);

@@ -43,10 +43,7 @@ export interface AppOptions {
   servedElsewhere?: (name: string) => string | undefined;
 }
 
-/**
- * What a scrape runs once it holds a slot (a debug probe's is a text report), or the one-line reason of a 400 (its target
- * is not served). `waitedMs`: how long it waited for the slot, so the minimum interval is judged from when it arrived.
- */
+/** What a scrape runs once it holds a slot, told how long it waited (the minimum interval counts from its arrival), or why it is a 400. */
 type ScrapeRun = ((deadline: Deadline, waitedMs: number) => Promise<Answer>) | { refused: string };
 
 /** Log lines quote at most this much of a request's path: a client chooses its length (up to Node's 16 KiB of headers). */
@@ -118,8 +115,7 @@ export function createApp(options: AppOptions): express.Express {
   async function serveScrape(req: Request, res: Response, resolve: () => ScrapeRun, contentType?: string): Promise<void> {
     const budget = scrapeBudgetSeconds(req.get("x-prometheus-scrape-timeout-seconds"), timeouts);
     if (typeof budget === "string") return plain(res, 400, budget);
-    // Half the budget at most in the line, so a scrape let in still has half to collect in; a monotonic clock, so a
-    // wall clock stepped during the wait cannot make the scrape arrive in the future.
+    // Half the budget at most in the line, so a scrape let in has half left; a monotonic clock, which no one steps back.
     const waitStarted = performance.now();
     const waits = !slots.hasFree();
     if (!(await slots.acquire((budget * 1000) / 2))) {
@@ -162,8 +158,7 @@ export function createApp(options: AppOptions): express.Express {
     sendMetrics(res, await exporter.ownMetrics());
   });
 
-  // Prometheus http_sd_configs: every account as a /probe target (instance its name, so a job needs no relabelling; no
-  // account label, which would clash with the series'), at the external URL or where the request reached us.
+  // Prometheus http_sd_configs: every account a /probe target with instance its name (no account label: the series carry it).
   routes.get("/sd", (req, res) => {
     const reached = externalUrl ?? new URL(`${req.protocol}://${reachedAddress(req)}${req.baseUrl}/`);
     const group = (target: string, labels: Record<string, string>) => ({
@@ -231,8 +226,7 @@ export function createApp(options: AppOptions): express.Express {
   // Express 5 routes rejected promises here: one request fails, the process goes on.
   app.use((error: unknown, req: Request, res: Response, _next: NextFunction) => {
     const path = req.path.length > LOGGED_PATH_CHARS ? `${req.path.slice(0, LOGGED_PATH_CHARS)}... (${req.path.length} characters)` : req.path;
-    // The router's URIError from a malformed percent-escape in a path parameter (`/runbooks/%zz`): the client's fault, which
-    // anyone can send as often as they like: an answer, not an error-level line.
+    // A malformed percent-escape in a path parameter (`/runbooks/%zz`) is the client's: an answer, not an error-level line.
     if (error instanceof URIError || (error as { status?: unknown } | null)?.status === 400) {
       logger.debug({ path }, "request refused: malformed escape in the path");
       if (!res.headersSent) plain(res, 400, "bad request: malformed percent-escape in the path");

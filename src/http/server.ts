@@ -1,5 +1,4 @@
-// Starts the HTTP servers (one per listen address or systemd socket) with bounded read, write and idle times and a connection cap
-// no idle client holds, and stops them gracefully; an address it cannot serve on is named with why, in our words.
+// The HTTP servers, one per listen address or systemd socket: bounded times, a connection cap no idle client holds, a graceful stop.
 
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import { createServer as createTlsServer, type Server as TlsHttpServer } from "node:https";
@@ -9,7 +8,6 @@ import type express from "express";
 import type { DropReason } from "../metrics/self.js";
 import { libraryErrorText } from "../util/error-text.js";
 
-/** A server's bounds unless its options say others. */
 export const LIMITS = {
   /** Bounds the TLS handshake, then the first request's headers, against slowloris (as Go's tlsHandshakeTimeout). */
   headersTimeoutMs: 10_000,
@@ -185,11 +183,9 @@ async function listenOn(app: express.Express, target: ListenTarget, options: Lis
           events?.dropped("read_timeout");
           socket.destroy();
         }, readTimeoutMs);
-    let done = false;
-    const written = (): void => {
+    // "close" comes once, after "finish" or for a response cut short.
+    res.once("close", () => {
       clearTimeout(timer);
-      if (done) return;
-      done = true;
       const left = (inFlight.get(socket) ?? 1) - 1;
       inFlight.set(socket, left);
       if (REFUSALS.has(res.statusCode) && !socket.destroyed) {
@@ -199,9 +195,7 @@ async function listenOn(app: express.Express, target: ListenTarget, options: Lis
       } else if (left === 0 && !socket.destroyed) {
         idle.add(socket);
       }
-    };
-    res.once("finish", written);
-    res.once("close", written);
+    });
     req.once("close", () => {
       if (req.complete) clearTimeout(reading);
     });
@@ -215,8 +209,7 @@ async function listenOn(app: express.Express, target: ListenTarget, options: Lis
     if ("fd" in target) server.listen({ fd: target.fd }, listening);
     else server.listen(target.port, target.host, listening);
   }).catch((error: unknown) => {
-    // Node's message names the address in its own words (not at all for a name that does not resolve), and says only EINVAL
-    // for a descriptor that is a file or a closed one: name what it was meant to be.
+    // Node's words name no address for a name that does not resolve, and say only EINVAL for a descriptor that is no socket.
     if (!("fd" in target)) throw new ListenError(addressText(target.host, target.port), error);
     throw new SystemdSocketError(libraryErrorText(error, "a descriptor systemd passed is not a socket to serve on"), CHECK_SOCKET_UNIT);
   });

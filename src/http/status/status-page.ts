@@ -8,7 +8,6 @@ import { VERSION } from "../../version.js";
 import { escapeHtml } from "../../util/html-escape.js";
 import { type AccountStatus, alertOf, type CollateralStatus, MONEY, type RiskState, type StatusData, statusData, TOTAL_MARGIN } from "./status-data.js";
 
-/** Where the page's stylesheet is served: a file of the exporter, so `Content-Security-Policy: default-src 'self'` allows it. */
 export const STATUS_CSS_PATH = "/status.css";
 /** Seconds between reloads: a page left open on a phone stays current without any script. */
 export const REFRESH_SECONDS = 15;

@@ -1,7 +1,9 @@
-// The middleware a web config puts before every route: its response headers, its rate limit, then basic auth.
+// The middleware a web config puts before every route: its headers, its rate limit, then basic auth with bcrypt as exporter-toolkit's.
 
+import { createHmac, randomBytes } from "node:crypto";
+import bcrypt from "bcryptjs";
 import type express from "express";
-import { basicAuth } from "./basic-auth.js";
+import { AddressStandings, addressGroup, BcryptWorker, CheckQueue, CheckRefusedError, setNewest } from "./check-queue.js";
 import type { RateLimit, WebConfig } from "./web-config.js";
 
 export interface GuardEvents {
@@ -38,6 +40,107 @@ export class TokenBucket {
     this.#tokens = Math.min(this.limit.burst, this.#tokens + (now - this.#at) / this.limit.intervalMs);
     this.#at = now;
   }
+}
+
+const CHALLENGE = 'Basic realm="trading-exporter", charset="UTF-8"';
+const GOOD_ENTRIES = 256;
+const FAILED_ENTRIES = 4096;
+const FAILED_TTL_MS = 5 * 60_000;
+const BCRYPT_BASE64 = "./ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
+
+interface Credentials {
+  user: string;
+  password: string;
+}
+
+function credentialsOf(header: string | undefined): Credentials | undefined {
+  const match = /^basic +([A-Za-z0-9+/]+={0,2}) *$/i.exec(header ?? "");
+  if (match?.[1] === undefined) return undefined;
+  const decoded = Buffer.from(match[1], "base64").toString("utf8");
+  const colon = decoded.indexOf(":");
+  if (colon < 0) return undefined;
+  return { user: decoded.slice(0, colon), password: decoded.slice(colon + 1) };
+}
+
+/** A hash no password matches, so an unknown user costs one bcrypt run like a known one. */
+function dummyHash(cost: number): string {
+  const digest = Array.from(randomBytes(31), (byte) => BCRYPT_BASE64[byte % 64]).join("");
+  return bcrypt.genSaltSync(cost) + digest;
+}
+
+function busy(res: express.Response): void {
+  // Closed after the answer (src/http/server.ts): a refused client passes the connection cap again to retry.
+  res.status(429).set({ "retry-after": "1", connection: "close" }).type("text/plain");
+  res.send("429 Too Many Requests: too many password checks in progress, retry shortly\n");
+}
+
+function deny(res: express.Response): void {
+  res.status(401).set({ "WWW-Authenticate": CHALLENGE, connection: "close" }).type("text/plain");
+  res.send("401 Unauthorized: valid basic auth credentials required\n");
+}
+
+export interface BasicAuthOptions {
+  onCheck?: () => void;
+  compare?: (password: string, hash: string) => Promise<boolean>;
+}
+
+/** Credentials that passed skip bcrypt, ones that failed lately are refused without it, and the rest queue for the one bcrypt thread. */
+export function basicAuth(users: Record<string, string>, options: BasicAuthOptions = {}): express.RequestHandler {
+  // A Map, so names such as "constructor" or "__proto__" find nothing inherited.
+  const hashes = new Map(Object.entries(users));
+  if (hashes.size === 0) return (_req, _res, next) => next();
+  const now = Date.now;
+  // At the highest configured cost: with mixed costs no dummy matches all, and this never makes unknown users cheaper.
+  const dummy = dummyHash(Math.max(...[...hashes.values()].map((hash) => bcrypt.getRounds(hash))));
+  // Digests keyed per process: the password is not kept, and a memory dump holds no unsalted digest.
+  const key = randomBytes(32);
+  const digestOf = ({ user, password }: Credentials): string => createHmac("sha256", key).update(user).update("\0").update(password).digest("base64");
+  const good = new Map<string, true>();
+  const failed = new Map<string, number>();
+  const standings = new AddressStandings(now);
+  const queue = new CheckQueue<boolean>(standings);
+  const compare = options.compare ?? new BcryptWorker().compare;
+  const inFlight = new Map<string, Promise<boolean>>();
+
+  const check = (credentials: Credentials, digest: string, group: string): Promise<boolean> => {
+    const shared = inFlight.get(digest);
+    if (shared !== undefined) return shared;
+    const hash = hashes.get(credentials.user);
+    const outcome = queue
+      .submit(group, () => {
+        options.onCheck?.();
+        return compare(credentials.password, hash ?? dummy);
+      })
+      .then((matches) => matches && hash !== undefined);
+    inFlight.set(digest, outcome);
+    outcome.finally(() => inFlight.delete(digest)).catch(() => undefined);
+    return outcome;
+  };
+
+  return (req, res, next) => {
+    const credentials = credentialsOf(req.headers.authorization);
+    if (credentials === undefined) return deny(res);
+    const digest = digestOf(credentials);
+    if (good.has(digest)) {
+      setNewest(good, digest, true, GOOD_ENTRIES);
+      return next();
+    }
+    if ((failed.get(digest) ?? 0) > now()) return deny(res);
+    const group = addressGroup(req.socket.remoteAddress);
+    check(credentials, digest, group).then(
+      (ok) => {
+        if (!ok) {
+          setNewest(failed, digest, now() + FAILED_TTL_MS, FAILED_ENTRIES);
+          standings.add(group, "failures");
+          return deny(res);
+        }
+        setNewest(good, digest, true, GOOD_ENTRIES);
+        standings.succeeded(group);
+        next();
+      },
+      (error: unknown) => (error instanceof CheckRefusedError ? busy(res) : deny(res)),
+    );
+  };
 }
 
 /** The headers go on the 429s and 401s too; the rate limit comes before basic auth, so a flood past it costs no bcrypt. */

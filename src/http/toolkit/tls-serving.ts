@@ -1,5 +1,4 @@
-// TLS as the exporter serves it: certificate files re-read when they change, and the client certificate policies Node's TLS switches
-// cannot say (Go's policies past request/reject, and the SAN allow-list).
+// TLS as served: certificate files re-read when they change, and the client certificate policies Node's TLS options cannot say.
 
 import { createHash } from "node:crypto";
 import { isIP } from "node:net";
@@ -65,31 +64,25 @@ export function tlsServing(
   let served = digestOf(pems);
   let checkedAt = performance.now();
   let refused: string | undefined;
-  const refuse = (error: unknown, what: string): void => {
-    const problem = error instanceof ConfigError ? error.message : libraryErrorText(error, "web config: TLS files unusable");
-    if (`${what} ${problem}` !== refused) logger.warn({ error: problem }, "TLS certificate files changed but cannot be used; the old ones keep serving");
-    refused = `${what} ${problem}`;
-  };
   const reloadIfChanged = (server: Server): void => {
     if (performance.now() - checkedAt < reloadCheckMs) return;
     checkedAt = performance.now();
-    let next: TlsPems;
+    let digest = "unread";
     try {
-      next = readTlsPems(tls);
-    } catch (error) {
-      return refuse(error, "read");
-    }
-    const digest = digestOf(next);
-    if (digest !== served) {
-      try {
+      const next = readTlsPems(tls);
+      digest = digestOf(next);
+      if (digest !== served) {
         server.setSecureContext(tlsOptionsFrom(tls, next));
-      } catch (error) {
-        return refuse(error, digest);
+        served = digest;
+        logger.info("TLS certificate files changed: new connections use them");
       }
-      served = digest;
-      logger.info("TLS certificate files changed: new connections use them");
+      refused = undefined;
+    } catch (error) {
+      const problem = error instanceof ConfigError ? error.message : libraryErrorText(error, "web config: TLS files unusable");
+      // Once for the same files and problem, however many connections arrive.
+      if (`${digest} ${problem}` !== refused) logger.warn({ error: problem }, "TLS certificate files changed but cannot be used; the old ones keep serving");
+      refused = `${digest} ${problem}`;
     }
-    refused = undefined;
   };
   const watchesFiles = [tls.cert, tls.key, tls.clientCa].some((source) => source !== undefined && "file" in source);
   return {
