@@ -80,10 +80,8 @@ function reachedAddress(req: Request): string {
 
 /** A plain-text answer; every known secret and Authorization value in it shows as <secret>. */
 function plain(res: Response, status: number, text: string): void {
-  res
-    .status(status)
-    .type("text/plain")
-    .send(`${redact(text)}\n`);
+  res.status(status).type("text/plain");
+  res.send(`${redact(text)}\n`);
 }
 
 export function createApp(options: AppOptions): express.Express {

@@ -1,5 +1,6 @@
 // The HTTP servers, one per listen address or systemd socket: bounded times, a connection cap no idle client holds, a graceful stop.
 
+import { once } from "node:events";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import { createServer as createTlsServer, type Server as TlsHttpServer } from "node:https";
 import type { AddressInfo, Socket } from "node:net";
@@ -200,15 +201,9 @@ async function listenOn(app: express.Express, target: ListenTarget, options: Lis
       if (req.complete) clearTimeout(reading);
     });
   });
-  await new Promise<void>((resolve, reject) => {
-    server.once("error", reject);
-    const listening = () => {
-      server.off("error", reject);
-      resolve();
-    };
-    if ("fd" in target) server.listen({ fd: target.fd }, listening);
-    else server.listen(target.port, target.host, listening);
-  }).catch((error: unknown) => {
+  if ("fd" in target) server.listen({ fd: target.fd });
+  else server.listen(target.port, target.host);
+  await once(server, "listening").catch((error: unknown) => {
     // Node's words name no address for a name that does not resolve, and say only EINVAL for a descriptor that is no socket.
     if (!("fd" in target)) throw new ListenError(addressText(target.host, target.port), error);
     throw new SystemdSocketError(libraryErrorText(error, "a descriptor systemd passed is not a socket to serve on"), CHECK_SOCKET_UNIT);

@@ -6,10 +6,6 @@ import type express from "express";
 import { AddressStandings, addressGroup, BcryptWorker, CheckQueue, CheckRefusedError, setNewest } from "./check-queue.js";
 import type { RateLimit, WebConfig } from "./web-config.js";
 
-export interface GuardEvents {
-  rateLimited(): void;
-}
-
 /** Go's rate.Limiter as exporter-toolkit uses it: full at the start, one more token every `intervalMs` up to `burst`. */
 export class TokenBucket {
   #tokens: number;
@@ -54,30 +50,25 @@ interface Credentials {
 }
 
 function credentialsOf(header: string | undefined): Credentials | undefined {
-  const match = /^basic +([A-Za-z0-9+/]+={0,2}) *$/i.exec(header ?? "");
-  if (match?.[1] === undefined) return undefined;
-  const decoded = Buffer.from(match[1], "base64").toString("utf8");
+  const encoded = /^basic +([A-Za-z0-9+/]+={0,2}) *$/i.exec(header ?? "")?.[1] ?? "";
+  const decoded = Buffer.from(encoded, "base64").toString("utf8");
   const colon = decoded.indexOf(":");
-  if (colon < 0) return undefined;
-  return { user: decoded.slice(0, colon), password: decoded.slice(colon + 1) };
+  return colon < 0 ? undefined : { user: decoded.slice(0, colon), password: decoded.slice(colon + 1) };
 }
 
 /** A hash no password matches, so an unknown user costs one bcrypt run like a known one. */
 function dummyHash(cost: number): string {
-  const digest = Array.from(randomBytes(31), (byte) => BCRYPT_BASE64[byte % 64]).join("");
-  return bcrypt.genSaltSync(cost) + digest;
+  return bcrypt.genSaltSync(cost) + Array.from(randomBytes(31), (byte) => BCRYPT_BASE64[byte % 64]).join("");
 }
 
-function busy(res: express.Response): void {
-  // Closed after the answer (src/http/server.ts): a refused client passes the connection cap again to retry.
-  res.status(429).set({ "retry-after": "1", connection: "close" }).type("text/plain");
-  res.send("429 Too Many Requests: too many password checks in progress, retry shortly\n");
+/** Closed after the answer (server.ts): a refused client passes the connection cap again to retry. */
+function refuse(res: express.Response, status: 401 | 429, headers: Record<string, string>, text: string): void {
+  res.status(status).set({ ...headers, connection: "close" });
+  res.type("text/plain").send(`${status} ${text}\n`);
 }
 
-function deny(res: express.Response): void {
-  res.status(401).set({ "WWW-Authenticate": CHALLENGE, connection: "close" }).type("text/plain");
-  res.send("401 Unauthorized: valid basic auth credentials required\n");
-}
+const busy = (res: express.Response) => refuse(res, 429, { "retry-after": "1" }, "Too Many Requests: too many password checks in progress, retry shortly");
+const deny = (res: express.Response) => refuse(res, 401, { "WWW-Authenticate": CHALLENGE }, "Unauthorized: valid basic auth credentials required");
 
 export interface BasicAuthOptions {
   onCheck?: () => void;
@@ -97,8 +88,8 @@ export function basicAuth(users: Record<string, string>, options: BasicAuthOptio
   const digestOf = ({ user, password }: Credentials): string => createHmac("sha256", key).update(user).update("\0").update(password).digest("base64");
   const good = new Map<string, true>();
   const failed = new Map<string, number>();
-  const standings = new AddressStandings(now);
-  const queue = new CheckQueue<boolean>(standings);
+  const queue = new CheckQueue<boolean>(new AddressStandings(now));
+  const { standings } = queue;
   const compare = options.compare ?? new BcryptWorker().compare;
   const inFlight = new Map<string, Promise<boolean>>();
 
@@ -144,7 +135,7 @@ export function basicAuth(users: Record<string, string>, options: BasicAuthOptio
 }
 
 /** The headers go on the 429s and 401s too; the rate limit comes before basic auth, so a flood past it costs no bcrypt. */
-export function webGuards(config: WebConfig, events?: GuardEvents): express.RequestHandler[] {
+export function webGuards(config: WebConfig, events?: { rateLimited(): void }): express.RequestHandler[] {
   const guards: express.RequestHandler[] = [
     (_req, res, next) => {
       res.set(config.headers);
@@ -156,12 +147,8 @@ export function webGuards(config: WebConfig, events?: GuardEvents): express.Requ
     guards.push((_req, res, next) => {
       if (bucket.take()) return next();
       events?.rateLimited();
-      // One token bucket over every request, as exporter-toolkit's; closed after the answer (server.ts).
-      res
-        .status(429)
-        .set({ "retry-after": String(Math.max(1, Math.ceil(bucket.waitMs() / 1000))), connection: "close" })
-        .type("text/plain")
-        .send("429 Too Many Requests: over the web config's rate_limit, retry shortly\n");
+      const retryAfter = String(Math.max(1, Math.ceil(bucket.waitMs() / 1000)));
+      refuse(res, 429, { "retry-after": retryAfter }, "Too Many Requests: over the web config's rate_limit, retry shortly");
     });
   }
   return [...guards, basicAuth(config.basicAuthUsers)];

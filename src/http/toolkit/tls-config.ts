@@ -124,12 +124,6 @@ export const tlsServerConfig = z
 
 export type TlsServerConfig = z.output<typeof tlsServerConfig>;
 
-export interface TlsPems {
-  cert: Buffer;
-  key: Buffer;
-  clientCa?: Buffer;
-}
-
 const keyOf = (name: string, source: PemSource): string => ("file" in source ? `${name}_file` : name);
 
 function check(key: string, what: string, build: () => unknown): void {
@@ -150,10 +144,11 @@ function readPem(name: string, source: PemSource): Buffer {
   }
 }
 
-export function readTlsPems(tls: TlsServerConfig): TlsPems {
-  const pems: TlsPems = { cert: readPem("cert", tls.cert), key: readPem("key", tls.key) };
-  return tls.clientCa === undefined ? pems : { ...pems, clientCa: readPem("client_ca", tls.clientCa) };
+export function readTlsPems(tls: TlsServerConfig) {
+  return { cert: readPem("cert", tls.cert), key: readPem("key", tls.key), clientCa: tls.clientCa && readPem("client_ca", tls.clientCa) };
 }
+
+export type TlsPems = ReturnType<typeof readTlsPems>;
 
 /** Node TLS options for these PEMs. Throws a ConfigError naming the key if OpenSSL refuses one. */
 export function tlsOptionsFrom(tls: TlsServerConfig, pems: TlsPems): TlsOptions {

@@ -71,18 +71,15 @@ const goDuration = z.union([z.string(), z.number().int()]).transform((value, ctx
   return z.NEVER;
 });
 
-export interface RateLimit {
-  intervalMs: number;
-  burst: number;
-}
-
 // A zero burst would refuse every request, which no one means: it turns the limiter off, as a zero interval does.
 const rateLimit = z
   .strictObject({
     interval: goDuration.optional(),
     burst: z.number().int().min(0).optional(),
   })
-  .transform(({ interval = 0, burst = 0 }): RateLimit | undefined => (interval > 0 && burst > 0 ? { intervalMs: interval, burst } : undefined));
+  .transform(({ interval = 0, burst = 0 }) => (interval > 0 && burst > 0 ? { intervalMs: interval, burst } : undefined));
+
+export type RateLimit = NonNullable<z.output<typeof rateLimit>>;
 
 const webConfigSchema = z
   .strictObject({
