@@ -185,10 +185,6 @@ function moneyRow(account: string, c: CollateralStatus): Html {
   return html`<tr class="money"><td colspan="3"><dl>${items}</dl></td></tr>`;
 }
 
-function collateralRows(a: AccountStatus, c: CollateralStatus): Html {
-  return html`<tr><th scope="row"><bdi>${c.collateralId}</bdi></th>${marginCell(a, c)}${nearestCell(a, c)}</tr>${moneyRow(a.name, c)}`;
-}
-
 function endpointRow(e: AccountStatus["endpoints"][number], account: string | undefined, now: number): Html {
   const failure = e.lastFailure;
   const status = failure?.httpStatus === undefined ? "" : ` — HTTP ${failure.httpStatus}`;
@@ -216,7 +212,7 @@ function accountSection(a: AccountStatus, now: number): Html {
   return html`<section class="account" id="account-${a.name}">
 <h2><span data-metric="trading_up" data-account="${a.name}" data-value="${a.up === undefined ? "" : formatValue(a.up)}">${state}</span> <bdi>${a.name}</bdi></h2>
 ${age}
-<table class="risk"><thead><tr><th scope="col">Collateral</th><th scope="col">Margin</th><th scope="col">Nearest liquidation</th></tr></thead><tbody>${a.collaterals.map((c) => collateralRows(a, c))}</tbody></table>
+<table class="risk"><thead><tr><th scope="col">Collateral</th><th scope="col">Margin</th><th scope="col">Nearest liquidation</th></tr></thead><tbody>${a.collaterals.map((c) => html`<tr><th scope="row"><bdi>${c.collateralId}</bdi></th>${marginCell(a, c)}${nearestCell(a, c)}</tr>${moneyRow(a.name, c)}`)}</tbody></table>
 ${endpoints}
 <p class="links"><a href="${`${probe}&debug=true`}">Debug probe</a> <a href="${probe}">Probe</a></p>
 </section>`;

@@ -57,10 +57,8 @@ const inlinePem = z.string().transform((text) => (text === "" ? undefined : text
 
 export type PemSource = { file: string } | { inline: string };
 
-function pemSource(inline: string | undefined, file: string | undefined): PemSource | undefined {
-  if (file !== undefined) return { file };
-  return inline === undefined ? undefined : { inline };
-}
+const pemSource = (inline: string | undefined, file: string | undefined): PemSource | undefined =>
+  file !== undefined ? { file } : inline === undefined ? undefined : { inline };
 
 const nonEmpty = (list: string[] | undefined): string[] | undefined => (list?.length ? list : undefined);
 

@@ -1,6 +1,6 @@
 // TLS as served: certificate files re-read when they change, and the client certificate policies Node's TLS options cannot say.
 
-import { createHash } from "node:crypto";
+import { hash } from "node:crypto";
 import { isIP } from "node:net";
 import type { Server, TLSSocket, TlsOptions } from "node:tls";
 import type { Logger } from "pino";
@@ -50,9 +50,7 @@ function clientCertRefusal(socket: TLSSocket, { clientAuthType: type, clientAllo
 
 // A digest, so a bad key file is not kept in memory to be compared with.
 const digestOf = ({ cert, key, clientCa }: TlsPems): string =>
-  createHash("sha256")
-    .update(Buffer.concat([cert, Buffer.from("\0"), key, Buffer.from("\0"), clientCa ?? Buffer.alloc(0)]))
-    .digest("hex");
+  hash("sha256", Buffer.concat([cert, Buffer.from("\0"), key, Buffer.from("\0"), clientCa ?? Buffer.alloc(0)]));
 
 /** Reads the PEMs now (a ConfigError names a bad one); `attach` hooks the file reload and the client certificate check. */
 export function tlsServing(
