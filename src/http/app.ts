@@ -63,11 +63,10 @@ export function scrapeBudgetSeconds(header: string | undefined, policy: TimeoutP
 function crossSiteReason(req: Request): string | undefined {
   if (req.get("sec-fetch-site")?.trim().toLowerCase() === "cross-site") return "refused: a cross-site browser request (Sec-Fetch-Site: cross-site)";
   const origin = req.get("origin");
-  // An Origin is our own only when it matches Host (never `null`).
-  const originHost = origin === undefined ? undefined : URL.parse(origin.trim())?.host.toLowerCase();
-  if (origin !== undefined && (!originHost || originHost !== req.get("host")?.trim().toLowerCase()))
-    return "refused: the request's Origin is not this exporter's own";
-  return undefined;
+  if (origin === undefined) return undefined;
+  // An Origin is our own only when it is the Host the request was sent to (never `null`).
+  const host = URL.parse(origin.trim())?.host.toLowerCase();
+  return host && host === req.get("host")?.trim().toLowerCase() ? undefined : "refused: the request's Origin is not this exporter's own";
 }
 
 /** host:port as a client can reach it: the Host header when it is one, else the socket's local address. */
@@ -225,13 +224,10 @@ export function createApp(options: AppOptions): express.Express {
   app.use((error: unknown, req: Request, res: Response, _next: NextFunction) => {
     const path = req.path.length > LOGGED_PATH_CHARS ? `${req.path.slice(0, LOGGED_PATH_CHARS)}... (${req.path.length} characters)` : req.path;
     // A malformed percent-escape in a path parameter (`/runbooks/%zz`) is the client's: an answer, not an error-level line.
-    if (error instanceof URIError || (error as { status?: unknown } | null)?.status === 400) {
-      logger.debug({ path }, "request refused: malformed escape in the path");
-      if (!res.headersSent) plain(res, 400, "bad request: malformed percent-escape in the path");
-      return;
-    }
-    logger.error({ path, error: libraryErrorText(error, "unexpected failure") }, "request failed");
-    if (!res.headersSent) plain(res, 500, "internal error");
+    const malformed = error instanceof URIError || (error as { status?: unknown } | null)?.status === 400;
+    if (malformed) logger.debug({ path }, "request refused: malformed escape in the path");
+    else logger.error({ path, error: libraryErrorText(error, "unexpected failure") }, "request failed");
+    if (!res.headersSent) plain(res, malformed ? 400 : 500, malformed ? "bad request: malformed percent-escape in the path" : "internal error");
   });
   return app;
 }

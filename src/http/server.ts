@@ -150,15 +150,12 @@ async function listenOn(app: express.Express, target: ListenTarget, options: Lis
   const inFlight = new WeakMap<Socket, number>();
   server.on("connection", (socket: Socket) => {
     if (sockets.size >= maxConnections) {
+      // The least recently used idle connection makes room; with none idle, the new one is closed.
       const oldest = idle.values().next().value;
-      if (oldest === undefined) {
-        socket.destroy();
-        events?.dropped("cap");
-        return;
-      }
+      (oldest ?? socket).destroy();
+      events?.dropped(oldest === undefined ? "cap" : "idle");
+      if (oldest === undefined) return;
       idle.delete(oldest);
-      oldest.destroy();
-      events?.dropped("idle");
     }
     sockets.add(socket);
     events?.opened();

@@ -70,13 +70,11 @@ function refuse(res: express.Response, status: 401 | 429, headers: Record<string
 const busy = (res: express.Response) => refuse(res, 429, { "retry-after": "1" }, "Too Many Requests: too many password checks in progress, retry shortly");
 const deny = (res: express.Response) => refuse(res, 401, { "WWW-Authenticate": CHALLENGE }, "Unauthorized: valid basic auth credentials required");
 
-export interface BasicAuthOptions {
-  onCheck?: () => void;
-  compare?: (password: string, hash: string) => Promise<boolean>;
-}
-
 /** Credentials that passed skip bcrypt, ones that failed lately are refused without it, and the rest queue for the one bcrypt thread. */
-export function basicAuth(users: Record<string, string>, options: BasicAuthOptions = {}): express.RequestHandler {
+export function basicAuth(
+  users: Record<string, string>,
+  options: { onCheck?: () => void; compare?: (password: string, hash: string) => Promise<boolean> } = {},
+): express.RequestHandler {
   // A Map, so names such as "constructor" or "__proto__" find nothing inherited.
   const hashes = new Map(Object.entries(users));
   if (hashes.size === 0) return (_req, _res, next) => next();
