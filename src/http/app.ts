@@ -16,12 +16,8 @@ import { STATUS_CSS } from "./status/status-css.js";
 import { STATUS_CSS_PATH, setPageHeaders, statusPageHtml } from "./status/status-page.js";
 import type { AccountConfig } from "../config/types.js";
 
-export interface TimeoutPolicy {
-  defaultSeconds: number;
-  /** Subtracted from the header so the answer reaches Prometheus before it gives up. */
-  offsetSeconds: number;
-  maxSeconds: number;
-}
+/** offsetSeconds is subtracted from the header, so the answer reaches Prometheus before it gives up. */
+export type TimeoutPolicy = Record<"defaultSeconds" | "offsetSeconds" | "maxSeconds", number>;
 
 export interface AppOptions {
   exporter: Exporter;

@@ -92,8 +92,8 @@ const CHECK_SOCKET_UNIT = "check the ListenStream= lines of the service's .socke
 export class SystemdSocketError extends Error {
   override readonly name = "SystemdSocketError";
 
-  constructor(reason: string, remedy: string) {
-    super(`--web.systemd-socket: ${reason}; ${remedy}`);
+  constructor(problemAndRemedy: string) {
+    super(`--web.systemd-socket: ${problemAndRemedy}`);
   }
 }
 
@@ -104,17 +104,15 @@ export function takeSystemdSockets(env: Record<string, string | undefined>, pid:
   for (const name of ["LISTEN_PID", "LISTEN_FDS", "LISTEN_FDNAMES"]) delete env[name];
   if (owner === undefined || count === undefined)
     throw new SystemdSocketError(
-      "no socket passed by systemd (LISTEN_PID and LISTEN_FDS are not set)",
-      "start the exporter from a systemd .socket unit, or leave out --web.systemd-socket",
+      "no socket passed by systemd (LISTEN_PID and LISTEN_FDS are not set); start the exporter from a systemd .socket unit, or leave out --web.systemd-socket",
     );
   if (!/^\d{1,10}$/.test(owner) || Number(owner) !== pid)
     throw new SystemdSocketError(
-      "LISTEN_PID names another process: the sockets were passed to it, not to this one",
-      "let systemd start the exporter itself (a wrapper script must exec it)",
+      "LISTEN_PID names another process: the sockets were passed to it, not to this one; let systemd start the exporter itself (a wrapper script must exec it)",
     );
   // At most 64, so a mistyped count cannot start thousands of servers.
   const n = /^\d{1,3}$/.test(count) ? Number(count) : Number.NaN;
-  if (!(n >= 1 && n <= 64)) throw new SystemdSocketError("LISTEN_FDS: expected a number of sockets from 1 to 64", CHECK_SOCKET_UNIT);
+  if (!(n >= 1 && n <= 64)) throw new SystemdSocketError(`LISTEN_FDS: expected a number of sockets from 1 to 64; ${CHECK_SOCKET_UNIT}`);
   return Array.from({ length: n }, (_, i) => 3 + i);
 }
 
@@ -203,7 +201,7 @@ async function listenOn(app: express.Express, target: ListenTarget, options: Lis
   await once(server, "listening").catch((error: unknown) => {
     // Node's words name no address for a name that does not resolve, and say only EINVAL for a descriptor that is no socket.
     if (!("fd" in target)) throw new ListenError(addressText(target.host, target.port), error);
-    throw new SystemdSocketError(libraryErrorText(error, "a descriptor systemd passed is not a socket to serve on"), CHECK_SOCKET_UNIT);
+    throw new SystemdSocketError(`${libraryErrorText(error, "a descriptor systemd passed is not a socket to serve on")}; ${CHECK_SOCKET_UNIT}`);
   });
   return {
     server,

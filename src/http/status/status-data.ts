@@ -32,7 +32,6 @@ export const MONEY = [
   ["unrealized_pnl", "Unrealized PnL"],
 ] as const;
 
-/** Where total margin sits among a collateral's amounts. */
 export const TOTAL_MARGIN = MONEY.findIndex(([family]) => family === "total_margin");
 
 /** What the page shows, each number under the name of the series it comes from. */

@@ -19,10 +19,7 @@ export function addressGroup(remoteAddress: string | undefined): string {
   return ip instanceof ipaddr.IPv6 ? ip.toNormalizedString().replace(/(:[^:]*){4}$/, "::/64") : ip.toString();
 }
 
-interface Standing {
-  failures: number;
-  attempts: number;
-}
+type Standing = Record<"failures" | "attempts", number>;
 
 /** Drops the oldest entry past `limit`: the Map's order is the order of last change. */
 export function setNewest<K, V>(map: Map<K, V>, key: K, value: V, limit: number): void {

@@ -92,9 +92,8 @@ export const tlsServerConfig = z
       const needsPolicy = "is set but client_auth_type is NoClientCert (the default), so no certificate is asked for: set RequireAndVerifyClientCert";
       for (const key of ["client_ca", "client_ca_file", "client_allowed_sans"] as const) if (tls[key] !== undefined) report([key], needsPolicy);
     }
-    if (TLS_VERSIONS.indexOf(tls.min_version) > TLS_VERSIONS.indexOf(tls.max_version)) {
+    if (TLS_VERSIONS.indexOf(tls.min_version) > TLS_VERSIONS.indexOf(tls.max_version))
       report(["min_version"], `${tls.min_version} is above max_version ${tls.max_version}`);
-    }
     const suites = tls.cipher_suites ?? [];
     suites.forEach((name, i) => {
       const problem = cipherSuiteProblem(name);
@@ -156,9 +155,8 @@ export function tlsOptionsFrom(tls: TlsServerConfig, pems: TlsPems): TlsOptions 
   check(keyKey, "not a PEM private key without a passphrase", () => createSecureContext({ key }));
   check(keyKey, `does not match ${certKey}`, () => createSecureContext({ cert, key }));
   // Node takes a CA file without any certificate silently and would then refuse every client.
-  if (clientCa !== undefined && tls.clientCa !== undefined) {
+  if (clientCa !== undefined && tls.clientCa !== undefined)
     check(keyOf("client_ca", tls.clientCa), "not a PEM certificate", () => new X509Certificate(clientCa));
-  }
   const list = tls.cipherSuites?.flatMap((name) => TLS12_SUITES[name] ?? []).join(":");
   // OpenSSL 3 refuses TLS 1.0/1.1 (SHA-1 handshakes) above level 0, so it is lowered only when the config asks for them.
   const ciphers = tls.minVersion === "TLS10" || tls.minVersion === "TLS11" ? `${list ?? DEFAULT_CIPHERS}:@SECLEVEL=0` : list;

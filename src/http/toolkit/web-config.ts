@@ -36,9 +36,7 @@ const bcryptHash = z.string().regex(/^\$2[aby]\$(0[4-9]|[12][0-9]|3[01])\$[./A-Z
 const basicAuthUsers = z.record(z.string(), bcryptHash).superRefine((users, ctx) => {
   for (const name of Object.keys(users)) {
     // Basic credentials split at the first colon, so such a user could never log in.
-    if (name === "" || name.includes(":")) {
-      ctx.addIssue({ code: "custom", path: [name], message: "a user name must be non-empty and without ':'" });
-    }
+    if (name === "" || name.includes(":")) ctx.addIssue({ code: "custom", path: [name], message: "a user name must be non-empty and without ':'" });
   }
 });
 
