@@ -8,9 +8,7 @@ import { RUNBOOK_MARKDOWN } from "./runbook-texts.js";
 const markdown = new MarkdownIt("default", { html: false, linkify: false, typographer: false });
 const escapeHtml = markdown.utils.escapeHtml;
 
-export function renderRunbook(text: string): string {
-  return markdown.render(text);
-}
+export const renderRunbook = (text: string): string => markdown.render(text);
 
 /** Every page by alert name, and the index; `css` is the stylesheet's path relative to them. */
 export function renderRunbookPages(css: string) {
