@@ -181,6 +181,18 @@ describe("the memory of seen order ids", () => {
     expect(counts).toEqual({ CREATED: 1, PARTIAL: 1, FILLED: 1, PART: 1, ED: 1 });
   });
 
+  it("counts each status once past the seventh an account shows, for every id", () => {
+    const outcomes = new OrderOutcomes();
+    const statuses = Array.from({ length: 10 }, (_, i) => `S${i}`);
+    const read = (status: string): OrderHistory =>
+      ({ orders: ["1", "2"].map((id) => ({ id, marketId: "M", status, rejectionCode: undefined })), truncated: false, anomalies: {} }) as unknown as OrderHistory;
+    const active: ActiveOrders = { orders: [], limit: 1 };
+    outcomes.observe("a", active, read("S0"), 100, 1000); // the baseline
+    for (const status of [...statuses, ...statuses]) outcomes.observe("a", active, read(status), 100, 1000);
+    const counts = Object.fromEntries((outcomes.peek("a")?.orders ?? []).map((r) => [r.key, r.count]));
+    expect(counts).toEqual(Object.fromEntries(statuses.map((s) => [s, s === "S0" ? 0 : 2])));
+  });
+
   it("changes nothing when a list could not be read", () => {
     const outcomes = new OrderOutcomes();
     const before = observe(outcomes, [1]);

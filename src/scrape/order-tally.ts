@@ -23,20 +23,19 @@ export interface OrderCounts {
   readonly tracked: number;
 }
 
-/** Every id's statuses before its first: shared, never changed. */
-const NO_STATUS: readonly string[] = [];
-
-interface SeenOrder {
-  /** The account's collection number whose reads last showed the id. */
-  lastSeen: number;
-  /** One status as itself, more as a list: most ids only ever show one, and a list per id was a tenth of an account's heap. */
-  statuses: string | readonly string[];
-  rejected: boolean;
-}
+/** An id's state is one number: the collection that last showed it, times STATE, plus REJECTED and a bit per status counted. */
+const STATE = 256;
+const REJECTED = 1;
+/** Statuses an account's first seven distinct ones are kept as bits of the state, later ones in a list per id (`AccountOrders.more`). */
+const STATUS_BITS = 7;
 
 class AccountOrders {
-  /** In the order ids were first seen: the cap forgets from the front. */
-  readonly seen = new Map<string, SeenOrder>();
+  /** Every id's state (see STATE), in the order ids were first seen: the cap forgets from the front. */
+  readonly seen = new Map<string, number>();
+  /** The account's statuses in the order first seen; the first STATUS_BITS are bits 1 to 7 of a state. */
+  readonly statuses: string[] = [];
+  /** An id's statuses past the first STATUS_BITS: a venue with that many is rare, so a list per id costs nothing elsewhere. */
+  readonly more = new Map<string, string[]>();
   /** Rows are never changed, only replaced (bump): a collection's counts hold them as they were. */
   readonly orders = new Map<string, OrderCount>();
   readonly rejections = new Map<string, OrderCount>();
@@ -44,6 +43,22 @@ class AccountOrders {
   own = 0;
   generation = 0;
   counts: OrderCounts | undefined;
+
+  /** Records `status` for `id` (state `state`); true if it is the id's first time with it. */
+  firstWith(id: string, state: number, status: string): boolean {
+    let index = this.statuses.indexOf(status);
+    if (index < 0 && this.statuses.length < STATUS_BITS) index = this.statuses.push(status) - 1;
+    if (index >= 0) {
+      const bit = 2 << index;
+      if ((state % STATE) & bit) return false;
+      this.seen.set(id, state + bit);
+      return true;
+    }
+    const more = this.more.get(id) ?? [];
+    if (more.includes(status)) return false;
+    this.more.set(id, [...more, status]);
+    return true;
+  }
 }
 
 /** Adds `n` (0 makes the series exist) to (market, key), or to (other, other) if a new series would pass `maxSeries`; true if folded. */
@@ -95,19 +110,14 @@ export class OrderOutcomes {
     for (const list of [active.orders, history.orders]) {
       for (const o of list) {
         if (o.id === undefined) continue;
-        let seen = state.seen.get(o.id);
-        if (seen === undefined) {
-          seen = { lastSeen: generation, statuses: NO_STATUS, rejected: false };
-          state.seen.set(o.id, seen);
-        }
-        seen.lastSeen = generation;
+        const seen = (state.seen.get(o.id) ?? 0) % STATE;
+        state.seen.set(o.id, generation * STATE + seen);
         if (o.marketId === undefined) continue;
-        if (o.status !== undefined && !hasStatus(seen, o.status)) {
-          seen.statuses = seen.statuses === NO_STATUS ? o.status : [seen.statuses, o.status].flat();
+        if (o.status !== undefined && state.firstWith(o.id, generation * STATE + seen, o.status)) {
           if (bump(state, "orders", o.marketId, o.status, step, maxSeries)) folded.orders++;
         }
-        if (o.rejectionCode !== undefined && o.rejectionCode !== "" && !seen.rejected) {
-          seen.rejected = true;
+        if (o.rejectionCode !== undefined && o.rejectionCode !== "" && !(seen & REJECTED)) {
+          state.seen.set(o.id, state.seen.get(o.id)! + REJECTED);
           if (bump(state, "rejections", o.marketId, o.rejectionCode, step, maxSeries)) folded.rejections++;
         }
       }
@@ -115,28 +125,27 @@ export class OrderOutcomes {
     // Ids a cut-short read left out may show again, so are kept; a full history window leaves out only older orders.
     const fullWindow = history.orders.length >= historyMaxOrders && Object.keys(history.anomalies).length === 0;
     const whole = (!history.truncated || fullWindow) && active.orders.length < active.limit;
-    forget(state.seen, generation, whole, 2 * (historyMaxOrders + active.limit));
+    forget(state, generation, whole, 2 * (historyMaxOrders + active.limit));
     for (const family of ["orders", "rejections"] as const) if (folded[family] > 0) this.#onFolded(family, folded[family]);
     state.counts = { orders: [...state.orders.values()], rejections: [...state.rejections.values()], tracked: state.seen.size };
     return state.counts;
   }
 }
 
-function hasStatus(seen: SeenOrder, status: string): boolean {
-  return typeof seen.statuses === "string" ? seen.statuses === status : seen.statuses.includes(status);
-}
-
 /** Drops ids two reads have missed (only when both reads were whole), then the oldest over the cap. */
-function forget(seen: Map<string, SeenOrder>, generation: number, whole: boolean, cap: number): void {
+function forget(state: AccountOrders, generation: number, whole: boolean, cap: number): void {
+  const { seen, more } = state;
+  const drop = (id: string) => seen.delete(id) && more.delete(id);
+  const lastSeen = (s: number) => Math.floor(s / STATE);
   if (whole) {
-    for (const [id, s] of seen) if (s.lastSeen < generation - 1) seen.delete(id);
+    for (const [id, s] of seen) if (lastSeen(s) < generation - 1) drop(id);
   }
   for (const [id, s] of seen) {
     if (seen.size <= cap) break;
-    if (s.lastSeen < generation) seen.delete(id);
+    if (lastSeen(s) < generation) drop(id);
   }
   for (const id of seen.keys()) {
     if (seen.size <= cap) break;
-    seen.delete(id);
+    drop(id);
   }
 }
