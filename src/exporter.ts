@@ -49,7 +49,7 @@ export class Exporter {
     this.#now = now;
     this.#config = config;
     this.health = new EndpointHealth(logger, self, now);
-    this.#pool = venuePool(config.venue.maxConnections, () => this.self.venueConnectionWait());
+    this.#pool = venuePool(config.venue.maxConnections, () => this.self.venueConnectionWaits.inc());
     this.#scraper = this.#scraperFor(config);
   }
 
@@ -58,7 +58,7 @@ export class Exporter {
       config,
       {
         pool: this.#pool,
-        onAnswer: (endpoint, code) => this.self.upstreamAnswer(endpoint, code),
+        onAnswer: (endpoint, code) => this.self.requests.inc({ endpoint, code }),
         onInvalidFields: (endpoint, counts) => this.self.invalidFields(endpoint, counts),
         onCollected: (result) => this.health.record(result),
       },
@@ -142,9 +142,9 @@ export class Exporter {
     const max = this.#config.scrape.maxSeries;
     const exposition = expose(COLLECTORS, result, max, this.#collectorOutputs, GIVE_WAY);
     const { dropped, series } = exposition;
-    this.self.seriesDuplicated(exposition.duplicates);
+    this.self.seriesDuplicated.inc(exposition.duplicates);
     if (dropped > 0) {
-      this.self.seriesDropped(dropped);
+      this.self.seriesDropped.inc(dropped);
       this.#logger.warn({ dropped, max }, "scrape over the series cap");
     }
     if (this.#logger.isLevelEnabled("debug")) {

@@ -112,7 +112,7 @@ export function createApp(options: AppOptions): express.Express {
     const waitStarted = performance.now();
     const waits = !slots.hasFree();
     if (!(await slots.acquire((budget * 1000) / 2))) {
-      exporter.self.scrapeRejected();
+      exporter.self.scrapesRejected.inc();
       res.set("retry-after", "1");
       return plain(res, 503, "too many scrapes in flight");
     }

@@ -30,119 +30,115 @@ export const NONCONFORMING_DEFAULTS = [
 /** The `family` label of trading_exporter_order_outcomes_folded_total. */
 const OUTCOME_FAMILY_NAMES: Record<OutcomeFamily, string> = { orders: metricName("orders_total"), rejections: metricName("order_rejections_total") };
 
+type Registered = { registry: Registry };
+const counter = <L extends string = never>(self: Registered, name: string, help: string, labelNames: L[] = []) =>
+  new Counter<L>({ name: metricName("exporter", name), help, labelNames, registers: [self.registry] });
+const gauge = <L extends string = never>(self: Registered, name: string, help: string, labelNames: L[] = []) =>
+  new Gauge<L>({ name: metricName("exporter", name), help, labelNames, registers: [self.registry] });
+
 export class SelfMetrics {
   readonly registry = new Registry();
-  readonly #requests: Counter<"endpoint" | "code">;
-  readonly #errors: Counter<"endpoint" | "reason">;
-  readonly #calls: Counter<"endpoint">;
-  readonly #invalidFields: Counter<"endpoint" | "field">;
-  readonly #unsetFields: Counter<"endpoint" | "field">;
-  readonly #seriesDropped: Counter;
-  readonly #seriesDuplicated: Counter;
-  readonly #outcomesFolded: Counter<"family">;
-  readonly #pagingAnomalies: Counter<"kind">;
-  readonly #reloadOk: Gauge;
-  readonly #reloadAt: Gauge;
-  readonly #rejected: Counter;
-  readonly #connectionsOpen: Gauge;
-  readonly #connectionsDropped: Counter<"reason">;
-  readonly #writeTimeouts: Counter;
-  readonly #rateLimited: Counter;
-  readonly #venueWaits: Counter;
+  readonly requests = counter(this, "upstream_requests_total", 'Requests sent to the venue, by endpoint and HTTP status ("error" when none came back).', [
+    "endpoint",
+    "code",
+  ]);
+  readonly #errors = counter(
+    this,
+    "upstream_errors_total",
+    "Failed endpoint calls, by endpoint and reason (one per failed collection; scrapes sharing a collection count it once).",
+    ["endpoint", "reason"],
+  );
+  readonly #calls = counter(
+    this,
+    "upstream_calls_total",
+    "Endpoint calls, by endpoint (one per collection as it ends, late ones included; the denominator of upstream_errors_total).",
+    ["endpoint"],
+  );
+  readonly #invalidFields = counter(
+    this,
+    "invalid_fields_total",
+    "Fields the venue sent missing or not as a finite number or expected value, by endpoint and field.",
+    ["endpoint", "field"],
+  );
+  readonly #unsetFields = counter(
+    this,
+    "unset_fields_total",
+    "Fields the venue left unset (absent, null, 0 or negative), by endpoint and field: an order's time leaves it out of oldest/newest figures only, a position's liquidation price its distance only.",
+    ["endpoint", "field"],
+  );
+  readonly seriesDropped = counter(this, "series_dropped_total", "Series left out of scrapes because they were over the configured series cap (a count).");
+  readonly seriesDuplicated = counter(
+    this,
+    "series_duplicates_dropped_total",
+    "Series left out because an earlier series of the same family had the same label set once the venue's strings were made label values (the first one is kept; a count).",
+  );
+  readonly #outcomesFolded = counter(
+    this,
+    "order_outcomes_folded_total",
+    'Orders counted under market_id, status or code "other" because their account already held scrape.max_order_outcome_series order-outcome series, by family (a count).',
+    ["family"],
+  );
+  readonly #pagingAnomalies = counter(
+    this,
+    "history_paging_anomalies_total",
+    "History pages the venue answered against its paging contract, by kind: no_progress (no new order id), overlap (ids already read), more_than_asked (longer than the limit).",
+    ["kind"],
+  );
+  readonly scrapesRejected = counter(this, "scrapes_rejected_total", "Scrapes answered 503 at once because too many were already in flight (a count).");
+  readonly #connectionsOpen = gauge(
+    this,
+    "http_connections_open",
+    "Connections to the exporter's own HTTP server now open, TLS handshakes included (a count).",
+  );
+  readonly #connectionsDropped = counter(
+    this,
+    "http_connections_dropped_total",
+    "Connections to the exporter's own HTTP server closed early, by reason: cap (refused at the cap, none idle), idle (closed to admit a new one), read_timeout, refused (after a 401, 403 or 429) (a count).",
+    ["reason"],
+  );
+  readonly #writeTimeouts = counter(
+    this,
+    "http_write_timeouts_total",
+    "Connections to the exporter's own HTTP server closed because a response was not fully written within web.write_timeout_seconds of its request (a count).",
+  );
+  readonly #rateLimited = counter(
+    this,
+    "http_requests_rate_limited_total",
+    "Requests to the exporter's own HTTP server answered 429 because the web config's rate_limit was exceeded (a count).",
+  );
+  readonly venueConnectionWaits = counter(
+    this,
+    "venue_connection_waits_total",
+    "Requests to the venue that waited for a connection because venue.max_connections to its origin were all busy (a count).",
+  );
+  readonly #reloadOk = gauge(this, "config_last_reload_successful", "Whether the last configuration reload succeeded (1) or failed (0); 1 after start-up.");
+  readonly #reloadAt = gauge(
+    this,
+    "config_last_reload_success_timestamp_seconds",
+    "Time of the last successful configuration load, in seconds since the epoch.",
+  );
 
   constructor(options: { defaultMetrics?: boolean } = {}) {
-    const registers = [this.registry];
-    const counter = <L extends string = never>(name: string, help: string, labelNames: L[] = []) =>
-      new Counter<L>({ name: metricName("exporter", name), help, labelNames, registers });
-    const gauge = <L extends string = never>(name: string, help: string, labelNames: L[] = []) =>
-      new Gauge<L>({ name: metricName("exporter", name), help, labelNames, registers });
     if (options.defaultMetrics !== false) {
       collectDefaultMetrics({ register: this.registry });
       // `promtool check metrics` fails these: gauges with a counter's suffix, and event-loop utilization named after its type.
       for (const name of NONCONFORMING_DEFAULTS) this.registry.removeSingleMetric(name);
     }
-    gauge("build_info", "Build of the exporter as labels; the value is always 1.", ["version", "revision", "nodejs_version"]).set(
+    gauge(this, "build_info", "Build of the exporter as labels; the value is always 1.", ["version", "revision", "nodejs_version"]).set(
       { version: VERSION, revision: REVISION, nodejs_version: process.version },
       1,
     );
-    this.#requests = counter("upstream_requests_total", 'Requests sent to the venue, by endpoint and HTTP status ("error" when none came back).', [
-      "endpoint",
-      "code",
-    ]);
-    this.#errors = counter(
-      "upstream_errors_total",
-      "Failed endpoint calls, by endpoint and reason (one per failed collection; scrapes sharing a collection count it once).",
-      ["endpoint", "reason"],
-    );
-    this.#calls = counter(
-      "upstream_calls_total",
-      "Endpoint calls, by endpoint (one per collection as it ends, late ones included; the denominator of upstream_errors_total).",
-      ["endpoint"],
-    );
-    this.#invalidFields = counter("invalid_fields_total", "Fields the venue sent missing or not as a finite number or expected value, by endpoint and field.", [
-      "endpoint",
-      "field",
-    ]);
     for (const endpoint of ENDPOINTS) for (const field of KNOWN_INVALID_FIELDS[endpoint]) this.#invalidFields.inc({ endpoint, field }, 0);
-    this.#unsetFields = counter(
-      "unset_fields_total",
-      "Fields the venue left unset (absent, null, 0 or negative), by endpoint and field: an order's time leaves it out of oldest/newest figures only, a position's liquidation price its distance only.",
-      ["endpoint", "field"],
-    );
     for (const endpoint of ["orders_active", "orders_history"] as const) this.#unsetFields.inc({ endpoint, field: "createdAt" }, 0);
     this.#unsetFields.inc({ endpoint: "account_info", field: "positions[].liquidationPrice" }, 0);
-    this.#seriesDropped = counter("series_dropped_total", "Series left out of scrapes because they were over the configured series cap (a count).");
-    this.#seriesDuplicated = counter(
-      "series_duplicates_dropped_total",
-      "Series left out because an earlier series of the same family had the same label set once the venue's strings were made label values (the first one is kept; a count).",
-    );
-    this.#outcomesFolded = counter(
-      "order_outcomes_folded_total",
-      'Orders counted under market_id, status or code "other" because their account already held scrape.max_order_outcome_series order-outcome series, by family (a count).',
-      ["family"],
-    );
     for (const family of Object.values(OUTCOME_FAMILY_NAMES)) this.#outcomesFolded.inc({ family }, 0);
-    this.#pagingAnomalies = counter(
-      "history_paging_anomalies_total",
-      "History pages the venue answered against its paging contract, by kind: no_progress (no new order id), overlap (ids already read), more_than_asked (longer than the limit).",
-      ["kind"],
-    );
     for (const kind of PAGING_ANOMALIES) this.#pagingAnomalies.inc({ kind }, 0);
-    this.#rejected = counter("scrapes_rejected_total", "Scrapes answered 503 at once because too many were already in flight (a count).");
-    this.#connectionsOpen = gauge("http_connections_open", "Connections to the exporter's own HTTP server now open, TLS handshakes included (a count).");
-    this.#connectionsDropped = counter(
-      "http_connections_dropped_total",
-      "Connections to the exporter's own HTTP server closed early, by reason: cap (refused at the cap, none idle), idle (closed to admit a new one), read_timeout, refused (after a 401, 403 or 429) (a count).",
-      ["reason"],
-    );
     for (const reason of DROP_REASONS) this.#connectionsDropped.inc({ reason }, 0);
-    this.#writeTimeouts = counter(
-      "http_write_timeouts_total",
-      "Connections to the exporter's own HTTP server closed because a response was not fully written within web.write_timeout_seconds of its request (a count).",
-    );
-    this.#rateLimited = counter(
-      "http_requests_rate_limited_total",
-      "Requests to the exporter's own HTTP server answered 429 because the web config's rate_limit was exceeded (a count).",
-    );
-    this.#venueWaits = counter(
-      "venue_connection_waits_total",
-      "Requests to the venue that waited for a connection because venue.max_connections to its origin were all busy (a count).",
-    );
-    this.#reloadOk = gauge("config_last_reload_successful", "Whether the last configuration reload succeeded (1) or failed (0); 1 after start-up.");
-    this.#reloadAt = gauge("config_last_reload_success_timestamp_seconds", "Time of the last successful configuration load, in seconds since the epoch.");
     this.configLoaded(true);
     for (const endpoint of ENDPOINTS) {
       this.#calls.inc({ endpoint }, 0);
       for (const reason of FAILURE_REASONS) this.#errors.inc({ endpoint, reason }, 0);
     }
-  }
-
-  upstreamAnswer(endpoint: Endpoint, code: string): void {
-    this.#requests.inc({ endpoint, code });
-  }
-
-  venueConnectionWait(): void {
-    this.#venueWaits.inc();
   }
 
   /** One endpoint call of a collection as it ended: `reason` when it failed. */
@@ -156,24 +152,12 @@ export class SelfMetrics {
     if (ok) this.#reloadAt.set(Date.now() / 1000);
   }
 
-  seriesDropped(n: number): void {
-    if (n > 0) this.#seriesDropped.inc(n);
-  }
-
-  seriesDuplicated(n: number): void {
-    if (n > 0) this.#seriesDuplicated.inc(n);
-  }
-
   orderOutcomesFolded(family: OutcomeFamily, orders: number): void {
     if (orders > 0) this.#outcomesFolded.inc({ family: OUTCOME_FAMILY_NAMES[family] }, orders);
   }
 
   pagingAnomaly(kind: PagingAnomaly, n: number): void {
     if (n > 0) this.#pagingAnomalies.inc({ kind }, n);
-  }
-
-  scrapeRejected(): void {
-    this.#rejected.inc();
   }
 
   readonly connections = {
