@@ -1,10 +1,9 @@
 // Command-line flags in Prometheus style, made from the settings table, and --help made from it too.
 
 import { parseArgs } from "node:util";
-import { nearest } from "../config/problems.js";
+import { nearest } from "../config/errors.js";
 import type { FlagValues } from "../config/load.js";
-import { shownDefault } from "../config/setting.js";
-import { SETTING_LIST } from "../config/settings.js";
+import { SETTING_LIST, shownDefault } from "../config/settings.js";
 
 export interface CommandLine {
   /** Setting flags as given, by name without dashes ("web.listen-address"). */

@@ -1,6 +1,6 @@
 // The one table of settings; the file loader, the environment, the flags, --help and docs/configuration.md read it.
 
-import { configValue, type Setting, setting } from "./setting.js";
+import { valueAt } from "./errors.js";
 import {
   AUTH_TYPES,
   countOrZero,
@@ -25,11 +25,45 @@ import {
   wholeNumber,
 } from "./values.js";
 
+export interface Setting<T> {
+  /** Read from the config file at its id; declared false only when not, and never for envAccount. */
+  file: boolean;
+  env?: string;
+  /** The flag without its dashes ("web.listen-address"); `arg` names its value in --help. */
+  flag?: string;
+  arg?: string;
+  /** The flag is a switch (`--name`, `--no-name`, as kingpin's Bool), not `--name=VALUE`. */
+  switch?: true;
+  /** The flag may be repeated (kingpin's Strings): the parser gets the list. */
+  repeatable?: true;
+  /** Only without a config file: the one account the environment describes. */
+  envAccount?: true;
+  /** A secret: the variable, or `<variable>_FILE` naming a file that holds it. */
+  secret?: true;
+  required?: true;
+  /** Its place in a Config when not its id in camel case ("venue.baseUrl"); false (and envAccount) for no field of its own. */
+  at?: string | false;
+  /** Read at start-up only (the listener, the logger, the HTTP limits): a reload that changes it says the change waits for a restart. */
+  startupOnly?: true;
+  default?: T;
+  /** The default as --help and docs/configuration.md show it, when not the default's own text (required for an object default). */
+  shown?: string;
+  /** One sentence for --help; `more` is added in docs/configuration.md. */
+  help: string;
+  more?: string;
+  /** One parser whatever the source: text from a flag or variable, a YAML value from the file. */
+  parse(value: unknown, where: string): T;
+}
+
+/** Declares a setting, keeping its literal fields for the types below. An account setting of the environment is never in the file. */
+const setting = <const S extends Omit<Setting<unknown>, "file"> & { file?: false }>(s: S): S & { file: boolean } => ({ ...s, file: s.file ?? !s.envAccount });
+
 const SECONDS_MAX = 86_400;
 
 export const SETTINGS = {
   "config.file": setting({
     file: false,
+    at: false,
     flag: "config.file",
     arg: "PATH",
     env: "TRADING_CONFIG_FILE",
@@ -51,7 +85,6 @@ export const SETTINGS = {
     parse: parseListenAddresses,
   }),
   "web.systemd_socket": setting({
-    at: "web.systemdSocket",
     startupOnly: true,
     flag: "web.systemd-socket",
     switch: true,
@@ -62,7 +95,6 @@ export const SETTINGS = {
     parse: parseBoolean,
   }),
   "web.telemetry_path": setting({
-    at: "web.telemetryPath",
     startupOnly: true,
     flag: "web.telemetry-path",
     arg: "PATH",
@@ -95,7 +127,6 @@ export const SETTINGS = {
     parse: parseRoutePrefix,
   }),
   "web.disable_exporter_metrics": setting({
-    at: "web.disableExporterMetrics",
     startupOnly: true,
     flag: "web.disable-exporter-metrics",
     switch: true,
@@ -117,7 +148,6 @@ export const SETTINGS = {
     parse: parseText,
   }),
   "web.max_connections": setting({
-    at: "web.maxConnections",
     startupOnly: true,
     flag: "web.max-connections",
     arg: "N",
@@ -128,7 +158,6 @@ export const SETTINGS = {
     parse: positiveInt(1_000_000),
   }),
   "web.idle_timeout_seconds": setting({
-    at: "web.idleTimeoutSeconds",
     startupOnly: true,
     env: "TRADING_WEB_IDLE_TIMEOUT_SECONDS",
     default: 65,
@@ -137,7 +166,6 @@ export const SETTINGS = {
     parse: seconds({ zero: false, max: SECONDS_MAX }),
   }),
   "web.write_timeout_seconds": setting({
-    at: "web.writeTimeoutSeconds",
     startupOnly: true,
     env: "TRADING_WEB_WRITE_TIMEOUT_SECONDS",
     default: 120,
@@ -145,7 +173,6 @@ export const SETTINGS = {
     parse: seconds({ zero: false, max: SECONDS_MAX }),
   }),
   "web.read_timeout_seconds": setting({
-    at: "web.readTimeoutSeconds",
     startupOnly: true,
     env: "TRADING_WEB_READ_TIMEOUT_SECONDS",
     default: 30,
@@ -175,7 +202,6 @@ export const SETTINGS = {
     parse: oneOf(LOG_FORMATS),
   }),
   "sharding.shard": setting({
-    at: "sharding.shard",
     file: false,
     flag: "shard",
     arg: "I",
@@ -186,7 +212,6 @@ export const SETTINGS = {
     parse: parseShard,
   }),
   "sharding.total_shards": setting({
-    at: "sharding.totalShards",
     file: false,
     flag: "total-shards",
     arg: "N",
@@ -197,7 +222,6 @@ export const SETTINGS = {
     parse: positiveInt(MAX_TOTAL_SHARDS),
   }),
   "venue.base_url": setting({
-    at: "venue.baseUrl",
     env: "TRADING_BASE_URL",
     required: true,
     help: "Base URL of the venue; the /v1/... paths are appended to it.",
@@ -272,14 +296,12 @@ export const SETTINGS = {
     parse: parseText,
   }),
   "venue.history_max_orders": setting({
-    at: "venue.historyMaxOrders",
     env: "TRADING_HISTORY_MAX_ORDERS",
     default: 1000,
     help: "Most history orders read per scrape (paged with offset/limit), up to 1000000.",
     parse: positiveInt(1_000_000),
   }),
   "venue.history_page_size": setting({
-    at: "venue.historyPageSize",
     env: "TRADING_HISTORY_PAGE_SIZE",
     default: 100,
     help: "limit of each history page, up to 100000.",
@@ -287,7 +309,6 @@ export const SETTINGS = {
     parse: positiveInt(100_000),
   }),
   "venue.active_orders_limit": setting({
-    at: "venue.activeOrdersLimit",
     env: "TRADING_ACTIVE_ORDERS_LIMIT",
     default: 1000,
     help: "Limit asked of the active-order list, up to 1000000.",
@@ -295,14 +316,12 @@ export const SETTINGS = {
     parse: positiveInt(1_000_000),
   }),
   "venue.active_orders_limit_param": setting({
-    at: "venue.activeOrdersLimitParam",
     env: "TRADING_ACTIVE_ORDERS_LIMIT_PARAM",
     default: "limit",
     help: "Query parameter that carries that limit (its name is not published).",
     parse: parseHeaderName,
   }),
   "venue.max_body_bytes": setting({
-    at: "venue.maxBodyBytes",
     env: "TRADING_MAX_BODY_BYTES",
     default: 10 * 1024 * 1024,
     help: "Largest decoded venue answer accepted (10 MiB), up to 1 GiB.",
@@ -310,7 +329,6 @@ export const SETTINGS = {
     parse: positiveInt(1024 * 1024 * 1024),
   }),
   "venue.max_items": setting({
-    at: "venue.maxItems",
     env: "TRADING_MAX_ITEMS",
     default: 10_000,
     help: "Most items of one list (positions, orders, markets) read from one venue answer, up to 1000000.",
@@ -318,14 +336,12 @@ export const SETTINGS = {
     parse: positiveInt(1_000_000),
   }),
   "venue.max_retry_after_seconds": setting({
-    at: "venue.maxRetryAfterSeconds",
     env: "TRADING_MAX_RETRY_AFTER_SECONDS",
     default: 300,
     help: "Longest Retry-After honoured; a longer one is cut to this (0: never wait).",
     parse: seconds({ zero: true, max: SECONDS_MAX }),
   }),
   "venue.max_connections": setting({
-    at: "venue.maxConnections",
     startupOnly: true,
     flag: "venue.max-connections",
     arg: "N",
@@ -336,7 +352,6 @@ export const SETTINGS = {
     parse: positiveInt(1024),
   }),
   "venue.markets_cache_seconds": setting({
-    at: "venue.marketsCacheSeconds",
     env: "TRADING_MARKETS_CACHE_SECONDS",
     default: 60,
     help: "How long the public market list is reused after a successful read (0: read every scrape).",
@@ -344,7 +359,6 @@ export const SETTINGS = {
     parse: seconds({ zero: true, max: SECONDS_MAX }),
   }),
   "scrape.min_collection_interval_seconds": setting({
-    at: "scrape.minCollectionIntervalSeconds",
     env: "TRADING_MIN_COLLECTION_INTERVAL_SECONDS",
     default: 12,
     help: "A scrape that arrives less than this after the start of an account's last collection is answered from it, however long it then waits for a slot (0: collect every scrape).",
@@ -352,7 +366,6 @@ export const SETTINGS = {
     parse: seconds({ zero: true, max: SECONDS_MAX }),
   }),
   "scrape.default_timeout_seconds": setting({
-    at: "scrape.defaultTimeoutSeconds",
     startupOnly: true,
     env: "TRADING_SCRAPE_TIMEOUT_SECONDS",
     default: 10,
@@ -361,7 +374,6 @@ export const SETTINGS = {
     parse: seconds({ zero: false, max: SECONDS_MAX }),
   }),
   "scrape.timeout_offset_seconds": setting({
-    at: "scrape.timeoutOffsetSeconds",
     startupOnly: true,
     env: "TRADING_SCRAPE_TIMEOUT_OFFSET_SECONDS",
     default: 0.5,
@@ -369,7 +381,6 @@ export const SETTINGS = {
     parse: seconds({ zero: true, max: SECONDS_MAX }),
   }),
   "scrape.max_timeout_seconds": setting({
-    at: "scrape.maxTimeoutSeconds",
     startupOnly: true,
     env: "TRADING_SCRAPE_TIMEOUT_MAX_SECONDS",
     default: 60,
@@ -377,7 +388,6 @@ export const SETTINGS = {
     parse: seconds({ zero: false, max: SECONDS_MAX }),
   }),
   "scrape.max_in_flight": setting({
-    at: "scrape.maxInFlight",
     startupOnly: true,
     flag: "web.max-requests",
     arg: "N",
@@ -388,7 +398,6 @@ export const SETTINGS = {
     parse: countOrZero(100_000),
   }),
   "scrape.max_queued": setting({
-    at: "scrape.maxQueued",
     startupOnly: true,
     flag: "scrape.max-queued",
     arg: "N",
@@ -400,7 +409,6 @@ export const SETTINGS = {
     parse: wholeNumber(0, 1_000_000, "a whole number from 0 to 1000000"),
   }),
   "scrape.max_series": setting({
-    at: "scrape.maxSeries",
     env: "TRADING_MAX_SERIES",
     default: 200_000,
     help: "Venue series per scrape, up to 100000000; the rest are dropped and counted.",
@@ -408,7 +416,6 @@ export const SETTINGS = {
     parse: positiveInt(100_000_000),
   }),
   "scrape.max_order_outcome_series": setting({
-    at: "scrape.maxOrderOutcomeSeries",
     env: "TRADING_MAX_ORDER_OUTCOME_SERIES",
     default: 1000,
     help: "Order-counter series per account, from 2 to 1000000; new ones past it count as other.",
@@ -417,14 +424,29 @@ export const SETTINGS = {
 };
 
 export type SettingId = keyof typeof SETTINGS;
-type ValueOf<K extends SettingId> = (typeof SETTINGS)[K] extends Setting<infer T> ? T : never;
-type AtOf<K extends SettingId> = (typeof SETTINGS)[K] extends { at?: infer A } ? A : never;
-/** A section of the Config ("venue"): a field for each setting whose `at` is in it, of its parser's type. */
-export type Section<S extends string> = { [K in SettingId as AtOf<K> extends `${S}.${infer F}` ? F : never]: NonNullable<ValueOf<K>> };
+type Entry<K extends SettingId> = (typeof SETTINGS)[K];
+type Camel<S extends string> = S extends `${infer H}_${infer T}` ? `${H}${Capitalize<Camel<T>>}` : S;
+type AtOf<K extends SettingId> = Entry<K> extends { at: infer A extends string } ? A : Entry<K> extends { at: false } | { envAccount: true } ? never : Camel<K>;
+/** A setting's value: its parser's type, or undefined when it may be left unset. */
+type ValueOf<K extends SettingId> = ReturnType<Entry<K>["parse"]> | (Entry<K> extends { default: unknown } | { required: true } ? never : undefined);
+/** The fields of a Config section ("venue"; "" for the top level), each of its setting's type. */
+export type Section<S extends string> = {
+  [K in SettingId as AtOf<K> extends `${S}${S extends "" ? "" : "."}${infer F}` ? (F extends `${string}.${string}` ? never : F) : never]: ValueOf<K>;
+};
 /** Every setting's resolved value (undefined: not given and no default). */
-export type Values = { [K in SettingId]: ValueOf<K> | undefined };
+export type Values = { [K in SettingId]: ReturnType<Entry<K>["parse"]> | undefined };
 
 export const SETTING_LIST = Object.entries(SETTINGS) as Array<[SettingId, Setting<unknown>]>;
+
+/** Where a setting's value sits in a Config ("venue.baseUrl"), if anywhere. */
+export function placeOf([id, s]: (typeof SETTING_LIST)[number]): string | undefined {
+  if (s.at === false || s.envAccount) return undefined;
+  return s.at ?? id.replace(/_([a-z])/g, (_, c: string) => c.toUpperCase());
+}
+
+export function shownDefault(setting: Setting<unknown>): string {
+  return setting.shown ?? (setting.default === undefined ? "required" : String(setting.default));
+}
 
 /**
  * Settings a release had and this one removed, by file key and variable: still accepted, so that a config
@@ -436,8 +458,8 @@ export const REMOVED_SETTINGS = [
 
 /** The start-up-only settings whose value differs between two configurations (a reload keeps the old one). */
 export function startupOnlyChanges(before: object, after: object): SettingId[] {
-  const differs = (at: string) => JSON.stringify(configValue(before, at)) !== JSON.stringify(configValue(after, at));
-  return SETTING_LIST.flatMap(([id, s]) => (s.startupOnly && differs(s.at!) ? [id] : []));
+  const differs = (at: string) => JSON.stringify(valueAt(before, at.split("."))) !== JSON.stringify(valueAt(after, at.split(".")));
+  return SETTING_LIST.flatMap((entry) => (entry[1].startupOnly && differs(placeOf(entry)!) ? [entry[0]] : []));
 }
 
 /** Variables read elsewhere (the build's revision, branch, user and date; src/version.ts): known, so never warned about. */

@@ -36,3 +36,14 @@ export function servedByOtherShard(config: Config, name: string): string | undef
 export function shardAccounts(config: Config): AccountConfig[] {
   return config.accounts.filter((a) => ownsName(config.sharding, a.name));
 }
+
+/** What --config.check says of a split: nothing without one; else this shard's share, each account's shard and the market target's. */
+export function shardLines(config: Config): string[] {
+  const { shard, totalShards } = config.sharding;
+  if (totalShards === 1) return [];
+  return [
+    `shard ${shard} of ${totalShards} serves ${shardAccounts(config).length} of ${config.accounts.length} account(s); the first 8 bytes of each name's SHA-256, mod ${totalShards}:`,
+    ...config.accounts.map((a) => `  ${a.name}: shard ${shardOf(a.name, totalShards)}`),
+    `the venue's market list (${MARKET_TARGET}, by the same hash): shard ${shardOf(MARKET_TARGET, totalShards)}`,
+  ];
+}

@@ -88,7 +88,7 @@ export const THRESHOLD_KEYS = Object.keys(THRESHOLDS) as ThresholdKey[];
 export const DEFAULT_THRESHOLDS: Thresholds = Object.freeze(Object.fromEntries(THRESHOLD_KEYS.map((k) => [k, THRESHOLDS[k].default])) as Thresholds);
 
 /** Each warning and the critical it comes before. */
-export const TIERS: ReadonlyArray<readonly [warning: ThresholdKey, critical: ThresholdKey]> = [
+const TIERS: ReadonlyArray<readonly [warning: ThresholdKey, critical: ThresholdKey]> = [
   ["margin_ratio_warning", "margin_ratio_critical"],
   ["margin_usage_warning", "margin_usage_critical"],
   ["liquidation_distance_warning", "liquidation_distance_critical"],
@@ -103,45 +103,26 @@ function valueProblem(key: ThresholdKey, value: unknown): string | undefined {
   return value > 0 && value <= MAX_SECONDS ? undefined : `must be seconds above 0 and at most ${MAX_SECONDS}`;
 }
 
-export interface ThresholdProblem {
-  key: ThresholdKey;
-  /** The whole line, the key path first. */
-  line: string;
-}
-
 /** `given` (its keys already known) merged over `base`, then checked as merged: each value, then each warning before its critical. */
-export function mergeThresholds(
-  base: Thresholds,
-  given: Readonly<Record<string, unknown>>,
-  prefix: string,
-): { thresholds: Thresholds; problems: ThresholdProblem[] } {
-  const problems: ThresholdProblem[] = [];
+export function mergeThresholds(base: Thresholds, given: Readonly<Record<string, unknown>>, where: string, problem: (key: ThresholdKey, text: string) => void) {
   const merged: Record<string, number> = { ...base };
+  const bad = THRESHOLD_KEYS.filter((key) => key in given && valueProblem(key, given[key]) !== undefined);
   for (const key of THRESHOLD_KEYS) {
-    if (!(key in given)) continue;
-    const problem = valueProblem(key, given[key]);
-    if (problem === undefined) merged[key] = given[key] as number;
-    else problems.push({ key, line: `${prefix}.${key}: ${problem}` });
+    if (bad.includes(key)) problem(key, valueProblem(key, given[key])!);
+    else if (key in given) merged[key] = given[key] as number;
   }
   for (const [warning, critical] of TIERS) {
-    if (problems.some((p) => p.key === warning || p.key === critical)) continue;
     const [w, c] = [merged[warning]!, merged[critical]!];
     const above = THRESHOLDS[critical].fires === "above";
-    if (above ? w < c : w > c) continue;
+    if (bad.includes(warning) || bad.includes(critical) || (above ? w < c : w > c)) continue;
     const [before, after] = above ? ["below", "above"] : ["above", "below"];
     if (critical in given && !(warning in given)) {
-      problems.push({
-        key: critical,
-        line: `${prefix}.${critical}: ${c} is not ${after} the ${warning} it inherits (${w}): set ${prefix}.${warning} too, ${before} ${c}`,
-      });
+      problem(critical, `${c} is not ${after} the ${warning} it inherits (${w}): set ${where}.${warning} too, ${before} ${c}`);
     } else if (warning in given && !(critical in given)) {
-      problems.push({
-        key: warning,
-        line: `${prefix}.${warning}: ${w} is not ${before} the ${critical} it inherits (${c}): set ${prefix}.${critical} too, ${after} ${w}`,
-      });
+      problem(warning, `${w} is not ${before} the ${critical} it inherits (${c}): set ${where}.${critical} too, ${after} ${w}`);
     } else {
-      problems.push({ key: warning, line: `${prefix}.${warning}: ${w} must be ${before} ${prefix}.${critical} (${c}): a warning comes before its critical` });
+      problem(warning, `${w} must be ${before} ${where}.${critical} (${c}): a warning comes before its critical`);
     }
   }
-  return { thresholds: merged as Thresholds, problems };
+  return merged as Thresholds;
 }

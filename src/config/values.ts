@@ -1,7 +1,6 @@
 // Parsers for single configuration values: text from a flag or variable, or a YAML value from the file.
 
-import { ConfigError } from "./errors.js";
-import { meantWord } from "./problems.js";
+import { ConfigError, meantWord } from "./errors.js";
 import { checkHeaderValue } from "./secret.js";
 import { MAX_LABEL_VALUE_LENGTH } from "../util/label-text.js";
 
@@ -174,7 +173,6 @@ export function oneOf<const T extends string>(words: readonly T[], { anyCase = f
 export const AUTH_TYPES = ["api_key", "bearer", "basic", "none"] as const;
 
 export const LOG_LEVELS = ["debug", "info", "warn", "error"] as const;
-export type LogLevel = (typeof LOG_LEVELS)[number];
 
 export const LOG_FORMATS = ["json", "logfmt"] as const;
 export type LogFormat = (typeof LOG_FORMATS)[number];

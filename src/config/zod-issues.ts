@@ -2,33 +2,7 @@
 // Not z.prettifyError (two lines per issue, zod's words, path-length order) nor z.core.toDotPath (headers["X-Frame-Options"]).
 
 import { z } from "zod";
-import { meantWord, type Problems } from "./problems.js";
-
-export type KeyPath = ReadonlyArray<PropertyKey>;
-
-function keyPath(path: KeyPath): string {
-  return path.reduce<string>((out, part) => (typeof part === "number" ? `${out}[${part}]` : out === "" ? String(part) : `${out}.${String(part)}`), "");
-}
-
-/** Offsets of every key path in a parsed document, in document order (YAML keeps the file's order). */
-export function documentOrder(data: unknown): (path: KeyPath) => number {
-  const order = new Map<string, number>();
-  // Each path's text grown from its parent's, as keyPath writes it: a large file's walk stays linear in its keys.
-  const walk = (value: unknown, at: string): void => {
-    order.set(at, order.size);
-    if (Array.isArray(value)) value.forEach((v, i) => walk(v, `${at}[${i}]`));
-    else if (value !== null && typeof value === "object") for (const [k, v] of Object.entries(value)) walk(v, at === "" ? k : `${at}.${k}`);
-  };
-  walk(data, "");
-  return (path) => {
-    // A missing key sorts where its nearest present parent is.
-    for (let n = path.length; n >= 0; n--) {
-      const at = order.get(keyPath(path.slice(0, n)));
-      if (at !== undefined) return at;
-    }
-    return 0;
-  };
-}
+import { type KeyPath, keyPath, meantWord, type Problems, valueAt } from "./errors.js";
 
 /** The keys an object schema accepts at `path`; of a tagged union, the branch whose `type` is the data's. */
 function knownKeys(schema: z.ZodType, path: KeyPath, data: unknown): string[] {
@@ -62,10 +36,6 @@ function didYouMean(given: unknown, words: readonly unknown[]): string {
   return guess === undefined ? "" : ` (did you mean ${JSON.stringify(guess)}?)`;
 }
 
-function valueAt(data: unknown, path: KeyPath): unknown {
-  return path.reduce<unknown>((value, key) => (value !== null && typeof value === "object" ? (value as Record<PropertyKey, unknown>)[key] : undefined), data);
-}
-
 /** The issue in our words; `given` is the value it is about, for a "did you mean". */
 function describe(issue: z.core.$ZodIssue, given: unknown): string {
   switch (issue.code) {
@@ -94,28 +64,19 @@ function describe(issue: z.core.$ZodIssue, given: unknown): string {
   }
 }
 
-export interface IssueContext {
-  schema: z.ZodType;
-  data: unknown;
-  /** Where that data sits in the file ([] for the whole file) and what each line starts with ("web config: "). */
-  at: KeyPath;
-  label: string;
-  order: (path: KeyPath) => number;
-  source: number;
-}
-
-export function addZodIssues(error: z.ZodError, problems: Problems, context: IssueContext): void {
-  const { at, label } = context;
+/** Each issue of parsing `data` (found at `at` in the file of `problems`) with `schema`; `label` starts each line ("web config: "). */
+export function addZodIssues(
+  error: z.ZodError,
+  problems: Problems,
+  { schema, data, at, label }: { schema: z.ZodType; data: unknown; at: KeyPath; label: string },
+): void {
   for (const issue of error.issues) {
     const path = [...at, ...issue.path];
     if (issue.code === "unrecognized_keys") {
-      const known = knownKeys(context.schema, issue.path, context.data).filter((k) => !issue.keys.includes(k));
-      for (const key of issue.keys) {
-        problems.unknownKey(label, keyPath(path), key, known, [context.source, context.order([...path, key])]);
-      }
+      const known = knownKeys(schema, issue.path, data).filter((k) => !issue.keys.includes(k));
+      for (const key of issue.keys) problems.unknownKey(keyPath(path), key, known, [...path, key], label);
       continue;
     }
-    const where = keyPath(path);
-    problems.add(`${label}${where === "" ? "(top level)" : where}`, describe(issue, valueAt(context.data, issue.path)), [context.source, context.order(path)]);
+    problems.add(`${label}${keyPath(path) || "(top level)"}`, describe(issue, valueAt(data, issue.path)), path);
   }
 }

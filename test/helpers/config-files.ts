@@ -1,16 +1,15 @@
 // A configuration from a config file (or parsed YAML) in one call, as the exporter would build it.
 
-import type { Env } from "../../src/config/env.js";
 import { ConfigFile, readConfigFile } from "../../src/config/file.js";
 import { buildConfig } from "../../src/config/load.js";
 import type { Config } from "../../src/config/types.js";
 
 /** The file at `path`; variables in `env` still override it, as they do for the exporter. */
-export function loadConfigFile(path: string, env: Env): Config {
+export function loadConfigFile(path: string, env: NodeJS.ProcessEnv): Config {
   return buildConfig({ env }, readConfigFile(path)).config;
 }
 
 /** Parsed YAML as if read from a file in `baseDir`. */
-export function configFromObject(data: unknown, env: Env, baseDir: string): Config {
+export function configFromObject(data: unknown, env: NodeJS.ProcessEnv, baseDir: string): Config {
   return buildConfig({ env }, new ConfigFile(data, baseDir)).config;
 }

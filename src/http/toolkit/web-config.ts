@@ -1,10 +1,9 @@
 // Reads and validates the --web.config.file (exporter-toolkit's format): TLS, basic auth users, extra headers.
 
 import { dirname, resolve } from "node:path";
-import { ConfigError } from "../../config/errors.js";
-import { FROM_FILE, Problems } from "../../config/problems.js";
+import { ConfigError, Problems } from "../../config/errors.js";
 import { parseYaml, readText } from "../../config/yaml.js";
-import { addZodIssues, documentOrder } from "../../config/zod-issues.js";
+import { addZodIssues } from "../../config/zod-issues.js";
 import { readTlsPems, tlsOptionsFrom } from "./tls-options.js";
 import { type PemSource, type TlsServerConfig, type WebConfig, webConfigSchema } from "./web-config-schema.js";
 
@@ -19,8 +18,8 @@ export function parseWebConfig(text: string, source: string): WebConfig {
   const data = parseYaml(text, "web config") ?? {};
   const parsed = webConfigSchema.safeParse(data, { reportInput: true });
   if (!parsed.success) {
-    const problems = new Problems();
-    addZodIssues(parsed.error, problems, { schema: webConfigSchema, data, at: [], label: "web config: ", order: documentOrder(data), source: FROM_FILE });
+    const problems = new Problems(data);
+    addZodIssues(parsed.error, problems, { schema: webConfigSchema, data, at: [], label: "web config: " });
     problems.throwIfAny();
     throw new ConfigError("web config: invalid");
   }
