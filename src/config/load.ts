@@ -4,7 +4,7 @@ import { isAbsolute, resolve } from "node:path";
 import { ConfigError, ENV_ORDER, type Order, nearest, Problems } from "./errors.js";
 import type { ConfigFile } from "./file.js";
 import { type Secret, secretFromFile, secretFromText } from "./secret.js";
-import { knownVariables, placeOf, REMOVED_SETTINGS, SETTING_LIST, type SettingId, type Values } from "./settings.js";
+import { knownVariables, REMOVED_SETTINGS, SETTING_LIST, type SettingId, type Values } from "./settings.js";
 import { DEFAULT_THRESHOLDS } from "./threshold-table.js";
 import { type AccountConfig, authOf, type Config } from "./types.js";
 
@@ -127,9 +127,9 @@ export function buildConfig(sources: Sources, file: ConfigFile | undefined): Loa
   }
 
   const config: Record<string, unknown> = { accounts, venue: {}, scrape: {}, web: {}, sharding: {} };
-  for (const entry of SETTING_LIST) {
-    const [section, field] = placeOf(entry)?.split(".") ?? [];
-    if (section !== undefined) ((field === undefined ? config : config[section]) as Record<string, unknown>)[field ?? section] = v[entry[0]];
+  for (const [id, { at }] of SETTING_LIST) {
+    const [section, field] = at?.split(".") ?? [];
+    if (section !== undefined) ((field === undefined ? config : config[section]) as Record<string, unknown>)[field ?? section] = v[id];
   }
   // A web config path in the file is relative to the file's folder, as the secret files are.
   const webConfig = v["web.config_file"];
