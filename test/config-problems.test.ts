@@ -7,7 +7,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { addZodIssues } from "../src/config/zod-issues.js";
+import { addZodIssues } from "../src/config/yaml.js";
 import { ConfigError, MAX_PROBLEMS, Problems } from "../src/config/errors.js";
 import { loadConfigFile } from "./helpers/config-files.js";
 import { ConfigFile } from "../src/config/file.js";

@@ -8,8 +8,7 @@ import { REMOVED_SETTINGS, SETTING_LIST, SETTINGS } from "./settings.js";
 import { DEFAULT_THRESHOLDS, mergeThresholds, THRESHOLD_KEYS, type Thresholds } from "./threshold-table.js";
 import { type AccountConfig, authOf } from "./types.js";
 import { parseAccountName, parseHeaderName, parseHeaderValue, parseIdList } from "./values.js";
-import { parseYaml, parseYamlAside, readText } from "./yaml.js";
-import { addZodIssues } from "./zod-issues.js";
+import { addZodIssues, parseYaml, parseYamlAside, readText } from "./yaml.js";
 
 const text = z.string().min(1);
 

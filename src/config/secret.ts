@@ -9,15 +9,11 @@ export const REDACTED = "<secret>";
 
 /** Why `value` cannot be an HTTP header value (RFC 9110), by kind only: the message never shows the value. */
 export function headerValueProblem(value: string): string | undefined {
-  let problem: string | undefined;
-  for (let i = 0; i < value.length; i++) {
-    const c = value.charCodeAt(i);
-    if (c === 10 || c === 13) return "contains a line break";
-    if (c === 0) problem ??= "contains a NUL byte";
-    else if ((c < 32 && c !== 9) || c === 127) problem ??= "contains a control character";
-    else if (c > 255) problem ??= "contains a character that is not Latin-1";
-  }
-  return problem;
+  if (/[\n\r]/.test(value)) return "contains a line break";
+  if (value.includes("\0")) return "contains a NUL byte";
+  // Tab and the C1 controls (0x80-0x9f, obs-text to RFC 9110) are allowed; every other control is not.
+  if (/[^\P{Cc}\t\x80-\x9f]/u.test(value)) return "contains a control character";
+  return /[\u0100-\uffff]/.test(value) ? "contains a character that is not Latin-1" : undefined;
 }
 
 export function checkHeaderValue(value: string, key: string): void {

@@ -2,8 +2,7 @@
 
 import { dirname, resolve } from "node:path";
 import { ConfigError, Problems } from "../../config/errors.js";
-import { parseYaml, readText } from "../../config/yaml.js";
-import { addZodIssues } from "../../config/zod-issues.js";
+import { addZodIssues, parseYaml, readText } from "../../config/yaml.js";
 import { readTlsPems, tlsOptionsFrom } from "./tls-options.js";
 import { type PemSource, type TlsServerConfig, type WebConfig, webConfigSchema } from "./web-config-schema.js";
 
