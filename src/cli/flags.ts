@@ -5,16 +5,6 @@ import { nearest } from "../config/errors.js";
 import type { FlagValues } from "../config/load.js";
 import { SETTING_LIST, shownDefault } from "../config/settings.js";
 
-export interface CommandLine {
-  /** Setting flags as given, by name without dashes ("web.listen-address"). */
-  flags: FlagValues;
-  configCheck: boolean;
-  help: boolean;
-  version: boolean;
-  /** Every flag refused ("command line: unknown flag --x"), in our words: reported with the configuration's problems. */
-  problems: string[];
-}
-
 export const COMMANDS: Array<[string, string]> = [
   ["config.check", "Validate the configuration (and web config) and exit 0 or 1, without serving."],
   ["help", "Print this help and exit."],
@@ -23,14 +13,13 @@ export const COMMANDS: Array<[string, string]> = [
 
 const SETTING_FLAGS = SETTING_LIST.flatMap(([, s]) => (s.flag === undefined ? [] : [s]));
 
-type Option = { type: "string" | "boolean"; short?: string; multiple?: boolean };
+const OPTIONS: Record<string, { type: "string" | "boolean"; short?: string }> = Object.fromEntries([
+  ...SETTING_FLAGS.map((s) => [s.flag, { type: s.switch ? "boolean" : "string" }]),
+  ...COMMANDS.map(([flag]) => [flag, flag === "help" ? { type: "boolean", short: "h" } : { type: "boolean" }]),
+]);
 
-const OPTIONS: Record<string, Option> = {};
-for (const s of SETTING_FLAGS) OPTIONS[s.flag!] = s.switch ? { type: "boolean" } : { type: "string", multiple: s.repeatable === true };
-for (const [flag] of COMMANDS) OPTIONS[flag] = flag === "help" ? { type: "boolean", short: "h" } : { type: "boolean" };
-
-/** Every flag the line sets, and a problem for each it cannot take, so one mistake hides no other. */
-export function parseCommandLine(argv: string[]): CommandLine {
+/** The setting flags given (by name: "web.listen-address"), the commands, and a problem for every flag refused. */
+export function parseCommandLine(argv: string[]) {
   // Tokens, not strict mode: strict stops at the first mistake. allowNegative: a switch is also turned off as kingpin's are.
   const { tokens } = parseArgs({ args: argv, strict: false, allowPositionals: true, allowNegative: true, tokens: true, options: OPTIONS });
   const given: Record<string, string[]> = {};
@@ -39,16 +28,13 @@ export function parseCommandLine(argv: string[]): CommandLine {
     const refused = refusal(token);
     if (refused !== undefined) problems.push(`command line: ${refused}`);
     else if (token.kind === "option") {
-      // A switch reaches its parser as the text a variable would carry.
       const value = OPTIONS[token.name]!.type === "boolean" ? String(!token.rawName.startsWith("--no-")) : token.value!;
       given[token.name] = [...(given[token.name] ?? []), value];
     }
   }
-  const flags: Record<string, string | string[]> = {};
-  for (const s of SETTING_FLAGS) {
-    const values = given[s.flag!];
-    if (values !== undefined) flags[s.flag!] = s.repeatable === true ? values : values.at(-1)!;
-  }
+  const flags: FlagValues = Object.fromEntries(
+    SETTING_FLAGS.flatMap(({ flag, repeatable }) => (given[flag!] ? [[flag, repeatable ? given[flag!] : given[flag!]!.at(-1)]] : [])),
+  );
   const on = (name: string) => given[name]?.at(-1) === "true";
   return { flags, configCheck: on("config.check"), help: on("help"), version: on("version"), problems };
 }
@@ -85,21 +71,16 @@ export function settingRow([id, s]: (typeof SETTING_LIST)[number]): Row {
   return [flag, s.secret ? `${s.env} / ${s.env}_FILE` : (s.env ?? ""), s.file ? id : "", shownDefault(s), s.help, s.more, s.startupOnly];
 }
 
-export const HELP_WIDTH = 100;
-
-/** `text` cut at spaces into lines of at most HELP_WIDTH columns, the first after `indent`, the others after `more`. */
+/** `text` cut at spaces into lines of at most 100 columns, the first after `indent`, the others after `more`. */
 function wrap(text: string, indent: string, more = indent): string[] {
-  const lines: string[] = [];
-  let line = "";
+  const lines = [indent];
   for (const word of text.split(" ").filter(Boolean)) {
-    const lead = lines.length === 0 ? indent : more;
-    if (line !== "" && lead.length + line.length + 1 + word.length > HELP_WIDTH) {
-      lines.push(lead + line);
-      line = word;
-    } else line = line === "" ? word : `${line} ${word}`;
+    const last = lines.at(-1)!;
+    if (last.trim() !== "" && last.length + 1 + word.length > 100) lines.push(more + word);
+    else lines[lines.length - 1] = last.trim() === "" ? last + word : `${last} ${word}`;
   }
   // A no-break space holds a pair together ("file web.listen_address"); it is printed as a space.
-  return [...lines, (lines.length === 0 ? indent : more) + line].map((l) => l.replaceAll("\u00a0", " "));
+  return lines.map((l) => l.replaceAll("\u00a0", " "));
 }
 
 /** --help's groups by the setting's id, in this order; a group's required settings come first. */
