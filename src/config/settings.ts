@@ -1,29 +1,7 @@
 // The one table of settings; the file loader, the environment, the flags, --help and docs/configuration.md read it.
 
 import { valueAt } from "./errors.js";
-import {
-  AUTH_TYPES,
-  countOrZero,
-  LOG_FORMATS,
-  LOG_LEVELS,
-  MAX_TOTAL_SHARDS,
-  oneOf,
-  parseAccountName,
-  parseBaseUrl,
-  parseBoolean,
-  parseHeaderName,
-  parseIdList,
-  parseExternalUrl,
-  parseListenAddresses,
-  parseRoutePrefix,
-  parseShard,
-  parseHeaderValue,
-  parseTelemetryPath,
-  parseText,
-  positiveInt,
-  seconds,
-  wholeNumber,
-} from "./values.js";
+import * as v from "./values.js";
 
 /** A row of the table as declared. */
 interface Declared {
@@ -53,16 +31,6 @@ interface Declared {
   parse(value: unknown, where: string): unknown;
 }
 
-/** A setting as the loaders, the flags and --help read it. */
-export type Setting = Omit<Declared, "file" | "flag" | "at" | "startupOnly"> & {
-  file: boolean;
-  flag: string | undefined;
-  arg: string | undefined;
-  switch: boolean;
-  at: string | undefined;
-  startupOnly: boolean;
-};
-
 const SECONDS_MAX = 86_400;
 
 export const SETTINGS = {
@@ -73,18 +41,18 @@ export const SETTINGS = {
     env: "TRADING_CONFIG_FILE",
     shown: "none: the environment",
     help: "YAML config file of the venue and its accounts.",
-    parse: parseText,
+    parse: v.parseText,
   },
   "web.listen_address": {
     at: "listenAddresses",
     flag: "web.listen-address=HOST:PORT",
     repeatable: true,
     env: "TRADING_LISTEN_ADDRESS",
-    default: parseListenAddresses("0.0.0.0:9842", "default"),
+    default: v.parseListenAddresses("0.0.0.0:9842", "default"),
     shown: "0.0.0.0:9842",
     help: "Address to serve on; repeat the flag to serve on several.",
     more: "`[::1]:9842` for IPv6, `:9842` for all interfaces. The variable takes a comma-separated list, the file key one address or a list.",
-    parse: parseListenAddresses,
+    parse: v.parseListenAddresses,
   },
   "web.systemd_socket": {
     flag: "web.systemd-socket",
@@ -92,7 +60,7 @@ export const SETTINGS = {
     default: false,
     help: "Serve on the sockets systemd passes (socket activation) instead of the listen addresses.",
     more: "Read from `LISTEN_FDS` and `LISTEN_PID`, as the exporter-toolkit does; the exporter stops at start-up if there are none.",
-    parse: parseBoolean,
+    parse: v.parseBoolean,
   },
   "web.telemetry_path": {
     flag: "web.telemetry-path=PATH",
@@ -100,7 +68,7 @@ export const SETTINGS = {
     default: "/metrics",
     help: "Path under which the metrics are served.",
     more: "Under the route prefix; `/metrics` answers 404 once it moved.",
-    parse: parseTelemetryPath,
+    parse: v.parseTelemetryPath,
   },
   "web.external_url": {
     at: "externalUrl",
@@ -109,7 +77,7 @@ export const SETTINGS = {
     shown: "none: as each request reached it",
     help: "URL under which the exporter is reached, behind a reverse proxy; its path is the default route prefix.",
     more: "As Prometheus's flag. `/sd` gives its scheme, host and path to Prometheus. See [Reverse proxy](reverse-proxy.md).",
-    parse: parseExternalUrl,
+    parse: v.parseExternalUrl,
   },
   "web.route_prefix": {
     at: "routePrefix",
@@ -118,7 +86,7 @@ export const SETTINGS = {
     shown: "the external URL's path, or /",
     help: "Prefix of every path served, pages, /-/healthy and the telemetry path included.",
     more: "As Prometheus's flag: outside it every path is 404.",
-    parse: parseRoutePrefix,
+    parse: v.parseRoutePrefix,
   },
   "web.disable_exporter_metrics": {
     flag: "web.disable-exporter-metrics",
@@ -126,7 +94,7 @@ export const SETTINGS = {
     default: false,
     help: "Leave the process and Node.js runtime metrics out of the telemetry path.",
     more: "No `process_*` or `nodejs_*` series; the `trading_exporter_*` ones stay, as the alerts read them.",
-    parse: parseBoolean,
+    parse: v.parseBoolean,
   },
   "web.config_file": {
     at: "webConfigFile",
@@ -135,7 +103,7 @@ export const SETTINGS = {
     shown: "none: plain HTTP, no auth",
     help: "Exporter-toolkit style file for TLS and basic auth of the exporter itself.",
     more: "In the config file, relative to the file's folder. See [Securing the exporter](security.md#securing-the-exporter).",
-    parse: parseText,
+    parse: v.parseText,
   },
   "web.max_connections": {
     flag: "web.max-connections=N",
@@ -143,26 +111,26 @@ export const SETTINGS = {
     default: 512,
     help: "Connections to the exporter open at once on each listener, up to 1000000; past it an idle one is closed for a new one, else the new one.",
     more: "Prometheus's default. [Closes](security.md#connections) counted in `trading_exporter_http_connections_dropped_total`; keep it under the open-files limit.",
-    parse: positiveInt(1_000_000),
+    parse: v.positiveInt(1_000_000),
   },
   "web.idle_timeout_seconds": {
     env: "TRADING_WEB_IDLE_TIMEOUT_SECONDS",
     default: 65,
     help: "An idle keep-alive connection to the exporter is closed after this long.",
     more: "Longer than the scrape interval, so Prometheus reuses its connection.",
-    parse: seconds({ zero: false, max: SECONDS_MAX }),
+    parse: v.seconds({ zero: false, max: SECONDS_MAX }),
   },
   "web.write_timeout_seconds": {
     env: "TRADING_WEB_WRITE_TIMEOUT_SECONDS",
     default: 120,
     help: "A response unfinished this long after its request has its connection closed (Go's WriteTimeout).",
-    parse: seconds({ zero: false, max: SECONDS_MAX }),
+    parse: v.seconds({ zero: false, max: SECONDS_MAX }),
   },
   "web.read_timeout_seconds": {
     env: "TRADING_WEB_READ_TIMEOUT_SECONDS",
     default: 30,
     help: "A request body not in this long after its head loses its connection.",
-    parse: seconds({ zero: false, max: SECONDS_MAX }),
+    parse: v.seconds({ zero: false, max: SECONDS_MAX }),
   },
   "log.level": {
     at: "logLevel",
@@ -171,7 +139,7 @@ export const SETTINGS = {
     default: "info",
     help: "debug, info, warn or error, in any case (WARN as the log writes it).",
     more: "`debug` also logs one line per collection: accounts, series and time taken.",
-    parse: oneOf(LOG_LEVELS, { anyCase: true }),
+    parse: v.oneOf(v.LOG_LEVELS, { anyCase: true }),
   },
   "log.format": {
     at: "logFormat",
@@ -180,7 +148,7 @@ export const SETTINGS = {
     default: "json",
     help: "json or logfmt: one line per event on stderr, with Prometheus's keys (time, level, msg).",
     more: "See [Logging](logging.md).",
-    parse: oneOf(LOG_FORMATS),
+    parse: v.oneOf(v.LOG_FORMATS),
   },
   "sharding.shard": {
     file: false,
@@ -189,23 +157,23 @@ export const SETTINGS = {
     default: 0,
     help: "This replica's shard, from 0: it serves only the accounts whose name hashes to it.",
     more: "A StatefulSet pod name ending in `-I` is shard I (`trading-exporter-2` is 2), so `metadata.name` can be passed. See [Sharding](deployment.md#sharding-accounts-over-replicas).",
-    parse: parseShard,
+    parse: v.parseShard,
   },
   "sharding.total_shards": {
     file: false,
     flag: "total-shards=N",
     env: "TRADING_TOTAL_SHARDS",
     default: 1,
-    help: `Number of replicas the accounts are split over, up to ${MAX_TOTAL_SHARDS}; 1 serves every account.`,
+    help: `Number of replicas the accounts are split over, up to ${v.MAX_TOTAL_SHARDS}; 1 serves every account.`,
     more: "An account belongs to shard (first 8 bytes of SHA-256(name), big-endian) mod N; `--config.check` prints each account's shard.",
-    parse: positiveInt(MAX_TOTAL_SHARDS),
+    parse: v.positiveInt(v.MAX_TOTAL_SHARDS),
   },
   "venue.base_url": {
     env: "TRADING_BASE_URL",
     required: true,
     help: "Base URL of the venue; the /v1/... paths are appended to it.",
     more: "Must be `http(s)://`, with no credentials, query or fragment in it.",
-    parse: parseBaseUrl,
+    parse: v.parseBaseUrl,
   },
   "account.name": {
     env: "TRADING_ACCOUNT",
@@ -213,7 +181,7 @@ export const SETTINGS = {
     default: "default",
     help: "Value of the account label (1-64 of A-Z a-z 0-9 _ . : -).",
     more: "In the config file: each account's `name`.",
-    parse: parseAccountName,
+    parse: v.parseAccountName,
   },
   "account.collateral_ids": {
     env: "TRADING_COLLATERAL_IDS",
@@ -221,7 +189,7 @@ export const SETTINGS = {
     required: true,
     help: "Comma-separated collateral ids; account-info is called once per id per collection.",
     more: "In the config file: each account's `collateral_ids`.",
-    parse: parseIdList,
+    parse: v.parseIdList,
   },
   "account.auth_type": {
     env: "TRADING_AUTH_TYPE",
@@ -229,7 +197,7 @@ export const SETTINGS = {
     default: "api_key",
     help: "How the credential is sent: api_key, bearer, basic or none.",
     more: "In the config file: each account's `auth.type`.",
-    parse: oneOf(AUTH_TYPES),
+    parse: v.oneOf(v.AUTH_TYPES),
   },
   "account.api_key": {
     env: "TRADING_API_KEY",
@@ -238,7 +206,7 @@ export const SETTINGS = {
     shown: "required for api_key",
     help: "The API key, or with TRADING_API_KEY_FILE a file holding it (re-read on reload).",
     more: "Sent on the private endpoints only. Give one of the two, not both. In the config file: `auth.key`.",
-    parse: parseText,
+    parse: v.parseText,
   },
   "account.api_key_header": {
     env: "TRADING_API_KEY_HEADER",
@@ -246,7 +214,7 @@ export const SETTINGS = {
     default: "X-Api-Key",
     help: "Header that carries the key.",
     more: "In the config file: `auth.header_name`.",
-    parse: parseHeaderName,
+    parse: v.parseHeaderName,
   },
   "account.bearer_token": {
     env: "TRADING_BEARER_TOKEN",
@@ -255,7 +223,7 @@ export const SETTINGS = {
     shown: "required for bearer",
     help: "The token sent as Authorization: Bearer, or with TRADING_BEARER_TOKEN_FILE a file holding it.",
     more: "In the config file: `auth.token`.",
-    parse: parseText,
+    parse: v.parseText,
   },
   "account.basic_username": {
     env: "TRADING_BASIC_USERNAME",
@@ -263,7 +231,7 @@ export const SETTINGS = {
     shown: "required for basic",
     help: "The user name sent with Authorization: Basic.",
     more: "In the config file: `auth.username`.",
-    parse: parseHeaderValue,
+    parse: v.parseHeaderValue,
   },
   "account.basic_password": {
     env: "TRADING_BASIC_PASSWORD",
@@ -272,53 +240,53 @@ export const SETTINGS = {
     shown: "required for basic",
     help: "The password sent with Authorization: Basic, or with TRADING_BASIC_PASSWORD_FILE a file holding it.",
     more: "In the config file: `auth.password`.",
-    parse: parseText,
+    parse: v.parseText,
   },
   "venue.history_max_orders": {
     env: "TRADING_HISTORY_MAX_ORDERS",
     default: 1000,
     help: "Most history orders read per scrape (paged with offset/limit), up to 1000000.",
-    parse: positiveInt(1_000_000),
+    parse: v.positiveInt(1_000_000),
   },
   "venue.history_page_size": {
     env: "TRADING_HISTORY_PAGE_SIZE",
     default: 100,
     help: "limit of each history page, up to 100000.",
     more: "If your venue caps `limit` lower, set this to its cap.",
-    parse: positiveInt(100_000),
+    parse: v.positiveInt(100_000),
   },
   "venue.active_orders_limit": {
     env: "TRADING_ACTIVE_ORDERS_LIMIT",
     default: 1000,
     help: "Limit asked of the active-order list, up to 1000000.",
     more: "`trading_active_orders_truncated` says when it was reached.",
-    parse: positiveInt(1_000_000),
+    parse: v.positiveInt(1_000_000),
   },
   "venue.active_orders_limit_param": {
     env: "TRADING_ACTIVE_ORDERS_LIMIT_PARAM",
     default: "limit",
     help: "Query parameter that carries that limit (its name is not published).",
-    parse: parseHeaderName,
+    parse: v.parseHeaderName,
   },
   "venue.max_body_bytes": {
     env: "TRADING_MAX_BODY_BYTES",
     default: 10 * 1024 * 1024,
     help: "Largest decoded venue answer accepted (10 MiB), up to 1 GiB.",
     more: "Larger answers fail with reason `too_large`.",
-    parse: positiveInt(1024 * 1024 * 1024),
+    parse: v.positiveInt(1024 * 1024 * 1024),
   },
   "venue.max_items": {
     env: "TRADING_MAX_ITEMS",
     default: 10_000,
     help: "Most items of one list (positions, orders, markets) read from one venue answer, up to 1000000.",
     more: 'An order list reads at least the limit it asked for. Items past it are not examined and are counted in `trading_exporter_invalid_fields_total{field="over_cap"}`.',
-    parse: positiveInt(1_000_000),
+    parse: v.positiveInt(1_000_000),
   },
   "venue.max_retry_after_seconds": {
     env: "TRADING_MAX_RETRY_AFTER_SECONDS",
     default: 300,
     help: "Longest Retry-After honoured; a longer one is cut to this (0: never wait).",
-    parse: seconds({ zero: true, max: SECONDS_MAX }),
+    parse: v.seconds({ zero: true, max: SECONDS_MAX }),
   },
   "venue.max_connections": {
     startupOnly: true,
@@ -327,21 +295,21 @@ export const SETTINGS = {
     default: 128,
     help: "Connections (so requests in flight) to a venue origin, up to 1024; more wait.",
     more: "Waits: `trading_exporter_venue_connection_waits_total`. [Sizing](performance.md#venue-latency).",
-    parse: positiveInt(1024),
+    parse: v.positiveInt(1024),
   },
   "venue.markets_cache_seconds": {
     env: "TRADING_MARKETS_CACHE_SECONDS",
     default: 60,
     help: "How long the public market list is reused after a successful read (0: read every scrape).",
     more: "A failed read is kept no longer than `scrape.min_collection_interval_seconds`.",
-    parse: seconds({ zero: true, max: SECONDS_MAX }),
+    parse: v.seconds({ zero: true, max: SECONDS_MAX }),
   },
   "scrape.min_collection_interval_seconds": {
     env: "TRADING_MIN_COLLECTION_INTERVAL_SECONDS",
     default: 12,
     help: "A scrape that arrives less than this after the start of an account's last collection is answered from it, however long it then waits for a slot (0: collect every scrape).",
     more: "Any number of scrapers, at any interval and phase, then cost the venue about one collection per account per this long. See [Several Prometheus servers](deployment.md#several-prometheus-servers-ha-pairs).",
-    parse: seconds({ zero: true, max: SECONDS_MAX }),
+    parse: v.seconds({ zero: true, max: SECONDS_MAX }),
   },
   "scrape.default_timeout_seconds": {
     startupOnly: true,
@@ -349,21 +317,21 @@ export const SETTINGS = {
     default: 10,
     help: "Scrape deadline when Prometheus sends no X-Prometheus-Scrape-Timeout-Seconds, and every collection's own deadline.",
     more: "Within `scrape.max_timeout_seconds`; a scrape whose own deadline passes first is answered with the previous collection.",
-    parse: seconds({ zero: false, max: SECONDS_MAX }),
+    parse: v.seconds({ zero: false, max: SECONDS_MAX }),
   },
   "scrape.timeout_offset_seconds": {
     startupOnly: true,
     env: "TRADING_SCRAPE_TIMEOUT_OFFSET_SECONDS",
     default: 0.5,
     help: "Subtracted from Prometheus's timeout header, so the answer arrives before it gives up.",
-    parse: seconds({ zero: true, max: SECONDS_MAX }),
+    parse: v.seconds({ zero: true, max: SECONDS_MAX }),
   },
   "scrape.max_timeout_seconds": {
     startupOnly: true,
     env: "TRADING_SCRAPE_TIMEOUT_MAX_SECONDS",
     default: 60,
     help: "Upper bound of a scrape's deadline, whatever the header says.",
-    parse: seconds({ zero: false, max: SECONDS_MAX }),
+    parse: v.seconds({ zero: false, max: SECONDS_MAX }),
   },
   "scrape.max_in_flight": {
     startupOnly: true,
@@ -372,7 +340,7 @@ export const SETTINGS = {
     default: 40,
     help: "Scrapes served at once, up to 100000 (0: no limit); past it a scrape is answered 503 at once.",
     more: "The flag is node_exporter's, with its meaning; `scrape.max_queued` lets some scrapes wait instead.",
-    parse: countOrZero(100_000),
+    parse: v.countOrZero(100_000),
   },
   "scrape.max_queued": {
     startupOnly: true,
@@ -382,20 +350,20 @@ export const SETTINGS = {
     help: "Scrapes that may wait for a slot once the in-flight limit is reached, up to 1000000; past them 503 at once.",
     more: "A waiting scrape holds a socket, not a collection, for up to half its budget, then gets 503: a burst of probes after a restart waits instead of failing. [Sizing](performance.md#sizing-a-deployment).",
     // 0 means none here, not "no limit" as for the in-flight scrapes.
-    parse: wholeNumber(0, 1_000_000, "a whole number from 0 to 1000000"),
+    parse: v.wholeNumber(0, 1_000_000, "a whole number from 0 to 1000000"),
   },
   "scrape.max_series": {
     env: "TRADING_MAX_SERIES",
     default: 200_000,
     help: "Venue series per scrape, up to 100000000; the rest are dropped and counted.",
     more: "Neither the exporter's own series, the scrape's health (`trading_up`, `trading_scrape_*`, `trading_collection_timestamp_seconds`, `trading_market_list_age_seconds`) nor the alert thresholds (`trading_account_alert_threshold*`) are counted or dropped: the alerts read them. Drops are counted in `trading_exporter_series_dropped_total`.",
-    parse: positiveInt(100_000_000),
+    parse: v.positiveInt(100_000_000),
   },
   "scrape.max_order_outcome_series": {
     env: "TRADING_MAX_ORDER_OUTCOME_SERIES",
     default: 1000,
     help: "Order-counter series per account, from 2 to 1000000; new ones past it count as other.",
-    parse: wholeNumber(2, 1_000_000, "a whole number from 2 to 1000000"),
+    parse: v.wholeNumber(2, 1_000_000, "a whole number from 2 to 1000000"),
   },
 } as const satisfies Record<string, Declared>;
 
@@ -412,12 +380,14 @@ export type Section<S extends string> = {
 /** Every setting's resolved value (undefined: not given and no default). */
 export type Values = { [K in SettingId]: ReturnType<Entry<K>["parse"]> | undefined };
 
-export const SETTING_LIST = Object.entries(SETTINGS as Record<SettingId, Declared>).map(([id, s]): [SettingId, Setting] => {
+/** Each setting with the fields a reader needs filled in: where it sits in a Config (`at`), its flag's name and argument. */
+export const SETTING_LIST = Object.entries(SETTINGS as Record<SettingId, Declared>).map(([id, s]) => {
   const [flag, arg] = s.flag?.split("=") ?? [];
   const at = s.at === false || s.envAccount ? undefined : (s.at ?? id.replace(/_([a-z])/g, (_, c: string) => c.toUpperCase()));
   const startupOnly = s.startupOnly ?? /^(web|log)\./.test(id);
-  return [id as SettingId, { ...s, file: s.file ?? !s.envAccount, flag, arg, switch: flag !== undefined && arg === undefined, at, startupOnly }];
+  return [id as SettingId, { ...s, file: s.file ?? !s.envAccount, flag, arg, switch: flag !== undefined && arg === undefined, at, startupOnly }] as const;
 });
+export type Setting = (typeof SETTING_LIST)[number][1];
 
 export function shownDefault(setting: Setting): string {
   return setting.shown ?? (setting.default === undefined ? "required" : String(setting.default));
