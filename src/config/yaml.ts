@@ -12,31 +12,24 @@ import { fileErrorText } from "../util/error-text.js";
 import { ConfigError, type KeyPath, keyPath, meantWord, type Problems, valueAt } from "./errors.js";
 
 /** The largest config or web config file read: a thousand accounts take about 150 KiB. */
-export const MAX_FILE_BYTES = 1024 * 1024;
+const MAX_FILE_BYTES = 1024 * 1024;
 
-/** At most MAX_FILE_BYTES + 1 bytes: a larger file (or /dev/zero) is refused without being read whole. */
-function readBounded(path: string): Buffer {
-  const fd = openSync(path, "r");
-  try {
-    const buffer = Buffer.alloc(MAX_FILE_BYTES + 1);
-    let length = 0;
-    for (let n = 1; n > 0 && length < buffer.length; length += n) n = readSync(fd, buffer, length, buffer.length - length, null);
-    return buffer.subarray(0, length);
-  } finally {
-    closeSync(fd);
-  }
-}
-
-/** The file's text; `label` ("config file") starts the error when it cannot be read. */
+/** The file's text; a larger file than MAX_FILE_BYTES (or /dev/zero) is refused unread past it. `label` starts a problem's line. */
 export function readText(path: string, label: string): string {
-  let bytes: Buffer;
+  const buffer = Buffer.alloc(MAX_FILE_BYTES + 1);
+  let length = 0;
   try {
-    bytes = readBounded(path);
+    const fd = openSync(path, "r");
+    try {
+      for (let n = 1; n > 0 && length < buffer.length; length += n) n = readSync(fd, buffer, length, buffer.length - length, null);
+    } finally {
+      closeSync(fd);
+    }
   } catch (error) {
     throw new ConfigError(`${label}: ${fileErrorText(error, path)}`);
   }
-  if (bytes.length > MAX_FILE_BYTES) throw new ConfigError(`${label}: ${JSON.stringify(path)} is larger than 1 MiB, the most read; refused`);
-  return bytes.toString("utf8");
+  if (length > MAX_FILE_BYTES) throw new ConfigError(`${label}: ${JSON.stringify(path)} is larger than 1 MiB, the most read; refused`);
+  return buffer.toString("utf8", 0, length);
 }
 
 /** What a YAML error code means, in words; BAD_INDENT and MISSING_CHAR say more by what the parser noticed. */
