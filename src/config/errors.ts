@@ -1,5 +1,4 @@
-// Configuration problems: every one collected instead of stopping at the first, one line each naming the flag,
-// variable or key (never its value), with the name probably meant.
+// Configuration problems, every one collected and sorted: one line each, naming the flag, variable or key (never its value).
 
 import { distance } from "fastest-levenshtein";
 

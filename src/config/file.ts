@@ -8,15 +8,11 @@ import { REMOVED_SETTINGS, SETTING_LIST, SETTINGS } from "./settings.js";
 import { DEFAULT_THRESHOLDS, mergeThresholds, THRESHOLD_KEYS, type Thresholds } from "./threshold-table.js";
 import { type AccountConfig, authOf } from "./types.js";
 import { parseAccountName, parseHeaderName, parseHeaderValue, parseIdList } from "./values.js";
-import { addZodIssues, parseYaml, parseYamlAside, readText } from "./yaml.js";
+import { addZodIssues, parseYamlAside, readText } from "./yaml.js";
 
 const text = z.string().min(1);
 
-const secretKeys = <K extends string>(key: K) =>
-  ({ [key]: text.optional(), [`${key}_file`]: text.optional(), [`${key}_env`]: text.optional() }) as Record<
-    K | `${K}_file` | `${K}_env`,
-    z.ZodOptional<typeof text>
-  >;
+const secretKeys = (key: string) => ({ [key]: text.optional(), [`${key}_file`]: text.optional(), [`${key}_env`]: text.optional() });
 
 const AUTH = z.discriminatedUnion("type", [
   z.strictObject({ type: z.literal("api_key"), header_name: text.default(SETTINGS["account.api_key_header"].default), ...secretKeys("key") }),
@@ -158,12 +154,7 @@ export class ConfigFile {
   }
 }
 
-/** Reads and parses a config file; an unreadable file or bad YAML is one line (the rest cannot be read). */
-export function readConfigFile(path: string): ConfigFile {
-  return new ConfigFile(parseYaml(readText(path, "config file"), "config file"), dirname(path));
-}
-
-/** As readConfigFile, its YAML parsed on a worker thread: a reload of a large file never holds the event loop for the parse. */
+/** Reads a config file, its YAML parsed on a worker thread; an unreadable file or bad YAML is one line (the rest cannot be read). */
 export async function readConfigFileAside(path: string): Promise<ConfigFile> {
   return new ConfigFile(await parseYamlAside(readText(path, "config file"), "config file"), dirname(path));
 }

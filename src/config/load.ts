@@ -13,11 +13,6 @@ type Env = NodeJS.ProcessEnv;
 /** Flag values as given on the command line, by flag name without dashes ("web.listen-address"); a repeatable flag's as a list. */
 export type FlagValues = Readonly<Record<string, string | readonly string[] | undefined>>;
 
-export interface Sources {
-  flags?: FlagValues;
-  env: Env;
-}
-
 export interface Loaded {
   config: Config;
   /** Lines worth a warning (unknown or ignored variables); the configuration is usable. */
@@ -59,8 +54,7 @@ function envAccount(v: Values, env: Env, problems: Problems): AccountConfig[] {
 }
 
 /** Resolves every setting of the table, then the accounts; throws one ConfigError listing every problem. */
-export function buildConfig(sources: Sources, file: ConfigFile | undefined): Loaded {
-  const { env, flags = {} } = sources;
+export function buildConfig({ env, flags = {} }: { env: Env; flags?: FlagValues }, file: ConfigFile | undefined): Loaded {
   const problems = new Problems(file?.data);
   const warnings: string[] = [];
   const known = knownVariables();
@@ -144,7 +138,7 @@ export function configFromEnv(env: Env): Config {
 }
 
 /** Reads the sources: a YAML file when one is named (its reader loaded only then), the environment, the flags. */
-export async function loadConfig(sources: Sources): Promise<Loaded> {
+export async function loadConfig(sources: Parameters<typeof buildConfig>[0]): Promise<Loaded> {
   const flag = sources.flags?.["config.file"];
   const path = typeof flag === "string" ? flag : envValue(sources.env, "TRADING_CONFIG_FILE");
   // yaml and zod are loaded only for a file: the environment-only exporter does without their memory.

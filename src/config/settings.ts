@@ -393,10 +393,7 @@ export function shownDefault(setting: Setting): string {
   return setting.shown ?? (setting.default === undefined ? "required" : String(setting.default));
 }
 
-/**
- * Settings a release had and this one removed, by file key and variable: still accepted, so that a config
- * that carries one loads, with a one-line warning that says to delete it.
- */
+/** Settings a release had and this one removed: still accepted, so a config that has one loads, with a warning to delete it. */
 export const REMOVED_SETTINGS = [
   { key: "venue.reuse_unchanged_bodies", env: "TRADING_REUSE_UNCHANGED_BODIES", why: "no effect since the venue client was rewritten" },
 ];

@@ -6,10 +6,7 @@ import type { AccountConfig, Config, Sharding } from "./types.js";
 /** The `/probe` target of the venue's market list; no account can take the name (account names have no "/"). */
 export const MARKET_TARGET = "venue/markets";
 
-/**
- * SHA-256, not kube-state-metrics' FNV-1a: FNV-1a's low bits depend only on the bytes' low bits (`desk-A` and
- * `desk-a` always share a shard), and `sha256sum` computes it by hand. Every replica and version agrees.
- */
+/** SHA-256, not FNV-1a as kube-state-metrics: FNV-1a's low bits follow the bytes' (`desk-A`, `desk-a` share a shard); sha256sum checks it. */
 export function shardOf(name: string, totalShards: number): number {
   const digest = createHash("sha256").update(name, "utf8").digest();
   return Number(digest.readBigUInt64BE(0) % BigInt(totalShards));

@@ -43,10 +43,7 @@ export function routePrefix(config: Pick<Config, "externalUrl" | "routePrefix">)
 
 type Part<T> = () => T | undefined;
 
-/**
- * An account's credential of `type`, from the parts it needs; a part is undefined when its problem was reported.
- * Every part is read before any is judged, so each missing or bad one is named.
- */
+/** An account's credential of `type` from its parts (undefined: a problem reported); each is read, so each problem is named. */
 export function authOf(type: AuthConfig["type"], header: Part<string>, username: Part<string>, secret: Part<Secret>): AuthConfig | undefined {
   if (type === "none") return { type };
   const [name, user, value] = [type === "api_key" ? header() : "", type === "basic" ? username() : "", secret()];

@@ -1,5 +1,4 @@
-// Reads a YAML file for the config or the web config, and a schema's issues with it: each problem one line naming the
-// file's role or the key path, never the file's text nor a library's words.
+// The config and web config files' YAML, and a schema's issues with it: a problem is one line in our words, never the file's text.
 
 import { once } from "node:events";
 import { closeSync, openSync, readSync } from "node:fs";
@@ -62,11 +61,8 @@ type YamlModule = typeof import("yaml");
 /** What reading a YAML text came to, plain data that crosses to and from a worker thread; `message` is the parser's, never shown. */
 type Read = { data: unknown } | { problem: { code: string; message: string; line: number; col: number } } | { aliases: true };
 
-/**
- * Parses `source` with the yaml module `y`, refusing a key given twice in one map (a set per map: the parser's own
- * check is quadratic in the keys) and aliases that expand past 100 uses (yaml's guard, a ReferenceError). It refers
- * to nothing outside itself: a worker thread runs it from its text.
- */
+// Refuses a key given twice in a map (a set per map: yaml's own check is quadratic) and aliases past 100 uses (yaml's
+// guard). It refers to nothing outside itself: a worker thread runs it from its text.
 function readYaml(y: YamlModule, source: string): Read {
   const lineCounter = new y.LineCounter();
   const doc = y.parseDocument(source, { uniqueKeys: false, prettyErrors: false, lineCounter });
@@ -116,10 +112,7 @@ import("node:worker_threads").then(async ({ parentPort, workerData }) => {
   parentPort.postMessage((${readYaml.toString()})(y, workerData.source));
 });`;
 
-/**
- * As `parseYaml`, on a worker thread of its own: a 1 MiB file takes the parser about 2 s, which a reload must not hold
- * the event loop for (scrapes and /-/healthy go on meanwhile).
- */
+/** As `parseYaml`, on a worker thread: a 1 MiB file takes about 2 s to parse, which a reload must not hold the event loop for. */
 export async function parseYamlAside(source: string, label: string): Promise<unknown> {
   const yamlUrl = pathToFileURL(createRequire(import.meta.url).resolve("yaml")).href;
   const worker = new Worker(PROGRAM, { eval: true, workerData: { yaml: yamlUrl, source } });
@@ -131,8 +124,7 @@ export async function parseYamlAside(source: string, label: string): Promise<unk
   }
 }
 
-// A schema's issues in our words: not z.prettifyError (two lines per issue, zod's words, path-length order)
-// nor z.core.toDotPath (headers["X-Frame-Options"]).
+// A schema's issues in our words, not z.prettifyError's (two lines per issue, zod's words, path-length order).
 
 /** The keys an object schema accepts at `path`; of a tagged union, the branch whose `type` is the data's. */
 function knownKeys(schema: z.ZodType, path: KeyPath, data: unknown): string[] {
