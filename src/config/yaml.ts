@@ -73,15 +73,10 @@ function readYaml(y: YamlModule, source: string): Read {
   y.visit(doc, {
     Map(_key, map) {
       const seen = new Set<unknown>();
-      for (const { key } of map.items) {
-        if (!y.isScalar(key)) continue;
-        if (seen.has(key.value)) {
-          duplicate = key.range?.[0] ?? 0;
-          return y.visit.BREAK;
-        }
-        seen.add(key.value);
-      }
-      return undefined;
+      const twice = map.items.find(({ key }) => y.isScalar(key) && seen.size === seen.add(key.value).size);
+      if (twice === undefined) return undefined;
+      duplicate = (twice.key as { range?: [number] }).range?.[0] ?? 0;
+      return y.visit.BREAK;
     },
   });
   if (duplicate !== undefined) return at("DUPLICATE_KEY", "", duplicate);
@@ -148,13 +143,8 @@ function knownKeys(schema: z.ZodType, path: KeyPath, data: unknown): string[] {
 
 /** ` (did you mean "word"?)` when `given` is text near one of `words`, else nothing. */
 function didYouMean(given: unknown, words: readonly unknown[]): string {
-  const guess =
-    typeof given === "string"
-      ? meantWord(
-          given,
-          words.filter((w): w is string => typeof w === "string"),
-        )
-      : undefined;
+  const texts = words.filter((w): w is string => typeof w === "string");
+  const guess = typeof given === "string" ? meantWord(given, texts) : undefined;
   return guess === undefined ? "" : ` (did you mean ${JSON.stringify(guess)}?)`;
 }
 
@@ -168,12 +158,12 @@ function describe(issue: z.core.$ZodIssue, given: unknown): string {
     case "too_big":
       return `must be at most ${String(issue.maximum)}`;
     case "invalid_union":
-      // A discriminated union names the tag values it accepts.
-      if ("options" in issue && issue.options !== undefined)
-        return `expected one of ${issue.options.map((v) => JSON.stringify(v)).join(", ")}${didYouMean(given, issue.options)}`;
-      return "does not match any accepted form";
-    case "invalid_value":
-      return `expected one of ${issue.values.map((v) => JSON.stringify(v)).join(", ")}${didYouMean(given, issue.values)}`;
+    case "invalid_value": {
+      // A discriminated union names the tag values it accepts, as an enum does.
+      const values = "values" in issue ? issue.values : "options" in issue ? (issue.options as unknown[] | undefined) : undefined;
+      if (values === undefined) return "does not match any accepted form";
+      return `expected one of ${values.map((v) => JSON.stringify(v)).join(", ")}${didYouMean(given, values)}`;
+    }
     case "custom":
     case "invalid_format":
       // Our own texts: every refine and regex in our schemas passes one.
