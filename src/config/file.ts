@@ -3,12 +3,12 @@
 import { dirname, isAbsolute, resolve } from "node:path";
 import { z } from "zod";
 import { ConfigError, type KeyPath, keyPath, type Problems, valueAt } from "./errors.js";
-import { checkHeaderValue, Secret, secretFromFile, secretFromText } from "./secret.js";
+import { checkHeaderValue, readText, Secret, secretFromFile, secretFromText } from "./secret.js";
 import { REMOVED_SETTINGS, SETTING_LIST, SETTINGS } from "./settings.js";
 import { DEFAULT_THRESHOLDS, mergeThresholds, THRESHOLD_KEYS, type Thresholds } from "./threshold-table.js";
 import { type AccountConfig, authOf } from "./types.js";
 import { parseAccountName, parseHeaderName, parseHeaderValue, parseIdList } from "./values.js";
-import { addZodIssues, parseYamlAside, readText } from "./yaml.js";
+import { addZodIssues, parseYamlAside } from "./yaml.js";
 
 const text = z.string().min(1);
 

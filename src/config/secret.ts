@@ -1,6 +1,6 @@
-// A credential that prints as <secret> however it is logged, stringified or inspected.
+// A credential that prints as <secret> however it is logged, stringified or inspected; the bounded read of a file a setting names.
 
-import { readFileSync } from "node:fs";
+import { closeSync, openSync, readSync } from "node:fs";
 import { inspect } from "node:util";
 import { fileErrorText } from "../util/error-text.js";
 import { ConfigError } from "./errors.js";
@@ -49,19 +49,33 @@ export class Secret {
 }
 
 /** A secret given as text (`key` names where): trimmed, and not empty. */
-export function secretFromText(text: string, key: string): Secret {
-  if (text.trim() === "") throw new ConfigError(`${key}: is empty`);
+export function secretFromText(text: string, key: string, empty = "is empty"): Secret {
+  if (text.trim() === "") throw new ConfigError(`${key}: ${empty}`);
   return new Secret(text.trim(), key);
 }
 
 /** A secret read from a file (`key` names the setting that names the file): trimmed, and not empty. */
 export function secretFromFile(path: string, key: string): Secret {
-  let text: string;
+  return secretFromText(readText(path, key), key, "the file is empty");
+}
+
+/** The largest file read (config, web config or secret): a config of a thousand accounts takes about 150 KiB. */
+const MAX_FILE_BYTES = 1024 * 1024;
+
+/** The file's text; a larger file than MAX_FILE_BYTES (or /dev/zero) is refused unread past it. `label` starts a problem's line. */
+export function readText(path: string, label: string): string {
+  const buffer = Buffer.alloc(MAX_FILE_BYTES + 1);
+  let length = 0;
   try {
-    text = readFileSync(path, "utf8");
+    const fd = openSync(path, "r");
+    try {
+      for (let n = 1; n > 0 && length < buffer.length; length += n) n = readSync(fd, buffer, length, buffer.length - length, null);
+    } finally {
+      closeSync(fd);
+    }
   } catch (error) {
-    throw new ConfigError(`${key}: ${fileErrorText(error, path)}`);
+    throw new ConfigError(`${label}: ${fileErrorText(error, path)}`);
   }
-  if (text.trim() === "") throw new ConfigError(`${key}: the file is empty`);
-  return new Secret(text.trim(), key);
+  if (length > MAX_FILE_BYTES) throw new ConfigError(`${label}: ${JSON.stringify(path)} is larger than 1 MiB, the most read; refused`);
+  return buffer.toString("utf8", 0, length);
 }

@@ -87,12 +87,8 @@ export const THRESHOLD_KEYS = Object.keys(THRESHOLDS) as ThresholdKey[];
 
 export const DEFAULT_THRESHOLDS: Thresholds = Object.freeze(Object.fromEntries(THRESHOLD_KEYS.map((k) => [k, THRESHOLDS[k].default])) as Thresholds);
 
-/** Each warning and the critical it comes before. */
-const TIERS: ReadonlyArray<readonly [warning: ThresholdKey, critical: ThresholdKey]> = [
-  ["margin_ratio_warning", "margin_ratio_critical"],
-  ["margin_usage_warning", "margin_usage_critical"],
-  ["liquidation_distance_warning", "liquidation_distance_critical"],
-];
+/** Each warning and the critical it comes before, named alike. */
+const TIERS = THRESHOLD_KEYS.filter((k) => k.endsWith("_critical")).map((c) => [c.replace(/_critical$/, "_warning") as ThresholdKey, c] as const);
 
 /** Longest order age threshold: a year. */
 const MAX_SECONDS = 31_536_000;

@@ -1,35 +1,12 @@
 // The config and web config files' YAML, and a schema's issues with it: a problem is one line in our words, never the file's text.
 
 import { once } from "node:events";
-import { closeSync, openSync, readSync } from "node:fs";
 import { createRequire } from "node:module";
 import { pathToFileURL } from "node:url";
 import { Worker } from "node:worker_threads";
 import * as yaml from "yaml";
 import { z } from "zod";
-import { fileErrorText } from "../util/error-text.js";
 import { ConfigError, type KeyPath, keyPath, meantWord, type Problems, valueAt } from "./errors.js";
-
-/** The largest config or web config file read: a thousand accounts take about 150 KiB. */
-const MAX_FILE_BYTES = 1024 * 1024;
-
-/** The file's text; a larger file than MAX_FILE_BYTES (or /dev/zero) is refused unread past it. `label` starts a problem's line. */
-export function readText(path: string, label: string): string {
-  const buffer = Buffer.alloc(MAX_FILE_BYTES + 1);
-  let length = 0;
-  try {
-    const fd = openSync(path, "r");
-    try {
-      for (let n = 1; n > 0 && length < buffer.length; length += n) n = readSync(fd, buffer, length, buffer.length - length, null);
-    } finally {
-      closeSync(fd);
-    }
-  } catch (error) {
-    throw new ConfigError(`${label}: ${fileErrorText(error, path)}`);
-  }
-  if (length > MAX_FILE_BYTES) throw new ConfigError(`${label}: ${JSON.stringify(path)} is larger than 1 MiB, the most read; refused`);
-  return buffer.toString("utf8", 0, length);
-}
 
 /** What a YAML error code means, in words; BAD_INDENT and MISSING_CHAR say more by what the parser noticed. */
 const YAML_PROBLEMS: Record<string, string> = {

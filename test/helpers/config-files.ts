@@ -4,7 +4,8 @@ import { dirname } from "node:path";
 import { ConfigFile } from "../../src/config/file.js";
 import { buildConfig } from "../../src/config/load.js";
 import type { Config } from "../../src/config/types.js";
-import { parseYaml, readText } from "../../src/config/yaml.js";
+import { readText } from "../../src/config/secret.js";
+import { parseYaml } from "../../src/config/yaml.js";
 
 /** The file at `path`; variables in `env` still override it, as they do for the exporter. */
 export function loadConfigFile(path: string, env: NodeJS.ProcessEnv): Config {

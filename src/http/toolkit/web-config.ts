@@ -2,7 +2,8 @@
 
 import { dirname, resolve } from "node:path";
 import { ConfigError, Problems } from "../../config/errors.js";
-import { addZodIssues, parseYaml, readText } from "../../config/yaml.js";
+import { readText } from "../../config/secret.js";
+import { addZodIssues, parseYaml } from "../../config/yaml.js";
 import { readTlsPems, tlsOptionsFrom } from "./tls-options.js";
 import { type PemSource, type TlsServerConfig, type WebConfig, webConfigSchema } from "./web-config-schema.js";
 
