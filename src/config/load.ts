@@ -109,15 +109,10 @@ export function buildConfig({ env, flags = {} }: { env: Env; flags?: FlagValues 
   }
   problems.throwIfAny();
   // Usable, but a scrape that takes its whole deadline would be cut before its answer is written.
-  const [writeTimeout, maxScrapeTimeout] = [v["web.write_timeout_seconds"], v["scrape.max_timeout_seconds"]];
-  if (writeTimeout !== undefined && maxScrapeTimeout !== undefined && writeTimeout <= maxScrapeTimeout) {
-    const [write, max] = [
-      given["web.write_timeout_seconds"]?.name ?? "web.write_timeout_seconds",
-      given["scrape.max_timeout_seconds"]?.name ?? "scrape.max_timeout_seconds",
-    ];
-    warnings.push(
-      `${write}: ${writeTimeout} s is not above ${max} (${maxScrapeTimeout} s): a scrape that takes its whole deadline is cut before its answer is written`,
-    );
+  const [write, max, nameOf] = [v["web.write_timeout_seconds"], v["scrape.max_timeout_seconds"], (id: SettingId) => given[id]?.name ?? id];
+  if (write !== undefined && max !== undefined && write <= max) {
+    const [writeName, maxName] = [nameOf("web.write_timeout_seconds"), nameOf("scrape.max_timeout_seconds")];
+    warnings.push(`${writeName}: ${write} s is not above ${maxName} (${max} s): a scrape that takes its whole deadline is cut before its answer is written`);
   }
 
   const config: Record<string, unknown> = { accounts, venue: {}, scrape: {}, web: {}, sharding: {} };

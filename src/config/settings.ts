@@ -3,21 +3,20 @@
 import { valueAt } from "./errors.js";
 import * as v from "./values.js";
 
-/** A row of the table as declared. */
+/**
+ * A row of the table as declared. An account. setting describes the environment's one account (only without a config
+ * file); config. and sharding. settings are each process's own; the others are also read from the file at their id.
+ */
 interface Declared {
-  /** Read from the config file at its id unless false; never for envAccount. */
-  file?: false;
   env?: string;
   /** The flag as --help writes it, without dashes: `name=ARG`, or `name` alone for a switch (`--name`, `--no-name`, as kingpin's Bool). */
   flag?: string;
   /** The flag may be repeated (kingpin's Strings): the parser gets the list. */
   repeatable?: true;
-  /** Only without a config file: the one account the environment describes. */
-  envAccount?: true;
   /** A secret: the variable, or `<variable>_FILE` naming a file that holds it. */
   secret?: true;
   required?: true;
-  /** Its place in a Config when not its id in camel case ("venue.baseUrl"); false (and envAccount) for no field of its own. */
+  /** Its place in a Config when not its id in camel case ("venue.baseUrl"); false (and account.) for no field of its own. */
   at?: string | false;
   /** Read at start-up only (every web. and log. setting is): a reload that changes it says the change waits for a restart. */
   startupOnly?: true;
@@ -35,7 +34,6 @@ const SECONDS_MAX = 86_400;
 
 export const SETTINGS = {
   "config.file": {
-    file: false,
     at: false,
     flag: "config.file=PATH",
     env: "TRADING_CONFIG_FILE",
@@ -151,7 +149,6 @@ export const SETTINGS = {
     parse: v.oneOf(v.LOG_FORMATS),
   },
   "sharding.shard": {
-    file: false,
     flag: "shard=I",
     env: "TRADING_SHARD",
     default: 0,
@@ -160,7 +157,6 @@ export const SETTINGS = {
     parse: v.parseShard,
   },
   "sharding.total_shards": {
-    file: false,
     flag: "total-shards=N",
     env: "TRADING_TOTAL_SHARDS",
     default: 1,
@@ -177,7 +173,6 @@ export const SETTINGS = {
   },
   "account.name": {
     env: "TRADING_ACCOUNT",
-    envAccount: true,
     default: "default",
     help: "Value of the account label (1-64 of A-Z a-z 0-9 _ . : -).",
     more: "In the config file: each account's `name`.",
@@ -185,7 +180,6 @@ export const SETTINGS = {
   },
   "account.collateral_ids": {
     env: "TRADING_COLLATERAL_IDS",
-    envAccount: true,
     required: true,
     help: "Comma-separated collateral ids; account-info is called once per id per collection.",
     more: "In the config file: each account's `collateral_ids`.",
@@ -193,7 +187,6 @@ export const SETTINGS = {
   },
   "account.auth_type": {
     env: "TRADING_AUTH_TYPE",
-    envAccount: true,
     default: "api_key",
     help: "How the credential is sent: api_key, bearer, basic or none.",
     more: "In the config file: each account's `auth.type`.",
@@ -201,7 +194,6 @@ export const SETTINGS = {
   },
   "account.api_key": {
     env: "TRADING_API_KEY",
-    envAccount: true,
     secret: true,
     shown: "required for api_key",
     help: "The API key, or with TRADING_API_KEY_FILE a file holding it (re-read on reload).",
@@ -210,7 +202,6 @@ export const SETTINGS = {
   },
   "account.api_key_header": {
     env: "TRADING_API_KEY_HEADER",
-    envAccount: true,
     default: "X-Api-Key",
     help: "Header that carries the key.",
     more: "In the config file: `auth.header_name`.",
@@ -218,7 +209,6 @@ export const SETTINGS = {
   },
   "account.bearer_token": {
     env: "TRADING_BEARER_TOKEN",
-    envAccount: true,
     secret: true,
     shown: "required for bearer",
     help: "The token sent as Authorization: Bearer, or with TRADING_BEARER_TOKEN_FILE a file holding it.",
@@ -227,7 +217,6 @@ export const SETTINGS = {
   },
   "account.basic_username": {
     env: "TRADING_BASIC_USERNAME",
-    envAccount: true,
     shown: "required for basic",
     help: "The user name sent with Authorization: Basic.",
     more: "In the config file: `auth.username`.",
@@ -235,7 +224,6 @@ export const SETTINGS = {
   },
   "account.basic_password": {
     env: "TRADING_BASIC_PASSWORD",
-    envAccount: true,
     secret: true,
     shown: "required for basic",
     help: "The password sent with Authorization: Basic, or with TRADING_BASIC_PASSWORD_FILE a file holding it.",
@@ -370,7 +358,8 @@ export const SETTINGS = {
 export type SettingId = keyof typeof SETTINGS;
 type Entry<K extends SettingId> = (typeof SETTINGS)[K];
 type Camel<S extends string> = S extends `${infer H}_${infer T}` ? `${H}${Capitalize<Camel<T>>}` : S;
-type AtOf<K extends SettingId> = Entry<K> extends { at: infer A extends string } ? A : Entry<K> extends { at: false } | { envAccount: true } ? never : Camel<K>;
+type AtOf<K extends SettingId> =
+  Entry<K> extends { at: infer A extends string } ? A : Entry<K> extends { at: false } ? never : K extends `account.${string}` ? never : Camel<K>;
 /** A setting's value: its parser's type, or undefined when it may be left unset. */
 type ValueOf<K extends SettingId> = ReturnType<Entry<K>["parse"]> | (Entry<K> extends { default: unknown } | { required: true } ? never : undefined);
 /** The fields of a Config section ("venue"; "" for the top level), each of its setting's type. */
@@ -383,9 +372,12 @@ export type Values = { [K in SettingId]: ReturnType<Entry<K>["parse"]> | undefin
 /** Each setting with the fields a reader needs filled in: where it sits in a Config (`at`), its flag's name and argument. */
 export const SETTING_LIST = Object.entries(SETTINGS as Record<SettingId, Declared>).map(([id, s]) => {
   const [flag, arg] = s.flag?.split("=") ?? [];
-  const at = s.at === false || s.envAccount ? undefined : (s.at ?? id.replace(/_([a-z])/g, (_, c: string) => c.toUpperCase()));
+  const [section] = id.split(".");
+  const envAccount = section === "account";
+  const at = s.at === false || envAccount ? undefined : (s.at ?? id.replace(/_([a-z])/g, (_, c: string) => c.toUpperCase()));
   const startupOnly = s.startupOnly ?? /^(web|log)\./.test(id);
-  return [id as SettingId, { ...s, file: s.file ?? !s.envAccount, flag, arg, switch: flag !== undefined && arg === undefined, at, startupOnly }] as const;
+  const file = !envAccount && section !== "config" && section !== "sharding";
+  return [id as SettingId, { ...s, envAccount, file, flag, arg, switch: flag !== undefined && arg === undefined, at, startupOnly }] as const;
 });
 export type Setting = (typeof SETTING_LIST)[number][1];
 
