@@ -67,14 +67,8 @@ function documentOrder(data: unknown): (path: KeyPath) => number {
     else if (value !== null && typeof value === "object") for (const [k, v] of Object.entries(value)) walk(v, at === "" ? k : `${at}.${k}`);
   };
   walk(data, "");
-  return (path) => {
-    // A missing key sorts where its nearest present parent is.
-    for (let n = path.length; n >= 0; n--) {
-      const at = order.get(keyPath(path.slice(0, n)));
-      if (at !== undefined) return at;
-    }
-    return 0;
-  };
+  // A missing key sorts where its nearest present parent is.
+  return (path) => path.map((_, n) => order.get(keyPath(path.slice(0, path.length - n)))).find((at) => at !== undefined) ?? 0;
 }
 
 export class Problems {

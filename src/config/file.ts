@@ -60,10 +60,7 @@ export class ConfigFile {
 
   /** Each section and key of the settings' sections that the table does not know. */
   checkKeys(problems: Problems): void {
-    const sections = new Map<string, string[]>([
-      ["accounts", []],
-      ["thresholds", THRESHOLD_KEYS],
-    ]);
+    const sections = new Map<string, string[]>(Object.entries({ accounts: [], thresholds: THRESHOLD_KEYS }));
     for (const [id, setting] of SETTING_LIST) {
       const [section, key] = id.split(".") as [string, string];
       if (setting.file) sections.set(section, [...(sections.get(section) ?? []), key]);

@@ -1,7 +1,7 @@
 // Which shard owns a name: the first 8 bytes of its UTF-8 SHA-256, big-endian, modulo the number of shards.
 
 import { createHash } from "node:crypto";
-import type { AccountConfig, Config, Sharding } from "./types.js";
+import type { AccountConfig, Config } from "./types.js";
 
 /** The `/probe` target of the venue's market list; no account can take the name (account names have no "/"). */
 export const MARKET_TARGET = "venue/markets";
@@ -12,12 +12,12 @@ export function shardOf(name: string, totalShards: number): number {
   return Number(digest.readBigUInt64BE(0) % BigInt(totalShards));
 }
 
-function ownsName(sharding: Sharding, name: string): boolean {
+function ownsName(sharding: Config["sharding"], name: string): boolean {
   return sharding.totalShards === 1 || shardOf(name, sharding.totalShards) === sharding.shard;
 }
 
 /** Whether this process serves the market target, and the market families on `/metrics`: one shard of a fleet does. */
-export function ownsMarkets(sharding: Sharding): boolean {
+export function ownsMarkets(sharding: Config["sharding"]): boolean {
   return ownsName(sharding, MARKET_TARGET);
 }
 

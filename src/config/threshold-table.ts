@@ -1,17 +1,9 @@
 // The alert thresholds a desk sets per account: the one table of their defaults, and how a config's maps merge over it.
 
-export interface ThresholdSpec {
-  readonly default: number;
-  /** ratio: in (0, 1], exported in trading_account_alert_threshold; seconds: exported in trading_account_alert_threshold_seconds. */
-  readonly unit: "ratio" | "seconds";
-  /** The side that alerts: above it (a margin ratio) or below it (a liquidation distance). Of two values, the stricter is the lower for above, the higher for below. */
-  readonly fires: "above" | "below";
-  /** The shipped alert that compares with it. */
-  readonly alert: string;
-  readonly series: string;
-  readonly help: string;
-}
+type Spec = { default: number; unit: "ratio" | "seconds"; fires: "above" | "below"; alert: string; series: string; help: string };
 
+// unit: a ratio in (0, 1] is exported in trading_account_alert_threshold, seconds in ..._seconds. fires: the side of it
+// that alerts (of two values the stricter is the lower for above, the higher for below). alert: the shipped rule on `series`.
 export const THRESHOLDS = {
   margin_ratio_warning: {
     default: 0.8,
@@ -77,7 +69,7 @@ export const THRESHOLDS = {
     series: "trading_active_orders_oldest_created_timestamp_seconds",
     help: "Age of the oldest active order, in seconds, above which it is a warning.",
   },
-} as const satisfies Record<string, ThresholdSpec>;
+} as const satisfies Record<string, Spec>;
 
 export type ThresholdKey = keyof typeof THRESHOLDS;
 /** An account's thresholds, every key filled in. */

@@ -23,15 +23,13 @@ export interface AccountConfig {
 
 export type VenueConfig = Section<"venue">;
 
-/** This process's place among the replicas that split the accounts (kube-state-metrics' --shard/--total-shards). */
-export type Sharding = Section<"sharding">;
-
 export type Config = Section<""> & {
   venue: VenueConfig;
   accounts: AccountConfig[];
   scrape: Section<"scrape">;
   web: Section<"web">;
-  sharding: Sharding;
+  /** This process's place among the replicas that split the accounts (kube-state-metrics' --shard/--total-shards). */
+  sharding: Section<"sharding">;
 };
 
 /** The prefix every path is served under: the route prefix, else the external URL's path, else "/" (Prometheus's rule). */
