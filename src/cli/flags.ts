@@ -11,10 +11,8 @@ export const COMMANDS: Array<[string, string]> = [
   ["version", "Print the version and exit."],
 ];
 
-const SETTING_FLAGS = SETTING_LIST.flatMap(([, s]) => (s.flag === undefined ? [] : [s]));
-
-const OPTIONS: Record<string, { type: "string" | "boolean"; short?: string }> = Object.fromEntries([
-  ...SETTING_FLAGS.map((s) => [s.flag, { type: s.switch ? "boolean" : "string" }]),
+const OPTIONS: Record<string, { type: "string" | "boolean"; short?: string; multiple?: boolean }> = Object.fromEntries([
+  ...SETTING_LIST.flatMap(([, s]) => (s.flag === undefined ? [] : [[s.flag, { type: s.switch ? "boolean" : "string", multiple: s.repeatable ?? false }]])),
   ...COMMANDS.map(([flag]) => [flag, flag === "help" ? { type: "boolean", short: "h" } : { type: "boolean" }]),
 ]);
 
@@ -22,24 +20,21 @@ const OPTIONS: Record<string, { type: "string" | "boolean"; short?: string }> = 
 export function parseCommandLine(argv: string[]) {
   // Tokens, not strict mode: strict stops at the first mistake. allowNegative: a switch is also turned off as kingpin's are.
   const { tokens } = parseArgs({ args: argv, strict: false, allowPositionals: true, allowNegative: true, tokens: true, options: OPTIONS });
-  const given: Record<string, string[]> = {};
+  const given: Record<string, string | string[]> = {};
   const problems: string[] = [];
   for (const token of tokens) {
     const refused = refusal(token);
     if (refused !== undefined) problems.push(`command line: ${refused}`);
     else if (token.kind === "option") {
       const value = OPTIONS[token.name]!.type === "boolean" ? String(!token.rawName.startsWith("--no-")) : token.value!;
-      given[token.name] = [...(given[token.name] ?? []), value];
+      given[token.name] = OPTIONS[token.name]!.multiple ? [...(given[token.name] ?? []), value] : value;
     }
   }
-  const flags: FlagValues = Object.fromEntries(
-    SETTING_FLAGS.flatMap(({ flag, repeatable }) => (given[flag!] ? [[flag, repeatable ? given[flag!] : given[flag!]!.at(-1)]] : [])),
-  );
-  const on = (name: string) => given[name]?.at(-1) === "true";
-  return { flags, configCheck: on("config.check"), help: on("help"), version: on("version"), problems };
+  const { "config.check": configCheck, help, version, ...flags }: FlagValues = given;
+  return { flags, configCheck: configCheck === "true", help: help === "true", version: version === "true", problems };
 }
 
-/** A flag's name as it may be shown, with the dashes it was written with: a plain name, never anything that could be a value. */
+/** A flag's name as it may be shown, with the dashes it was written with (-x for x of a bundle -hx): a plain name, never a value. */
 function shown(name: string, dashes = "--"): string {
   return /^[A-Za-z0-9._-]{1,64}$/.test(name) ? `${dashes}${name}` : "(name not shown: not a plain flag name)";
 }
@@ -53,8 +48,8 @@ function refusal(token: NonNullable<ReturnType<typeof parseArgs>["tokens"]>[numb
   if (option === undefined || (negated && option.type !== "boolean")) {
     const name = negated ? token.rawName.slice(2) : token.name;
     const guess = nearest(name, Object.keys(OPTIONS));
-    // A short flag (-x, or x of a bundle such as -hx) is shown as one, not as --x.
-    return `unknown flag ${shown(name, token.rawName.startsWith("--") ? "--" : "-")}${guess === undefined ? "" : ` (did you mean --${guess}?)`}`;
+    const dashes = token.rawName.startsWith("--") ? "--" : "-";
+    return `unknown flag ${shown(name, dashes)}${guess === undefined ? "" : ` (did you mean --${guess}?)`}`;
   }
   if (option.type === "boolean" && token.value !== undefined) return `${shown(token.name)} takes no value`;
   // As in strict mode, a value that starts with "-" is taken only as --name=value.
