@@ -3,7 +3,7 @@
 import { parseArgs } from "node:util";
 import { nearest } from "../config/errors.js";
 import type { FlagValues } from "../config/load.js";
-import { SETTING_LIST, shownDefault } from "../config/settings.js";
+import { SETTING_LIST } from "../config/settings.js";
 
 export const COMMANDS: Array<[string, string]> = [
   ["config.check", "Validate the configuration (and web config) and exit 0 or 1, without serving."],
@@ -63,7 +63,7 @@ export type Row = [flag: string, variable: string, key: string, fallback: string
 
 export function settingRow([id, s]: (typeof SETTING_LIST)[number]): Row {
   const flag = s.flag === undefined ? "" : s.switch ? `--${s.flag}` : `--${s.flag}=${s.arg}`;
-  return [flag, s.secret ? `${s.env} / ${s.env}_FILE` : (s.env ?? ""), s.file ? id : "", shownDefault(s), s.help, s.more, s.startupOnly];
+  return [flag, s.secret ? `${s.env} / ${s.env}_FILE` : (s.env ?? ""), s.file ? id : "", s.shown, s.help, s.more, s.startupOnly];
 }
 
 /** `text` cut at spaces into lines of at most 100 columns, the first after `indent`, the others after `more`. */

@@ -44,18 +44,12 @@ function secretOf(raw: Record<string, string | undefined>, name: string, key: st
 
 export class ConfigFile {
   readonly data: Record<string, unknown>;
+  readonly baseDir: string;
 
   /** `data` is the parsed YAML; relative paths in it resolve against `baseDir`. */
-  constructor(
-    data: unknown,
-    readonly baseDir: string,
-  ) {
+  constructor(data: unknown, baseDir: string) {
     if (!isMap(data)) throw new ConfigError("config file: expected a mapping of sections (venue, accounts, scrape, web, log)");
-    this.data = data;
-  }
-
-  value(id: string): unknown {
-    return valueAt(this.data, id.split("."));
+    [this.data, this.baseDir] = [data, baseDir];
   }
 
   /** Each section and key of the settings' sections that the table does not know. */

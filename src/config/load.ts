@@ -1,7 +1,7 @@
 // Builds the configuration by the settings table (flag > environment > file > default), every problem reported at once.
 
 import { isAbsolute, resolve } from "node:path";
-import { ConfigError, ENV_ORDER, type Order, nearest, Problems } from "./errors.js";
+import { ConfigError, ENV_ORDER, type Order, nearest, Problems, valueAt } from "./errors.js";
 import type { ConfigFile } from "./file.js";
 import { type Secret, secretFromFile, secretFromText } from "./secret.js";
 import { knownVariables, REMOVED_SETTINGS, SETTING_LIST, type SettingId, type Values } from "./settings.js";
@@ -67,7 +67,7 @@ export function buildConfig({ env, flags = {} }: { env: Env; flags?: FlagValues 
     if (meant !== undefined) problems.misspelt(name, text, meant);
   }
   for (const { key, env: name, why } of REMOVED_SETTINGS) {
-    if (file?.value(key) !== undefined) warnings.push(`${key}: removed (${why}), ignored; delete it`);
+    if (valueAt(file?.data, key.split(".")) !== undefined) warnings.push(`${key}: removed (${why}), ignored; delete it`);
     if (envValue(env, name) !== undefined) warnings.push(`${name}: removed (${why}), ignored; delete it`);
   }
   const values: Partial<Record<SettingId, unknown>> = {};
@@ -88,7 +88,7 @@ export function buildConfig({ env, flags = {} }: { env: Env; flags?: FlagValues 
         ? [flag, `--${setting.flag}`, index]
         : variable !== undefined
           ? [variable, setting.env!, ENV_ORDER + index]
-          : [setting.file ? file?.value(id) : undefined, id, id.split(".")];
+          : [setting.file ? valueAt(file?.data, id.split(".")) : undefined, id, id.split(".")];
     if (value !== undefined) {
       given[id] = { name, order };
       values[id] = problems.collect(order, () => setting.parse(value, name), undefined);

@@ -377,13 +377,10 @@ export const SETTING_LIST = Object.entries(SETTINGS as Record<SettingId, Declare
   const at = s.at === false || envAccount ? undefined : (s.at ?? id.replace(/_([a-z])/g, (_, c: string) => c.toUpperCase()));
   const startupOnly = s.startupOnly ?? /^(web|log)\./.test(id);
   const file = !envAccount && section !== "config" && section !== "sharding";
-  return [id as SettingId, { ...s, envAccount, file, flag, arg, switch: flag !== undefined && arg === undefined, at, startupOnly }] as const;
+  const shown = s.shown ?? (s.default === undefined ? "required" : String(s.default));
+  return [id as SettingId, { ...s, envAccount, file, flag, arg, switch: flag !== undefined && arg === undefined, at, startupOnly, shown }] as const;
 });
 export type Setting = (typeof SETTING_LIST)[number][1];
-
-export function shownDefault(setting: Setting): string {
-  return setting.shown ?? (setting.default === undefined ? "required" : String(setting.default));
-}
 
 /** Settings a release had and this one removed: still accepted, so a config that has one loads, with a warning to delete it. */
 export const REMOVED_SETTINGS = [

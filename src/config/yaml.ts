@@ -33,14 +33,12 @@ function yamlProblem(code: string, message: string): string {
   return YAML_PROBLEMS[code] ?? `not YAML the parser reads (${code})`;
 }
 
-type YamlModule = typeof import("yaml");
-
 /** What reading a YAML text came to, plain data that crosses to and from a worker thread; `message` is the parser's, never shown. */
 type Read = { data: unknown } | { problem: { code: string; message: string; line: number; col: number } } | { aliases: true };
 
 // Refuses a key given twice in a map (a set per map: yaml's own check is quadratic) and aliases past 100 uses (yaml's
 // guard). It refers to nothing outside itself: a worker thread runs it from its text.
-function readYaml(y: YamlModule, source: string): Read {
+function readYaml(y: typeof import("yaml"), source: string): Read {
   const lineCounter = new y.LineCounter();
   const doc = y.parseDocument(source, { uniqueKeys: false, prettyErrors: false, lineCounter });
   const at = (code: string, message: string, pos: number): Read => ({ problem: { code, message, ...lineCounter.linePos(pos) } });
