@@ -28,8 +28,9 @@ interface Problem {
   where: string;
   text: string;
   order: Order;
-  /** For an unknown key: the full path of the known key it was probably meant to be. */
+  /** For an unknown name: the known one it was probably meant as; a stand-in is shown only in place of that one's "required". */
   meant?: string | undefined;
+  standIn?: boolean;
 }
 
 /** The known name closest to `name`, when it is close enough to be the one meant. */
@@ -73,8 +74,6 @@ function documentOrder(data: unknown): (path: KeyPath) => number {
 
 export class Problems {
   readonly #list: Problem[] = [];
-  /** Names nobody reads, each probably meant as another: shown only in place of that one's "required". */
-  readonly #misspelt: { where: string; text: string; meant: string }[] = [];
 
   /** `file` is the parsed file whose key paths problems may name: walked for their order only if one is reported. */
   constructor(readonly file?: unknown) {}
@@ -105,25 +104,23 @@ export class Problems {
   }
 
   misspelt(where: string, text: string, meant: string): void {
-    this.#misspelt.push({ where, text, meant });
+    this.#list.push({ where, text, order: 0, meant, standIn: true });
   }
 
   get size(): number {
     return this.#list.length;
   }
 
-  /** Sorted; a "required" for a key an unknown key was meant as is dropped: the unknown key is the real mistake. */
+  /** Sorted; a "required" for a name an unknown one was meant as gives way to it, the real mistake. */
   throwIfAny(): void {
-    if (this.#list.length === 0) return;
-    const meant = new Set(this.#list.map((p) => p.meant));
     // "TRADING_API_KEY or TRADING_API_KEY_FILE: required" is what TRADING_API_KEY_FIEL was meant to be.
-    const isMeant = (p: Problem, name: string | undefined) => p.where.split(" or ").some((part) => part === name);
+    const meaning = (p: Problem) => this.#list.filter((q) => q.meant !== undefined && p.where.split(" or ").includes(q.meant));
     const kept = this.#list.flatMap((p): Problem[] => {
-      if (!p.text.startsWith("required")) return [p];
-      if (meant.has(p.where)) return [];
-      const typos = this.#misspelt.filter((m) => isMeant(p, m.meant));
-      return typos.length === 0 ? [p] : typos.map((m) => ({ where: m.where, text: m.text, order: p.order }));
+      if (p.standIn) return [];
+      if (!p.text.startsWith("required") || meaning(p).length === 0) return [p];
+      return meaning(p).flatMap((q) => (q.standIn ? [{ ...q, order: p.order, standIn: false }] : []));
     });
+    if (kept.length === 0) return;
     const place = documentOrder(kept.some((p) => typeof p.order !== "number") ? this.file : undefined);
     const rank = ({ order }: Problem) => (typeof order === "number" ? order - 2 * ENV_ORDER : place(order));
     kept.sort((a, b) => rank(a) - rank(b));

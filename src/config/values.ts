@@ -76,10 +76,9 @@ export function parseTelemetryPath(value: unknown, key: string): string {
 
 /** As Prometheus's --web.route-prefix: "trading", "/trading/" and "/trading" are all "/trading", and "" is "/". */
 export function parseRoutePrefix(value: unknown, key: string): string {
-  const trimmed = textOf(value, key, "a path")
+  const prefix = `/${textOf(value, key, "a path")
     .trim()
-    .replace(/^\/+|\/+$/g, "");
-  const prefix = `/${trimmed}`;
+    .replace(/^\/+|\/+$/g, "")}`;
   if (prefix !== "/" && !isPlainPath(prefix)) throw new ConfigError(`${key}: expected a path such as /trading (segments of A-Z a-z 0-9 . _ ~ -)`);
   return prefix;
 }
