@@ -95,10 +95,7 @@ export class Problems {
       return step();
     } catch (error) {
       if (!(error instanceof ConfigError)) throw error;
-      for (const line of error.problems) {
-        const at = line.indexOf(": ");
-        this.add(at < 0 ? line : line.slice(0, at), at < 0 ? "invalid" : line.slice(at + 2), order);
-      }
+      for (const [where = "", text = "invalid"] of error.problems.map((line) => line.split(/: (.*)/s))) this.add(where, text, order);
       return fallback;
     }
   }

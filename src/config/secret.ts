@@ -16,9 +16,11 @@ export function headerValueProblem(value: string): string | undefined {
   return /[\u0100-\uffff]/.test(value) ? "contains a character that is not Latin-1" : undefined;
 }
 
-export function checkHeaderValue(value: string, key: string): void {
+/** `value` when it is a valid HTTP header value, else a problem naming `key`. */
+export function checkHeaderValue(value: string, key: string): string {
   const problem = headerValueProblem(value);
   if (problem !== undefined) throw new ConfigError(`${key}: ${problem}, so it is not a valid HTTP header value (value not shown)`);
+  return value;
 }
 
 export class Secret {
@@ -26,8 +28,7 @@ export class Secret {
 
   /** `key` names where the value came from (key path or variable), for the error when it is not a valid header value. */
   constructor(value: string, key: string) {
-    checkHeaderValue(value, key);
-    this.#value = value;
+    this.#value = checkHeaderValue(value, key);
   }
 
   /** The credential itself: call only where it is put on the wire. */

@@ -8,8 +8,7 @@ export const MARKET_TARGET = "venue/markets";
 
 /** SHA-256, not FNV-1a as kube-state-metrics: FNV-1a's low bits follow the bytes' (`desk-A`, `desk-a` share a shard); sha256sum checks it. */
 export function shardOf(name: string, totalShards: number): number {
-  const digest = createHash("sha256").update(name, "utf8").digest();
-  return Number(digest.readBigUInt64BE(0) % BigInt(totalShards));
+  return Number(createHash("sha256").update(name, "utf8").digest().readBigUInt64BE(0) % BigInt(totalShards));
 }
 
 function ownsName(sharding: Config["sharding"], name: string): boolean {

@@ -104,13 +104,11 @@ export function mergeThresholds(base: Thresholds, given: Readonly<Record<string,
     const above = THRESHOLDS[critical].fires === "above";
     if (bad.includes(warning) || bad.includes(critical) || (above ? w < c : w > c)) continue;
     const [before, after] = above ? ["below", "above"] : ["above", "below"];
-    if (critical in given && !(warning in given)) {
+    if (critical in given && !(warning in given))
       problem(critical, `${c} is not ${after} the ${warning} it inherits (${w}): set ${where}.${warning} too, ${before} ${c}`);
-    } else if (warning in given && !(critical in given)) {
+    else if (warning in given && !(critical in given))
       problem(warning, `${w} is not ${before} the ${critical} it inherits (${c}): set ${where}.${critical} too, ${after} ${w}`);
-    } else {
-      problem(warning, `${w} must be ${before} ${where}.${critical} (${c}): a warning comes before its critical`);
-    }
+    else problem(warning, `${w} must be ${before} ${where}.${critical} (${c}): a warning comes before its critical`);
   }
   return merged as Thresholds;
 }

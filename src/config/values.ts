@@ -19,18 +19,15 @@ export function parseText(value: unknown, key: string): string {
 
 /** Text sent as an HTTP header value (a basic-auth user name): no line break or other control character. */
 export function parseHeaderValue(value: unknown, key: string): string {
-  const text = parseText(value, key);
-  checkHeaderValue(text, key);
-  return text;
+  return checkHeaderValue(parseText(value, key), key);
 }
 
 function parseListenAddress(value: unknown, key: string): { host: string; port: number } {
   const expected = "host:port (e.g. 0.0.0.0:9842 or [::1]:9842)";
   const match = /^(?:\[([0-9a-fA-F:.]+)\]|([^:[\]]*)):(\d{1,5})$/.exec(textOf(value, key, expected).trim());
-  const port = match ? Number(match[3]) : Number.NaN;
-  if (!match || port > 65535) throw new ConfigError(`${key}: expected ${expected}`);
+  if (!match || Number(match[3]) > 65535) throw new ConfigError(`${key}: expected ${expected}`);
   const host = match[1] ?? match[2] ?? "";
-  return { host: host === "" ? "0.0.0.0" : host, port };
+  return { host: host === "" ? "0.0.0.0" : host, port: Number(match[3]) };
 }
 
 /** An address given twice is refused, unless its port is 0 (each of those binds a port of its own). */

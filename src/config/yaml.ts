@@ -103,9 +103,7 @@ function knownKeys(schema: z.ZodType, path: KeyPath, data: unknown): string[] {
   if (schema instanceof z.ZodPipe) return knownKeys(schema.in as z.ZodType, path, data);
   if (schema instanceof z.ZodUnion) {
     const tag = (data as { type?: unknown } | undefined)?.type;
-    const branch = (schema.options as z.ZodType[]).find(
-      (o) => o instanceof z.ZodObject && o.shape.type instanceof z.ZodLiteral && (o.shape.type.values as Set<unknown>).has(tag),
-    );
+    const branch = (schema.options as z.ZodType[]).find((o) => o instanceof z.ZodObject && o.shape.type?.safeParse(tag).success);
     return branch === undefined ? [] : knownKeys(branch, path, data);
   }
   const [head, ...rest] = path;
