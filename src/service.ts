@@ -6,8 +6,7 @@ import { startupOnlyChanges } from "./config/settings.js";
 import { type Config, routePrefix } from "./config/types.js";
 import { Exporter } from "./exporter.js";
 import { createApp } from "./http/app.js";
-import { type ListenOptions, type ListenTarget, listenAll, type RunningServers } from "./http/server.js";
-import { CHECK_SOCKET_UNIT, SystemdSocketError, takeSystemdSockets } from "./http/systemd-socket.js";
+import { type ListenOptions, type ListenTarget, listenAll, type RunningServers, takeSystemdSockets } from "./http/server.js";
 import { SelfMetrics } from "./metrics/self.js";
 import { addSecrets } from "./util/redact.js";
 import { libraryErrorText } from "./util/error-text.js";
@@ -98,11 +97,6 @@ export async function startService(config: Config, logger: Logger, options: Serv
     writeTimeoutMs: config.web.writeTimeoutSeconds * 1000,
     readTimeoutMs: config.web.readTimeoutSeconds * 1000,
     events: exporter.self.connections,
-  }).catch((error: unknown) => {
-    // Node says only EINVAL for a descriptor that is a file or a closed one: name what it was meant to be.
-    if (config.web.systemdSocket)
-      throw new SystemdSocketError(libraryErrorText(error, "a descriptor systemd passed is not a socket to serve on"), CHECK_SOCKET_UNIT);
-    throw error;
   });
   return {
     exporter,

@@ -3,10 +3,8 @@
 import bcrypt from "bcryptjs";
 import type express from "express";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { AddressStandings, addressGroup } from "../src/http/toolkit/address-standing.js";
-import { basicAuth } from "../src/http/toolkit/basic-auth.js";
-import { MAX_WAIT_MS, MAX_WAITING_CHECKS } from "../src/http/toolkit/check-queue.js";
-import { webGuards } from "../src/http/toolkit/guards.js";
+import { AddressStandings, addressGroup, MAX_WAIT_MS, MAX_WAITING_CHECKS } from "../src/http/toolkit/check-queue.js";
+import { basicAuth, webGuards } from "../src/http/toolkit/guards.js";
 
 const PASSWORD = "correct horse battery staple";
 const HASH = bcrypt.hashSync(PASSWORD, 4);
@@ -180,7 +178,7 @@ describe("client address groups and their records", () => {
   it("keeps at most its bound of addresses, drops one after its time, and forgets an address that logged in", () => {
     let now = 0;
     const standings = new AddressStandings(() => now, { entries: 3, ttlMs: 1000 });
-    for (const group of ["a", "b", "c", "d"]) standings.failed(group);
+    for (const group of ["a", "b", "c", "d"]) standings.add(group, "failures");
     expect(standings.size).toBe(3);
     expect(standings.of("a")).toEqual({ failures: 0, attempts: 0 });
     expect(standings.of("d")).toEqual({ failures: 1, attempts: 0 });

@@ -12,7 +12,7 @@ import { join } from "node:path";
 import { connect as tlsConnect } from "node:tls";
 import express from "express";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type ConnectionEvents, HEADERS_TIMEOUT_MS, type ListenOptions, listen, type RunningServer, WRITE_TIMEOUT_MS } from "../src/http/server.js";
+import { type ConnectionEvents, LIMITS, type ListenOptions, listen, type RunningServer } from "../src/http/server.js";
 import { SelfMetrics } from "../src/metrics/self.js";
 
 const BOUND_MS = 300;
@@ -122,7 +122,7 @@ describe("a connection that never says anything", () => {
   }, 20_000);
 
   it("bounds the handshake by the header timeout, 10 s by default, as Go's net/http does", () => {
-    expect(HEADERS_TIMEOUT_MS).toBe(10_000);
+    expect(LIMITS.headersTimeoutMs).toBe(10_000);
   });
 });
 
@@ -364,6 +364,6 @@ describe("the write timeout", () => {
   });
 
   it("is two minutes by default, past the longest scrape deadline (60 s) and the longest scrape interval Prometheus recommends", () => {
-    expect(WRITE_TIMEOUT_MS).toBe(120_000);
+    expect(LIMITS.writeTimeoutMs).toBe(120_000);
   });
 });

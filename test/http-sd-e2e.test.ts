@@ -7,7 +7,7 @@ import { join } from "node:path";
 import bcrypt from "bcryptjs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadConfigFile } from "./helpers/config-files.js";
-import { basicAuth } from "../src/http/toolkit/basic-auth.js";
+import { basicAuth } from "../src/http/toolkit/guards.js";
 import { startPrometheus, waitFor, type RunningPrometheus } from "./helpers/prometheus.js";
 import { SIM_KEY, startStack, type Stack } from "./helpers/stack.js";
 

@@ -13,8 +13,8 @@ import { echoedEverywhere } from "./helpers/echoing-venue.js";
 import { createLogger } from "../src/log.js";
 import { SelfMetrics } from "../src/metrics/self.js";
 import { startService, type Service } from "../src/service.js";
+import { basicAuth } from "../src/http/toolkit/guards.js";
 import { startSimulator, type FaultSpec, type RunningSimulator } from "../tools/simulator/server.js";
-import { basicAuth } from "../src/http/toolkit/basic-auth.js";
 
 const SECRETS = {
   venueKey: "SECRET-VENUEKEY-a81f",

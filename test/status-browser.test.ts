@@ -7,7 +7,7 @@ import { join } from "node:path";
 import type express from "express";
 import { afterEach, describe, expect, it } from "vitest";
 import { DEFAULT_THRESHOLDS } from "../src/config/threshold-table.js";
-import { marginState, liquidationState } from "../src/http/status/risk-levels.js";
+import { marginState, liquidationState } from "../src/http/status/status-data.js";
 import { percent } from "../src/http/status/status-page.js";
 import { formatValue } from "../src/metrics/text-render.js";
 import { webGuards } from "../src/http/toolkit/guards.js";

@@ -2,11 +2,9 @@
 // the latest collection and never makes one.
 
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { html } from "../src/http/status/html.js";
 import { DEFAULT_THRESHOLDS } from "../src/config/threshold-table.js";
-import { liquidationState, marginState, marginUsageState } from "../src/http/status/risk-levels.js";
-import type { CollateralStatus, StatusData } from "../src/http/status/status-data.js";
-import { duration, percent, statusPage } from "../src/http/status/status-page.js";
+import { type CollateralStatus, liquidationState, marginState, marginUsageState, type StatusData } from "../src/http/status/status-data.js";
+import { duration, html, percent, statusPage } from "../src/http/status/status-page.js";
 import { startStack, type Stack } from "./helpers/stack.js";
 
 describe("html``", () => {

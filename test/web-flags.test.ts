@@ -5,7 +5,7 @@ import { spawn } from "node:child_process";
 import { once } from "node:events";
 import { createServer, type AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { takeSystemdSockets } from "../src/http/systemd-socket.js";
+import { takeSystemdSockets } from "../src/http/server.js";
 import { parseListenAddresses, parseTelemetryPath } from "../src/config/values.js";
 import { startSimulator, type RunningSimulator } from "../tools/simulator/server.js";
 import { MAIN, runExporter, startExporterChild, watchExporterChild } from "./helpers/child.js";

@@ -17,7 +17,7 @@ import express from "express";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { listen } from "../src/http/server.js";
 import { startSimulator, type RunningSimulator } from "../tools/simulator/server.js";
-import { readTlsPems, tlsOptionsFrom } from "../src/http/toolkit/tls-options.js";
+import { readTlsPems, tlsOptionsFrom } from "../src/http/toolkit/tls-config.js";
 import { parseWebConfig } from "../src/http/toolkit/web-config.js";
 import { startExporterChild, type ExporterChild } from "./helpers/child.js";
 

@@ -9,10 +9,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ConfigError } from "../src/config/errors.js";
 import { listen } from "../src/http/server.js";
 import { SelfMetrics } from "../src/metrics/self.js";
-import { goDurationMs } from "../src/http/toolkit/go-duration.js";
-import { webGuards } from "../src/http/toolkit/guards.js";
-import { TokenBucket } from "../src/http/toolkit/rate-limit.js";
-import { loadWebConfig, parseWebConfig } from "../src/http/toolkit/web-config.js";
+import { TokenBucket, webGuards } from "../src/http/toolkit/guards.js";
+import { goDurationMs, loadWebConfig, parseWebConfig } from "../src/http/toolkit/web-config.js";
 
 let dir = "";
 beforeAll(() => {

@@ -13,9 +13,8 @@ import type { Logger } from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ConfigError } from "../src/config/errors.js";
 import { listen } from "../src/http/server.js";
-import { subjectAltNames } from "../src/http/toolkit/client-cert-check.js";
-import type { TlsServerConfig } from "../src/http/toolkit/web-config-schema.js";
-import { tlsServing } from "../src/http/toolkit/tls-serving.js";
+import type { TlsServerConfig } from "../src/http/toolkit/tls-config.js";
+import { subjectAltNames, tlsServing } from "../src/http/toolkit/tls-serving.js";
 import { loadWebConfig, parseWebConfig } from "../src/http/toolkit/web-config.js";
 
 let dir = "";

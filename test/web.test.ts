@@ -12,11 +12,9 @@ import express from "express";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ConfigError } from "../src/config/errors.js";
 import { listen } from "../src/http/server.js";
-import { basicAuth } from "../src/http/toolkit/basic-auth.js";
-import { webGuards } from "../src/http/toolkit/guards.js";
-import { readTlsPems, tlsOptionsFrom } from "../src/http/toolkit/tls-options.js";
-import type { WebConfig } from "../src/http/toolkit/web-config-schema.js";
-import { loadWebConfig, parseWebConfig } from "../src/http/toolkit/web-config.js";
+import { basicAuth, webGuards } from "../src/http/toolkit/guards.js";
+import { readTlsPems, tlsOptionsFrom } from "../src/http/toolkit/tls-config.js";
+import { loadWebConfig, parseWebConfig, type WebConfig } from "../src/http/toolkit/web-config.js";
 
 const COST = 6;
 const PASSWORD = "correct horse battery staple";

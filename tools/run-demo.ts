@@ -3,7 +3,7 @@
 import { ConfigError } from "../src/config/errors.js";
 import { configFromEnv } from "../src/config/load.js";
 import { libraryErrorText } from "../src/util/error-text.js";
-import { ListenError } from "../src/http/listen-error.js";
+import { ListenError } from "../src/http/server.js";
 import { createLogger } from "../src/log.js";
 import { startService } from "../src/service.js";
 import { startSimulator } from "./simulator/server.js";

@@ -6,22 +6,18 @@ import type { Exporter } from "../exporter.js";
 import type { Answer } from "../metrics/answer.js";
 import { sendMetrics } from "./metrics-response.js";
 import { Deadline } from "../util/deadline.js";
-import { VERSION } from "../version.js";
 import { redact } from "../util/redact.js";
-import { discoveryGroups, reachedAddress } from "./service-discovery.js";
 import { MARKET_TARGET } from "../config/sharding.js";
 import { libraryErrorText } from "../util/error-text.js";
 import { ConfigError } from "../config/errors.js";
-import { DEFAULT_THRESHOLDS } from "../config/threshold-table.js";
-import { scrapeBudgetSeconds, type TimeoutPolicy } from "./scrape-timeout.js";
 import { runbooks } from "./status/runbooks.js";
 import { ScrapeSlots } from "./scrape-slots.js";
 import { STATUS_CSS } from "./status/status-css.js";
-import { statusData } from "./status/status-data.js";
-import { STATUS_CSS_PATH, statusPage } from "./status/status-page.js";
-import { setPageHeaders } from "./status/page-headers.js";
-import { crossSiteReason } from "./same-origin.js";
+import { STATUS_CSS_PATH, setPageHeaders, statusPageHtml } from "./status/status-page.js";
 import type { AccountConfig } from "../config/types.js";
+
+/** offsetSeconds is subtracted from the header, so the answer reaches Prometheus before it gives up. */
+export type TimeoutPolicy = Record<"defaultSeconds" | "offsetSeconds" | "maxSeconds", number>;
 
 export interface AppOptions {
   exporter: Exporter;
@@ -43,47 +39,44 @@ export interface AppOptions {
   servedElsewhere?: (name: string) => string | undefined;
 }
 
-/**
- * What a scrape runs once it holds a slot (a debug probe's is a text report), or the one-line reason of a 400 (its target
- * is not served). `waitedMs`: how long it waited for the slot, so the minimum interval is judged from when it arrived.
- */
+/** What a scrape runs once it holds a slot, told how long it waited (the minimum interval counts from its arrival), or why it is a 400. */
 type ScrapeRun = ((deadline: Deadline, waitedMs: number) => Promise<Answer>) | { refused: string };
 
 /** Log lines quote at most this much of a request's path: a client chooses its length (up to Node's 16 KiB of headers). */
 export const LOGGED_PATH_CHARS = 100;
 
-function loggedPath(path: string): string {
-  return path.length > LOGGED_PATH_CHARS ? `${path.slice(0, LOGGED_PATH_CHARS)}... (${path.length} characters)` : path;
+/** Seconds a scrape may spend by Prometheus's X-Prometheus-Scrape-Timeout-Seconds header, or the one-line reason (a 400) it is refused. */
+export function scrapeBudgetSeconds(header: string | undefined, policy: TimeoutPolicy): number | string {
+  if (header === undefined) return Math.min(policy.defaultSeconds, policy.maxSeconds);
+  const text = header.trim();
+  // Any decimal spelling of a number (10, 10.0, 1e1, 1E+1) means the same budget; hex, Infinity and signs do not read.
+  const seconds = /^(\d+\.?\d*|\.\d+)(e[+-]?\d+)?$/i.test(text) ? Number(text) : Number.NaN;
+  if (!Number.isFinite(seconds) || seconds <= 0) return "X-Prometheus-Scrape-Timeout-Seconds: expected a positive number of seconds";
+  return Math.max(Math.min(seconds - policy.offsetSeconds, policy.maxSeconds), Math.min(seconds / 2, 0.1));
 }
 
-/** The router's URIError from a malformed percent-escape in a path parameter (`/runbooks/%zz`): the client's fault. */
-function isMalformedPath(error: unknown): boolean {
-  return error instanceof URIError || (error as { status?: unknown } | null)?.status === 400;
+/** Why to refuse a state-changing request as a page of another site's (browsers say so, curl does not), or undefined. */
+function crossSiteReason(req: Request): string | undefined {
+  if (req.get("sec-fetch-site")?.trim().toLowerCase() === "cross-site") return "refused: a cross-site browser request (Sec-Fetch-Site: cross-site)";
+  const origin = req.get("origin");
+  if (origin === undefined) return undefined;
+  // An Origin is our own only when it is the Host the request was sent to (never `null`).
+  const host = URL.parse(origin.trim())?.host.toLowerCase();
+  return host && host === req.get("host")?.trim().toLowerCase() ? undefined : "refused: the request's Origin is not this exporter's own";
 }
 
-/** The status page of the latest collection: it never collects, so opening it costs the venue nothing. */
-function statusPageHtml(exporter: Exporter, telemetryPath: string): string {
-  const shown = exporter.accountNames().map((name) => {
-    const account = exporter.account(name);
-    return { name, collateralIds: account?.collateralIds ?? [], thresholds: account?.thresholds ?? DEFAULT_THRESHOLDS };
-  });
-  const result = exporter.latest.result(shown.map((a) => a.name));
-  return statusPage({
-    data: statusData(result, shown, (endpoint, account) => exporter.health.lastFailure(endpoint, account)),
-    collected: result !== undefined,
-    version: VERSION,
-    uptimeSeconds: process.uptime(),
-    telemetryPath,
-    now: Date.now(),
-  });
+/** host:port as a client can reach it: the Host header when it is one, else the socket's local address. */
+function reachedAddress(req: Request): string {
+  const host = req.get("host");
+  if (host !== undefined && /^(\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9.-]+)(:\d{1,5})?$/.test(host)) return host;
+  const ip = req.socket.localAddress ?? "127.0.0.1";
+  return `${ip.includes(":") ? `[${ip}]` : ip}:${req.socket.localPort ?? 9842}`;
 }
 
 /** A plain-text answer; every known secret and Authorization value in it shows as <secret>. */
 function plain(res: Response, status: number, text: string): void {
-  res
-    .status(status)
-    .type("text/plain")
-    .send(`${redact(text)}\n`);
+  res.status(status).type("text/plain");
+  res.send(`${redact(text)}\n`);
 }
 
 export function createApp(options: AppOptions): express.Express {
@@ -115,8 +108,7 @@ export function createApp(options: AppOptions): express.Express {
   async function serveScrape(req: Request, res: Response, resolve: () => ScrapeRun, contentType?: string): Promise<void> {
     const budget = scrapeBudgetSeconds(req.get("x-prometheus-scrape-timeout-seconds"), timeouts);
     if (typeof budget === "string") return plain(res, 400, budget);
-    // Half the budget at most in the line, so a scrape let in still has half to collect in.
-    // A monotonic clock: a wall clock stepped during the wait would make it negative and the scrape arrive in the future.
+    // Half the budget at most in the line, so a scrape let in has half left; a monotonic clock, which no one steps back.
     const waitStarted = performance.now();
     const waits = !slots.hasFree();
     if (!(await slots.acquire((budget * 1000) / 2))) {
@@ -128,7 +120,6 @@ export function createApp(options: AppOptions): express.Express {
       const scrape = resolve();
       if (typeof scrape !== "function") return plain(res, 400, scrape.refused);
       const waitedMs = waits ? performance.now() - waitStarted : 0;
-      // Written a slice at a time from bytes shared by every response of the collection, a debug report's too.
       sendMetrics(res, await scrape(new Deadline(budget - waitedMs / 1000), waitedMs), contentType);
     } finally {
       slots.release();
@@ -160,11 +151,16 @@ export function createApp(options: AppOptions): express.Express {
     sendMetrics(res, await exporter.ownMetrics());
   });
 
-  // Prometheus http_sd_configs: every account as a /probe target, at the external URL or where the request reached us.
+  // Prometheus http_sd_configs: every account a /probe target with instance its name (no account label: the series carry it).
   routes.get("/sd", (req, res) => {
-    const reached =
-      externalUrl ?? new URL(`${req.protocol}://${reachedAddress(req.get("host"), req.socket.localAddress, req.socket.localPort)}${req.baseUrl}/`);
-    res.json(discoveryGroups(exporter.accountNames(), reached, exporter.ownsMarkets()));
+    const reached = externalUrl ?? new URL(`${req.protocol}://${reachedAddress(req)}${req.baseUrl}/`);
+    const group = (target: string, labels: Record<string, string>) => ({
+      targets: [reached.host],
+      labels: { __scheme__: reached.protocol.slice(0, -1), __metrics_path__: `${reached.pathname}probe`, __param_target: target, instance: target, ...labels },
+    });
+    const groups = exporter.accountNames().map((name) => group(name, { __meta_trading_account: name, __meta_trading_target_kind: "account" }));
+    if (exporter.ownsMarkets()) groups.push(group(MARKET_TARGET, { __meta_trading_target_kind: "markets" }));
+    res.json(groups);
   });
 
   /** The probe's target in the configuration served now: the market target, an account, or why neither. */
@@ -222,14 +218,12 @@ export function createApp(options: AppOptions): express.Express {
 
   // Express 5 routes rejected promises here: one request fails, the process goes on.
   app.use((error: unknown, req: Request, res: Response, _next: NextFunction) => {
-    if (isMalformedPath(error)) {
-      // Anyone can send it, as often as they like: an answer, not an error-level line.
-      logger.debug({ path: loggedPath(req.path) }, "request refused: malformed escape in the path");
-      if (!res.headersSent) plain(res, 400, "bad request: malformed percent-escape in the path");
-      return;
-    }
-    logger.error({ path: loggedPath(req.path), error: libraryErrorText(error, "unexpected failure") }, "request failed");
-    if (!res.headersSent) plain(res, 500, "internal error");
+    const path = req.path.length > LOGGED_PATH_CHARS ? `${req.path.slice(0, LOGGED_PATH_CHARS)}... (${req.path.length} characters)` : req.path;
+    // A malformed percent-escape in a path parameter (`/runbooks/%zz`) is the client's: an answer, not an error-level line.
+    const malformed = error instanceof URIError || (error as { status?: unknown } | null)?.status === 400;
+    if (malformed) logger.debug({ path }, "request refused: malformed escape in the path");
+    else logger.error({ path, error: libraryErrorText(error, "unexpected failure") }, "request failed");
+    if (!res.headersSent) plain(res, malformed ? 400 : 500, malformed ? "bad request: malformed percent-escape in the path" : "internal error");
   });
   return app;
 }

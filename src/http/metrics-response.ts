@@ -19,9 +19,6 @@ export function sendMetrics(res: Response, answer: Answer, contentType = CONTENT
   const length = chunks.reduce((sum, chunk) => sum + chunk.byteLength, 0);
   res.status(200).set({ "content-type": contentType, vary: "accept-encoding", "content-length": String(length) });
   if (gzip) res.set("content-encoding", "gzip");
-  if (res.req.method === "HEAD") {
-    res.end();
-    return;
-  }
-  pipeline(Readable.from(slices(chunks), { objectMode: false }), res, () => undefined);
+  if (res.req.method === "HEAD") res.end();
+  else pipeline(Readable.from(slices(chunks), { objectMode: false }), res, () => undefined);
 }

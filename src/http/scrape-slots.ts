@@ -2,27 +2,25 @@
 
 /** A waiting scrape holds a socket, not a collection's memory; with maxWaiting 0 it is refused at once (node_exporter's way). */
 export class ScrapeSlots {
-  readonly #max: number;
-  readonly #maxWaiting: number;
   #busy = 0;
   readonly #waiting: Array<(granted: boolean) => void> = [];
 
-  constructor(max: number, maxWaiting: number = max) {
-    this.#max = max;
-    this.#maxWaiting = maxWaiting;
-  }
+  constructor(
+    readonly max: number,
+    readonly maxWaiting: number,
+  ) {}
 
   /** Whether a scrape arriving now gets a slot at once, without waiting in the line. */
   hasFree(): boolean {
-    return this.#busy < this.#max;
+    return this.#busy < this.max;
   }
 
   acquire(waitMs: number): Promise<boolean> {
-    if (this.#busy < this.#max) {
+    if (this.#busy < this.max) {
       this.#busy++;
       return Promise.resolve(true);
     }
-    if (waitMs <= 0 || this.#waiting.length >= this.#maxWaiting) return Promise.resolve(false);
+    if (waitMs <= 0 || this.#waiting.length >= this.maxWaiting) return Promise.resolve(false);
     return new Promise<boolean>((resolve) => {
       const timer = setTimeout(() => {
         const at = this.#waiting.indexOf(grant);

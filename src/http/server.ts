@@ -1,28 +1,27 @@
-// Starts the HTTP servers (one per listen address or systemd socket) with bounded read, write and idle times and a connection cap
-// no idle client holds, and stops them gracefully.
+// The HTTP servers, one per listen address or systemd socket: bounded times, a connection cap no idle client holds, a graceful stop.
 
+import { once } from "node:events";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import { createServer as createTlsServer, type Server as TlsHttpServer } from "node:https";
 import type { AddressInfo, Socket } from "node:net";
 import type { Server as TlsServer, TlsOptions } from "node:tls";
 import type express from "express";
 import type { DropReason } from "../metrics/self.js";
-import { addressText, ListenError } from "./listen-error.js";
+import { libraryErrorText } from "../util/error-text.js";
 
-/** Bounds the TLS handshake, then the first request's headers, against slowloris (as Go's tlsHandshakeTimeout). */
-export const HEADERS_TIMEOUT_MS = 10_000;
-/** An idle keep-alive connection is closed after this long: above Prometheus's usual 60 s interval, so scrapes reuse it. */
-export const IDLE_TIMEOUT_MS = 65_000;
-export const MAX_CONNECTIONS = 512;
-/** A request's body not in by then loses its connection (Go's ReadTimeout): a scrape is a GET whose head comes at once. */
-export const READ_TIMEOUT_MS = 30_000;
-/** A response not written by then loses its connection (Go's WriteTimeout): Prometheus's longest recommended interval. */
-export const WRITE_TIMEOUT_MS = 120_000;
+export const LIMITS = {
+  /** Bounds the TLS handshake, then the first request's headers, against slowloris (as Go's tlsHandshakeTimeout). */
+  headersTimeoutMs: 10_000,
+  /** An idle keep-alive connection is closed after this long: above Prometheus's usual 60 s interval, so scrapes reuse it. */
+  idleTimeoutMs: 65_000,
+  maxConnections: 512,
+  /** A request's body not in by then loses its connection (Go's ReadTimeout): a scrape is a GET whose head comes at once. */
+  readTimeoutMs: 30_000,
+  /** A response not written by then loses its connection (Go's WriteTimeout): Prometheus's longest recommended interval. */
+  writeTimeoutMs: 120_000,
+};
 
-/**
- * Answers after which the connection is closed: a client refused must open a new one (and pass the cap) to try again.
- * The exporter's own say `Connection: close`, so a client knows before it sends another request.
- */
+/** Answers after which the connection is closed (the exporter's own say `Connection: close`): a refused client must pass the cap again. */
 const REFUSALS = new Set([401, 403, 429]);
 
 export interface ConnectionEvents {
@@ -32,14 +31,9 @@ export interface ConnectionEvents {
   writeTimedOut(): void;
 }
 
-export interface ListenOptions {
+export interface ListenOptions extends Partial<typeof LIMITS> {
   tls?: TlsOptions | undefined;
   onTlsServer?: ((server: TlsServer) => void) | undefined;
-  headersTimeoutMs?: number;
-  idleTimeoutMs?: number;
-  writeTimeoutMs?: number;
-  readTimeoutMs?: number;
-  maxConnections?: number;
   events?: ConnectionEvents;
 }
 
@@ -51,27 +45,89 @@ export interface RunningServer {
 
 export type ListenTarget = { host: string; port: number } | { fd: number };
 
+export function addressText(host: string, port: number): string {
+  return host.includes(":") ? `[${host}]:${port}` : `${host}:${port}`;
+}
+
+const ON_THIS_HOST = "set {setting} to an address of this host, or 0.0.0.0 for all of them";
+const BY_IP = "set {setting} to an IP address instead of a name";
+
+/** The failures a person can act on, by Node's code; {setting} is where the address is set (a flag, or a variable). */
+const PROBLEMS: Readonly<Record<string, readonly [reason: string, remedy: string]>> = {
+  EADDRINUSE: ["the address is in use", "stop what holds it or set {setting}"],
+  EACCES: ["permission denied (a port below 1024 needs privileges)", "set {setting} to a port above 1023, or grant the process CAP_NET_BIND_SERVICE"],
+  EADDRNOTAVAIL: ["no interface of this host has that address", ON_THIS_HOST],
+  EAFNOSUPPORT: ["this host does not support that address family (IPv6 or IPv4)", ON_THIS_HOST],
+  ENOTFOUND: ["no such host name or IP address", ON_THIS_HOST],
+  EAI_NONAME: ["no such host name or IP address", ON_THIS_HOST],
+  EAI_AGAIN: ["the host name could not be looked up (DNS did not answer)", BY_IP],
+  EAI_FAIL: ["the host name could not be looked up (DNS failed)", BY_IP],
+};
+
+/** A listen address the exporter cannot serve on: the address, why in our words, and what to do (never Node's message). */
+export class ListenError extends Error {
+  override readonly name = "ListenError";
+  readonly reason: string;
+  readonly #remedy: string;
+
+  constructor(
+    readonly address: string,
+    cause: unknown,
+  ) {
+    const code = (cause as { code?: unknown } | null | undefined)?.code;
+    const known = typeof code === "string" ? PROBLEMS[code] : undefined;
+    const [reason, remedy] = known ?? [libraryErrorText(cause, "the address cannot be used"), "check {setting}"];
+    super(`cannot listen on ${address}: ${reason}`);
+    this.reason = reason;
+    this.#remedy = remedy;
+  }
+
+  line(setting: string): string {
+    return `${this.message}; ${this.#remedy.replace("{setting}", setting)}`;
+  }
+}
+
+const CHECK_SOCKET_UNIT = "check the ListenStream= lines of the service's .socket unit";
+
+export class SystemdSocketError extends Error {
+  override readonly name = "SystemdSocketError";
+
+  constructor(problemAndRemedy: string) {
+    super(`--web.systemd-socket: ${problemAndRemedy}`);
+  }
+}
+
+/** The descriptors systemd passed to process `pid` (sd_listen_fds(3): from fd 3); removes the variables that said so from `env`. */
+export function takeSystemdSockets(env: Record<string, string | undefined>, pid: number): number[] {
+  const { LISTEN_PID: owner, LISTEN_FDS: count } = env;
+  // Taken once, so no child process believes the sockets are its own.
+  for (const name of ["LISTEN_PID", "LISTEN_FDS", "LISTEN_FDNAMES"]) delete env[name];
+  if (owner === undefined || count === undefined)
+    throw new SystemdSocketError(
+      "no socket passed by systemd (LISTEN_PID and LISTEN_FDS are not set); start the exporter from a systemd .socket unit, or leave out --web.systemd-socket",
+    );
+  if (!/^\d{1,10}$/.test(owner) || Number(owner) !== pid)
+    throw new SystemdSocketError(
+      "LISTEN_PID names another process: the sockets were passed to it, not to this one; let systemd start the exporter itself (a wrapper script must exec it)",
+    );
+  // At most 64, so a mistyped count cannot start thousands of servers.
+  const n = /^\d{1,3}$/.test(count) ? Number(count) : Number.NaN;
+  if (!(n >= 1 && n <= 64)) throw new SystemdSocketError(`LISTEN_FDS: expected a number of sockets from 1 to 64; ${CHECK_SOCKET_UNIT}`);
+  return Array.from({ length: n }, (_, i) => 3 + i);
+}
+
 export function listen(app: express.Express, host: string, port: number, options: ListenOptions = {}): Promise<RunningServer> {
   return listenOn(app, { host, port }, options);
 }
 
 function boundUrl(address: AddressInfo | string, scheme: string): string {
   if (typeof address === "string") return `${scheme}+unix://${encodeURIComponent(address)}/`;
-  const shownHost = address.family === "IPv6" ? `[${address.address}]` : address.address;
-  return `${scheme}://${shownHost}:${address.port}/`;
+  return `${scheme}://${address.family === "IPv6" ? `[${address.address}]` : address.address}:${address.port}/`;
 }
 
-export async function listenOn(app: express.Express, target: ListenTarget, options: ListenOptions = {}): Promise<RunningServer> {
-  const {
-    tls,
-    onTlsServer,
-    headersTimeoutMs = HEADERS_TIMEOUT_MS,
-    idleTimeoutMs = IDLE_TIMEOUT_MS,
-    writeTimeoutMs = WRITE_TIMEOUT_MS,
-    readTimeoutMs = READ_TIMEOUT_MS,
-    maxConnections = MAX_CONNECTIONS,
-    events,
-  } = options;
+async function listenOn(app: express.Express, target: ListenTarget, options: ListenOptions): Promise<RunningServer> {
+  const { tls, onTlsServer, events } = options;
+  const { headersTimeoutMs, idleTimeoutMs, writeTimeoutMs, readTimeoutMs, maxConnections } = { ...LIMITS, ...options };
   const limits = {
     headersTimeout: headersTimeoutMs,
     // A backstop behind the read timer below, which fires first and is counted.
@@ -92,15 +148,12 @@ export async function listenOn(app: express.Express, target: ListenTarget, optio
   const inFlight = new WeakMap<Socket, number>();
   server.on("connection", (socket: Socket) => {
     if (sockets.size >= maxConnections) {
+      // The least recently used idle connection makes room; with none idle, the new one is closed.
       const oldest = idle.values().next().value;
-      if (oldest === undefined) {
-        socket.destroy();
-        events?.dropped("cap");
-        return;
-      }
+      (oldest ?? socket).destroy();
+      events?.dropped(oldest === undefined ? "cap" : "idle");
+      if (oldest === undefined) return;
       idle.delete(oldest);
-      oldest.destroy();
-      events?.dropped("idle");
     }
     sockets.add(socket);
     events?.opened();
@@ -126,11 +179,9 @@ export async function listenOn(app: express.Express, target: ListenTarget, optio
           events?.dropped("read_timeout");
           socket.destroy();
         }, readTimeoutMs);
-    let done = false;
-    const written = (): void => {
+    // "close" comes once, after "finish" or for a response cut short.
+    res.once("close", () => {
       clearTimeout(timer);
-      if (done) return;
-      done = true;
       const left = (inFlight.get(socket) ?? 1) - 1;
       inFlight.set(socket, left);
       if (REFUSALS.has(res.statusCode) && !socket.destroyed) {
@@ -140,24 +191,17 @@ export async function listenOn(app: express.Express, target: ListenTarget, optio
       } else if (left === 0 && !socket.destroyed) {
         idle.add(socket);
       }
-    };
-    res.once("finish", written);
-    res.once("close", written);
+    });
     req.once("close", () => {
       if (req.complete) clearTimeout(reading);
     });
   });
-  await new Promise<void>((resolve, reject) => {
-    server.once("error", reject);
-    const listening = () => {
-      server.off("error", reject);
-      resolve();
-    };
-    if ("fd" in target) server.listen({ fd: target.fd }, listening);
-    else server.listen(target.port, target.host, listening);
-  }).catch((error: unknown) => {
-    // Node's message names the address in its own words (and not at all for a name that does not resolve).
-    throw "fd" in target ? error : new ListenError(addressText(target.host, target.port), error);
+  if ("fd" in target) server.listen({ fd: target.fd });
+  else server.listen(target.port, target.host);
+  await once(server, "listening").catch((error: unknown) => {
+    // Node's words name no address for a name that does not resolve, and say only EINVAL for a descriptor that is no socket.
+    if (!("fd" in target)) throw new ListenError(addressText(target.host, target.port), error);
+    throw new SystemdSocketError(`${libraryErrorText(error, "a descriptor systemd passed is not a socket to serve on")}; ${CHECK_SOCKET_UNIT}`);
   });
   return {
     server,
@@ -180,10 +224,7 @@ export async function listenOn(app: express.Express, target: ListenTarget, optio
   };
 }
 
-export interface RunningServers extends RunningServer {
-  servers: RunningServer[];
-  urls: string[];
-}
+export type RunningServers = RunningServer & { urls: string[] };
 
 export async function listenAll(app: express.Express, targets: readonly ListenTarget[], options: ListenOptions = {}): Promise<RunningServers> {
   const servers: RunningServer[] = [];
@@ -198,7 +239,6 @@ export async function listenAll(app: express.Express, targets: readonly ListenTa
   return {
     server: first.server,
     url: first.url,
-    servers,
     urls: servers.map((s) => s.url),
     close: async (graceMs) => {
       await Promise.all(servers.map((s) => s.close(graceMs)));

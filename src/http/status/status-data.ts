@@ -5,20 +5,24 @@ import type { ScrapeResult } from "../../scrape/result.js";
 import { account as accountCollector } from "../../collectors/account.js";
 import { positions as positionsCollector, positionsOf } from "../../collectors/positions.js";
 import { scrapeHealth } from "../../collectors/scrape-health.js";
-import type { Thresholds } from "../../config/threshold-table.js";
+import { THRESHOLDS, type ThresholdKey, type Thresholds } from "../../config/threshold-table.js";
 import { metricName, type Family } from "../../metrics/family.js";
-import { liquidationState, marginState, marginUsageState, type RiskState } from "./risk-levels.js";
 
-interface NearestLiquidation {
-  marketId: string;
-  direction: string;
-  /** trading_position_liquidation_distance_ratio of the position nearest to it. */
-  distance: number;
-  state: RiskState;
-  /** trading_position_avg_execution_price and trading_position_liquidation_price: the two prices it is measured between. */
-  entry: number | undefined;
-  liquidation: number | undefined;
+export type RiskState = "ok" | "warning" | "critical";
+type Tier = "margin_ratio" | "margin_usage" | "liquidation_distance";
+
+/** By the account's own thresholds, strictly past each on the side its alert fires: +Inf (no margin left) and a negative distance are critical. */
+function grade(tier: Tier, value: number, t: Thresholds): RiskState {
+  const past = (key: ThresholdKey) => (THRESHOLDS[key].fires === "above" ? value > t[key] : value < t[key]);
+  return past(`${tier}_critical`) ? "critical" : past(`${tier}_warning`) ? "warning" : "ok";
 }
+
+export const marginState = (ratio: number, t: Thresholds): RiskState => grade("margin_ratio", ratio, t);
+export const marginUsageState = (usage: number, t: Thresholds): RiskState => grade("margin_usage", usage, t);
+export const liquidationState = (distance: number, t: Thresholds): RiskState => grade("liquidation_distance", distance, t);
+
+/** The alert a graded state stands for, whose runbook its badge links to. */
+export const alertOf = (tier: Tier, state: "warning" | "critical"): string => THRESHOLDS[`${tier}_${state}`].alert;
 
 /** The amounts of a collateral row, each the family of /metrics it is from. */
 export const MONEY = [
@@ -28,14 +32,12 @@ export const MONEY = [
   ["unrealized_pnl", "Unrealized PnL"],
 ] as const;
 
-/** Where total margin sits among a collateral's amounts. */
 export const TOTAL_MARGIN = MONEY.findIndex(([family]) => family === "total_margin");
 
 /** What the page shows, each number under the name of the series it comes from. */
 export type StatusData = ReturnType<typeof statusData>;
 export type AccountStatus = StatusData["accounts"][number];
 export type CollateralStatus = AccountStatus["collaterals"][number];
-export type EndpointStatus = AccountStatus["endpoints"][number];
 
 function samplesOf(families: Family[], name: string): Map<string, number> {
   const family = families.find((f) => f.name === name);
@@ -43,33 +45,6 @@ function samplesOf(families: Family[], name: string): Map<string, number> {
 }
 
 const key = (...labels: string[]) => labels.join("\u0000");
-
-/** Per account and collateral, the position nearest to liquidation: one pass over the family, however many accounts. */
-function nearestByCollateral(families: Family[], thresholdsOf: (account: string) => Thresholds | undefined): Map<string, NearestLiquidation> {
-  const family = families.find((f) => f.name === metricName("position", "liquidation_distance_ratio"));
-  const entries = samplesOf(families, metricName("position", "avg_execution_price"));
-  const liquidations = samplesOf(families, metricName("position", "liquidation_price"));
-  const nearest = new Map<string, NearestLiquidation>();
-  for (const s of family?.samples ?? []) {
-    const [account, collateralId, marketId, direction] = s.labels;
-    const thresholds = account == null ? undefined : thresholdsOf(account);
-    if (account == null || collateralId == null || marketId == null || direction == null || thresholds === undefined) continue;
-    const k = key(account, collateralId);
-    const known = nearest.get(k);
-    if (known === undefined || s.value < known.distance) {
-      const position = key(account, collateralId, marketId, direction);
-      nearest.set(k, {
-        marketId,
-        direction,
-        distance: s.value,
-        state: liquidationState(s.value, thresholds),
-        entry: entries.get(position),
-        liquidation: liquidations.get(position),
-      });
-    }
-  }
-  return nearest;
-}
 
 /** Made by the collectors that make /metrics, so a value on the page is the value in the exposition. */
 export function statusData(
@@ -85,8 +60,15 @@ export function statusData(
   const positions = samplesOf(families, metricName("account", "positions"));
   const money = MONEY.map(([family]) => samplesOf(families, metricName("account", family)));
   const success = samplesOf(families, metricName("scrape_success"));
-  const thresholdsOf = new Map(shown.map((a) => [a.name, a.thresholds]));
-  const nearest = nearestByCollateral(families, (name) => thresholdsOf.get(name));
+  const entries = samplesOf(families, metricName("position", "avg_execution_price"));
+  const liquidations = samplesOf(families, metricName("position", "liquidation_price"));
+  // Per account and collateral, the position nearest to liquidation: one pass over the family, however many accounts.
+  const nearest = new Map<string, { labels: string[]; value: number }>();
+  for (const { labels, value } of families.find((f) => f.name === metricName("position", "liquidation_distance_ratio"))?.samples ?? []) {
+    const k = key(labels[0] ?? "", labels[1] ?? "");
+    const known = nearest.get(k);
+    if (known === undefined || value < known.value) nearest.set(k, { labels: labels.map((l) => l ?? ""), value });
+  }
   const collected = new Map((result?.accounts ?? []).map((a) => [a.account, a]));
   const endpointsOf = (outcomes: ReadonlyArray<{ endpoint: string }>, account: string | undefined) =>
     outcomes.map(({ endpoint }) => ({ endpoint, success: success.get(key(endpoint, account ?? "")) ?? 0, lastFailure: lastFailure(endpoint, account) }));
@@ -106,6 +88,16 @@ export function statusData(
         const totalMargin = money[TOTAL_MARGIN]!.get(k);
         // As the margin-in-use alerts fire: a total margin of 0 or less with positions open and no ratio to judge it.
         const noMarginLeft = marginRatio === undefined && totalMargin !== undefined && totalMargin <= 0 && count !== undefined && count > 0;
+        /** The distance of the nearest position, between its two prices (trading_position_avg_execution_price and _liquidation_price). */
+        const nearestOf = (n: { labels: string[]; value: number } | undefined) =>
+          n && {
+            marketId: n.labels[2] ?? "",
+            direction: n.labels[3] ?? "",
+            distance: n.value,
+            state: liquidationState(n.value, thresholds),
+            entry: entries.get(key(...n.labels)),
+            liquidation: liquidations.get(key(...n.labels)),
+          };
         return {
           collateralId,
           answered: info !== undefined,
@@ -125,7 +117,7 @@ export function statusData(
                 : marginUsage === undefined
                   ? undefined
                   : marginUsageState(marginUsage, thresholds),
-          nearest: nearest.get(k),
+          nearest: nearestOf(nearest.get(k)),
           /** Listed positions whose liquidation price the venue did not give (0 or below, or none): they have no distance. */
           unpriced: (info === undefined ? [] : positionsOf(info)).filter((p) => !(p.liquidationPrice !== undefined && p.liquidationPrice > 0)).length,
         };

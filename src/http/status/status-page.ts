@@ -1,14 +1,41 @@
 // The status page at /: per account its health, risks graded by its own thresholds, money and endpoints, for the person on call.
 
+import type { Response } from "express";
+import { DEFAULT_THRESHOLDS } from "../../config/threshold-table.js";
+import type { Exporter } from "../../exporter.js";
 import { formatValue } from "../../metrics/text-render.js";
-import { html, type Html } from "./html.js";
-import { LIQUIDATION_ALERTS, MARGIN_ALERTS, MARGIN_USAGE_ALERTS, type RiskState } from "./risk-levels.js";
-import { type AccountStatus, type CollateralStatus, type EndpointStatus, MONEY, type StatusData, TOTAL_MARGIN } from "./status-data.js";
+import { VERSION } from "../../version.js";
+import { escapeHtml } from "../../util/html-escape.js";
+import { type AccountStatus, alertOf, type CollateralStatus, MONEY, type RiskState, type StatusData, statusData, TOTAL_MARGIN } from "./status-data.js";
 
-/** Where the page's stylesheet is served: a file of the exporter, so `Content-Security-Policy: default-src 'self'` allows it. */
 export const STATUS_CSS_PATH = "/status.css";
 /** Seconds between reloads: a page left open on a phone stays current without any script. */
 export const REFRESH_SECONDS = 15;
+
+/** The headers every HTML page carries unless the web config's `headers` gave its own. */
+export function setPageHeaders(res: Response): void {
+  if (!res.hasHeader("content-security-policy")) res.setHeader("content-security-policy", "default-src 'self'");
+  if (!res.hasHeader("x-frame-options")) res.setHeader("x-frame-options", "DENY");
+}
+
+/** A piece of HTML that is safe as it is: made only by the html`` tag, which escapes every value put in it unless it is itself Html. */
+export class Html {
+  constructor(readonly text: string) {}
+}
+
+type HtmlValue = Html | string | number | boolean | null | undefined | readonly HtmlValue[];
+
+function render(value: HtmlValue): string {
+  if (value instanceof Html) return value.text;
+  if (Array.isArray(value)) return value.map(render).join("");
+  if (value === null || value === undefined || value === false) return "";
+  return escapeHtml(String(value));
+}
+
+export function html(strings: TemplateStringsArray, ...values: HtmlValue[]): Html {
+  // The cooked strings as String.raw's pieces: the template's escapes (\n) keep their meaning.
+  return new Html(String.raw({ raw: strings }, ...values.map(render)));
+}
 
 export interface StatusPageInput {
   data: StatusData;
@@ -45,14 +72,6 @@ export function percent(ratio: number): string {
   return `${(ratio * 100).toFixed(1).replace(/^-/, "−")} %`;
 }
 
-export function limit(ratio: number): string {
-  return `${Number((ratio * 100).toFixed(2))} %`;
-}
-
-export function failureText(failure: { reason: string; httpStatus: number | undefined }): string {
-  return failure.httpStatus === undefined ? failure.reason : `${failure.reason} — HTTP ${failure.httpStatus}`;
-}
-
 function timeAt(epochMs: number, now: number): Html {
   const iso = new Date(epochMs).toISOString();
   return html`<time datetime="${iso}" title="${iso}">${iso.slice(11, 19)} UTC, ${duration((now - epochMs) / 1000)} ago</time>`;
@@ -63,14 +82,15 @@ function badge(state: RiskState | "up" | "down" | "none", text: string): Html {
 }
 
 /** A graded state's badge; a warning or critical one links to the runbook of the alert it stands for. */
-function riskBadge(state: RiskState, alerts: { warning: string; critical: string }): Html {
+function riskBadge(state: RiskState, tier: Parameters<typeof alertOf>[0]): Html {
   if (state === "ok") return badge("ok", "ok");
-  const alert = alerts[state];
+  const alert = alertOf(tier, state);
   return html`<a class="badge ${state}" href="runbooks/${alert}" title="Runbook: ${alert}">${state}</a>`;
 }
 
 /** The thresholds that grade a figure, the one it is past first: "critical above 50 %", "warning above 80 %". */
 function limits(state: RiskState, side: "above" | "below", warning: number, critical: number): string {
+  const limit = (ratio: number) => `${Number((ratio * 100).toFixed(2))} %`;
   const [w, c] = [`warning ${side} ${limit(warning)}`, `critical ${side} ${limit(critical)}`];
   return state === "critical" ? c : state === "warning" ? `${w}, ${c}` : w;
 }
@@ -79,7 +99,8 @@ function absent(a: AccountStatus, c: CollateralStatus, lacking: string): string 
   if (a.up === undefined) return "not collected yet";
   if (!c.answered) {
     const failure = a.endpoints.find((e) => e.endpoint === "account_info")?.lastFailure;
-    return `not reported: account_info failed${failure === undefined ? "" : ` (${failureText(failure)})`}`;
+    const http = failure?.httpStatus === undefined ? "" : ` — HTTP ${failure.httpStatus}`;
+    return `not reported: account_info failed${failure === undefined ? "" : ` (${failure.reason}${http})`}`;
   }
   if (c.shape === "summary") return "not reported: the summary shape lists no positions";
   return `not reported: ${lacking}`;
@@ -101,10 +122,10 @@ function marginCell(a: AccountStatus, c: CollateralStatus): Html {
     const words =
       c.marginRatio === Number.POSITIVE_INFINITY ? "no margin left" : limits(c.marginState, "above", t.margin_ratio_warning, t.margin_ratio_critical);
     const inUse = c.marginUsage === undefined ? "" : html`<small>margin ratio; ${usageFigure(a, c, c.marginUsage)} of the margin in use</small>`;
-    return html`<td class="${c.marginState}" data-metric="trading_account_margin_ratio" data-account="${a.name}" data-collateral="${c.collateralId}" data-value="${formatValue(c.marginRatio)}"><strong>${percent(c.marginRatio)}</strong> <span class="limit">— ${words}</span> ${riskBadge(c.marginState, MARGIN_ALERTS)}${inUse}</td>`;
+    return html`<td class="${c.marginState}" data-metric="trading_account_margin_ratio" data-account="${a.name}" data-collateral="${c.collateralId}" data-value="${formatValue(c.marginRatio)}"><strong>${percent(c.marginRatio)}</strong> <span class="limit">— ${words}</span> ${riskBadge(c.marginState, "margin_ratio")}${inUse}</td>`;
   }
   if (c.noMarginLeft)
-    return html`<td class="critical"><strong>no margin left</strong> <span class="limit">— total margin ${formatValue(c.money[TOTAL_MARGIN] ?? 0)} with positions open</span> ${riskBadge("critical", MARGIN_USAGE_ALERTS)}<small>${noRatio(c)}</small></td>`;
+    return html`<td class="critical"><strong>no margin left</strong> <span class="limit">— total margin ${formatValue(c.money[TOTAL_MARGIN] ?? 0)} with positions open</span> ${riskBadge("critical", "margin_usage")}<small>${noRatio(c)}</small></td>`;
   if (c.marginUsage === undefined || c.marginState === undefined) {
     const total = c.money[TOTAL_MARGIN];
     const text =
@@ -114,7 +135,7 @@ function marginCell(a: AccountStatus, c: CollateralStatus): Html {
     return html`<td class="none">${text}</td>`;
   }
   const words = limits(c.marginState, "above", t.margin_usage_warning, t.margin_usage_critical);
-  return html`<td class="${c.marginState}"><strong>${usageFigure(a, c, c.marginUsage)}</strong> of the margin in use <span class="limit">— ${words}</span> ${riskBadge(c.marginState, MARGIN_USAGE_ALERTS)}<small>${noRatio(c)}</small></td>`;
+  return html`<td class="${c.marginState}"><strong>${usageFigure(a, c, c.marginUsage)}</strong> of the margin in use <span class="limit">— ${words}</span> ${riskBadge(c.marginState, "margin_usage")}<small>${noRatio(c)}</small></td>`;
 }
 
 /** "from entry 6.477 to liquidation 6.5688", each price as /metrics writes it. */
@@ -148,7 +169,7 @@ function nearestCell(a: AccountStatus, c: CollateralStatus): Html {
       ? "liquidation price is beyond the entry: the position lives on unrealized gains"
       : limits(n.state, "below", t.liquidation_distance_warning, t.liquidation_distance_critical);
   const unpriced = c.unpriced > 0 ? html`<small>${unpricedText(c.unpriced, true)}</small>` : "";
-  return html`<td class="${n.state}" data-metric="trading_position_liquidation_distance_ratio" data-account="${a.name}" data-collateral="${c.collateralId}" data-market="${n.marketId}" data-value="${formatValue(n.distance)}"><strong>${percent(n.distance)}</strong> <span class="limit">— ${words}</span> ${n.state === "ok" ? "" : riskBadge(n.state, LIQUIDATION_ALERTS)}<small><bdi>${n.marketId}</bdi> <bdi>${n.direction}</bdi>, ${prices(a, c, n)}</small>${unpriced}</td>`;
+  return html`<td class="${n.state}" data-metric="trading_position_liquidation_distance_ratio" data-account="${a.name}" data-collateral="${c.collateralId}" data-market="${n.marketId}" data-value="${formatValue(n.distance)}"><strong>${percent(n.distance)}</strong> <span class="limit">— ${words}</span> ${n.state === "ok" ? "" : riskBadge(n.state, "liquidation_distance")}<small><bdi>${n.marketId}</bdi> <bdi>${n.direction}</bdi>, ${prices(a, c, n)}</small>${unpriced}</td>`;
 }
 
 function moneyRow(account: string, c: CollateralStatus): Html {
@@ -164,11 +185,7 @@ function moneyRow(account: string, c: CollateralStatus): Html {
   return html`<tr class="money"><td colspan="3"><dl>${items}</dl></td></tr>`;
 }
 
-function collateralRows(a: AccountStatus, c: CollateralStatus): Html {
-  return html`<tr><th scope="row"><bdi>${c.collateralId}</bdi></th>${marginCell(a, c)}${nearestCell(a, c)}</tr>${moneyRow(a.name, c)}`;
-}
-
-function endpointRow(e: EndpointStatus, account: string | undefined, now: number): Html {
+function endpointRow(e: AccountStatus["endpoints"][number], account: string | undefined, now: number): Html {
   const failure = e.lastFailure;
   const status = failure?.httpStatus === undefined ? "" : ` — HTTP ${failure.httpStatus}`;
   const last = failure === undefined ? html`<span class="quiet">none seen</span>` : html`<code>${failure.reason}</code>${status} ${timeAt(failure.at, now)}`;
@@ -195,7 +212,7 @@ function accountSection(a: AccountStatus, now: number): Html {
   return html`<section class="account" id="account-${a.name}">
 <h2><span data-metric="trading_up" data-account="${a.name}" data-value="${a.up === undefined ? "" : formatValue(a.up)}">${state}</span> <bdi>${a.name}</bdi></h2>
 ${age}
-<table class="risk"><thead><tr><th scope="col">Collateral</th><th scope="col">Margin</th><th scope="col">Nearest liquidation</th></tr></thead><tbody>${a.collaterals.map((c) => collateralRows(a, c))}</tbody></table>
+<table class="risk"><thead><tr><th scope="col">Collateral</th><th scope="col">Margin</th><th scope="col">Nearest liquidation</th></tr></thead><tbody>${a.collaterals.map((c) => html`<tr><th scope="row"><bdi>${c.collateralId}</bdi></th>${marginCell(a, c)}${nearestCell(a, c)}</tr>${moneyRow(a.name, c)}`)}</tbody></table>
 ${endpoints}
 <p class="links"><a href="${`${probe}&debug=true`}">Debug probe</a> <a href="${probe}">Probe</a></p>
 </section>`;
@@ -248,4 +265,21 @@ export function statusPage(input: StatusPageInput): string {
 </body></html>
 `;
   return page.text;
+}
+
+/** The status page of the latest collection: it never collects, so opening it costs the venue nothing. */
+export function statusPageHtml(exporter: Exporter, telemetryPath: string): string {
+  const shown = exporter.accountNames().map((name) => {
+    const account = exporter.account(name);
+    return { name, collateralIds: account?.collateralIds ?? [], thresholds: account?.thresholds ?? DEFAULT_THRESHOLDS };
+  });
+  const result = exporter.latest.result(shown.map((a) => a.name));
+  return statusPage({
+    data: statusData(result, shown, (endpoint, account) => exporter.health.lastFailure(endpoint, account)),
+    collected: result !== undefined,
+    version: VERSION,
+    uptimeSeconds: process.uptime(),
+    telemetryPath,
+    now: Date.now(),
+  });
 }

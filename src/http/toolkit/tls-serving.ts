@@ -1,22 +1,56 @@
-// TLS as the exporter serves it: start-up options, certificate files re-read when they change, the client certificate policy.
+// TLS as served: certificate files re-read when they change, and the client certificate policies Node's TLS options cannot say.
 
-import { createHash } from "node:crypto";
+import { hash } from "node:crypto";
+import { isIP } from "node:net";
 import type { Server, TLSSocket, TlsOptions } from "node:tls";
 import type { Logger } from "pino";
 import { ConfigError } from "../../config/errors.js";
 import { libraryErrorText } from "../../util/error-text.js";
-import { clientCertRefusal } from "./client-cert-check.js";
-import type { TlsServerConfig } from "./web-config-schema.js";
-import { readTlsPems, type TlsPems, tlsOptionsFrom } from "./tls-options.js";
+import { readTlsPems, type TlsPems, type TlsServerConfig, tlsOptionsFrom } from "./tls-config.js";
 
 /** Go reads the files on every handshake; a busy server looks at them at most this often. */
 const TLS_RELOAD_CHECK_MS = 1_000;
 
+/** An IP address as one spelling (Node writes ::1 as 0:0:0:0:0:0:0:1, Go as ::1); anything else as it is. */
+function canonical(value: string): string {
+  return isIP(value) === 6 ? new URL(`http://[${value}]/`).hostname.slice(1, -1) : value;
+}
+
+/** The DNS, IP, e-mail and URI values of Node's subjectAltName text, the kinds Go compares; Node quotes a value holding a comma. */
+export function subjectAltNames(text: string | undefined): string[] {
+  const names: string[] = [];
+  const entry = /(DNS|IP Address|email|URI|[^:,]+):("(?:[^"\\]|\\.)*"|[^,]*)(?:, |$)/gy;
+  for (const [, kind = "", raw = ""] of (text ?? "").matchAll(entry)) {
+    if (!["DNS", "IP Address", "email", "URI"].includes(kind)) continue;
+    let value = raw;
+    if (raw.startsWith('"')) {
+      try {
+        value = JSON.parse(raw) as string;
+      } catch {
+        continue;
+      }
+    }
+    names.push(kind === "IP Address" ? canonical(value) : value);
+  }
+  return names;
+}
+
+/** Undefined admits a finished handshake; else why the policy refuses it. */
+function clientCertRefusal(socket: TLSSocket, { clientAuthType: type, clientAllowedSans: sans }: TlsServerConfig): string | undefined {
+  const cert = socket.getPeerX509Certificate();
+  if (cert === undefined) {
+    // Go's toolkit checks the SAN list on whatever was sent: nothing sent matches nothing.
+    return type === "RequireAnyClientCert" || type === "RequireAndVerifyClientCert" || sans !== undefined ? "missing" : undefined;
+  }
+  if ((type === "VerifyClientCertIfGiven" || type === "RequireAndVerifyClientCert") && !socket.authorized) return "unverified";
+  const wanted = new Set(sans?.map(canonical));
+  if (sans !== undefined && !subjectAltNames(cert.subjectAltName).some((name) => wanted.has(name))) return "san";
+  return undefined;
+}
+
 // A digest, so a bad key file is not kept in memory to be compared with.
 const digestOf = ({ cert, key, clientCa }: TlsPems): string =>
-  createHash("sha256")
-    .update(Buffer.concat([cert, Buffer.from("\0"), key, Buffer.from("\0"), clientCa ?? Buffer.alloc(0)]))
-    .digest("hex");
+  hash("sha256", Buffer.concat([cert, Buffer.from("\0"), key, Buffer.from("\0"), clientCa ?? Buffer.alloc(0)]));
 
 /** Reads the PEMs now (a ConfigError names a bad one); `attach` hooks the file reload and the client certificate check. */
 export function tlsServing(
@@ -28,31 +62,25 @@ export function tlsServing(
   let served = digestOf(pems);
   let checkedAt = performance.now();
   let refused: string | undefined;
-  const refuse = (error: unknown, what: string): void => {
-    const problem = error instanceof ConfigError ? error.message : libraryErrorText(error, "web config: TLS files unusable");
-    if (`${what} ${problem}` !== refused) logger.warn({ error: problem }, "TLS certificate files changed but cannot be used; the old ones keep serving");
-    refused = `${what} ${problem}`;
-  };
   const reloadIfChanged = (server: Server): void => {
     if (performance.now() - checkedAt < reloadCheckMs) return;
     checkedAt = performance.now();
-    let next: TlsPems;
+    let digest = "unread";
     try {
-      next = readTlsPems(tls);
-    } catch (error) {
-      return refuse(error, "read");
-    }
-    const digest = digestOf(next);
-    if (digest !== served) {
-      try {
+      const next = readTlsPems(tls);
+      digest = digestOf(next);
+      if (digest !== served) {
         server.setSecureContext(tlsOptionsFrom(tls, next));
-      } catch (error) {
-        return refuse(error, digest);
+        served = digest;
+        logger.info("TLS certificate files changed: new connections use them");
       }
-      served = digest;
-      logger.info("TLS certificate files changed: new connections use them");
+      refused = undefined;
+    } catch (error) {
+      const problem = error instanceof ConfigError ? error.message : libraryErrorText(error, "web config: TLS files unusable");
+      // Once for the same files and problem, however many connections arrive.
+      if (`${digest} ${problem}` !== refused) logger.warn({ error: problem }, "TLS certificate files changed but cannot be used; the old ones keep serving");
+      refused = `${digest} ${problem}`;
     }
-    refused = undefined;
   };
   const watchesFiles = [tls.cert, tls.key, tls.clientCa].some((source) => source !== undefined && "file" in source);
   return {
