@@ -1,9 +1,9 @@
 // The exporter's command once the Node.js release is known good: flags, configuration, serving, reload on SIGHUP, clean stop on signals.
 
 import { parseCommandLine, usage } from "./cli/flags.js";
-import { shardLines } from "./cli/shard-lines.js";
 import { ConfigError } from "./config/errors.js";
 import { loadConfig } from "./config/load.js";
+import { shardLines } from "./config/sharding.js";
 import { routePrefix } from "./config/types.js";
 import { createLogger, stderrSink, type LogSink } from "./log.js";
 import { ListenError, SystemdSocketError } from "./http/server.js";

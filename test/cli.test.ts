@@ -11,7 +11,7 @@ describe("--help", () => {
   it("lists every TRADING_ variable the code reads, and every setting of the table", () => {
     const help = usage();
     const read = new Set(
-      ["src/config/env.ts", "src/config/settings.ts", "src/version.ts"].flatMap((f) =>
+      ["src/config/load.ts", "src/config/settings.ts", "src/version.ts"].flatMap((f) =>
         [...readFileSync(f, "utf8").matchAll(/"(TRADING_[A-Z_]+)"/g)].map((m) => m[1]!),
       ),
     );

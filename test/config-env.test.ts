@@ -33,6 +33,14 @@ describe("configFromEnv", () => {
     expect(String(auth && "key" in auth ? auth.key : "")).toBe("<secret>");
   });
 
+  it("refuses a secret file over 1 MiB in one line, as it refuses a config file, without reading it whole", () => {
+    const file = join(mkdtempSync(join(tmpdir(), "te-")), "key");
+    writeFileSync(file, "k".repeat(1024 * 1024 + 1));
+    expect(() => configFromEnv({ ...BASE, TRADING_API_KEY: undefined, TRADING_API_KEY_FILE: file })).toThrowError(
+      new ConfigError(`TRADING_API_KEY_FILE: ${JSON.stringify(file)} is larger than 1 MiB, the most read; refused`),
+    );
+  });
+
   it.each([
     [{ TRADING_BASE_URL: undefined }, "TRADING_BASE_URL: required"],
     [{ TRADING_BASE_URL: "not a url" }, "TRADING_BASE_URL: not a valid URL"],

@@ -1,20 +1,9 @@
 // Command-line flags in Prometheus style, made from the settings table, and --help made from it too.
 
 import { parseArgs } from "node:util";
-import { nearest } from "../config/problems.js";
+import { nearest } from "../config/errors.js";
 import type { FlagValues } from "../config/load.js";
-import { shownDefault } from "../config/setting.js";
 import { SETTING_LIST } from "../config/settings.js";
-
-export interface CommandLine {
-  /** Setting flags as given, by name without dashes ("web.listen-address"). */
-  flags: FlagValues;
-  configCheck: boolean;
-  help: boolean;
-  version: boolean;
-  /** Every flag refused ("command line: unknown flag --x"), in our words: reported with the configuration's problems. */
-  problems: string[];
-}
 
 export const COMMANDS: Array<[string, string]> = [
   ["config.check", "Validate the configuration (and web config) and exit 0 or 1, without serving."],
@@ -22,39 +11,30 @@ export const COMMANDS: Array<[string, string]> = [
   ["version", "Print the version and exit."],
 ];
 
-const SETTING_FLAGS = SETTING_LIST.flatMap(([, s]) => (s.flag === undefined ? [] : [s]));
+const OPTIONS: Record<string, { type: "string" | "boolean"; short?: string; multiple?: boolean }> = Object.fromEntries([
+  ...SETTING_LIST.flatMap(([, s]) => (s.flag === undefined ? [] : [[s.flag, { type: s.switch ? "boolean" : "string", multiple: s.repeatable ?? false }]])),
+  ...COMMANDS.map(([flag]) => [flag, flag === "help" ? { type: "boolean", short: "h" } : { type: "boolean" }]),
+]);
 
-type Option = { type: "string" | "boolean"; short?: string; multiple?: boolean };
-
-const OPTIONS: Record<string, Option> = {};
-for (const s of SETTING_FLAGS) OPTIONS[s.flag!] = s.switch ? { type: "boolean" } : { type: "string", multiple: s.repeatable === true };
-for (const [flag] of COMMANDS) OPTIONS[flag] = flag === "help" ? { type: "boolean", short: "h" } : { type: "boolean" };
-
-/** Every flag the line sets, and a problem for each it cannot take, so one mistake hides no other. */
-export function parseCommandLine(argv: string[]): CommandLine {
+/** The setting flags given (by name: "web.listen-address"), the commands, and a problem for every flag refused. */
+export function parseCommandLine(argv: string[]) {
   // Tokens, not strict mode: strict stops at the first mistake. allowNegative: a switch is also turned off as kingpin's are.
   const { tokens } = parseArgs({ args: argv, strict: false, allowPositionals: true, allowNegative: true, tokens: true, options: OPTIONS });
-  const given: Record<string, string[]> = {};
+  const given: Record<string, string | string[]> = {};
   const problems: string[] = [];
   for (const token of tokens) {
     const refused = refusal(token);
     if (refused !== undefined) problems.push(`command line: ${refused}`);
     else if (token.kind === "option") {
-      // A switch reaches its parser as the text a variable would carry.
       const value = OPTIONS[token.name]!.type === "boolean" ? String(!token.rawName.startsWith("--no-")) : token.value!;
-      given[token.name] = [...(given[token.name] ?? []), value];
+      given[token.name] = OPTIONS[token.name]!.multiple ? [...(given[token.name] ?? []), value] : value;
     }
   }
-  const flags: Record<string, string | string[]> = {};
-  for (const s of SETTING_FLAGS) {
-    const values = given[s.flag!];
-    if (values !== undefined) flags[s.flag!] = s.repeatable === true ? values : values.at(-1)!;
-  }
-  const on = (name: string) => given[name]?.at(-1) === "true";
-  return { flags, configCheck: on("config.check"), help: on("help"), version: on("version"), problems };
+  const { "config.check": configCheck, help, version, ...flags }: FlagValues = given;
+  return { flags, configCheck: configCheck === "true", help: help === "true", version: version === "true", problems };
 }
 
-/** A flag's name as it may be shown, with the dashes it was written with: a plain name, never anything that could be a value. */
+/** A flag's name as it may be shown, with the dashes it was written with (-x for x of a bundle -hx): a plain name, never a value. */
 function shown(name: string, dashes = "--"): string {
   return /^[A-Za-z0-9._-]{1,64}$/.test(name) ? `${dashes}${name}` : "(name not shown: not a plain flag name)";
 }
@@ -68,8 +48,8 @@ function refusal(token: NonNullable<ReturnType<typeof parseArgs>["tokens"]>[numb
   if (option === undefined || (negated && option.type !== "boolean")) {
     const name = negated ? token.rawName.slice(2) : token.name;
     const guess = nearest(name, Object.keys(OPTIONS));
-    // A short flag (-x, or x of a bundle such as -hx) is shown as one, not as --x.
-    return `unknown flag ${shown(name, token.rawName.startsWith("--") ? "--" : "-")}${guess === undefined ? "" : ` (did you mean --${guess}?)`}`;
+    const dashes = token.rawName.startsWith("--") ? "--" : "-";
+    return `unknown flag ${shown(name, dashes)}${guess === undefined ? "" : ` (did you mean --${guess}?)`}`;
   }
   if (option.type === "boolean" && token.value !== undefined) return `${shown(token.name)} takes no value`;
   // As in strict mode, a value that starts with "-" is taken only as --name=value.
@@ -82,25 +62,20 @@ function refusal(token: NonNullable<ReturnType<typeof parseArgs>["tokens"]>[numb
 export type Row = [flag: string, variable: string, key: string, fallback: string, meaning: string, more: string | undefined, startupOnly?: boolean];
 
 export function settingRow([id, s]: (typeof SETTING_LIST)[number]): Row {
-  const flag = s.flag === undefined ? "" : s.switch ? `--${s.flag}` : `--${s.flag}=${s.arg ?? "VALUE"}`;
-  return [flag, s.secret ? `${s.env} / ${s.env}_FILE` : (s.env ?? ""), s.file ? id : "", shownDefault(s), s.help, s.more, s.startupOnly === true];
+  const flag = s.flag === undefined ? "" : s.switch ? `--${s.flag}` : `--${s.flag}=${s.arg}`;
+  return [flag, s.secret ? `${s.env} / ${s.env}_FILE` : (s.env ?? ""), s.file ? id : "", s.shown, s.help, s.more, s.startupOnly];
 }
 
-export const HELP_WIDTH = 100;
-
-/** `text` cut at spaces into lines of at most HELP_WIDTH columns, the first after `indent`, the others after `more`. */
+/** `text` cut at spaces into lines of at most 100 columns, the first after `indent`, the others after `more`. */
 function wrap(text: string, indent: string, more = indent): string[] {
-  const lines: string[] = [];
-  let line = "";
+  const lines = [indent];
   for (const word of text.split(" ").filter(Boolean)) {
-    const lead = lines.length === 0 ? indent : more;
-    if (line !== "" && lead.length + line.length + 1 + word.length > HELP_WIDTH) {
-      lines.push(lead + line);
-      line = word;
-    } else line = line === "" ? word : `${line} ${word}`;
+    const last = lines.at(-1)!;
+    if (last.trim() !== "" && last.length + 1 + word.length > 100) lines.push(more + word);
+    else lines[lines.length - 1] = last.trim() === "" ? last + word : `${last} ${word}`;
   }
   // A no-break space holds a pair together ("file web.listen_address"); it is printed as a space.
-  return [...lines, (lines.length === 0 ? indent : more) + line].map((l) => l.replaceAll("\u00a0", " "));
+  return lines.map((l) => l.replaceAll("\u00a0", " "));
 }
 
 /** --help's groups by the setting's id, in this order; a group's required settings come first. */

@@ -1,20 +1,17 @@
 // Builds the configuration by the settings table (flag > environment > file > default), every problem reported at once.
 
 import { isAbsolute, resolve } from "node:path";
-import { envValue, readSecret, unknownVariables, type Env } from "./env.js";
+import { ConfigError, ENV_ORDER, type Order, nearest, Problems, valueAt } from "./errors.js";
 import type { ConfigFile } from "./file.js";
-import { FROM_ENV, FROM_FLAG, Problems } from "./problems.js";
-import { REMOVED_SETTINGS, SETTING_LIST, type SettingId, type Values } from "./settings.js";
+import { type Secret, secretFromFile, secretFromText } from "./secret.js";
+import { knownVariables, REMOVED_SETTINGS, SETTING_LIST, type SettingId, type Values } from "./settings.js";
 import { DEFAULT_THRESHOLDS } from "./threshold-table.js";
-import type { AccountConfig, AuthConfig, Config } from "./types.js";
+import { type AccountConfig, authOf, type Config } from "./types.js";
+
+type Env = NodeJS.ProcessEnv;
 
 /** Flag values as given on the command line, by flag name without dashes ("web.listen-address"); a repeatable flag's as a list. */
 export type FlagValues = Readonly<Record<string, string | readonly string[] | undefined>>;
-
-export interface Sources {
-  flags?: FlagValues;
-  env: Env;
-}
 
 export interface Loaded {
   config: Config;
@@ -22,19 +19,59 @@ export interface Loaded {
   warnings: string[];
 }
 
+/** A variable's value, or undefined when it is unset or only whitespace. */
+export function envValue(env: Env, name: string): string | undefined {
+  const value = env[name];
+  return value === undefined || value.trim() === "" ? undefined : value;
+}
+
+/** A secret from its variable or from the file its *_FILE variable names; exactly one of the two. */
+function readSecret(env: Env, name: string): Secret {
+  const [direct, file] = [env[name], env[`${name}_FILE`]];
+  if (direct !== undefined && file !== undefined) throw new ConfigError(`${name} and ${name}_FILE: give one, not both`);
+  if (direct !== undefined) return secretFromText(direct, name);
+  if (file === undefined) throw new ConfigError(`${name} or ${name}_FILE: required`);
+  return secretFromFile(file, `${name}_FILE`);
+}
+
+const ENV_SECRETS = { api_key: "TRADING_API_KEY", bearer: "TRADING_BEARER_TOKEN", basic: "TRADING_BASIC_PASSWORD", none: "" };
+
+/** The environment's one account, its credential by TRADING_AUTH_TYPE. */
+function envAccount(v: Values, env: Env, problems: Problems): AccountConfig[] {
+  const order = (variable: string) => ENV_ORDER + SETTING_LIST.findIndex(([, s]) => s.env === variable);
+  const type = v["account.auth_type"];
+  const username = () => {
+    // A bad value was named by its parser; "required" only when the variable is not there at all.
+    if (envValue(env, "TRADING_BASIC_USERNAME") === undefined)
+      problems.add("TRADING_BASIC_USERNAME", "required with TRADING_AUTH_TYPE=basic", order("TRADING_BASIC_USERNAME"));
+    return v["account.basic_username"];
+  };
+  const secret = (name: string) => () => problems.collect(order(name), () => readSecret(env, name), undefined);
+  const auth = type && authOf(type, () => v["account.api_key_header"], username, secret(ENV_SECRETS[type]));
+  const [name, collateralIds] = [v["account.name"], v["account.collateral_ids"]];
+  if (auth === undefined || name === undefined || collateralIds === undefined) return [];
+  return [{ name, collateralIds, auth, headers: {}, thresholds: DEFAULT_THRESHOLDS }];
+}
+
 /** Resolves every setting of the table, then the accounts; throws one ConfigError listing every problem. */
-export function buildConfig(sources: Sources, file: ConfigFile | undefined): Loaded {
-  const { env, flags = {} } = sources;
-  const problems = new Problems();
-  const unknown = unknownVariables(env);
-  const warnings = unknown.map((u) => `${u.name}: ${u.text}`);
+export function buildConfig({ env, flags = {} }: { env: Env; flags?: FlagValues }, file: ConfigFile | undefined): Loaded {
+  const problems = new Problems(file?.data);
+  const warnings: string[] = [];
+  const known = knownVariables();
+  const unknown = Object.keys(env).filter((n) => n.startsWith("TRADING_") && !known.includes(n) && !REMOVED_SETTINGS.some((r) => r.env === n));
+  for (const name of unknown.sort()) {
+    const meant = nearest(name, known);
+    const text = `unknown variable, ignored${meant === undefined ? "" : ` (did you mean ${meant}?)`}`;
+    warnings.push(`${name}: ${text}`);
+    // A misspelt variable explains the "required" of the one it was meant to be, and takes its place.
+    if (meant !== undefined) problems.misspelt(name, text, meant);
+  }
   for (const { key, env: name, why } of REMOVED_SETTINGS) {
-    if (file?.value(key) !== undefined) warnings.push(`${key}: removed (${why}), ignored; delete it`);
+    if (valueAt(file?.data, key.split(".")) !== undefined) warnings.push(`${key}: removed (${why}), ignored; delete it`);
     if (envValue(env, name) !== undefined) warnings.push(`${name}: removed (${why}), ignored; delete it`);
   }
   const values: Partial<Record<SettingId, unknown>> = {};
-  const fromFile = new Set<SettingId>();
-  const given: Partial<Record<SettingId, { name: string; order: [number, number] }>> = {};
+  const given: Partial<Record<SettingId, { name: string; order: Order }>> = {};
 
   file?.checkKeys(problems);
   SETTING_LIST.forEach(([id, setting], index) => {
@@ -43,42 +80,27 @@ export function buildConfig(sources: Sources, file: ConfigFile | undefined): Loa
       for (const name of ignored) warnings.push(`${name}: ignored with a config file (accounts come from the file)`);
       return;
     }
-    if (setting.secret) return; // read below, with its *_FILE variant
+    if (setting.secret) return; // read with its account, as is its *_FILE variant
     const flag = setting.flag === undefined ? undefined : flags[setting.flag];
     const variable = setting.env === undefined ? undefined : envValue(env, setting.env);
-    const inFile = setting.file && file !== undefined ? file.value(id) : undefined;
-    if (flag !== undefined) {
-      given[id] = { name: `--${setting.flag}`, order: [FROM_FLAG, index] };
-      values[id] = problems.collect([FROM_FLAG, index], () => setting.parse(flag, `--${setting.flag}`), undefined);
-    } else if (variable !== undefined) {
-      given[id] = { name: setting.env!, order: [FROM_ENV, index] };
-      values[id] = problems.collect([FROM_ENV, index], () => setting.parse(variable, setting.env!), undefined);
-    } else if (inFile !== undefined && file !== undefined) {
-      fromFile.add(id);
-      values[id] = problems.collect(file.at(id), () => setting.parse(inFile, id), undefined);
+    const [value, name, order]: [unknown, string, Order] =
+      flag !== undefined
+        ? [flag, `--${setting.flag}`, index]
+        : variable !== undefined
+          ? [variable, setting.env!, ENV_ORDER + index]
+          : [setting.file ? valueAt(file?.data, id.split(".")) : undefined, id, id.split(".")];
+    if (value !== undefined) {
+      given[id] = { name, order };
+      values[id] = problems.collect(order, () => setting.parse(value, name), undefined);
     } else if (setting.required) {
-      if (file !== undefined && setting.file) problems.add(id, "required", file.at(id));
-      else problems.add(setting.env ?? `--${setting.flag}`, "required", [FROM_ENV, index]);
+      if (file !== undefined && setting.file) problems.add(id, "required", order);
+      else problems.add(setting.env ?? `--${setting.flag}`, "required", ENV_ORDER + index);
     } else {
       values[id] = setting.default;
     }
   });
   const v = values as Values;
-
-  let accounts: AccountConfig[];
-  if (file !== undefined) {
-    accounts = file.accounts(env, problems, file.thresholds(problems));
-  } else {
-    const auth = envAuth(v, env, problems);
-    const name = v["account.name"];
-    const collateralIds = v["account.collateral_ids"];
-    accounts =
-      auth === undefined || name === undefined || collateralIds === undefined
-        ? []
-        : [{ name, collateralIds, auth, headers: {}, thresholds: DEFAULT_THRESHOLDS }];
-  }
-  // A misspelt variable explains the "required" of the one it was meant to be, and takes its place.
-  for (const u of unknown) if (u.meant !== undefined) problems.misspelt(u.name, u.text, u.meant);
+  const accounts = file === undefined ? envAccount(v, env, problems) : file.accounts(env, problems);
   // A shard at or past the total would silently serve no account; a value its own parser refused was named already.
   const [shard, total, shardGiven] = [v["sharding.shard"], v["sharding.total_shards"], given["sharding.shard"]];
   if (shard !== undefined && total !== undefined && shard >= total && shardGiven !== undefined) {
@@ -87,60 +109,22 @@ export function buildConfig(sources: Sources, file: ConfigFile | undefined): Loa
   }
   problems.throwIfAny();
   // Usable, but a scrape that takes its whole deadline would be cut before its answer is written.
-  const [writeTimeout, maxScrapeTimeout] = [v["web.write_timeout_seconds"], v["scrape.max_timeout_seconds"]];
-  if (writeTimeout !== undefined && maxScrapeTimeout !== undefined && writeTimeout <= maxScrapeTimeout) {
-    const [write, max] = [
-      given["web.write_timeout_seconds"]?.name ?? "web.write_timeout_seconds",
-      given["scrape.max_timeout_seconds"]?.name ?? "scrape.max_timeout_seconds",
-    ];
-    warnings.push(
-      `${write}: ${writeTimeout} s is not above ${max} (${maxScrapeTimeout} s): a scrape that takes its whole deadline is cut before its answer is written`,
-    );
+  const [write, max, nameOf] = [v["web.write_timeout_seconds"], v["scrape.max_timeout_seconds"], (id: SettingId) => given[id]?.name ?? id];
+  if (write !== undefined && max !== undefined && write <= max) {
+    const [writeName, maxName] = [nameOf("web.write_timeout_seconds"), nameOf("scrape.max_timeout_seconds")];
+    warnings.push(`${writeName}: ${write} s is not above ${maxName} (${max} s): a scrape that takes its whole deadline is cut before its answer is written`);
   }
 
-  const config = { accounts, venue: {}, scrape: {}, web: {}, sharding: {} } as unknown as Config;
-  for (const [id, setting] of SETTING_LIST) {
-    if (setting.at === undefined) continue;
-    const parts = setting.at.split(".");
-    const last = parts.pop()!;
-    const section = parts.reduce<Record<string, unknown>>((into, part) => into[part] as Record<string, unknown>, config as unknown as Record<string, unknown>);
-    section[last] = v[id];
+  const config: Record<string, unknown> = { accounts, venue: {}, scrape: {}, web: {}, sharding: {} };
+  for (const [id, { at }] of SETTING_LIST) {
+    const [section, field] = at?.split(".") ?? [];
+    if (section !== undefined) ((field === undefined ? config : config[section]) as Record<string, unknown>)[field ?? section] = v[id];
   }
   // A web config path in the file is relative to the file's folder, as the secret files are.
-  const webConfig = config.webConfigFile;
-  if (webConfig !== undefined && fromFile.has("web.config_file") && file !== undefined && !isAbsolute(webConfig)) {
+  const webConfig = v["web.config_file"];
+  if (webConfig !== undefined && file !== undefined && Array.isArray(given["web.config_file"]?.order) && !isAbsolute(webConfig))
     config.webConfigFile = resolve(file.baseDir, webConfig);
-  }
-  return { config, warnings };
-}
-
-/** The environment account's credential, by TRADING_AUTH_TYPE; its secret from the variable or its *_FILE. */
-function envAuth(v: Values, env: Env, problems: Problems): AuthConfig | undefined {
-  const at = (id: SettingId): [number, number] => [FROM_ENV, SETTING_LIST.findIndex(([s]) => s === id)];
-  const secret = (id: SettingId, name: string) => problems.collect(at(id), () => readSecret(env, name), undefined);
-  switch (v["account.auth_type"]) {
-    case "api_key": {
-      const key = secret("account.api_key", "TRADING_API_KEY");
-      const header = v["account.api_key_header"];
-      return key === undefined || header === undefined ? undefined : { type: "api_key", header, key };
-    }
-    case "bearer": {
-      const token = secret("account.bearer_token", "TRADING_BEARER_TOKEN");
-      return token === undefined ? undefined : { type: "bearer", token };
-    }
-    case "basic": {
-      const username = v["account.basic_username"];
-      // A bad value was named by its parser; "required" only when the variable is not there at all.
-      if (username === undefined && envValue(env, "TRADING_BASIC_USERNAME") === undefined)
-        problems.add("TRADING_BASIC_USERNAME", "required with TRADING_AUTH_TYPE=basic", at("account.basic_username"));
-      const password = secret("account.basic_password", "TRADING_BASIC_PASSWORD");
-      return username === undefined || password === undefined ? undefined : { type: "basic", username, password };
-    }
-    case "none":
-      return { type: "none" };
-    case undefined:
-      return undefined;
-  }
+  return { config: config as unknown as Config, warnings };
 }
 
 /** The configuration from the environment alone (no config file): the quick start, one account. */
@@ -149,7 +133,7 @@ export function configFromEnv(env: Env): Config {
 }
 
 /** Reads the sources: a YAML file when one is named (its reader loaded only then), the environment, the flags. */
-export async function loadConfig(sources: Sources): Promise<Loaded> {
+export async function loadConfig(sources: Parameters<typeof buildConfig>[0]): Promise<Loaded> {
   const flag = sources.flags?.["config.file"];
   const path = typeof flag === "string" ? flag : envValue(sources.env, "TRADING_CONFIG_FILE");
   // yaml and zod are loaded only for a file: the environment-only exporter does without their memory.

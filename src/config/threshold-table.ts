@@ -1,17 +1,9 @@
 // The alert thresholds a desk sets per account: the one table of their defaults, and how a config's maps merge over it.
 
-export interface ThresholdSpec {
-  readonly default: number;
-  /** ratio: in (0, 1], exported in trading_account_alert_threshold; seconds: exported in trading_account_alert_threshold_seconds. */
-  readonly unit: "ratio" | "seconds";
-  /** The side that alerts: above it (a margin ratio) or below it (a liquidation distance). Of two values, the stricter is the lower for above, the higher for below. */
-  readonly fires: "above" | "below";
-  /** The shipped alert that compares with it. */
-  readonly alert: string;
-  readonly series: string;
-  readonly help: string;
-}
+type Spec = { default: number; unit: "ratio" | "seconds"; fires: "above" | "below"; alert: string; series: string; help: string };
 
+// unit: a ratio in (0, 1] is exported in trading_account_alert_threshold, seconds in ..._seconds. fires: the side of it
+// that alerts (of two values the stricter is the lower for above, the higher for below). alert: the shipped rule on `series`.
 export const THRESHOLDS = {
   margin_ratio_warning: {
     default: 0.8,
@@ -77,7 +69,7 @@ export const THRESHOLDS = {
     series: "trading_active_orders_oldest_created_timestamp_seconds",
     help: "Age of the oldest active order, in seconds, above which it is a warning.",
   },
-} as const satisfies Record<string, ThresholdSpec>;
+} as const satisfies Record<string, Spec>;
 
 export type ThresholdKey = keyof typeof THRESHOLDS;
 /** An account's thresholds, every key filled in. */
@@ -87,12 +79,8 @@ export const THRESHOLD_KEYS = Object.keys(THRESHOLDS) as ThresholdKey[];
 
 export const DEFAULT_THRESHOLDS: Thresholds = Object.freeze(Object.fromEntries(THRESHOLD_KEYS.map((k) => [k, THRESHOLDS[k].default])) as Thresholds);
 
-/** Each warning and the critical it comes before. */
-export const TIERS: ReadonlyArray<readonly [warning: ThresholdKey, critical: ThresholdKey]> = [
-  ["margin_ratio_warning", "margin_ratio_critical"],
-  ["margin_usage_warning", "margin_usage_critical"],
-  ["liquidation_distance_warning", "liquidation_distance_critical"],
-];
+/** Each warning and the critical it comes before, named alike. */
+const TIERS = THRESHOLD_KEYS.filter((k) => k.endsWith("_critical")).map((c) => [c.replace(/_critical$/, "_warning") as ThresholdKey, c] as const);
 
 /** Longest order age threshold: a year. */
 const MAX_SECONDS = 31_536_000;
@@ -103,45 +91,24 @@ function valueProblem(key: ThresholdKey, value: unknown): string | undefined {
   return value > 0 && value <= MAX_SECONDS ? undefined : `must be seconds above 0 and at most ${MAX_SECONDS}`;
 }
 
-export interface ThresholdProblem {
-  key: ThresholdKey;
-  /** The whole line, the key path first. */
-  line: string;
-}
-
 /** `given` (its keys already known) merged over `base`, then checked as merged: each value, then each warning before its critical. */
-export function mergeThresholds(
-  base: Thresholds,
-  given: Readonly<Record<string, unknown>>,
-  prefix: string,
-): { thresholds: Thresholds; problems: ThresholdProblem[] } {
-  const problems: ThresholdProblem[] = [];
+export function mergeThresholds(base: Thresholds, given: Readonly<Record<string, unknown>>, where: string, problem: (key: ThresholdKey, text: string) => void) {
   const merged: Record<string, number> = { ...base };
+  const bad = THRESHOLD_KEYS.filter((key) => key in given && valueProblem(key, given[key]) !== undefined);
   for (const key of THRESHOLD_KEYS) {
-    if (!(key in given)) continue;
-    const problem = valueProblem(key, given[key]);
-    if (problem === undefined) merged[key] = given[key] as number;
-    else problems.push({ key, line: `${prefix}.${key}: ${problem}` });
+    if (bad.includes(key)) problem(key, valueProblem(key, given[key])!);
+    else if (key in given) merged[key] = given[key] as number;
   }
   for (const [warning, critical] of TIERS) {
-    if (problems.some((p) => p.key === warning || p.key === critical)) continue;
     const [w, c] = [merged[warning]!, merged[critical]!];
     const above = THRESHOLDS[critical].fires === "above";
-    if (above ? w < c : w > c) continue;
+    if (bad.includes(warning) || bad.includes(critical) || (above ? w < c : w > c)) continue;
     const [before, after] = above ? ["below", "above"] : ["above", "below"];
-    if (critical in given && !(warning in given)) {
-      problems.push({
-        key: critical,
-        line: `${prefix}.${critical}: ${c} is not ${after} the ${warning} it inherits (${w}): set ${prefix}.${warning} too, ${before} ${c}`,
-      });
-    } else if (warning in given && !(critical in given)) {
-      problems.push({
-        key: warning,
-        line: `${prefix}.${warning}: ${w} is not ${before} the ${critical} it inherits (${c}): set ${prefix}.${critical} too, ${after} ${w}`,
-      });
-    } else {
-      problems.push({ key: warning, line: `${prefix}.${warning}: ${w} must be ${before} ${prefix}.${critical} (${c}): a warning comes before its critical` });
-    }
+    if (critical in given && !(warning in given))
+      problem(critical, `${c} is not ${after} the ${warning} it inherits (${w}): set ${where}.${warning} too, ${before} ${c}`);
+    else if (warning in given && !(critical in given))
+      problem(warning, `${w} is not ${before} the ${critical} it inherits (${c}): set ${where}.${critical} too, ${after} ${w}`);
+    else problem(warning, `${w} must be ${before} ${where}.${critical} (${c}): a warning comes before its critical`);
   }
-  return { thresholds: merged as Thresholds, problems };
+  return merged as Thresholds;
 }

@@ -1,9 +1,8 @@
-// The validated configuration every other module reads; built from the environment or a file.
+// The validated configuration every other module reads (its fields are the settings table's), and an account's credential.
 
 import type { Secret } from "./secret.js";
 import type { Section } from "./settings.js";
 import type { Thresholds } from "./threshold-table.js";
-import type { LogFormat, LogLevel } from "./values.js";
 
 export type AuthConfig =
   | { type: "api_key"; header: string; key: Secret }
@@ -22,32 +21,31 @@ export interface AccountConfig {
   thresholds: Thresholds;
 }
 
-/** The venue's settings; each field's help is its setting's in settings.ts. */
 export type VenueConfig = Section<"venue">;
 
-/** This process's place among the replicas that split the accounts (kube-state-metrics' --shard/--total-shards); shard numbered from 0, always below totalShards. */
-export type Sharding = Section<"sharding">;
-
-export interface Config {
+export type Config = Section<""> & {
   venue: VenueConfig;
   accounts: AccountConfig[];
   scrape: Section<"scrape">;
-  listenAddresses: Array<{ host: string; port: number }>;
-  /** The exporter's own HTTP server; read at start-up only. */
   web: Section<"web">;
-  logLevel: LogLevel;
-  logFormat: LogFormat;
-  webConfigFile: string | undefined;
-  /** Where clients reach the exporter (ending in "/"), when it is not where it listens. */
-  externalUrl: URL | undefined;
-  /** As given; the prefix served is `routePrefix(config)`. */
-  routePrefix: string | undefined;
-  sharding: Sharding;
-}
+  /** This process's place among the replicas that split the accounts (kube-state-metrics' --shard/--total-shards). */
+  sharding: Section<"sharding">;
+};
 
 /** The prefix every path is served under: the route prefix, else the external URL's path, else "/" (Prometheus's rule). */
 export function routePrefix(config: Pick<Config, "externalUrl" | "routePrefix">): string {
   if (config.routePrefix !== undefined) return config.routePrefix;
   const path = config.externalUrl?.pathname.replace(/\/$/, "") ?? "";
   return path === "" ? "/" : path;
+}
+
+type Part<T> = () => T | undefined;
+
+/** An account's credential of `type` from its parts (undefined: a problem reported); each is read, so each problem is named. */
+export function authOf(type: AuthConfig["type"], header: Part<string>, username: Part<string>, secret: Part<Secret>): AuthConfig | undefined {
+  if (type === "none") return { type };
+  const [name, user, value] = [type === "api_key" ? header() : "", type === "basic" ? username() : "", secret()];
+  if (name === undefined || user === undefined || value === undefined) return undefined;
+  if (type === "api_key") return { type, header: name, key: value };
+  return type === "bearer" ? { type, token: value } : { type, username: user, password: value };
 }

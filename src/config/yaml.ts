@@ -1,41 +1,12 @@
-// Reads a YAML file for the config or the web config: a problem is one line naming the file's role, never its text.
+// The config and web config files' YAML, and a schema's issues with it: a problem is one line in our words, never the file's text.
 
 import { once } from "node:events";
-import { closeSync, openSync, readSync } from "node:fs";
 import { createRequire } from "node:module";
 import { pathToFileURL } from "node:url";
 import { Worker } from "node:worker_threads";
 import * as yaml from "yaml";
-import { fileErrorText } from "../util/error-text.js";
-import { ConfigError } from "./errors.js";
-
-/** The largest config or web config file read: a thousand accounts take about 150 KiB. */
-export const MAX_FILE_BYTES = 1024 * 1024;
-
-/** At most MAX_FILE_BYTES + 1 bytes: a larger file (or /dev/zero) is refused without being read whole. */
-function readBounded(path: string): Buffer {
-  const fd = openSync(path, "r");
-  try {
-    const buffer = Buffer.alloc(MAX_FILE_BYTES + 1);
-    let length = 0;
-    for (let n = 1; n > 0 && length < buffer.length; length += n) n = readSync(fd, buffer, length, buffer.length - length, null);
-    return buffer.subarray(0, length);
-  } finally {
-    closeSync(fd);
-  }
-}
-
-/** The file's text; `label` ("config file") starts the error when it cannot be read. */
-export function readText(path: string, label: string): string {
-  let bytes: Buffer;
-  try {
-    bytes = readBounded(path);
-  } catch (error) {
-    throw new ConfigError(`${label}: ${fileErrorText(error, path)}`);
-  }
-  if (bytes.length > MAX_FILE_BYTES) throw new ConfigError(`${label}: ${JSON.stringify(path)} is larger than 1 MiB, the most read; refused`);
-  return bytes.toString("utf8");
-}
+import { z } from "zod";
+import { ConfigError, type KeyPath, keyPath, meantWord, type Problems, valueAt } from "./errors.js";
 
 /** What a YAML error code means, in words; BAD_INDENT and MISSING_CHAR say more by what the parser noticed. */
 const YAML_PROBLEMS: Record<string, string> = {
@@ -62,36 +33,28 @@ function yamlProblem(code: string, message: string): string {
   return YAML_PROBLEMS[code] ?? `not YAML the parser reads (${code})`;
 }
 
-type YamlModule = typeof import("yaml");
-
 /** What reading a YAML text came to, plain data that crosses to and from a worker thread; `message` is the parser's, never shown. */
-type Read = { data: unknown } | { problem: { code: string; message: string; pos: number } } | { aliases: true };
+type Read = { data: unknown } | { problem: { code: string; message: string; line: number; col: number } } | { aliases: true };
 
-/**
- * Parses `source` with the yaml module `y`, refusing a key given twice in one map (a set per map: the parser's own
- * check is quadratic in the keys) and aliases that expand past 100 uses (yaml's guard, a ReferenceError). It refers
- * to nothing outside itself: a worker thread runs it from its text.
- */
-function readYaml(y: YamlModule, source: string): Read {
-  const doc = y.parseDocument(source, { uniqueKeys: false, prettyErrors: false });
+// Refuses a key given twice in a map (a set per map: yaml's own check is quadratic) and aliases past 100 uses (yaml's
+// guard). It refers to nothing outside itself: a worker thread runs it from its text.
+function readYaml(y: typeof import("yaml"), source: string): Read {
+  const lineCounter = new y.LineCounter();
+  const doc = y.parseDocument(source, { uniqueKeys: false, prettyErrors: false, lineCounter });
+  const at = (code: string, message: string, pos: number): Read => ({ problem: { code, message, ...lineCounter.linePos(pos) } });
   const error = doc.errors[0];
-  if (error !== undefined) return { problem: { code: error.code, message: error.message, pos: error.pos[0] } };
+  if (error !== undefined) return at(error.code, error.message, error.pos[0]);
   let duplicate: number | undefined;
   y.visit(doc, {
     Map(_key, map) {
       const seen = new Set<unknown>();
-      for (const { key } of map.items) {
-        if (!y.isScalar(key)) continue;
-        if (seen.has(key.value)) {
-          duplicate = key.range?.[0] ?? 0;
-          return y.visit.BREAK;
-        }
-        seen.add(key.value);
-      }
-      return undefined;
+      const twice = map.items.find(({ key }) => y.isScalar(key) && seen.size === seen.add(key.value).size);
+      if (twice === undefined) return undefined;
+      duplicate = (twice.key as { range?: [number] }).range?.[0] ?? 0;
+      return y.visit.BREAK;
     },
   });
-  if (duplicate !== undefined) return { problem: { code: "DUPLICATE_KEY", message: "", pos: duplicate } };
+  if (duplicate !== undefined) return at("DUPLICATE_KEY", "", duplicate);
   try {
     return { data: doc.toJS({ maxAliasCount: 100 }) };
   } catch (thrown) {
@@ -100,23 +63,16 @@ function readYaml(y: YamlModule, source: string): Read {
   }
 }
 
-function problemAt(source: string, label: string, pos: number, problem: string): ConfigError {
-  const before = source.slice(0, pos);
-  const line = before.split("\n").length;
-  const column = pos - before.lastIndexOf("\n");
-  return new ConfigError(`${label}: not valid YAML at line ${line}, column ${column}: ${problem}`);
-}
-
-function dataOf(read: Read, source: string, label: string): unknown {
+function dataOf(read: Read, label: string): unknown {
   if ("data" in read) return read.data;
   if ("aliases" in read) throw new ConfigError(`${label}: its YAML aliases (*name) expand to too much; refused`);
-  const { code, message, pos } = read.problem;
-  throw problemAt(source, label, pos, yamlProblem(code, message));
+  const { code, message, line, col } = read.problem;
+  throw new ConfigError(`${label}: not valid YAML at line ${line}, column ${col}: ${yamlProblem(code, message)}`);
 }
 
 /** Duplicate keys and alias bombs refused; bad YAML is one line (where, and what in our words), never its text or the parser's message. */
 export function parseYaml(source: string, label: string): unknown {
-  return dataOf(readYaml(yaml, source), source, label);
+  return dataOf(readYaml(yaml, source), label);
 }
 
 /** The worker's whole program: `readYaml` from its own text, so src/ under vitest and dist/ run the same. */
@@ -126,17 +82,86 @@ import("node:worker_threads").then(async ({ parentPort, workerData }) => {
   parentPort.postMessage((${readYaml.toString()})(y, workerData.source));
 });`;
 
-/**
- * As `parseYaml`, on a worker thread of its own: a 1 MiB file takes the parser about 2 s, which a reload must not hold
- * the event loop for (scrapes and /-/healthy go on meanwhile).
- */
+/** As `parseYaml`, on a worker thread: a 1 MiB file takes about 2 s to parse, which a reload must not hold the event loop for. */
 export async function parseYamlAside(source: string, label: string): Promise<unknown> {
   const yamlUrl = pathToFileURL(createRequire(import.meta.url).resolve("yaml")).href;
   const worker = new Worker(PROGRAM, { eval: true, workerData: { yaml: yamlUrl, source } });
   try {
     const [read] = (await once(worker, "message")) as [Read];
-    return dataOf(read, source, label);
+    return dataOf(read, label);
   } finally {
     void worker.terminate();
+  }
+}
+
+// A schema's issues in our words, not z.prettifyError's (two lines per issue, zod's words, path-length order).
+
+/** The keys an object schema accepts at `path`; of a tagged union, the branch whose `type` is the data's. */
+function knownKeys(schema: z.ZodType, path: KeyPath, data: unknown): string[] {
+  if (schema instanceof z.ZodOptional || schema instanceof z.ZodDefault) return knownKeys(schema.unwrap() as z.ZodType, path, data);
+  // A transform reads its input schema's keys (`.transform()` makes a pipe from it).
+  if (schema instanceof z.ZodPipe) return knownKeys(schema.in as z.ZodType, path, data);
+  if (schema instanceof z.ZodUnion) {
+    const tag = (data as { type?: unknown } | undefined)?.type;
+    const branch = (schema.options as z.ZodType[]).find((o) => o instanceof z.ZodObject && o.shape.type?.safeParse(tag).success);
+    return branch === undefined ? [] : knownKeys(branch, path, data);
+  }
+  const [head, ...rest] = path;
+  const child = (value: unknown) => (value !== null && typeof value === "object" ? (value as Record<PropertyKey, unknown>)[head!] : undefined);
+  if (schema instanceof z.ZodObject) return head === undefined ? Object.keys(schema.shape) : knownKeys(schema.shape[String(head)], rest, child(data));
+  if (schema instanceof z.ZodArray && head !== undefined) return knownKeys(schema.element as z.ZodType, rest, child(data));
+  if (schema instanceof z.ZodRecord && head !== undefined) return knownKeys(schema.valueType as z.ZodType, rest, child(data));
+  return [];
+}
+
+/** ` (did you mean "word"?)` when `given` is text near one of `words`, else nothing. */
+function didYouMean(given: unknown, words: readonly unknown[]): string {
+  const texts = words.filter((w): w is string => typeof w === "string");
+  const guess = typeof given === "string" ? meantWord(given, texts) : undefined;
+  return guess === undefined ? "" : ` (did you mean ${JSON.stringify(guess)}?)`;
+}
+
+/** The issue in our words; `given` is the value it is about, for a "did you mean". */
+function describe(issue: z.core.$ZodIssue, given: unknown): string {
+  switch (issue.code) {
+    case "invalid_type":
+      return issue.input === undefined ? "required" : `expected ${issue.expected}`;
+    case "too_small":
+      return `must be at least ${String(issue.minimum)}`;
+    case "too_big":
+      return `must be at most ${String(issue.maximum)}`;
+    case "invalid_union":
+    case "invalid_value": {
+      // A discriminated union names the tag values it accepts, as an enum does.
+      const values = "values" in issue ? issue.values : "options" in issue ? (issue.options as unknown[] | undefined) : undefined;
+      if (values === undefined) return "does not match any accepted form";
+      return `expected one of ${values.map((v) => JSON.stringify(v)).join(", ")}${didYouMean(given, values)}`;
+    }
+    case "custom":
+    case "invalid_format":
+      // Our own texts: every refine and regex in our schemas passes one.
+      return issue.message;
+    case "not_multiple_of":
+      return `must be a multiple of ${String(issue.divisor)}`;
+    default:
+      // zod's own wording never reaches the user (it may change with a zod release).
+      return "not accepted here";
+  }
+}
+
+/** Each issue of parsing `data` (found at `at` in the file of `problems`) with `schema`; `label` starts each line ("web config: "). */
+export function addZodIssues(
+  error: z.ZodError,
+  problems: Problems,
+  { schema, data, at, label }: { schema: z.ZodType; data: unknown; at: KeyPath; label: string },
+): void {
+  for (const issue of error.issues) {
+    const path = [...at, ...issue.path];
+    if (issue.code === "unrecognized_keys") {
+      const known = knownKeys(schema, issue.path, data).filter((k) => !issue.keys.includes(k));
+      for (const key of issue.keys) problems.unknownKey(keyPath(path), key, known, [...path, key], label);
+      continue;
+    }
+    problems.add(`${label}${keyPath(path) || "(top level)"}`, describe(issue, valueAt(data, issue.path)), path);
   }
 }

@@ -2,11 +2,9 @@
 
 import { dirname, resolve } from "node:path";
 import { z } from "zod";
-import { ConfigError } from "../../config/errors.js";
-import { FROM_FILE, Problems } from "../../config/problems.js";
-import { headerValueProblem } from "../../config/secret.js";
-import { parseYaml, readText } from "../../config/yaml.js";
-import { addZodIssues, documentOrder } from "../../config/zod-issues.js";
+import { ConfigError, Problems } from "../../config/errors.js";
+import { headerValueProblem, readText } from "../../config/secret.js";
+import { addZodIssues, parseYaml } from "../../config/yaml.js";
 import { type PemSource, readTlsPems, tlsOptionsFrom, tlsServerConfig } from "./tls-config.js";
 
 // exporter-toolkit allows only these, some with fixed values, so one file means the same to every exporter.
@@ -96,8 +94,8 @@ export function parseWebConfig(text: string, source: string): WebConfig {
   const data = parseYaml(text, "web config") ?? {};
   const parsed = webConfigSchema.safeParse(data, { reportInput: true });
   if (!parsed.success) {
-    const problems = new Problems();
-    addZodIssues(parsed.error, problems, { schema: webConfigSchema, data, at: [], label: "web config: ", order: documentOrder(data), source: FROM_FILE });
+    const problems = new Problems(data);
+    addZodIssues(parsed.error, problems, { schema: webConfigSchema, data, at: [], label: "web config: " });
     problems.throwIfAny();
     throw new ConfigError("web config: invalid");
   }
