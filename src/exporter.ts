@@ -119,10 +119,7 @@ export class Exporter {
     return this.#withOwnMetrics(new SharedBody(""));
   }
 
-  /**
-   * A probe of one account (undefined: the market target): the report of the collection it was served, its requests
-   * whoever started it, made once per answer and shared by every probe served it (an 18 MB report is held once).
-   */
+  /** A debug probe of one account (undefined: the market target): the report of the collection served, made once per answer. */
   async debug(deadline: Deadline, account: AccountConfig | undefined, waitedMs = 0): Promise<Answer> {
     const options = account === undefined ? { accounts: [], marketFamilies: true } : { accounts: [account.name], marketFamilies: false };
     const { answer, result, dropped } = await this.#serve(deadline, { ...options, waitedMs, startedBy: "a debug probe" });

@@ -83,7 +83,6 @@ function collect(scrape: ScrapeResult): Family[] {
     }
     addSample(truncated, [a.account], a.activeOrders.orders.length >= a.activeOrders.limit ? 1 : 0);
   }
-  // One sample per group of distinct labels (Groups), per group and flag, or per account.
   return distinctSeries([count, quantity, filled, locked, notional, pending, oldest, truncated]);
 }
 

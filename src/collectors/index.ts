@@ -24,10 +24,5 @@ export const COLLECTORS: readonly Collector[] = [
   markets,
 ];
 
-/**
- * Over scrape.max_series, the order in which collectors' series give way, the first first (the scrape's
- * health never does): the order counters and order details go before the market list, position and
- * margin figures, and the account's balances and margin ratio go last. docs/metrics.md lists it. The
- * alert thresholds, like the scrape's health, are uncapped and never give way.
- */
+/** Over scrape.max_series, the order in which series give way, first first (docs/metrics.md); health and thresholds never do. */
 export const GIVE_WAY: readonly Collector[] = [orderOutcomes, orderHistory, activeOrders, markets, positionMargin, positions, account];

@@ -44,7 +44,6 @@ function collect(scrape: ScrapeResult): Family[] {
     addSample(fetched, [a.account], a.history.orders.length);
     addSample(truncated, [a.account], a.history.truncated ? 1 : 0);
   }
-  // One sample per group of distinct labels (Groups) or per account.
   return distinctSeries([orders, rejections, lastCreated, fetched, truncated]);
 }
 

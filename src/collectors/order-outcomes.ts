@@ -27,7 +27,6 @@ function collect(scrape: ScrapeResult): Family[] {
     for (const c of counts.rejections) addSample(rejections, [a.account, c.marketId, c.key], c.count);
     addSample(tracked, [a.account], counts.tracked);
   }
-  // One sample per (market, status or code), counted in a map keyed by both, or per account.
   return distinctSeries([orders, rejections, tracked]);
 }
 

@@ -40,11 +40,7 @@ function decimal(p: Position, field: (typeof SUMMED)[number] | "avgExecutionPric
   return value === undefined ? undefined : decimalOf(value, exact);
 }
 
-/**
- * One position from two of the same market and direction, so the account's sums and its series' sums agree: amounts
- * and sizes added (so notionals too), the average price weighted by size, the liquidation of the nearer of the two.
- * Leverage is kept only when both have the same.
- */
+/** Two positions of one market and direction as one, so the account's sums and its series' agree (docs/metrics.md). */
 function merge(a: Position, b: Position): Position {
   const sums = SUMMED.map((field) => {
     const [x, y] = [decimal(a, field), decimal(b, field)];

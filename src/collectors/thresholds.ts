@@ -26,8 +26,5 @@ function collect(scrape: ScrapeResult): Family[] {
   return distinctSeries([ratios, seconds]);
 }
 
-/**
- * Never cut by scrape.max_series, as the scrape's health is not: the rules would fall back to the defaults
- * for an account whose own thresholds were dropped. Its size is fixed by the accounts configured.
- */
+/** Never cut by scrape.max_series: the rules would fall back to the defaults for an account whose thresholds were dropped. */
 export const thresholds: Collector = { collect, uncapped: true };

@@ -26,15 +26,13 @@ export interface OrderCounts {
 /** An id's state is one number: the collection that last showed it, times STATE, plus REJECTED and a bit per status counted. */
 const STATE = 256;
 const REJECTED = 1;
-/** Statuses an account's first seven distinct ones are kept as bits of the state, later ones in a list per id (`AccountOrders.more`). */
+/** An account's first seven statuses are bits of a state; later ones are listed per id (`AccountOrders.more`). */
 const STATUS_BITS = 7;
 
 class AccountOrders {
   /** Every id's state (see STATE), in the order ids were first seen: the cap forgets from the front. */
   readonly seen = new Map<string, number>();
-  /** The account's statuses in the order first seen; the first STATUS_BITS are bits 1 to 7 of a state. */
   readonly statuses: string[] = [];
-  /** An id's statuses past the first STATUS_BITS: a venue with that many is rare, so a list per id costs nothing elsewhere. */
   readonly more = new Map<string, string[]>();
   /** Rows are never changed, only replaced (bump): a collection's counts hold them as they were. */
   readonly orders = new Map<string, OrderCount>();

@@ -9,7 +9,6 @@ import type { RequestTrace } from "../venue/client.js";
 
 /** What a collection asked of the venue and who started it: the debug report of every probe served the collection. */
 export interface CollectionLog {
-  /** "a debug probe", "a probe", "a /metrics scrape". */
   startedBy: string;
   requests: RequestTrace[];
   /** Invalid fields by "endpoint field", with their counts. */

@@ -21,10 +21,7 @@ export interface ScrapeOptions {
   marketFamilies?: boolean;
   /** Who starts a collection this scrape starts, for the debug report of every probe served it ("a /metrics scrape"). */
   startedBy?: string;
-  /**
-   * How long the scrape waited for a slot: a collection is fresh by when the scrape arrived, so a scrape held up in a
-   * busy moment is served the collection it would have had, instead of adding one to the load that held it up.
-   */
+  /** How long the scrape waited for a slot: freshness is judged from its arrival, so a scrape held up adds no collection. */
   waitedMs?: number;
 }
 
@@ -160,11 +157,7 @@ export class Scraper {
     );
   }
 
-  /**
-   * A collection that started less than the minimum interval before the scrape arrived, or since, is served again: a
-   * new one would start later still, so collections stay that far apart. A clock stepped back never makes one recent,
-   * and an interval of 0 none: every scrape collects.
-   */
+  /** Started less than the minimum interval before the scrape arrived, or since: served again (never across a clock stepped back). */
   #isRecent(startedAt: number, arrivedAt: number): boolean {
     return this.#minIntervalMs > 0 && this.#now() >= startedAt && arrivedAt - startedAt < this.#minIntervalMs;
   }

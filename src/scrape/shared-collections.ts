@@ -28,10 +28,7 @@ export class SharedCollections<T> {
     return orWhenAborted(entry.promise, deadline.signal, () => previous ?? fallback());
   }
 
-  /**
-   * The runner turns every failure of an endpoint into an outcome, so `collect()` should never reject; if it does, the
-   * scrapes joined to it get the rejection (a 500), the next one starts afresh, and the process lives on.
-   */
+  /** `collect()` never rejects (the runner makes failures outcomes); if it does, joined scrapes get a 500 and the next starts afresh. */
   #start(key: string, collect: () => Promise<T>, previous: T | undefined): Entry<T> {
     const started: Entry<T> = { startedAt: this.#now(), promise: collect(), ...(previous === undefined ? {} : { previous }) };
     this.#entries.set(key, started);
