@@ -185,7 +185,11 @@ describe("the memory of seen order ids", () => {
     const outcomes = new OrderOutcomes();
     const statuses = Array.from({ length: 10 }, (_, i) => `S${i}`);
     const read = (status: string): OrderHistory =>
-      ({ orders: ["1", "2"].map((id) => ({ id, marketId: "M", status, rejectionCode: undefined })), truncated: false, anomalies: {} }) as unknown as OrderHistory;
+      ({
+        orders: ["1", "2"].map((id) => ({ id, marketId: "M", status, rejectionCode: undefined })),
+        truncated: false,
+        anomalies: {},
+      }) as unknown as OrderHistory;
     const active: ActiveOrders = { orders: [], limit: 1 };
     outcomes.observe("a", active, read("S0"), 100, 1000); // the baseline
     for (const status of [...statuses, ...statuses]) outcomes.observe("a", active, read(status), 100, 1000);
