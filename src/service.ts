@@ -13,16 +13,14 @@ import { addSecrets } from "./util/redact.js";
 import { libraryErrorText } from "./util/error-text.js";
 import { ConfigError } from "./config/errors.js";
 import { servedByOtherShard } from "./config/sharding.js";
+import { authenticator } from "./venue/auth.js";
 
-/** Every credential of `config` as the redactor must know it: values, header values, basic auth's `user:password`. */
+/** Every credential of `config` as the redactor must know it: its scheme's values and the extra headers' values. */
 function redactSecretsOf(config: Config): void {
   const values: string[] = [];
   const shownNames = new Set(config.accounts.flatMap((a) => [a.name, ...a.collateralIds]));
   for (const account of config.accounts) {
-    const auth = account.auth;
-    if (auth.type === "api_key") values.push(auth.key.reveal());
-    if (auth.type === "bearer") values.push(auth.token.reveal());
-    if (auth.type === "basic") values.push(auth.password.reveal(), `${auth.username}:${auth.password.reveal()}`);
+    values.push(...authenticator(account.auth).secrets);
     // Any extra header may be a credential (a venue may sign with X-Desk), unless the configuration shows its value anyway.
     for (const value of Object.values(account.headers)) if (!shownNames.has(value)) values.push(value);
   }
