@@ -47,8 +47,7 @@ export interface ServiceOptions {
 
 export async function startService(config: Config, logger: Logger, options: ServiceOptions = {}): Promise<Service> {
   redactSecretsOf(config);
-  const self = options.self ?? new SelfMetrics({ defaultMetrics: !config.web.disableExporterMetrics });
-  const exporter = new Exporter(config, logger, self);
+  const exporter = new Exporter(config, logger, options.self ?? new SelfMetrics({ defaultMetrics: !config.web.disableExporterMetrics }));
   const source = options.source;
   /** The configuration served now: the one a probe of another shard's account is told about. */
   let current = config;

@@ -8,9 +8,6 @@ export interface Decimal {
 
 /** The decimal a double was written as (its shortest round-trip text): 0.1 is 1×10^-1, not 0.1000000000000000055…. */
 export function fromNumber(value: number): Decimal {
-  if (Number.isInteger(value) && Math.abs(value) <= Number.MAX_SAFE_INTEGER) {
-    return { mantissa: BigInt(value), scale: 0 };
-  }
   // A finite double's exponent is within MAX_EXPONENT, so its text always reads.
   return parseDecimal(String(value))!;
 }

@@ -1,7 +1,7 @@
 // Replaces every configured secret (any 12-character run, its JSON, base64 and HTML-decoded forms) and any Authorization value with <secret>.
 
 import { decodeHTML } from "entities";
-import { escapeHtml, escapeHtmlUnit } from "./html-escape.js";
+import { escapeHtmlUnit } from "./html-escape.js";
 
 const REDACTED = "<secret>";
 /** Shorter values would blot out ordinary words. */
@@ -23,15 +23,12 @@ let numberRuns = false;
 const shortForms = new Map<number, Set<string>>();
 const SHORT_SEARCHES = 4;
 
-function encodedForms(secret: string): string[] {
-  const json = JSON.stringify(secret).slice(1, -1);
-  return [secret, json, JSON.stringify(json).slice(1, -1), Buffer.from(secret, "utf8").toString("base64")];
-}
-
-/** A secret with entities in it (`&amp;`, `&#38;`, `&lt;`…) is also known as a venue that decodes HTML would echo it. */
+/** A secret as written, in JSON once and twice, in base64; one with entities in it (`&amp;`, `&#38;`…) also as a venue that decodes HTML echoes it. */
 function forms(secret: string): string[] {
-  const decoded = decodeHTML(secret);
-  return decoded === secret ? encodedForms(secret) : [...encodedForms(secret), ...encodedForms(decoded)];
+  return [...new Set([secret, decodeHTML(secret)])].flatMap((form) => {
+    const json = JSON.stringify(form).slice(1, -1);
+    return [form, json, JSON.stringify(json).slice(1, -1), Buffer.from(form, "utf8").toString("base64")];
+  });
 }
 
 /** Adds values to redact for the life of the process, so a line about an old configuration is redacted too. */
@@ -96,54 +93,42 @@ export function redactKnown(text: string): string {
 /** A code unit some output writes as more than itself: a control character, a quote, a backslash, a surrogate, an HTML special. */
 const ESCAPABLE = /[^\u0020\u0021\u0023-\u0025\u0028-\u003b\u003d\u003f-\u005b\u005d-\ud7ff\ue000-\uffff]/;
 
+/** How an output writes the code unit at `at`: JSON's, the exposition's label value's, the status page's HTML. */
 type UnitEscape = (text: string, at: number) => string;
-
-interface Escape {
-  whole: (text: string) => string;
-  unit: UnitEscape;
-}
 
 const isHigh = (code: number): boolean => code >= 0xd800 && code <= 0xdbff;
 const isLow = (code: number): boolean => code >= 0xdc00 && code <= 0xdfff;
+const LABEL_ESCAPES: Record<string, string> = { "\\": "\\\\", "\n": "\\n", '"': '\\"' };
 
-const JSON_ESCAPE: Escape = {
-  whole: (text) => JSON.stringify(text).slice(1, -1),
-  unit: (text, at) => {
+const ESCAPES: UnitEscape[] = [
+  (text, at) => {
+    // JSON writes a surrogate alone as `\udxxx`, one of a pair as itself.
     const code = text.charCodeAt(at);
     if (isHigh(code) ? isLow(text.charCodeAt(at + 1)) : isLow(code) && isHigh(text.charCodeAt(at - 1))) return text[at]!;
     return JSON.stringify(text[at]).slice(1, -1);
   },
-};
+  (text, at) => LABEL_ESCAPES[text[at]!] ?? text[at]!,
+  // A decoded echo the status page writes back as entities must not spell a secret either.
+  (text, at) => escapeHtmlUnit(text[at]!),
+];
 
-const LABEL_ESCAPES: Record<string, string> = { "\\": "\\\\", "\n": "\\n", '"': '\\"' };
-const LABEL_ESCAPE: Escape = {
-  whole: (text) => text.replace(/\\/g, "\\\\").replace(/\n/g, "\\n").replace(/"/g, '\\"'),
-  unit: (text, at) => LABEL_ESCAPES[text[at]!] ?? text[at]!,
-};
-
-/** The status page's escaping: a decoded echo it writes back as entities must not spell a secret. */
-const HTML_ESCAPE: Escape = { whole: escapeHtml, unit: (text, at) => escapeHtmlUnit(text[at]!) };
-
-function escapedRanges(text: string, output: Escape): Array<[number, number]> {
-  const form = output.whole(text);
-  const found = secretRanges(form);
-  if (found.length === 0) return found;
+/** The ranges of `text` whose escaped form holds a secret. */
+function escapedRanges(text: string, unit: UnitEscape): Array<[number, number]> {
   let written = "";
   const origin: number[] = [];
   for (let at = 0; at < text.length; at++) {
-    const piece = output.unit(text, at);
+    const piece = unit(text, at);
     written += piece;
     for (let k = 0; k < piece.length; k++) origin.push(at);
   }
-  if (written !== form) return [[0, text.length]];
-  return found.map(([start, end]) => [origin[start]!, origin[end - 1]! + 1]);
+  return secretRanges(written).map(([start, end]) => [origin[start]!, origin[end - 1]! + 1]);
 }
 
 /** A venue string with every known secret replaced, including one an output's escaping would write back (a line feed as `\n`, `&` as `&amp;`). */
 export function redactVenueText(text: string): string {
   if (windows.size === 0 && shortForms.size === 0) return text;
   if (!ESCAPABLE.test(text)) return redactKnown(text);
-  const escaped = [JSON_ESCAPE, LABEL_ESCAPE, HTML_ESCAPE].flatMap((output) => escapedRanges(text, output));
+  const escaped = ESCAPES.flatMap((unit) => escapedRanges(text, unit));
   return replaceRanges(text, [...secretRanges(text), ...escaped]);
 }
 
