@@ -11,10 +11,7 @@ import { type FailureReason, VenueError } from "./errors.js";
 /** Each pool's size per origin, what it calls for a request that found every connection busy, and our requests in flight. */
 const pools = new WeakMap<Agent, { maxConnections: number; onWait: () => void; inFlight: number }>();
 
-/**
- * The connection pool to the venue: keep-alive, `maxConnections` per origin (so requests in flight to it), and
- * `onWait` told of each request that waits for one; `closePool` ends it on shutdown.
- */
+/** The connection pool to the venue: keep-alive, `maxConnections` per origin, `onWait` told of each request that waits for one. */
 export function venuePool(maxConnections: number, onWait: () => void = () => undefined): Agent {
   const pool = new Agent({ keepAliveTimeout: 30_000, keepAliveMaxTimeout: 60_000, connections: maxConnections, connect: { timeout: 10_000 } });
   pools.set(pool, { maxConnections, onWait, inFlight: 0 });
@@ -153,9 +150,8 @@ function parseRetryAfter(header: string | undefined, nowMs: number, capSeconds: 
 }
 
 /**
- * The body decoded and read under `maxBytes` decoded bytes, so a gzip bomb stops there; leaving early
- * destroys the streams, which stops the transfer. zlib ends strictly, so a body cut short is an error
- * (fetch's lenient decoder would pass it as a shorter body); a failure of the raw body (a reset) stays its own.
+ * The body decoded and read under `maxBytes` decoded bytes (a gzip bomb stops there; leaving destroys the streams). zlib ends
+ * strictly, so a body cut short is an error, not a shorter body; a failure of the raw body (a reset) stays its own.
  */
 async function readBody(raw: Readable, coding: string, maxBytes: number, where: string): Promise<Buffer> {
   const decoder = DECODERS.get(coding);
