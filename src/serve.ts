@@ -20,12 +20,8 @@ async function main(argv: string[]): Promise<number> {
   const flags = parseCommandLine(argv);
   // A flag refused is reported with every problem of the configuration (below), unless nothing else is to be read.
   if (flags.problems.length > 0 && (flags.help || flags.version)) throw new ConfigError(flags.problems);
-  if (flags.help) {
-    process.stdout.write(`${usage()}\n`);
-    return 0;
-  }
-  if (flags.version) {
-    process.stdout.write(`${versionText()}\n`);
+  if (flags.help || flags.version) {
+    process.stdout.write(`${flags.help ? usage() : versionText()}\n`);
     return 0;
   }
   const load = () => loadConfig({ flags: flags.flags, env: process.env });
@@ -34,8 +30,7 @@ async function main(argv: string[]): Promise<number> {
   });
   if (flags.problems.length > 0) throw new ConfigError(flags.problems);
   // TLS and basic auth (zod, bcryptjs) are loaded only when a web config asks for them.
-  const { webConfigFile } = config;
-  const web = webConfigFile === undefined ? undefined : (await import("./http/toolkit/web-config.js")).loadWebConfig(webConfigFile);
+  const web = config.webConfigFile === undefined ? undefined : (await import("./http/toolkit/web-config.js")).loadWebConfig(config.webConfigFile);
   if (flags.configCheck) {
     for (const warning of warnings) process.stderr.write(`trading-exporter: warning: ${warning}\n`);
     const lines = [`configuration OK: ${config.accounts.length} account(s): ${config.accounts.map((a) => a.name).join(", ")}`, ...shardLines(config)];

@@ -31,20 +31,13 @@ function roundedRatio(n: bigint, d: bigint): number {
   const negative = n < 0n !== d < 0n;
   const a = n < 0n ? -n : n;
   const b = d < 0n ? -d : d;
-  let shift = 53 - (a.toString(2).length - b.toString(2).length);
-  const scaled = (s: number): [bigint, bigint] => (s >= 0 ? [a << BigInt(s), b] : [a, b << BigInt(-s)]);
-  let [num, den] = scaled(shift);
-  let q = num / den;
-  if (q >= 1n << 53n) {
-    shift--;
-    [num, den] = scaled(shift);
-    q = num / den;
-  }
-  const twice = (num - q * den) * 2n;
-  if (twice > den || (twice === den && (q & 1n) === 1n)) q++;
+  // A quotient of 64 bits or more, its last bit set when the division is inexact: Number() rounds it as the exact ratio.
+  const shift = 64 - (a.toString(2).length - b.toString(2).length);
+  const [num, den] = shift >= 0 ? [a << BigInt(shift), b] : [a, b << BigInt(-shift)];
+  const q = num / den;
   // Scaled in two halves so neither factor overflows unless the result does too.
   const half = Math.trunc(shift / 2);
-  const value = Number(q) * 2 ** -half * 2 ** (half - shift);
+  const value = Number(q * den === num ? q : q | 1n) * 2 ** -half * 2 ** (half - shift);
   return negative ? -value : value;
 }
 
