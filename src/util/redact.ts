@@ -112,7 +112,6 @@ const ESCAPES: UnitEscape[] = [
   (text, at) => escapeHtmlUnit(text[at]!),
 ];
 
-/** The ranges of `text` whose escaped form holds a secret. */
 function escapedRanges(text: string, unit: UnitEscape): Array<[number, number]> {
   let written = "";
   const origin: number[] = [];
