@@ -150,12 +150,12 @@ export async function walkJsonStreamed(bytes: Buffer, options: WalkOptions, each
       root = token === TokenType.LEFT_BRACE ? members : token === TokenType.LEFT_BRACKET ? [] : value;
       inList = options.list === undefined && token === TokenType.LEFT_BRACKET;
     }
-    // In the root object a key and its value alternate: the parser refuses the body otherwise.
+    // In the root object a key and its value alternate (the parser refuses the body otherwise); `members` has no
+    // prototype, so a key such as __proto__ is an own member like any other.
     if (depth === 1 && root === members && isValue) {
       if (key === undefined) {
         key = String(value);
       } else {
-        // `members` has no prototype, so a key such as __proto__ is an own member like any other.
         members[key] = opens ? (token === TokenType.LEFT_BRACE ? {} : []) : value;
         inList = key === options.list && token === TokenType.LEFT_BRACKET;
         key = undefined;

@@ -93,7 +93,7 @@ export function redactKnown(text: string): string {
 /** A code unit some output writes as more than itself: a control character, a quote, a backslash, a surrogate, an HTML special. */
 const ESCAPABLE = /[^\u0020\u0021\u0023-\u0025\u0028-\u003b\u003d\u003f-\u005b\u005d-\ud7ff\ue000-\uffff]/;
 
-/** How an output writes the code unit at `at`: JSON's, the exposition's label value's, the status page's HTML. */
+/** How an output writes the code unit at `at`: JSON (a lone surrogate as `\udxxx`, one of a pair as itself), a label value, the status page's HTML. */
 type UnitEscape = (text: string, at: number) => string;
 
 const isHigh = (code: number): boolean => code >= 0xd800 && code <= 0xdbff;
@@ -102,13 +102,11 @@ const LABEL_ESCAPES: Record<string, string> = { "\\": "\\\\", "\n": "\\n", '"': 
 
 const ESCAPES: UnitEscape[] = [
   (text, at) => {
-    // JSON writes a surrogate alone as `\udxxx`, one of a pair as itself.
     const code = text.charCodeAt(at);
     if (isHigh(code) ? isLow(text.charCodeAt(at + 1)) : isLow(code) && isHigh(text.charCodeAt(at - 1))) return text[at]!;
     return JSON.stringify(text[at]).slice(1, -1);
   },
   (text, at) => LABEL_ESCAPES[text[at]!] ?? text[at]!,
-  // A decoded echo the status page writes back as entities must not spell a secret either.
   (text, at) => escapeHtmlUnit(text[at]!),
 ];
 
