@@ -20,7 +20,7 @@ function redactSecretsOf(config: Config): void {
   const values: string[] = [];
   const shownNames = new Set(config.accounts.flatMap((a) => [a.name, ...a.collateralIds]));
   for (const account of config.accounts) {
-    values.push(...authenticator(account.auth).secrets);
+    values.push(...authenticator(account.auth).secrets());
     // Any extra header may be a credential (a venue may sign with X-Desk), unless the configuration shows its value anyway.
     for (const value of Object.values(account.headers)) if (!shownNames.has(value)) values.push(value);
   }
