@@ -140,9 +140,8 @@ export class ExactSum {
       const m = x * y;
       if (Math.abs(m) <= Number.MAX_SAFE_INTEGER && xk + yk < POW10.length) return this.#addScaled(m, xk + yk);
     }
-    const dx = Number.isNaN(x) ? fromNumber(a) : { mantissa: BigInt(x), scale: xk };
-    const dy = Number.isNaN(y) ? fromNumber(b) : { mantissa: BigInt(y), scale: yk };
-    return this.addDecimal(multiply(dx, dy));
+    // A double of at most 15 digits has one such decimal: x × 10^-xk is the value of fromNumber(a).
+    return this.addDecimal(multiply(fromNumber(a), fromNumber(b)));
   }
 
   #addScaled(m: number, k: number): this {

@@ -149,10 +149,7 @@ function parseRetryAfter(header: string | undefined, nowMs: number, capSeconds: 
   return Math.min(Math.max(0, (at - nowMs) / 1000), capSeconds);
 }
 
-/**
- * The body decoded and read under `maxBytes` decoded bytes (a gzip bomb stops there; leaving destroys the streams). zlib ends
- * strictly, so a body cut short is an error, not a shorter body; a failure of the raw body (a reset) stays its own.
- */
+/** The body under `maxBytes` decoded bytes, so a gzip bomb stops there; zlib ends strictly: a body cut short is an error, not a shorter body. */
 async function readBody(raw: Readable, coding: string, maxBytes: number, where: string): Promise<Buffer> {
   const decoder = DECODERS.get(coding);
   let failed: "raw" | "decoder" | undefined;
