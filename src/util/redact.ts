@@ -1,7 +1,7 @@
 // Replaces every configured secret (any 12-character run, its JSON, base64 and HTML-decoded forms) and any Authorization value with <secret>.
 
 import { decodeHTML } from "entities";
-import { escapeHtmlUnit } from "./html-escape.js";
+import { escapeHtml, escapeHtmlUnit } from "./html-escape.js";
 
 const REDACTED = "<secret>";
 /** Shorter values would blot out ordinary words. */
@@ -93,24 +93,30 @@ export function redactKnown(text: string): string {
 /** A code unit some output writes as more than itself: a control character, a quote, a backslash, a surrogate, an HTML special. */
 const ESCAPABLE = /[^\u0020\u0021\u0023-\u0025\u0028-\u003b\u003d\u003f-\u005b\u005d-\ud7ff\ue000-\uffff]/;
 
-/** How an output writes the code unit at `at`: JSON (a lone surrogate as `\udxxx`, one of a pair as itself), a label value, the status page's HTML. */
 type UnitEscape = (text: string, at: number) => string;
 
 const isHigh = (code: number): boolean => code >= 0xd800 && code <= 0xdbff;
 const isLow = (code: number): boolean => code >= 0xdc00 && code <= 0xdfff;
 const LABEL_ESCAPES: Record<string, string> = { "\\": "\\\\", "\n": "\\n", '"': '\\"' };
 
-const ESCAPES: UnitEscape[] = [
-  (text, at) => {
-    const code = text.charCodeAt(at);
-    if (isHigh(code) ? isLow(text.charCodeAt(at + 1)) : isLow(code) && isHigh(text.charCodeAt(at - 1))) return text[at]!;
-    return JSON.stringify(text[at]).slice(1, -1);
-  },
-  (text, at) => LABEL_ESCAPES[text[at]!] ?? text[at]!,
-  (text, at) => escapeHtmlUnit(text[at]!),
+/** JSON's, a label value's and the status page's escaping, whole (the quick look) and per code unit (to map a secret found back). */
+const ESCAPES: Array<[(text: string) => string, UnitEscape]> = [
+  [
+    (text) => JSON.stringify(text).slice(1, -1),
+    (text, at) => {
+      const code = text.charCodeAt(at);
+      if (isHigh(code) ? isLow(text.charCodeAt(at + 1)) : isLow(code) && isHigh(text.charCodeAt(at - 1))) return text[at]!;
+      return JSON.stringify(text[at]).slice(1, -1);
+    },
+  ],
+  [(text) => text.replace(/\\/g, "\\\\").replace(/\n/g, "\\n").replace(/"/g, '\\"'), (text, at) => LABEL_ESCAPES[text[at]!] ?? text[at]!],
+  [escapeHtml, (text, at) => escapeHtmlUnit(text[at]!)],
 ];
 
-function escapedRanges(text: string, unit: UnitEscape): Array<[number, number]> {
+function escapedRanges(text: string, [whole, unit]: (typeof ESCAPES)[number]): Array<[number, number]> {
+  const form = whole(text);
+  const found = secretRanges(form);
+  if (found.length === 0) return found;
   let written = "";
   const origin: number[] = [];
   for (let at = 0; at < text.length; at++) {
@@ -118,14 +124,15 @@ function escapedRanges(text: string, unit: UnitEscape): Array<[number, number]> 
     written += piece;
     for (let k = 0; k < piece.length; k++) origin.push(at);
   }
-  return secretRanges(written).map(([start, end]) => [origin[start]!, origin[end - 1]! + 1]);
+  if (written !== form) return [[0, text.length]];
+  return found.map(([start, end]) => [origin[start]!, origin[end - 1]! + 1]);
 }
 
 /** A venue string with every known secret replaced, including one an output's escaping would write back (a line feed as `\n`, `&` as `&amp;`). */
 export function redactVenueText(text: string): string {
   if (windows.size === 0 && shortForms.size === 0) return text;
   if (!ESCAPABLE.test(text)) return redactKnown(text);
-  const escaped = ESCAPES.flatMap((unit) => escapedRanges(text, unit));
+  const escaped = ESCAPES.flatMap((escape) => escapedRanges(text, escape));
   return replaceRanges(text, [...secretRanges(text), ...escaped]);
 }
 
