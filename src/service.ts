@@ -35,14 +35,12 @@ export interface Service {
   close(graceMs?: number): Promise<void>;
 }
 
-export interface ServiceOptions {
+export interface ServiceOptions extends Pick<ListenOptions, "tls" | "onTlsServer"> {
   self?: SelfMetrics;
   /** Where a reload reads the configuration from; without it there is no reload. */
   source?: () => Config | Promise<Config>;
   /** Middleware before every route (the web config's); a function is given the self-metrics to count in. */
   guards?: express.RequestHandler[] | ((self: SelfMetrics) => express.RequestHandler[]);
-  tls?: ListenOptions["tls"];
-  onTlsServer?: ListenOptions["onTlsServer"];
 }
 
 export async function startService(config: Config, logger: Logger, options: ServiceOptions = {}): Promise<Service> {
