@@ -110,10 +110,9 @@ async function attempt(request: Request, options: GetOptions, where: string): Pr
   // In flight until its body closes (read or destroyed): its connection is free then.
   answer.body.once("close", () => pool.inFlight--);
   const status = answer.statusCode;
-  if (status < 200 || status >= 300 || status === 204 || status === 205) {
+  if (status < 200 || status >= 300) {
     discard(answer.body);
-    if (status < 200 || status >= 300) throw statusFailure(status, headerValue(answer.headers["retry-after"]), where, options);
-    return { status, body: Buffer.alloc(0) };
+    throw statusFailure(status, headerValue(answer.headers["retry-after"]), where, options);
   }
   const coding = headerValue(answer.headers["content-encoding"])?.trim().toLowerCase() ?? "";
   if (coding !== "" && coding !== "identity" && !DECODERS.has(coding)) {
