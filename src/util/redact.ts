@@ -132,7 +132,7 @@ function escapedRanges(text: string, [whole, unit]: (typeof ESCAPES)[number]): A
 export function redactVenueText(text: string): string {
   if (windows.size === 0 && shortForms.size === 0) return text;
   if (!ESCAPABLE.test(text)) return redactKnown(text);
-  const escaped = ESCAPES.flatMap((escape) => escapedRanges(text, escape));
+  const escaped = ESCAPES.flatMap((output) => escapedRanges(text, output));
   return replaceRanges(text, [...secretRanges(text), ...escaped]);
 }
 
