@@ -20,7 +20,6 @@ export interface DebugInput {
   collection: { startedAt: number | undefined; minIntervalSeconds: number };
 }
 
-/** Which collection the report is of: every probe served it gets this same report, whoever started it. */
 function collectionLine(log: CollectionLog | undefined, { startedAt, minIntervalSeconds }: DebugInput["collection"]): string {
   if (log === undefined || startedAt === undefined) return "Collection: none finished before this probe's deadline; no data";
   const at = new Date(startedAt).toISOString();

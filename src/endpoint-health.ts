@@ -7,7 +7,6 @@ import type { AccountResult, EndpointOutcome, MarketsResult } from "./scrape/res
 import type { FailureReason } from "./venue/errors.js";
 import type { OrderHistory, PagingAnomaly } from "./venue/snapshot.js";
 
-/** At most one log line per kind per window, and a count of those held back. */
 export class LineRateLimit {
   readonly #windowMs: number;
   readonly #now: () => number;
@@ -34,7 +33,6 @@ export class LineRateLimit {
 
 export interface LastFailure {
   reason: FailureReason;
-  /** The venue's HTTP status, when the failure was one. */
   httpStatus: number | undefined;
   /** When the exporter saw the failure (epoch ms). */
   at: number;

@@ -37,7 +37,6 @@ export interface Service {
 
 export interface ServiceOptions extends Pick<ListenOptions, "tls" | "onTlsServer"> {
   self?: SelfMetrics;
-  /** Where a reload reads the configuration from; without it there is no reload. */
   source?: () => Config | Promise<Config>;
   /** Middleware before every route (the web config's); a function is given the self-metrics to count in. */
   guards?: express.RequestHandler[] | ((self: SelfMetrics) => express.RequestHandler[]);

@@ -12,7 +12,6 @@ function packageVersion(): string {
 }
 
 export const VERSION = packageVersion();
-/** Set at build time by the image (TRADING_EXPORTER_REVISION), else "unknown". */
 export const REVISION = process.env.TRADING_EXPORTER_REVISION ?? "unknown";
 
 /** One word, as version scrapers split on spaces: blanks become "_", nothing (unset) becomes "unknown". */
