@@ -4,6 +4,7 @@ import type { CollectionLog, ScrapeResult } from "./scrape/result.js";
 import type { AccountConfig } from "./config/types.js";
 import { REDACTED } from "./config/secret.js";
 import { MARKET_TARGET } from "./config/sharding.js";
+import { authenticator } from "./venue/auth.js";
 import type { OrderHistory } from "./venue/snapshot.js";
 
 export interface DebugInput {
@@ -19,25 +20,10 @@ export interface DebugInput {
   collection: { startedAt: number | undefined; minIntervalSeconds: number };
 }
 
-/** Which collection the report is of: every probe served it gets this same report, whoever started it. */
 function collectionLine(log: CollectionLog | undefined, { startedAt, minIntervalSeconds }: DebugInput["collection"]): string {
   if (log === undefined || startedAt === undefined) return "Collection: none finished before this probe's deadline; no data";
   const at = new Date(startedAt).toISOString();
   return `Collection: started at ${at} by ${log.startedBy}; every probe served it gets this report (one collection per account per ${minIntervalSeconds} s, whoever asks)`;
-}
-
-function authLine(account: AccountConfig): string {
-  const auth = account.auth;
-  switch (auth.type) {
-    case "api_key":
-      return `api_key in header ${auth.header}: ${REDACTED}`;
-    case "bearer":
-      return `bearer token: ${REDACTED}`;
-    case "basic":
-      return `basic, user ${auth.username}, password: ${REDACTED}`;
-    case "none":
-      return "none";
-  }
 }
 
 function historyLine(history: OrderHistory): string {
@@ -57,7 +43,7 @@ export function debugReport(input: DebugInput): string {
       : [
           `Probe of account ${account.name}`,
           `  collateral ids: ${account.collateralIds.join(", ")}`,
-          `  auth: ${authLine(account)}`,
+          `  auth: ${authenticator(account.auth).shown}`,
           `  extra headers: ${extraHeaders.join(", ") || "none"}`,
         ];
   lines.push("", collectionLine(log, input.collection), "", "Requests (in the order they finished):");

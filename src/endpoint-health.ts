@@ -4,13 +4,35 @@
 import type { Logger } from "pino";
 import type { SelfMetrics } from "./metrics/self.js";
 import type { AccountResult, EndpointOutcome, MarketsResult } from "./scrape/result.js";
-import { LineRateLimit } from "./util/line-rate-limit.js";
 import type { FailureReason } from "./venue/errors.js";
 import type { OrderHistory, PagingAnomaly } from "./venue/snapshot.js";
 
+export class LineRateLimit {
+  readonly #windowMs: number;
+  readonly #now: () => number;
+  readonly #kinds = new Map<string, { writtenAt: number; held: number }>();
+
+  /** `now` is monotonic: a wall clock stepped back would hold every line of a kind back until it caught up. */
+  constructor(windowMs = 60_000, now: () => number = () => performance.now()) {
+    this.#windowMs = windowMs;
+    this.#now = now;
+  }
+
+  /** `undefined` holds a line of `kind` back; a number lets it through and says how many were held back since. */
+  take(kind: string): number | undefined {
+    const now = this.#now();
+    const last = this.#kinds.get(kind);
+    if (last !== undefined && now - last.writtenAt < this.#windowMs) {
+      last.held += 1;
+      return undefined;
+    }
+    this.#kinds.set(kind, { writtenAt: now, held: 0 });
+    return last?.held ?? 0;
+  }
+}
+
 export interface LastFailure {
   reason: FailureReason;
-  /** The venue's HTTP status, when the failure was one. */
   httpStatus: number | undefined;
   /** When the exporter saw the failure (epoch ms). */
   at: number;
@@ -72,12 +94,9 @@ export class EndpointHealth {
   }
 
   #pagingOf(account: string, history: OrderHistory): void {
-    const kinds: string[] = [];
-    for (const [kind, n] of Object.entries(history.anomalies) as Array<[PagingAnomaly, number]>) {
-      this.#self.pagingAnomaly(kind, n);
-      kinds.push(kind);
-    }
-    const now = kinds.sort().join(",");
+    const kinds = (Object.keys(history.anomalies) as PagingAnomaly[]).sort();
+    for (const kind of kinds) this.#self.pagingAnomaly(kind, history.anomalies[kind]!);
+    const now = kinds.join(",");
     const before = this.#paging.get(account) ?? "";
     this.#paging.set(account, now);
     if (now === before) return;

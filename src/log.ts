@@ -52,16 +52,12 @@ function logfmtValue(text: string): string {
   return /^[^\s="\p{C}]+$/u.test(text) ? text : JSON.stringify(text);
 }
 
-const isScalar = (value: unknown): boolean => !isObject(value) && !Array.isArray(value);
-
 /** `key=value` pairs for one field: a list of scalars comma-joined, an object's fields (and a list of objects) under `key.`. */
 function logfmtPairs(key: string, value: unknown, out: string[]): void {
   if (value === undefined || typeof value === "function" || typeof value === "symbol") return;
-  if (Array.isArray(value) && value.every(isScalar)) {
+  if (Array.isArray(value) && value.every((item) => !isObject(item) && !Array.isArray(item))) {
     out.push(`${key}=${logfmtValue(value.map(scalarText).join(","))}`);
-  } else if (Array.isArray(value)) {
-    value.forEach((item, i) => logfmtPairs(`${key}.${i}`, item, out));
-  } else if (isObject(value) && !(value instanceof Date) && !(value instanceof Error)) {
+  } else if (typeof value === "object" && value !== null && !(value instanceof Date) && !(value instanceof Error)) {
     for (const [k, v] of Object.entries(value)) logfmtPairs(`${key}.${k}`, v, out);
   } else {
     out.push(`${key}=${logfmtValue(scalarText(value))}`);

@@ -13,35 +13,23 @@ import { VERSION, versionText } from "./version.js";
 import { libraryErrorText } from "./util/error-text.js";
 import type { SelfMetrics } from "./metrics/self.js";
 
-const REPORT_IT = "please report it with the output of --version and the command line";
-
 let sink: LogSink | undefined;
 
 async function main(argv: string[]): Promise<number> {
   const flags = parseCommandLine(argv);
   // A flag refused is reported with every problem of the configuration (below), unless nothing else is to be read.
   if (flags.problems.length > 0 && (flags.help || flags.version)) throw new ConfigError(flags.problems);
-  if (flags.help) {
-    process.stdout.write(`${usage()}\n`);
-    return 0;
-  }
-  if (flags.version) {
-    process.stdout.write(`${versionText()}\n`);
+  if (flags.help || flags.version) {
+    process.stdout.write(`${flags.help ? usage() : versionText()}\n`);
     return 0;
   }
   const load = () => loadConfig({ flags: flags.flags, env: process.env });
-  const { config, warnings } = await load().then(
-    (loaded) => {
-      if (flags.problems.length > 0) throw new ConfigError(flags.problems);
-      return loaded;
-    },
-    (error: unknown) => {
-      throw error instanceof ConfigError ? new ConfigError([...flags.problems, ...error.problems]) : error;
-    },
-  );
+  const { config, warnings } = await load().catch((error: unknown) => {
+    throw error instanceof ConfigError ? new ConfigError([...flags.problems, ...error.problems]) : error;
+  });
+  if (flags.problems.length > 0) throw new ConfigError(flags.problems);
   // TLS and basic auth (zod, bcryptjs) are loaded only when a web config asks for them.
-  const { webConfigFile } = config;
-  const web = webConfigFile === undefined ? undefined : (await import("./http/toolkit/web-config.js")).loadWebConfig(webConfigFile);
+  const web = config.webConfigFile === undefined ? undefined : (await import("./http/toolkit/web-config.js")).loadWebConfig(config.webConfigFile);
   if (flags.configCheck) {
     for (const warning of warnings) process.stderr.write(`trading-exporter: warning: ${warning}\n`);
     const lines = [`configuration OK: ${config.accounts.length} account(s): ${config.accounts.map((a) => a.name).join(", ")}`, ...shardLines(config)];
@@ -116,7 +104,7 @@ main(process.argv.slice(2)).then(
           ? [error.line("--web.listen-address")]
           : error instanceof SystemdSocketError
             ? [error.message]
-            : [`${libraryErrorText(error, "could not start: unexpected error")}; ${REPORT_IT}`];
+            : [`${libraryErrorText(error, "could not start: unexpected error")}; please report it with the output of --version and the command line`];
     process.stderr.write(lines.map((line) => `trading-exporter: ${line}\n`).join(""));
     process.exit(1);
   },

@@ -12,16 +12,14 @@ import { addSecrets } from "./util/redact.js";
 import { libraryErrorText } from "./util/error-text.js";
 import { ConfigError } from "./config/errors.js";
 import { servedByOtherShard } from "./config/sharding.js";
+import { authenticator } from "./venue/auth.js";
 
-/** Every credential of `config` as the redactor must know it: values, header values, basic auth's `user:password`. */
+/** Every credential of `config` as the redactor must know it: its scheme's values and the extra headers' values. */
 function redactSecretsOf(config: Config): void {
   const values: string[] = [];
   const shownNames = new Set(config.accounts.flatMap((a) => [a.name, ...a.collateralIds]));
   for (const account of config.accounts) {
-    const auth = account.auth;
-    if (auth.type === "api_key") values.push(auth.key.reveal());
-    if (auth.type === "bearer") values.push(auth.token.reveal());
-    if (auth.type === "basic") values.push(auth.password.reveal(), `${auth.username}:${auth.password.reveal()}`);
+    values.push(...authenticator(account.auth).secrets());
     // Any extra header may be a credential (a venue may sign with X-Desk), unless the configuration shows its value anyway.
     for (const value of Object.values(account.headers)) if (!shownNames.has(value)) values.push(value);
   }
@@ -36,20 +34,16 @@ export interface Service {
   close(graceMs?: number): Promise<void>;
 }
 
-export interface ServiceOptions {
+export interface ServiceOptions extends Pick<ListenOptions, "tls" | "onTlsServer"> {
   self?: SelfMetrics;
-  /** Where a reload reads the configuration from; without it there is no reload. */
   source?: () => Config | Promise<Config>;
   /** Middleware before every route (the web config's); a function is given the self-metrics to count in. */
   guards?: express.RequestHandler[] | ((self: SelfMetrics) => express.RequestHandler[]);
-  tls?: ListenOptions["tls"];
-  onTlsServer?: ListenOptions["onTlsServer"];
 }
 
 export async function startService(config: Config, logger: Logger, options: ServiceOptions = {}): Promise<Service> {
   redactSecretsOf(config);
-  const self = options.self ?? new SelfMetrics({ defaultMetrics: !config.web.disableExporterMetrics });
-  const exporter = new Exporter(config, logger, self);
+  const exporter = new Exporter(config, logger, options.self ?? new SelfMetrics({ defaultMetrics: !config.web.disableExporterMetrics }));
   const source = options.source;
   /** The configuration served now: the one a probe of another shard's account is told about. */
   let current = config;

@@ -12,7 +12,6 @@ function packageVersion(): string {
 }
 
 export const VERSION = packageVersion();
-/** Set at build time by the image (TRADING_EXPORTER_REVISION), else "unknown". */
 export const REVISION = process.env.TRADING_EXPORTER_REVISION ?? "unknown";
 
 /** One word, as version scrapers split on spaces: blanks become "_", nothing (unset) becomes "unknown". */
@@ -21,11 +20,7 @@ function word(value: string | undefined): string {
   return text === "" ? "unknown" : text;
 }
 
-/**
- * --version, laid out as prometheus/common's version.Print so the scripts that read Prometheus
- * binaries' versions read it too; its "go version" line names Node here. The branch, build user and date
- * are set by the image's build arguments: a package installed from npm knows none of them.
- */
+/** --version laid out as prometheus/common's version.Print, Node in place of Go; branch, user and date come from the image's build arguments. */
 export function versionText(): string {
   return [
     `trading-exporter, version ${word(VERSION)} (branch: ${word(process.env.TRADING_EXPORTER_BRANCH)}, revision: ${word(REVISION)})`,

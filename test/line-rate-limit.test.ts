@@ -3,7 +3,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { parse } from "yaml";
 import { exporterConfigYaml } from "../tools/simulator/exporter-config.js";
-import { LineRateLimit } from "../src/util/line-rate-limit.js";
+import { LineRateLimit } from "../src/endpoint-health.js";
 import { parseExposition, valueOf } from "./helpers/exposition.js";
 import { SIM_KEY, startStack, type Stack } from "./helpers/stack.js";
 

@@ -2,7 +2,7 @@
 // Retry-After nor holds the log limiter's next line back.
 
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { LineRateLimit } from "../src/util/line-rate-limit.js";
+import { LineRateLimit } from "../src/endpoint-health.js";
 import { type ClockedExporter, START_MS, startClockedExporter } from "./helpers/clocked-exporter.js";
 import { parseExposition, valueOf } from "./helpers/exposition.js";
 import { ACCOUNT } from "./helpers/tiny-venue.js";

@@ -8,9 +8,6 @@ export interface Decimal {
 
 /** The decimal a double was written as (its shortest round-trip text): 0.1 is 1×10^-1, not 0.1000000000000000055…. */
 export function fromNumber(value: number): Decimal {
-  if (Number.isInteger(value) && Math.abs(value) <= Number.MAX_SAFE_INTEGER) {
-    return { mantissa: BigInt(value), scale: 0 };
-  }
   // A finite double's exponent is within MAX_EXPONENT, so its text always reads.
   return parseDecimal(String(value))!;
 }
@@ -34,20 +31,13 @@ function roundedRatio(n: bigint, d: bigint): number {
   const negative = n < 0n !== d < 0n;
   const a = n < 0n ? -n : n;
   const b = d < 0n ? -d : d;
-  let shift = 53 - (a.toString(2).length - b.toString(2).length);
-  const scaled = (s: number): [bigint, bigint] => (s >= 0 ? [a << BigInt(s), b] : [a, b << BigInt(-s)]);
-  let [num, den] = scaled(shift);
-  let q = num / den;
-  if (q >= 1n << 53n) {
-    shift--;
-    [num, den] = scaled(shift);
-    q = num / den;
-  }
-  const twice = (num - q * den) * 2n;
-  if (twice > den || (twice === den && (q & 1n) === 1n)) q++;
+  // A quotient of 64 bits or more, its last bit set when the division is inexact: Number() rounds it as the exact ratio.
+  const shift = 64 - (a.toString(2).length - b.toString(2).length);
+  const [num, den] = shift >= 0 ? [a << BigInt(shift), b] : [a, b << BigInt(-shift)];
+  const q = num / den;
   // Scaled in two halves so neither factor overflows unless the result does too.
   const half = Math.trunc(shift / 2);
-  const value = Number(q) * 2 ** -half * 2 ** (half - shift);
+  const value = Number(q * den === num ? q : q | 1n) * 2 ** -half * 2 ** (half - shift);
   return negative ? -value : value;
 }
 
@@ -150,9 +140,8 @@ export class ExactSum {
       const m = x * y;
       if (Math.abs(m) <= Number.MAX_SAFE_INTEGER && xk + yk < POW10.length) return this.#addScaled(m, xk + yk);
     }
-    const dx = Number.isNaN(x) ? fromNumber(a) : { mantissa: BigInt(x), scale: xk };
-    const dy = Number.isNaN(y) ? fromNumber(b) : { mantissa: BigInt(y), scale: yk };
-    return this.addDecimal(multiply(dx, dy));
+    // A double of at most 15 digits has one such decimal: x × 10^-xk is the value of fromNumber(a).
+    return this.addDecimal(multiply(fromNumber(a), fromNumber(b)));
   }
 
   #addScaled(m: number, k: number): this {

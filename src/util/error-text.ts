@@ -11,7 +11,6 @@ export function libraryErrorText(error: unknown, what: string): string {
   return `${what} (${detail})`;
 }
 
-/** Why a file could not be read, in words, by the error's code. */
 const FILE_PROBLEMS: Record<string, string> = {
   ENOENT: "no such file",
   ENOTDIR: "a part of the path is not a folder",

@@ -118,7 +118,6 @@ export async function walkJsonStreamed(bytes: Buffer, options: WalkOptions, each
     if (++depth > MAX_DEPTH) fail(new JsonWalkError("depth", `nested deeper than ${MAX_DEPTH}`));
   };
   let key: string | undefined;
-  let expectKey = false;
   const itemDepth = options.list === undefined ? 1 : 2;
   let inList = false;
   let held = 0;
@@ -132,6 +131,7 @@ export async function walkJsonStreamed(bytes: Buffer, options: WalkOptions, each
     const { token, value } = info;
     const opens = token === TokenType.LEFT_BRACE || token === TokenType.LEFT_BRACKET;
     const closes = token === TokenType.RIGHT_BRACE || token === TokenType.RIGHT_BRACKET;
+    const isValue = token !== TokenType.COMMA && token !== TokenType.COLON && !closes;
     if (skipping) {
       if (opens) return enter();
       if (!closes || depth > itemDepth) {
@@ -150,31 +150,24 @@ export async function walkJsonStreamed(bytes: Buffer, options: WalkOptions, each
       root = token === TokenType.LEFT_BRACE ? members : token === TokenType.LEFT_BRACKET ? [] : value;
       inList = options.list === undefined && token === TokenType.LEFT_BRACKET;
     }
-    if (depth === 1 && root === members) {
-      if (expectKey && token === TokenType.STRING) {
+    // In the root object a key and its value alternate (the parser refuses the body otherwise); `members` has no
+    // prototype, so a key such as __proto__ is an own member like any other.
+    if (depth === 1 && root === members && isValue) {
+      if (key === undefined) {
         key = String(value);
-        expectKey = false;
-      } else if (token === TokenType.COMMA) {
-        expectKey = true;
-      } else if (key !== undefined && token !== TokenType.COLON && !closes) {
-        // `members` has no prototype, so a key such as __proto__ is an own member like any other.
+      } else {
         members[key] = opens ? (token === TokenType.LEFT_BRACE ? {} : []) : value;
         inList = key === options.list && token === TokenType.LEFT_BRACKET;
         key = undefined;
       }
     }
-    if (token !== TokenType.COMMA && token !== TokenType.COLON && !closes) {
+    if (isValue) {
       if (inList && depth === itemDepth) heldBeforeItem = held;
       if (++held > MAX_HELD_VALUES) return fail(new JsonWalkError("size", `holds more than ${MAX_HELD_VALUES} values outside its list's items`));
     }
-    if (opens) {
-      if (depth === 0 && token === TokenType.LEFT_BRACE) expectKey = true;
-      enter();
-      if (failure !== undefined) return;
-    } else if (closes) {
-      depth--;
-    }
-    parser.write(info);
+    if (opens) enter();
+    else if (closes) depth--;
+    if (failure === undefined) parser.write(info);
   };
 
   parser.onValue = ({ value, parent }) => {

@@ -23,15 +23,12 @@ let numberRuns = false;
 const shortForms = new Map<number, Set<string>>();
 const SHORT_SEARCHES = 4;
 
-function encodedForms(secret: string): string[] {
-  const json = JSON.stringify(secret).slice(1, -1);
-  return [secret, json, JSON.stringify(json).slice(1, -1), Buffer.from(secret, "utf8").toString("base64")];
-}
-
-/** A secret with entities in it (`&amp;`, `&#38;`, `&lt;`…) is also known as a venue that decodes HTML would echo it. */
+/** A secret as written, in JSON once and twice, in base64; one with entities in it (`&amp;`, `&#38;`…) also as a venue that decodes HTML echoes it. */
 function forms(secret: string): string[] {
-  const decoded = decodeHTML(secret);
-  return decoded === secret ? encodedForms(secret) : [...encodedForms(secret), ...encodedForms(decoded)];
+  return [...new Set([secret, decodeHTML(secret)])].flatMap((form) => {
+    const json = JSON.stringify(form).slice(1, -1);
+    return [form, json, JSON.stringify(json).slice(1, -1), Buffer.from(form, "utf8").toString("base64")];
+  });
 }
 
 /** Adds values to redact for the life of the process, so a line about an old configuration is redacted too. */
@@ -98,40 +95,32 @@ const ESCAPABLE = /[^\u0020\u0021\u0023-\u0025\u0028-\u003b\u003d\u003f-\u005b\u
 
 type UnitEscape = (text: string, at: number) => string;
 
-interface Escape {
-  whole: (text: string) => string;
-  unit: UnitEscape;
-}
-
 const isHigh = (code: number): boolean => code >= 0xd800 && code <= 0xdbff;
 const isLow = (code: number): boolean => code >= 0xdc00 && code <= 0xdfff;
-
-const JSON_ESCAPE: Escape = {
-  whole: (text) => JSON.stringify(text).slice(1, -1),
-  unit: (text, at) => {
-    const code = text.charCodeAt(at);
-    if (isHigh(code) ? isLow(text.charCodeAt(at + 1)) : isLow(code) && isHigh(text.charCodeAt(at - 1))) return text[at]!;
-    return JSON.stringify(text[at]).slice(1, -1);
-  },
-};
-
 const LABEL_ESCAPES: Record<string, string> = { "\\": "\\\\", "\n": "\\n", '"': '\\"' };
-const LABEL_ESCAPE: Escape = {
-  whole: (text) => text.replace(/\\/g, "\\\\").replace(/\n/g, "\\n").replace(/"/g, '\\"'),
-  unit: (text, at) => LABEL_ESCAPES[text[at]!] ?? text[at]!,
-};
 
-/** The status page's escaping: a decoded echo it writes back as entities must not spell a secret. */
-const HTML_ESCAPE: Escape = { whole: escapeHtml, unit: (text, at) => escapeHtmlUnit(text[at]!) };
+/** JSON's, a label value's and the status page's escaping, whole (the quick look) and per code unit (to map a secret found back). */
+const ESCAPES: Array<[(text: string) => string, UnitEscape]> = [
+  [
+    (text) => JSON.stringify(text).slice(1, -1),
+    (text, at) => {
+      const code = text.charCodeAt(at);
+      if (isHigh(code) ? isLow(text.charCodeAt(at + 1)) : isLow(code) && isHigh(text.charCodeAt(at - 1))) return text[at]!;
+      return JSON.stringify(text[at]).slice(1, -1);
+    },
+  ],
+  [(text) => text.replace(/\\/g, "\\\\").replace(/\n/g, "\\n").replace(/"/g, '\\"'), (text, at) => LABEL_ESCAPES[text[at]!] ?? text[at]!],
+  [escapeHtml, (text, at) => escapeHtmlUnit(text[at]!)],
+];
 
-function escapedRanges(text: string, output: Escape): Array<[number, number]> {
-  const form = output.whole(text);
+function escapedRanges(text: string, [whole, unit]: (typeof ESCAPES)[number]): Array<[number, number]> {
+  const form = whole(text);
   const found = secretRanges(form);
   if (found.length === 0) return found;
   let written = "";
   const origin: number[] = [];
   for (let at = 0; at < text.length; at++) {
-    const piece = output.unit(text, at);
+    const piece = unit(text, at);
     written += piece;
     for (let k = 0; k < piece.length; k++) origin.push(at);
   }
@@ -143,7 +132,7 @@ function escapedRanges(text: string, output: Escape): Array<[number, number]> {
 export function redactVenueText(text: string): string {
   if (windows.size === 0 && shortForms.size === 0) return text;
   if (!ESCAPABLE.test(text)) return redactKnown(text);
-  const escaped = [JSON_ESCAPE, LABEL_ESCAPE, HTML_ESCAPE].flatMap((output) => escapedRanges(text, output));
+  const escaped = ESCAPES.flatMap((output) => escapedRanges(text, output));
   return replaceRanges(text, [...secretRanges(text), ...escaped]);
 }
 

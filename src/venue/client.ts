@@ -88,7 +88,6 @@ export class VenueClient {
     for (const [key, value] of Object.entries(query)) url.searchParams.set(key, value);
     const headers = new Headers({ accept: "application/json", ...this.#headers });
     if (endpoint !== "markets") this.#auth?.apply(headers, url);
-    const target = url.pathname + url.search;
     const body = await getBody({
       url,
       headers,
@@ -100,7 +99,7 @@ export class VenueClient {
       ...(budget === undefined ? {} : { budget }),
       onAttempt: ({ code, reason, durationMs }) => {
         this.#hooks.onAnswer(endpoint, code);
-        ctx.trace?.({ endpoint, target, headerNames: [...headers.keys()], result: reason ?? code, durationMs });
+        ctx.trace?.({ endpoint, target: url.pathname + url.search, headerNames: [...headers.keys()], result: reason ?? code, durationMs });
       },
     });
     return read(bodyWalk(body, url, { maxItems, signal: ctx.deadline.signal }));

@@ -17,18 +17,16 @@ export const FAILURE_REASONS = [
 ] as const;
 export type FailureReason = (typeof FAILURE_REASONS)[number];
 
-/** A failed venue call. The message names the endpoint and path, never a host's credential or a header. */
+/** A failed venue call. The message names the endpoint and path, never a host's credential or a header; `httpStatus` is the venue's, when it answered one. */
 export class VenueError extends Error {
   override readonly name = "VenueError";
-  readonly reason: FailureReason;
-  readonly retryAfterSeconds: number | undefined;
-  /** The HTTP status the venue answered with, when the failure is one. */
-  readonly httpStatus: number | undefined;
 
-  constructor(reason: FailureReason, message: string, retryAfterSeconds?: number, httpStatus?: number) {
+  constructor(
+    readonly reason: FailureReason,
+    message: string,
+    readonly retryAfterSeconds?: number,
+    readonly httpStatus?: number,
+  ) {
     super(message);
-    this.reason = reason;
-    this.retryAfterSeconds = retryAfterSeconds;
-    this.httpStatus = httpStatus;
   }
 }

@@ -13,11 +13,9 @@ const MAX_NUMBER_TEXT = 400;
 
 /** A JSON number or decimal string as a finite double; undefined if its text holds a run of a secret, which a sample would write out. */
 export function readNumber(value: unknown): number | undefined {
-  if (typeof value === "number") return Number.isFinite(value) && !isSecretNumber(value) ? value : undefined;
-  if (typeof value !== "string" || value.length > MAX_NUMBER_TEXT) return undefined;
-  const text = value.trim();
-  if (!DECIMAL_TEXT.test(text)) return undefined;
-  const n = Number(text);
+  // Number() trims the same white space as trim().
+  const decimalText = typeof value === "string" && value.length <= MAX_NUMBER_TEXT && DECIMAL_TEXT.test(value.trim());
+  const n = typeof value === "number" || decimalText ? Number(value) : Number.NaN;
   return Number.isFinite(n) && !isSecretNumber(n) ? n : undefined;
 }
 
@@ -71,10 +69,7 @@ export function readFields<K extends string, V>(
 
 /** A boolean, also when sent as the strings "true"/"false". */
 export function readFlag(value: unknown): boolean | undefined {
-  if (typeof value === "boolean") return value;
-  if (value === "true") return true;
-  if (value === "false") return false;
-  return undefined;
+  return typeof value === "boolean" ? value : value === "true" ? true : value === "false" ? false : undefined;
 }
 
 /** Seconds since the epoch from s, ms, µs or ns, told apart by magnitude; 0 or negative means unset (undefined). */

@@ -8,16 +8,13 @@ import ky from "ky";
 import { Agent } from "undici";
 import { type FailureReason, VenueError } from "./errors.js";
 
-/** Each pool's size, what it calls for a request that found every connection to its origin busy, and our requests in flight per origin. */
-const pools = new WeakMap<Agent, { maxConnections: number; onWait: () => void; inFlight: Map<string, number> }>();
+/** Each pool's size per origin, what it calls for a request that found every connection busy, and our requests in flight. */
+const pools = new WeakMap<Agent, { maxConnections: number; onWait: () => void; inFlight: number }>();
 
-/**
- * The connection pool to the venue: keep-alive, `maxConnections` per origin (so requests in flight to it), and
- * `onWait` told of each request that waits for one; `closePool` ends it on shutdown.
- */
+/** The connection pool to the venue: keep-alive, `maxConnections` per origin, `onWait` told of each request that waits for one. */
 export function venuePool(maxConnections: number, onWait: () => void = () => undefined): Agent {
   const pool = new Agent({ keepAliveTimeout: 30_000, keepAliveMaxTimeout: 60_000, connections: maxConnections, connect: { timeout: 10_000 } });
-  pools.set(pool, { maxConnections, onWait, inFlight: new Map() });
+  pools.set(pool, { maxConnections, onWait, inFlight: 0 });
   return pool;
 }
 
@@ -65,20 +62,18 @@ export async function getBody(options: GetOptions): Promise<Buffer> {
         delay: () => backoffMs,
       },
       // Each attempt: a status other than 2xx throws, so ky only ever sees a success, whose body is already read.
-      fetch: async (input, init) => {
+      fetch: async (request) => {
         if (options.budget !== undefined) options.budget.left--;
         const started = performance.now();
-        const request = input instanceof Request ? input : new Request(input, init);
         try {
-          const answer = await attempt(request, options, where);
+          const answer = await attempt(request as Request, options, where);
           body = answer.body;
           options.onAttempt?.({ code: String(answer.status), reason: undefined, durationMs: performance.now() - started });
           return new Response(null, { status: answer.status });
         } catch (error) {
           const failure = classify(error, where, options);
-          const { httpStatus } = failure;
           // A status the venue answered is the attempt's result; a failure without one is told by its reason.
-          const [code, reason] = httpStatus === undefined ? ["error", failure.reason] : [String(httpStatus), undefined];
+          const [code, reason] = failure.httpStatus === undefined ? ["error", failure.reason] : [String(failure.httpStatus), undefined];
           options.onAttempt?.({ code, reason, durationMs: performance.now() - started });
           throw failure;
         }
@@ -101,39 +96,23 @@ const DECODERS = new Map<string, () => Transform>([
 /** One request over the pool: redirects never followed, a failure's body never read, a success's read whole. */
 async function attempt(request: Request, options: GetOptions, where: string): Promise<{ status: number; body: Buffer }> {
   const url = new URL(request.url);
-  const headers: Record<string, string> = { "accept-encoding": "gzip, deflate, br" };
-  request.headers.forEach((value, key) => {
-    headers[key] = value;
-  });
-  const pool = pools.get(options.pool);
-  const inFlight = (pool?.inFlight.get(url.origin) ?? 0) + 1;
-  pool?.inFlight.set(url.origin, inFlight);
-  // Once per request: when it fails, or when its body closes (read or destroyed, so its connection is free).
-  const release = () => {
-    if (pool === undefined) return;
-    const left = pool.inFlight.get(url.origin)! - 1;
-    if (left === 0) pool.inFlight.delete(url.origin);
-    else pool.inFlight.set(url.origin, left);
-  };
+  const headers = { "accept-encoding": "gzip, deflate, br", ...Object.fromEntries(request.headers) };
+  const pool = pools.get(options.pool) ?? { maxConnections: Number.POSITIVE_INFINITY, onWait: () => undefined, inFlight: 0 };
+  pool.inFlight++;
   const answering = options.pool.request({ origin: url.origin, path: url.pathname + url.search, method: "GET", headers, signal: request.signal });
   // undici dispatches at once: a request queued in the origin's pool now found every connection busy. Only one past
   // the pool's size can be, so undici's stats (every connection walked, per origin) are read only then.
-  if (pool !== undefined && inFlight > pool.maxConnections && ((options.pool.stats[url.origin] as { queued?: number } | undefined)?.queued ?? 0) > 0) {
-    pool.onWait();
-  }
-  let answer: Awaited<typeof answering>;
-  try {
-    answer = await answering;
-  } catch (error) {
-    release();
+  if (pool.inFlight > pool.maxConnections && ((options.pool.stats[url.origin] as { queued?: number } | undefined)?.queued ?? 0) > 0) pool.onWait();
+  const answer = await answering.catch((error: unknown) => {
+    pool.inFlight--;
     throw error;
-  }
-  answer.body.once("close", release);
+  });
+  // In flight until its body closes (read or destroyed): its connection is free then.
+  answer.body.once("close", () => pool.inFlight--);
   const status = answer.statusCode;
-  if (status < 200 || status >= 300 || status === 204 || status === 205) {
+  if (status < 200 || status >= 300) {
     discard(answer.body);
-    if (status < 200 || status >= 300) throw statusFailure(status, headerValue(answer.headers["retry-after"]), where, options);
-    return { status, body: Buffer.alloc(0) };
+    throw statusFailure(status, headerValue(answer.headers["retry-after"]), where, options);
   }
   const coding = headerValue(answer.headers["content-encoding"])?.trim().toLowerCase() ?? "";
   if (coding !== "" && coding !== "identity" && !DECODERS.has(coding)) {
@@ -169,11 +148,7 @@ function parseRetryAfter(header: string | undefined, nowMs: number, capSeconds: 
   return Math.min(Math.max(0, (at - nowMs) / 1000), capSeconds);
 }
 
-/**
- * The body decoded and read under `maxBytes` decoded bytes, so a gzip bomb stops there; leaving early
- * destroys the streams, which stops the transfer. zlib ends strictly, so a body cut short is an error
- * (fetch's lenient decoder would pass it as a shorter body); a failure of the raw body (a reset) stays its own.
- */
+/** The body under `maxBytes` decoded bytes, so a gzip bomb stops there; zlib ends strictly: a body cut short is an error, not a shorter body. */
 async function readBody(raw: Readable, coding: string, maxBytes: number, where: string): Promise<Buffer> {
   const decoder = DECODERS.get(coding);
   let failed: "raw" | "decoder" | undefined;

@@ -55,14 +55,9 @@ export async function readAccountInfo(walk: ListWalk, collateralId: string, inva
     throw new VenueError("invalid_schema", "account_info: expected a JSON object");
   }
   const detailed = Array.isArray(body.positions);
-  let positionCount: number | undefined;
-  if (detailed) {
-    positionCount = listed;
-  } else {
-    const count = readNumber(body.positions);
-    if (count === undefined || count < 0 || !Number.isInteger(count)) invalid("positions");
-    else positionCount = count;
-  }
+  const count = detailed ? listed : readNumber(body.positions);
+  const positionCount = count !== undefined && count >= 0 && Number.isInteger(count) ? count : undefined;
+  if (positionCount === undefined) invalid("positions");
   // The summary shape names its collateral: an answer for another one is a venue fault worth counting.
   if (body.collateralId !== undefined && readId(body.collateralId) !== collateralId) invalid("collateralId");
   return {
