@@ -183,7 +183,7 @@ export class Scraper {
   }
 
   #collectionDeadline(): Deadline {
-    return new Deadline(this.#collectionSeconds, this.#now);
+    return new Deadline(this.#collectionSeconds);
   }
 
   async #fetchMarkets(log: CollectionLog): Promise<MarketsResult> {
