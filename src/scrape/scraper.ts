@@ -182,12 +182,8 @@ export class Scraper {
     );
   }
 
-  #collectionDeadline(): Deadline {
-    return new Deadline(this.#collectionSeconds);
-  }
-
   async #fetchMarkets(log: CollectionLog): Promise<MarketsResult> {
-    const deadline = this.#collectionDeadline();
+    const deadline = new Deadline(this.#collectionSeconds);
     const run = await this.#call("markets", undefined, deadline, (ctx) => this.#publicClient.markets(ctx), log);
     const result = { outcome: run.outcome, markets: run.value, readAt: this.#now(), maxAgeSeconds: this.#marketsTtlMs / 1000, log };
     this.#hooks.onCollected(result);
@@ -230,7 +226,7 @@ export class Scraper {
     // Every name is one of this scraper's: the exporter looks a target up in them before it scrapes.
     const { config, client } = this.#accounts.get(name)!;
     const startedAt = this.#now();
-    const deadline = this.#collectionDeadline();
+    const deadline = new Deadline(this.#collectionSeconds);
     const [infos, active, history] = await Promise.all([
       Promise.all(config.collateralIds.map((id) => this.#call("account_info", name, deadline, (ctx) => client.accountInfo(id, ctx), log))),
       this.#call("orders_active", name, deadline, (ctx) => client.activeOrders(ctx), log),
