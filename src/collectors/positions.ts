@@ -84,12 +84,7 @@ export function notional(p: Position): number | undefined {
   return toNumber(multiply(decimalOf(p.size, p.exact.size), decimalOf(p.avgExecutionPrice, p.exact.avgExecutionPrice)));
 }
 
-/**
- * How far the price may move against the position from its average execution price before the liquidation
- * price, as a ratio of that price: LONG (avg − liq) / avg, SHORT (liq − avg) / avg. Negative when the
- * liquidation price lies beyond the entry, on the profitable side; unknown for any other direction, and for a
- * liquidation price of 0 or below, which venues send when they have none to give.
- */
+/** LONG (avg − liq) / avg, SHORT (liq − avg) / avg; negative past the entry; unknown for other directions or a liquidation price ≤ 0 (none given). */
 export function liquidationDistance(p: Position): number | undefined {
   if (nearerDistance.has(p)) return nearerDistance.get(p);
   const { avgExecutionPrice: avg, liquidationPrice: liq, direction } = p;
