@@ -75,8 +75,6 @@ function merge(a: Position, b: Position): Position {
   return merged;
 }
 
-type Figure = [name: string, help: string, value: (p: Position) => number | undefined];
-
 /** Size × average execution price, from the decimals as written, rounded once. */
 export function notional(p: Position): number | undefined {
   if (p.size === undefined || p.avgExecutionPrice === undefined) return undefined;
@@ -94,7 +92,7 @@ export function liquidationDistance(p: Position): number | undefined {
   return quotient(direction === "LONG" ? subtract(price, liquidation) : subtract(liquidation, price), abs(price));
 }
 
-const FIGURES: Figure[] = [
+const FIGURES: Array<[name: string, help: string, value: (p: Position) => number | undefined]> = [
   ["size", "Position size, in units of the traded asset.", (p) => p.size],
   ["avg_execution_price", "Average execution price of the position, in collateral units per traded unit.", (p) => p.avgExecutionPrice],
   ["margin", "Margin amount of the position, in units of the collateral asset.", (p) => p.marginAmount],

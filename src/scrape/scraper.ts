@@ -12,7 +12,7 @@ import { VenueError } from "../venue/errors.js";
 import type { AccountInfo } from "../venue/snapshot.js";
 import type { OrderOutcomes } from "./order-tally.js";
 import type { AccountResult, CollectionLog, EndpointOutcome, MarketsResult, ScrapeResult } from "./result.js";
-import { mergeOutcomes, runEndpoint, type Run } from "./runner.js";
+import { mergeOutcomes, runEndpoint } from "./runner.js";
 import { SharedCollections } from "./shared-collections.js";
 
 export interface ScrapeOptions {
@@ -191,13 +191,7 @@ export class Scraper {
   }
 
   /** One endpoint call through the runner, skipped while the venue's Retry-After lasts. */
-  async #call<T>(
-    endpoint: Endpoint,
-    account: string | undefined,
-    deadline: Deadline,
-    fn: (ctx: CallContext) => Promise<T>,
-    log: CollectionLog,
-  ): Promise<Run<T>> {
+  async #call<T>(endpoint: Endpoint, account: string | undefined, deadline: Deadline, fn: (ctx: CallContext) => Promise<T>, log: CollectionLog) {
     const key = `${account ?? ""}\u0000${endpoint}`;
     const waitMs = (this.#retryUntil.get(key) ?? 0) - performance.now();
     if (waitMs > 0) {
