@@ -190,7 +190,6 @@ export class Scraper {
     return result;
   }
 
-  /** One endpoint call through the runner, skipped while the venue's Retry-After lasts. */
   async #call<T>(endpoint: Endpoint, account: string | undefined, deadline: Deadline, fn: (ctx: CallContext) => Promise<T>, log: CollectionLog) {
     const key = `${account ?? ""}\u0000${endpoint}`;
     const waitMs = (this.#retryUntil.get(key) ?? 0) - performance.now();
