@@ -20,12 +20,6 @@ export interface DebugInput {
   collection: { startedAt: number | undefined; minIntervalSeconds: number };
 }
 
-function collectionLine(log: CollectionLog | undefined, { startedAt, minIntervalSeconds }: DebugInput["collection"]): string {
-  if (log === undefined || startedAt === undefined) return "Collection: none finished before this probe's deadline; no data";
-  const at = new Date(startedAt).toISOString();
-  return `Collection: started at ${at} by ${log.startedBy}; every probe served it gets this report (one collection per account per ${minIntervalSeconds} s, whoever asks)`;
-}
-
 function historyLine(history: OrderHistory): string {
   const cut = history.truncated ? ", cut short (cap, request bound or paging anomaly)" : "";
   const anomalies = Object.entries(history.anomalies).map(([kind, n]) => `${kind} x${n}`);
@@ -46,7 +40,12 @@ export function debugReport(input: DebugInput): string {
           `  auth: ${authenticator(account.auth).shown}`,
           `  extra headers: ${extraHeaders.join(", ") || "none"}`,
         ];
-  lines.push("", collectionLine(log, input.collection), "", "Requests (in the order they finished):");
+  const { startedAt, minIntervalSeconds } = input.collection;
+  const collection =
+    log === undefined || startedAt === undefined
+      ? "Collection: none finished before this probe's deadline; no data"
+      : `Collection: started at ${new Date(startedAt).toISOString()} by ${log.startedBy}; every probe served it gets this report (one collection per account per ${minIntervalSeconds} s, whoever asks)`;
+  lines.push("", collection, "", "Requests (in the order they finished):");
   if (requests.length === 0) lines.push("  none");
   for (const r of requests) {
     lines.push(`  ${r.endpoint.padEnd(15)} GET ${r.target} -> ${r.result} in ${r.durationMs.toFixed(1)} ms`);

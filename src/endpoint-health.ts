@@ -64,12 +64,9 @@ export class EndpointHealth {
 
   /** A collection as it ends, once however many scrapes it serves, none included: a late one is a failure too. */
   record(result: AccountResult | MarketsResult): void {
-    if ("account" in result) {
-      for (const outcome of result.outcomes) this.#outcome(outcome);
-      if (result.history !== undefined) this.#pagingOf(result.account, result.history);
-    } else {
-      this.#outcome(result.outcome);
-    }
+    if (!("account" in result)) return this.#outcome(result.outcome);
+    for (const outcome of result.outcomes) this.#outcome(outcome);
+    if (result.history !== undefined) this.#pagingOf(result.account, result.history);
   }
 
   lastFailure(endpoint: string, account: string | undefined): LastFailure | undefined {
@@ -89,7 +86,7 @@ export class EndpointHealth {
     const held = this.#lines.take(`${o.endpoint}\u0000${o.ok ? "recovered" : (o.reason ?? "")}`);
     if (held === undefined) return;
     const fields = { endpoint: o.endpoint, account: o.account, ...suppressed(held) };
-    if (o.ok) this.#logger.info({ ...fields }, "venue endpoint recovered");
+    if (o.ok) this.#logger.info(fields, "venue endpoint recovered");
     else this.#logger.warn({ ...fields, reason: o.reason, error: o.message }, "venue endpoint failing");
   }
 

@@ -17,10 +17,6 @@ import { EndpointHealth } from "./endpoint-health.js";
 import { closePool, venuePool } from "./venue/http.js";
 import { redact } from "./util/redact.js";
 
-function sameList(a: readonly unknown[], b: readonly unknown[]): boolean {
-  return a.length === b.length && a.every((x, i) => x === b[i]);
-}
-
 export class Exporter {
   readonly self: SelfMetrics;
   #scraper: Scraper;
@@ -101,7 +97,7 @@ export class Exporter {
     const answerKey = `${own ? "all" : "probe"}|${result.accounts.map((a) => a.account).join("\u0000")}|${result.marketFamilies ? "m" : ""}`;
     const results = [...result.accounts, result.markets, result.thresholds];
     const last = this.#answers.get(answerKey);
-    if (last !== undefined && sameList(last.results, results)) {
+    if (last?.results.length === results.length && last.results.every((x, i) => x === results[i])) {
       // A reload's outcome or a rejected scrape must not wait for the next collection to show.
       const answer = last.accountsBody === undefined || result.collectedAt <= last.renderedAt ? last.answer : this.#withOwnMetrics(last.accountsBody);
       return { answer, result, dropped: last.dropped };

@@ -29,10 +29,7 @@ export function maintenanceMargin(info: AccountInfo): Decimal | undefined {
   return sum.decimal;
 }
 
-/**
- * Maintenance margin over total margin: 1 means at liquidation. With no maintenance margin there is
- * nothing to liquidate (0); with some and a total margin of zero or less it is past liquidation (+Inf).
- */
+/** Maintenance over total margin, 1 at liquidation; 0 with nothing to liquidate, +Inf past it (total margin ≤ 0). */
 export function marginRatio(maintenance: Decimal | undefined, totalMargin: number | undefined, exact?: Decimal): number | undefined {
   if (maintenance === undefined || totalMargin === undefined) return undefined;
   if (maintenance.mantissa === 0n) return 0;
@@ -40,10 +37,7 @@ export function marginRatio(maintenance: Decimal | undefined, totalMargin: numbe
   return quotient(maintenance, decimalOf(totalMargin, exact));
 }
 
-/**
- * Share of the total margin bound by positions and orders, (total − available) / total, from the decimals as
- * written, in either shape; unknown when the total margin is 0 or less (nothing to take a share of).
- */
+/** (total − available) / total margin from the decimals as written, in either shape; unknown when the total is 0 or less. */
 export function marginUsage(info: AccountInfo): number | undefined {
   const { totalMargin: total, availableMargin: available } = info;
   if (total === undefined || available === undefined || total <= 0) return undefined;

@@ -24,23 +24,11 @@ class OrderGroup {
   add(o: Order): void {
     this.count++;
     const exact = o.exact;
-    if (exact === undefined) {
-      this.quantity.add(o.quantity);
-      this.filled.add(o.quantityFilled);
-      this.locked.add(o.quantityLocked);
-      this.notional.addProduct(o.price, o.quantity);
-      return;
-    }
-    this.quantity.add(o.quantity, exact.quantity);
-    this.filled.add(o.quantityFilled, exact.quantityFilled);
-    this.locked.add(o.quantityLocked, exact.quantityLocked);
-    this.notional.addProduct(o.price, o.quantity, exact.price, exact.quantity);
+    this.quantity.add(o.quantity, exact?.quantity);
+    this.filled.add(o.quantityFilled, exact?.quantityFilled);
+    this.locked.add(o.quantityLocked, exact?.quantityLocked);
+    this.notional.addProduct(o.price, o.quantity, exact?.price, exact?.quantity);
   }
-}
-
-function flagValue(o: Order, field: (typeof FLAGS)[number][1]): number | undefined {
-  const flag = o[field];
-  return flag === undefined ? undefined : flag ? 1 : 0;
 }
 
 function collect(scrape: ScrapeResult): Family[] {
@@ -68,7 +56,7 @@ function collect(scrape: ScrapeResult): Family[] {
       if (market === undefined) continue;
       // An order without a time is left out of the oldest time, never hides the market's.
       if (o.createdAt !== undefined) market.created.add(o.createdAt);
-      for (let i = 0; i < FLAGS.length; i++) market.flags[i]!.add(flagValue(o, FLAGS[i]![1]));
+      FLAGS.forEach(([, field], i) => market.flags[i]!.add(o[field] === undefined ? undefined : Number(o[field])));
     }
     for (const { labels, value: g } of groups.entries()) {
       addSample(count, labels, g.count);

@@ -22,10 +22,7 @@ function absSize(p: Position): Decimal | undefined {
   return p.size === undefined ? undefined : abs(decimalOf(p.size, p.exact?.size));
 }
 
-/**
- * IMF(size) = initialMarginFraction + incrementalInitialMarginFraction ×
- * ⌈max(0, |size| − baselinePositionSize) ÷ incrementalPositionSize⌉, exactly; undefined when a setting is unusable.
- */
+/** IMF(size) = IMF + incremental IMF × ⌈max(0, |size| − baseline size) ÷ incremental size⌉, exactly; undefined if a setting is unusable. */
 export function impliedInitialMarginFraction(size: Decimal, market: Market): Decimal | undefined {
   const [imf, step, baseline, increment] = MARGIN_SETTINGS.map((k) => setting(market, k));
   if (imf === undefined || step === undefined || baseline === undefined || increment === undefined) return undefined;

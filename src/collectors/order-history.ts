@@ -31,10 +31,8 @@ function collect(scrape: ScrapeResult): Family[] {
     for (const o of a.history.orders) {
       const group = byStatus.get([a.account, o.marketId, o.side, o.direction, o.type, o.status]);
       if (group) group.n++;
-      if (o.rejectionCode !== undefined) {
-        const rejected = byCode.get([a.account, o.marketId, o.rejectionCode]);
-        if (rejected) rejected.n++;
-      }
+      const rejected = byCode.get([a.account, o.marketId, o.rejectionCode]);
+      if (rejected) rejected.n++;
       // An order without a time is left out of the newest time, never hides the market's.
       if (o.createdAt !== undefined) byMarket.get([a.account, o.marketId])?.add(o.createdAt);
     }

@@ -75,8 +75,6 @@ function merge(a: Position, b: Position): Position {
   return merged;
 }
 
-type Figure = [name: string, help: string, value: (p: Position) => number | undefined];
-
 /** Size × average execution price, from the decimals as written, rounded once. */
 export function notional(p: Position): number | undefined {
   if (p.size === undefined || p.avgExecutionPrice === undefined) return undefined;
@@ -84,12 +82,7 @@ export function notional(p: Position): number | undefined {
   return toNumber(multiply(decimalOf(p.size, p.exact.size), decimalOf(p.avgExecutionPrice, p.exact.avgExecutionPrice)));
 }
 
-/**
- * How far the price may move against the position from its average execution price before the liquidation
- * price, as a ratio of that price: LONG (avg − liq) / avg, SHORT (liq − avg) / avg. Negative when the
- * liquidation price lies beyond the entry, on the profitable side; unknown for any other direction, and for a
- * liquidation price of 0 or below, which venues send when they have none to give.
- */
+/** LONG (avg − liq) / avg, SHORT (liq − avg) / avg; negative past the entry; unknown for other directions or a liquidation price ≤ 0 (none given). */
 export function liquidationDistance(p: Position): number | undefined {
   if (nearerDistance.has(p)) return nearerDistance.get(p);
   const { avgExecutionPrice: avg, liquidationPrice: liq, direction } = p;
@@ -99,7 +92,7 @@ export function liquidationDistance(p: Position): number | undefined {
   return quotient(direction === "LONG" ? subtract(price, liquidation) : subtract(liquidation, price), abs(price));
 }
 
-const FIGURES: Figure[] = [
+const FIGURES: Array<[name: string, help: string, value: (p: Position) => number | undefined]> = [
   ["size", "Position size, in units of the traded asset.", (p) => p.size],
   ["avg_execution_price", "Average execution price of the position, in collateral units per traded unit.", (p) => p.avgExecutionPrice],
   ["margin", "Margin amount of the position, in units of the collateral asset.", (p) => p.marginAmount],

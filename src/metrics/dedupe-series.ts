@@ -1,11 +1,9 @@
 // Leaves one series per final label set in each family: two venue strings can still become one label.
 
-import type { Family } from "./family.js";
-
-type Labels = ReadonlyArray<string | null>;
+import type { Family, Sample } from "./family.js";
 
 /** An unambiguous key of a sample's labels: each value length-prefixed, an absent one as "-". */
-function keyOf(labels: Labels): string {
+function keyOf(labels: Sample["labels"]): string {
   let key = "";
   for (const value of labels) key += value === null ? "-" : `${value.length}:${value}`;
   return key;

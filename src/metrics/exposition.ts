@@ -53,10 +53,7 @@ function shares(collectors: readonly Collector[], series: readonly number[], max
   return kept;
 }
 
-/**
- * Over `maxSeries`, series give way in `giveWay`'s order, whole families while they fit; `uncapped` health is always whole.
- * `kept` holds each output made from an input of its own (Collector.madeFrom), for the next scrape of the same input.
- */
+/** Over `maxSeries`, series give way in `giveWay`'s order; `kept` holds outputs made from an input of their own for its next scrape. */
 export function expose(
   collectors: readonly Collector[],
   scrape: ScrapeResult,

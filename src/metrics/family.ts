@@ -32,7 +32,7 @@ export function gauge(name: string, help: string, labelNames: readonly string[])
 
 /** `name` ends in _total; the values only grow over the process's life. */
 export function counter(name: string, help: string, labelNames: readonly string[]): Family {
-  return { name, help, type: "counter", labelNames, samples: [] };
+  return { ...gauge(name, help, labelNames), type: "counter" };
 }
 
 /** Adds a sample unless its value or a label value is unknown: an incomplete series is left out, never filled in. */

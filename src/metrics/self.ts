@@ -10,11 +10,7 @@ import { KNOWN_INVALID_FIELDS } from "../venue/known-fields.js";
 import { PAGING_ANOMALIES, type PagingAnomaly } from "../venue/snapshot.js";
 import { metricName } from "./family.js";
 
-/**
- * Why the exporter's HTTP server closed a connection early: `cap` refused at the connection cap with none idle, `idle` an
- * idle keep-alive one closed to admit a new one (as nginx reuses them), `read_timeout` its request not in within
- * web.read_timeout_seconds, `refused` after a 401, 403 or 429.
- */
+/** Why the exporter's HTTP server closed a connection early, as the HELP of http_connections_dropped_total says. */
 export const DROP_REASONS = ["cap", "idle", "read_timeout", "refused"] as const;
 export type DropReason = (typeof DROP_REASONS)[number];
 

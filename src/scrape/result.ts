@@ -11,7 +11,6 @@ import type { RequestTrace } from "../venue/client.js";
 export interface CollectionLog {
   startedBy: string;
   requests: RequestTrace[];
-  /** Invalid fields by "endpoint field", with their counts. */
   invalid: Map<string, number>;
 }
 
@@ -25,7 +24,6 @@ export interface EndpointOutcome {
   /** One line, safe to log: it names paths and statuses, never credentials. */
   message: string | undefined;
   retryAfterSeconds?: number | undefined;
-  /** The HTTP status of a failure that was one. */
   httpStatus?: number | undefined;
 }
 
@@ -49,7 +47,6 @@ export interface MarketsResult {
   markets: Market[] | undefined;
   readAt: number;
   maxAgeSeconds: number;
-  /** Absent for a scrape that gave up waiting. */
   log?: CollectionLog;
 }
 

@@ -5,13 +5,8 @@ import { VenueError } from "../venue/errors.js";
 import type { EndpointOutcome } from "./result.js";
 import { libraryErrorText } from "../util/error-text.js";
 
-export interface Run<T> {
-  outcome: EndpointOutcome;
-  value: T | undefined;
-}
-
 /** Never throws: anything but a VenueError is a bug, reported as `internal` without its message (it can quote a header). */
-export async function runEndpoint<T>(endpoint: Endpoint, account: string | undefined, call: () => Promise<T>): Promise<Run<T>> {
+export async function runEndpoint<T>(endpoint: Endpoint, account: string | undefined, call: () => Promise<T>) {
   const started = performance.now();
   const done = (ok: boolean, error?: unknown): EndpointOutcome => ({
     endpoint,

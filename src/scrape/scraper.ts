@@ -12,7 +12,7 @@ import { VenueError } from "../venue/errors.js";
 import type { AccountInfo } from "../venue/snapshot.js";
 import type { OrderOutcomes } from "./order-tally.js";
 import type { AccountResult, CollectionLog, EndpointOutcome, MarketsResult, ScrapeResult } from "./result.js";
-import { mergeOutcomes, runEndpoint, type Run } from "./runner.js";
+import { mergeOutcomes, runEndpoint } from "./runner.js";
 import { SharedCollections } from "./shared-collections.js";
 
 export interface ScrapeOptions {
@@ -182,26 +182,15 @@ export class Scraper {
     );
   }
 
-  #collectionDeadline(): Deadline {
-    return new Deadline(this.#collectionSeconds);
-  }
-
   async #fetchMarkets(log: CollectionLog): Promise<MarketsResult> {
-    const deadline = this.#collectionDeadline();
+    const deadline = new Deadline(this.#collectionSeconds);
     const run = await this.#call("markets", undefined, deadline, (ctx) => this.#publicClient.markets(ctx), log);
     const result = { outcome: run.outcome, markets: run.value, readAt: this.#now(), maxAgeSeconds: this.#marketsTtlMs / 1000, log };
     this.#hooks.onCollected(result);
     return result;
   }
 
-  /** One endpoint call through the runner, skipped while the venue's Retry-After lasts. */
-  async #call<T>(
-    endpoint: Endpoint,
-    account: string | undefined,
-    deadline: Deadline,
-    fn: (ctx: CallContext) => Promise<T>,
-    log: CollectionLog,
-  ): Promise<Run<T>> {
+  async #call<T>(endpoint: Endpoint, account: string | undefined, deadline: Deadline, fn: (ctx: CallContext) => Promise<T>, log: CollectionLog) {
     const key = `${account ?? ""}\u0000${endpoint}`;
     const waitMs = (this.#retryUntil.get(key) ?? 0) - performance.now();
     if (waitMs > 0) {
@@ -230,7 +219,7 @@ export class Scraper {
     // Every name is one of this scraper's: the exporter looks a target up in them before it scrapes.
     const { config, client } = this.#accounts.get(name)!;
     const startedAt = this.#now();
-    const deadline = this.#collectionDeadline();
+    const deadline = new Deadline(this.#collectionSeconds);
     const [infos, active, history] = await Promise.all([
       Promise.all(config.collateralIds.map((id) => this.#call("account_info", name, deadline, (ctx) => client.accountInfo(id, ctx), log))),
       this.#call("orders_active", name, deadline, (ctx) => client.activeOrders(ctx), log),
