@@ -5,7 +5,7 @@
 import { gzipSync } from "node:zlib";
 import type { Agent } from "undici";
 import { closePool, getBody, venuePool } from "../src/venue/http.js";
-import { FAMILIES, venueSeries, type VenueData } from "./venue-series.js";
+import { FAMILIES, OrderIdMemory, venueSeries, type VenueData } from "./venue-series.js";
 
 type Raw = Record<string, unknown>;
 
@@ -35,6 +35,9 @@ export class Bound {
   readonly #sharedPool: boolean;
   /** Requests made with ky through the pool, as the exporter makes them (venue/http.ts), instead of the pool alone. */
   readonly #ky: boolean;
+  /** What the exporter must keep between scrapes too: the order ids its counters count once, and the answer it shares. */
+  readonly #ids = new OrderIdMemory();
+  #answer: Buffer | undefined;
 
   /**
    * `client`: fetch, a pool of its own, or a pool shared by many bounds (the scale benchmark's accounts).
@@ -118,7 +121,10 @@ export class Bound {
 
   /** The floor plus the minimal renderer and gzip: the whole bound of one scrape, as sent (also by bound-server.ts). */
   async scrape(): Promise<Buffer> {
-    return gzipSync(Buffer.from(render(await this.fetch())), { level: GZIP_LEVEL });
+    const data = await this.fetch();
+    this.#ids.read(data.account, [data.active, data.history]);
+    this.#answer = gzipSync(Buffer.from(render({ ...data, outcomes: this.#ids })), { level: GZIP_LEVEL });
+    return this.#answer;
   }
 }
 

@@ -47,6 +47,9 @@ export const FAMILIES: SeriesFamily[] = [
   f("order_history_last_created_timestamp_seconds", MARKET),
   f("order_history_fetched_orders", ["account"]),
   f("order_history_truncated", ["account"]),
+  f("orders_total", ["account", "market_id", "status"]),
+  f("order_rejections_total", ["account", "market_id", "code"]),
+  f("order_ids_tracked", ["account"]),
   f("market_list_age_seconds", []),
   f("market_info", ["market_id", "name", "asset_id", "collateral_asset_id"]),
   f("market_status", ["market_id", "status"]),
@@ -71,6 +74,7 @@ const I = {
   last: at("order_history_last_created_timestamp_seconds"),
   fetched: at("order_history_fetched_orders"),
   historyTruncated: at("order_history_truncated"),
+  outcomes: at("orders_total"),
   age: at("market_list_age_seconds"),
   info: at("market_info"),
   status: at("market_status"),
@@ -89,6 +93,56 @@ export interface VenueData {
   historyLimit: number;
   markets: Raw[];
   durations: number[];
+  /** The order counters, where the caller keeps them (the bound does, as the exporter must). */
+  outcomes?: OrderIdMemory;
+}
+
+type Counted = Map<string, { labels: string[]; n: number }>;
+
+/**
+ * The order counters at their plainest: per id one number, a bit per status counted and one for a rejection, kept while
+ * the last read showed the id (the exporter keeps it until two whole reads miss it); the first read counts 0, as the
+ * exporter's first collection does.
+ */
+export class OrderIdMemory {
+  #last = new Map<string, number>();
+  #reads = 0;
+  readonly #statuses: string[] = [];
+  readonly orders: Counted = new Map();
+  readonly rejections: Counted = new Map();
+
+  get tracked(): number {
+    return this.#last.size;
+  }
+
+  read(account: string, lists: Raw[][]): void {
+    const now = new Map<string, number>();
+    const step = this.#reads++ === 0 ? 0 : 1;
+    const count = (counts: Counted, labels: string[]) => {
+      const key = labels.join("\u0000");
+      (counts.get(key) ?? counts.set(key, { labels, n: 0 }).get(key)!).n += step;
+    };
+    for (const list of lists) {
+      for (const o of list) {
+        const id = String(o.id);
+        let bits = now.get(id) ?? this.#last.get(id) ?? 0;
+        const status = String(o.status);
+        let index = this.#statuses.indexOf(status);
+        if (index < 0) index = this.#statuses.push(status) - 1;
+        if ((bits & (2 << index)) === 0) {
+          bits |= 2 << index;
+          count(this.orders, [account, String(o.marketId), status]);
+        }
+        const code = (o.rejectionReason as Raw | null | undefined)?.code;
+        if (code !== undefined && code !== null && code !== "" && (bits & 1) === 0) {
+          bits |= 1;
+          count(this.rejections, [account, String(o.marketId), String(code)]);
+        }
+        now.set(id, bits);
+      }
+    }
+    this.#last = now;
+  }
 }
 
 function orderGroups(account: string, orders: Raw[]): Map<string, { labels: string[]; orders: Raw[] }> {
@@ -183,6 +237,11 @@ export function venueSeries(d: VenueData, emit: Emit): void {
   for (const [market, orders] of byMarket(d.history)) emit(I.last, [a, market], Math.max(...orders.map((o) => seconds(o.createdAt))));
   emit(I.fetched, [a], d.history.length);
   emit(I.historyTruncated, [a], d.history.length >= d.historyLimit ? 1 : 0);
+  if (d.outcomes !== undefined) {
+    for (const { labels, n } of d.outcomes.orders.values()) emit(I.outcomes, labels, n);
+    for (const { labels, n } of d.outcomes.rejections.values()) emit(I.outcomes + 1, labels, n);
+    emit(I.outcomes + 2, [a], d.outcomes.tracked);
+  }
   emit(I.age, [], 0);
   for (const m of d.markets) {
     const id = String(m.id);
