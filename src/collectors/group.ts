@@ -44,10 +44,13 @@ export class Aggregate {
 }
 
 type Group<T> = { labels: string[]; value: T };
+/** One level per label: the values so far lead to the next level, the last one to its group. */
+type Level<T> = Map<string, Level<T> | Group<T>>;
 
-/** Groups by label values, in first-seen order; keyed by the values' JSON, which keeps any characters apart. */
+/** Groups by label values (keys all as long), in first-seen order; a map level per label keeps any characters apart. */
 export class Groups<T> {
-  readonly #groups = new Map<string, Group<T>>();
+  readonly #root: Level<T> = new Map();
+  readonly #groups: Array<Group<T>> = [];
   readonly #make: () => T;
 
   constructor(make: () => T) {
@@ -56,16 +59,26 @@ export class Groups<T> {
 
   get(labels: Array<string | undefined>): T | undefined {
     if (labels.includes(undefined)) return undefined;
-    const key = JSON.stringify(labels);
-    let group = this.#groups.get(key);
+    const values = labels as string[];
+    let level = this.#root;
+    for (let i = 0; i < values.length - 1; i++) {
+      let next = level.get(values[i]!) as Level<T> | undefined;
+      if (next === undefined) {
+        next = new Map();
+        level.set(values[i]!, next);
+      }
+      level = next;
+    }
+    let group = level.get(values[values.length - 1]!) as Group<T> | undefined;
     if (group === undefined) {
-      group = { labels: labels as string[], value: this.#make() };
-      this.#groups.set(key, group);
+      group = { labels: values, value: this.#make() };
+      level.set(values[values.length - 1]!, group);
+      this.#groups.push(group);
     }
     return group.value;
   }
 
   entries(): Iterable<Group<T>> {
-    return this.#groups.values();
+    return this.#groups;
   }
 }
