@@ -86,7 +86,7 @@ export class EndpointHealth {
     const held = this.#lines.take(`${o.endpoint}\u0000${o.ok ? "recovered" : (o.reason ?? "")}`);
     if (held === undefined) return;
     const fields = { endpoint: o.endpoint, account: o.account, ...suppressed(held) };
-    if (o.ok) this.#logger.info(fields, "venue endpoint recovered");
+    if (o.ok) this.#logger.info({ ...fields }, "venue endpoint recovered");
     else this.#logger.warn({ ...fields, reason: o.reason, error: o.message }, "venue endpoint failing");
   }
 
