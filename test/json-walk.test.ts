@@ -151,6 +151,9 @@ describe("long numbers, in one parse", () => {
       const items: unknown[] = [];
       await walkJsonParsed(Buffer.from(body), { maxItems: 10 }, (item) => items.push(item));
       expect(items, body).toEqual(["7".repeat(pad), Number("1".repeat(15)), long]);
+      const alone = `["${"x".repeat(pad)}",${long}]`;
+      const walked = await walkJsonParsed(Buffer.from(alone), { maxItems: 10 }, () => undefined);
+      expect(walked.root, alone).toEqual(["x".repeat(pad), long]);
     }
   });
 });
