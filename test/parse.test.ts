@@ -5,6 +5,7 @@ import { VenueError } from "../src/venue/errors.js";
 import { readAccountInfo } from "../src/venue/parse-account.js";
 import { readMarkets } from "../src/venue/parse-markets.js";
 import { readOrders } from "../src/venue/parse-orders.js";
+import { addSecrets } from "../src/util/redact.js";
 import { MARKET_SETTINGS } from "../src/venue/snapshot.js";
 import { fixture, objectWalk, scrapeFromFixtures } from "./helpers/fixtures.js";
 
@@ -56,6 +57,16 @@ describe("readOrders and readMarkets", () => {
     expect(ids[1]).not.toBe(ids[2]);
     expect(ids[3]).toBe(ids[1]);
     expect(ids[4]).toBe("42");
+  });
+
+  it("read each label as it is in every order: a repeated bad value reported each time, a repeated secret redacted each time", async () => {
+    addSecrets(["parse-orders-secret-4417"]);
+    const bidi = "BTC\u202E-USD";
+    const body = [1, 2, 3].map((i) => ({ id: String(i), marketId: bidi, side: "key parse-orders-secret-4417", status: "FILLED" }));
+    const reported: string[] = [];
+    const orders = await readOrders(objectWalk(body), "orders_history", (field) => reported.push(field));
+    expect(reported.filter((f) => f === "marketId")).toHaveLength(3);
+    expect(orders.map((o) => [o.marketId, o.side, o.status])).toEqual(Array(3).fill(["BTC\uFFFD-USD", "key <secret>", "FILLED"]));
   });
 
   it("keep the first of two markets with one id", async () => {
