@@ -17,11 +17,14 @@ const LIMITS = { activeLimit: 1000, historyLimit: 1000, historyPageSize: Number(
 const [venue, key, count] = [process.argv[2] ?? "", process.argv[3] ?? "", Number(process.argv[4])];
 const libraries = new Set((process.argv[5] ?? "").split(",").filter(Boolean));
 const pool = venuePool(16);
+// The market list read once for every account, as the exporter's cache holds it: a probe reads it for its positions'
+// margin and renders none of its families (they are the venue target's).
+const markets = (await (await fetch(new URL("v1/public/markets", venue))).json()) as Record<string, unknown>[];
 const bounds = new Map<string, Bound>();
 for (let i = 0; i < count; i++) {
-  const target = { venue, key: deskAccountKey(key, i, count), collaterals: ["USDC"], ...LIMITS };
-  // An account's probe carries no market list (it is the venue target's), so none is fetched.
-  bounds.set(deskAccountName(i, count), new Bound(target, { client: pool, markets: [], ky: libraries.has("ky") }));
+  const name = deskAccountName(i, count);
+  const target = { venue, key: deskAccountKey(key, i, count), collaterals: ["USDC"], account: name, ...LIMITS };
+  bounds.set(name, new Bound(target, { client: pool, markets, marketFamilies: false, ky: libraries.has("ky") }));
 }
 
 function probe(req: IncomingMessage, res: ServerResponse): void {

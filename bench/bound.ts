@@ -1,6 +1,6 @@
 // The bound of the benchmark, run in the benchmark's process: the exporter's requests with fetch and
-// JSON.parse (the floor), then the same series rendered by a minimal template and gzipped at the
-// exporter's level. No validation, no exact sums, no escaping: what no exporter can beat.
+// JSON.parse (the floor), then the exporter's families (names, help, labels) rendered by a minimal template
+// and gzipped at the exporter's level. No validation, no exact sums, no escaping: what no exporter can beat.
 
 import { gzipSync } from "node:zlib";
 import type { Agent } from "undici";
@@ -20,6 +20,8 @@ export interface VenueTarget {
   historyLimit: number;
   /** Pages the history as the exporter does (offset/limit until a short page or the limit); absent: one request. */
   historyPageSize?: number;
+  /** The account's name in the series' labels ("bench" when not given). */
+  account?: string;
 }
 
 export class Bound {
@@ -28,6 +30,8 @@ export class Bound {
   /** The market list, read once: the exporter caches it too (60 s by default), so it is not a per-scrape request. */
   #markets: Raw[] | undefined;
   readonly #marketsEveryScrape: boolean;
+  /** Whether the market list's families are rendered; an account's probe reads the list for its positions only. */
+  readonly #marketFamilies: boolean;
   /** With `pool`, bodies come through the exporter's own connection pool (undici's Agent) instead of fetch. */
   readonly #pool: Agent | undefined;
 
@@ -41,14 +45,18 @@ export class Bound {
 
   /**
    * `client`: fetch, a pool of its own, or a pool shared by many bounds (the scale benchmark's accounts).
-   * `markets`: a list given once and never fetched (an account's probe, which carries no market list, passes []).
+   * `markets`: a list given once and never fetched; `marketFamilies: false` (an account's probe) reads it for the positions' margin only.
    * `ky`: with a pool, each request made with ky over it, as the exporter's getBody makes it.
    */
-  constructor(target: VenueTarget, options: { marketsEveryScrape?: boolean; client?: "fetch" | "pool" | Agent; markets?: Raw[]; ky?: boolean } = {}) {
+  constructor(
+    target: VenueTarget,
+    options: { marketsEveryScrape?: boolean; client?: "fetch" | "pool" | Agent; markets?: Raw[]; marketFamilies?: boolean; ky?: boolean } = {},
+  ) {
     this.#target = target;
     this.#markets = options.markets;
     this.#headers = { "x-api-key": target.key };
     this.#marketsEveryScrape = options.marketsEveryScrape === true;
+    this.#marketFamilies = options.marketFamilies !== false;
     this.#sharedPool = typeof options.client === "object";
     this.#ky = options.ky === true;
     this.#pool = typeof options.client === "object" ? options.client : options.client === "pool" ? venuePool(16) : undefined;
@@ -108,13 +116,14 @@ export class Bound {
     ]);
     this.#markets = markets as Raw[];
     return {
-      account: "bench",
+      account: t.account ?? "bench",
       accounts: accounts.map((body, i) => [t.collaterals[i]!, body as Raw]),
       active: active as Raw[],
       activeLimit: t.activeLimit,
       history: history as Raw[],
       historyLimit: t.historyLimit,
       markets: this.#markets,
+      marketFamilies: this.#marketFamilies,
       durations,
     };
   }
@@ -134,9 +143,9 @@ export function render(data: VenueData): string {
   venueSeries(data, (family, labels, value) => {
     const names = FAMILIES[family]!.labelNames;
     const text = labels.map((v, i) => `${names[i]}="${v}"`).join(",");
-    lines[family]!.push(`${FAMILIES[family]!.name}{${text}} ${value}`);
+    lines[family]!.push(`${FAMILIES[family]!.name}${text === "" ? "" : `{${text}}`} ${value}`);
   });
-  return `${FAMILIES.map((f, i) => (lines[i]!.length === 0 ? "" : `# HELP ${f.name} ${f.help}\n# TYPE ${f.name} gauge\n${lines[i]!.join("\n")}`))
+  return `${FAMILIES.map((f, i) => (lines[i]!.length === 0 ? "" : `# HELP ${f.name} ${f.help}\n# TYPE ${f.name} ${f.type}\n${lines[i]!.join("\n")}`))
     .filter((t) => t !== "")
-    .join("\n\n")}\n`;
+    .join("\n")}\n`;
 }

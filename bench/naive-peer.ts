@@ -39,6 +39,7 @@ app.get("/metrics", async (_req, res) => {
   venueSeries(
     {
       account: "bench",
+      marketFamilies: true,
       accounts: accounts.map((body, i) => [collaterals[i]!, body as Raw]),
       active: active as Raw[],
       activeLimit,

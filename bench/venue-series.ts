@@ -1,6 +1,8 @@
 // The exporter's venue series computed the plain way, straight from JSON.parse's output with float
 // sums: what the benchmark's bound renders with a template and its naive peer sets as gauges.
 
+import { COLLECTORS } from "../src/collectors/index.js";
+import { THRESHOLD_KEYS, THRESHOLDS } from "../src/config/threshold-table.js";
 import { MARKET_SETTINGS } from "../src/venue/snapshot.js";
 
 type Raw = Record<string, unknown>;
@@ -8,64 +10,67 @@ type Raw = Record<string, unknown>;
 export interface SeriesFamily {
   name: string;
   help: string;
+  type: "gauge" | "counter";
   labelNames: string[];
 }
 
 /** Emits one series: the family's index in FAMILIES, its label values in labelNames order, its value. */
 export type Emit = (family: number, labels: string[], value: number) => void;
 
-/** The exporter's names are snake case: `account_totalMargin` becomes `trading_account_total_margin`. */
+/** The exporter's families as its collectors declare them (name, help, type, labels): the bound renders the same ones. */
+export const FAMILIES: SeriesFamily[] = COLLECTORS.flatMap((c) => c.collect({ collectedAt: 0, accounts: [], markets: undefined, marketFamilies: true })).map(
+  (f) => ({ name: f.name, help: f.help, type: f.type, labelNames: [...f.labelNames] }),
+);
+const at = (name: string): number => {
+  const i = FAMILIES.findIndex((x) => x.name === `trading_${name}`);
+  if (i < 0) throw new Error(`the exporter has no family trading_${name}`);
+  return i;
+};
+/** The exporter's names are snake case: `tickSize` becomes `tick_size`. */
 const snake = (name: string) => name.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
-const f = (name: string, labelNames: string[]): SeriesFamily => ({ name: `trading_${snake(name)}`, help: `${name}.`, labelNames });
-const ACCOUNT = ["account", "collateral_id"];
-const POSITION = ["account", "collateral_id", "market_id", "direction"];
-const GROUP = ["account", "market_id", "side", "direction", "type", "status"];
-const MARKET = ["account", "market_id"];
-const ACCOUNT_FIELDS = ["collateralBalance", "availableMargin", "totalInvested", "totalMargin", "totalUnrealizedPnl"];
-const POSITION_FIELDS = ["size", "avgExecutionPrice", "marginAmount", "borrowedAmount", "leverage", "realizedPnl", "liquidationPrice", "maintenanceMargin"];
+
+const ACCOUNT_FIELDS = [
+  ["collateralBalance", "account_collateral_balance"],
+  ["availableMargin", "account_available_margin"],
+  ["totalInvested", "account_total_invested"],
+  ["totalMargin", "account_total_margin"],
+  ["totalUnrealizedPnl", "account_unrealized_pnl"],
+].map(([field, family]) => [field!, at(family!)] as const);
+const POSITION_FIELDS = [
+  ["size", "position_size"],
+  ["avgExecutionPrice", "position_avg_execution_price"],
+  ["marginAmount", "position_margin"],
+  ["borrowedAmount", "position_borrowed"],
+  ["leverage", "position_leverage"],
+  ["realizedPnl", "position_realized_pnl"],
+  ["liquidationPrice", "position_liquidation_price"],
+  ["maintenanceMargin", "position_maintenance_margin"],
+].map(([field, family]) => [field!, at(family!)] as const);
+const ACTIVE_SUMS = ["quantity", "quantityFilled", "quantityLocked"] as const;
 const FLAGS = [
   ["expiration", "isPendingExpiration"],
   ["cancellation", "isPendingCancellation"],
   ["rejection", "isPendingRejection"],
 ] as const;
 
-export const FAMILIES: SeriesFamily[] = [
-  f("scrape_success", ["endpoint", "account"]),
-  f("scrape_duration_seconds", ["endpoint", "account"]),
-  f("up", ["account"]),
-  ...ACCOUNT_FIELDS.map((x) => f(`account_${x}`, ACCOUNT)),
-  f("account_positions", ACCOUNT),
-  f("account_maintenance_margin", ACCOUNT),
-  f("account_margin_ratio", ACCOUNT),
-  ...[...POSITION_FIELDS, "notional", "liquidation_distance_ratio"].map((x) => f(`position_${x}`, POSITION)),
-  ...["count", "quantity", "quantity_filled", "quantity_locked", "notional"].map((x) => f(`active_orders_${x}`, GROUP)),
-  f("active_orders_pending", ["account", "market_id", "flag"]),
-  f("active_orders_oldest_created_timestamp_seconds", MARKET),
-  f("active_orders_truncated", ["account"]),
-  f("order_history_orders", GROUP),
-  f("order_history_rejections", ["account", "market_id", "code"]),
-  f("order_history_last_created_timestamp_seconds", MARKET),
-  f("order_history_fetched_orders", ["account"]),
-  f("order_history_truncated", ["account"]),
-  f("orders_total", ["account", "market_id", "status"]),
-  f("order_rejections_total", ["account", "market_id", "code"]),
-  f("order_ids_tracked", ["account"]),
-  f("market_list_age_seconds", []),
-  f("market_info", ["market_id", "name", "asset_id", "collateral_asset_id"]),
-  f("market_status", ["market_id", "status"]),
-  ...MARKET_SETTINGS.map((x) => f(`market_${x}`, ["market_id"])),
-];
-const at = (name: string): number => FAMILIES.findIndex((x) => x.name === `trading_${snake(name)}`);
 const I = {
   success: at("scrape_success"),
   duration: at("scrape_duration_seconds"),
   up: at("up"),
-  account: at("account_collateralBalance"),
+  collectedAt: at("collection_timestamp_seconds"),
+  threshold: at("account_alert_threshold"),
+  thresholdSeconds: at("account_alert_threshold_seconds"),
   positions: at("account_positions"),
+  usage: at("account_margin_usage_ratio"),
   maintenance: at("account_maintenance_margin"),
   ratio: at("account_margin_ratio"),
-  position: at("position_size"),
-  active: at("active_orders_count"),
+  notional: at("position_notional"),
+  distance: at("position_liquidation_distance_ratio"),
+  requirement: at("position_initial_margin_requirement"),
+  limit: at("position_size_limit_ratio"),
+  active: at("active_orders"),
+  activeSums: ACTIVE_SUMS.map((x) => at(`active_orders_${snake(x)}`)),
+  activeNotional: at("active_orders_notional"),
   pending: at("active_orders_pending"),
   oldest: at("active_orders_oldest_created_timestamp_seconds"),
   truncated: at("active_orders_truncated"),
@@ -75,10 +80,13 @@ const I = {
   fetched: at("order_history_fetched_orders"),
   historyTruncated: at("order_history_truncated"),
   outcomes: at("orders_total"),
+  outcomeRejections: at("order_rejections_total"),
+  tracked: at("order_ids_tracked"),
   age: at("market_list_age_seconds"),
   info: at("market_info"),
   status: at("market_status"),
-  setting: at("market_tickSize"),
+  // The venue's "fractions" are exported as ratios.
+  settings: MARKET_SETTINGS.map((x) => at(`market_${snake(x).replace(/_fraction$/, "_ratio")}`)),
 };
 
 const seconds = (t: unknown): number => (Number(t) < 1e11 ? Number(t) : Number(t) / 1e3);
@@ -92,6 +100,8 @@ export interface VenueData {
   history: Raw[];
   historyLimit: number;
   markets: Raw[];
+  /** Whether the market list's own families are rendered (the venue target's); an account's probe only reads the list. */
+  marketFamilies: boolean;
   durations: number[];
   /** The order counters, where the caller keeps them (the bound does, as the exporter must). */
   outcomes?: OrderIdMemory;
@@ -172,49 +182,55 @@ export function venueSeries(d: VenueData, emit: Emit): void {
     emit(I.success, [e, a], 1);
     emit(I.duration, [e, a], d.durations[i] ?? 0);
   });
-  emit(I.success, ["markets", ""], 1);
-  emit(I.duration, ["markets", ""], 0);
+  if (d.marketFamilies) {
+    emit(I.success, ["markets", ""], 1);
+    emit(I.duration, ["markets", ""], 0);
+  }
   emit(I.up, [a], 1);
+  emit(I.collectedAt, [a], Date.now() / 1000);
+  for (const key of THRESHOLD_KEYS) emit(THRESHOLDS[key].unit === "ratio" ? I.threshold : I.thresholdSeconds, [a, key], THRESHOLDS[key].default);
+  const markets = new Map(d.markets.map((m) => [String(m.id), (m.settings ?? {}) as Raw]));
   for (const [collateral, info] of d.accounts) {
     const labels = [a, collateral];
-    ACCOUNT_FIELDS.forEach((field, i) => emit(I.account + i, labels, Number(info[field])));
+    for (const [field, family] of ACCOUNT_FIELDS) emit(family, labels, Number(info[field]));
     const positions = Array.isArray(info.positions) ? (info.positions as Raw[]) : undefined;
     emit(I.positions, labels, positions?.length ?? Number(info.positions));
+    const total = Number(info.totalMargin);
+    if (total > 0) emit(I.usage, labels, (total - Number(info.availableMargin)) / total);
     if (positions === undefined) continue;
     const maintenance = positions.reduce((s, p) => s + Number(p.maintenanceMargin), 0);
     emit(I.maintenance, labels, maintenance);
-    emit(I.ratio, labels, maintenance / Number(info.totalMargin));
+    emit(I.ratio, labels, maintenance / total);
     const seen = new Set<string>();
     for (const p of positions) {
       const key = `${String(p.marketId)}\u0000${String(p.direction)}`;
       if (seen.has(key)) continue;
       seen.add(key);
       const pl = [a, collateral, String(p.marketId), String(p.direction)];
-      POSITION_FIELDS.forEach((field, i) => emit(I.position + i, pl, Number(p[field])));
+      for (const [field, family] of POSITION_FIELDS) emit(family, pl, Number(p[field]));
+      const size = Math.abs(Number(p.size));
       const avg = Number(p.avgExecutionPrice);
-      emit(I.position + 8, pl, Number(p.size) * avg);
-      emit(I.position + 9, pl, Math.abs(avg - Number(p.liquidationPrice)) / avg);
+      emit(I.notional, pl, Number(p.size) * avg);
+      emit(I.distance, pl, Math.abs(avg - Number(p.liquidationPrice)) / avg);
+      const m = markets.get(String(p.marketId));
+      if (m === undefined) continue;
+      const setting = (k: string) => Number(m[k]);
+      const steps = Math.ceil(Math.max(0, size - setting("baselinePositionSize")) / setting("incrementalPositionSize"));
+      emit(I.requirement, pl, size * avg * (setting("initialMarginFraction") + setting("incrementalInitialMarginFraction") * steps));
+      emit(I.limit, pl, size / setting("maxPositionSize"));
     }
   }
   for (const { labels, orders } of orderGroups(a, d.active).values()) {
     emit(I.active, labels, orders.length);
-    emit(
-      I.active + 1,
-      labels,
-      orders.reduce((s, o) => s + Number(o.quantity), 0),
+    ACTIVE_SUMS.forEach((field, i) =>
+      emit(
+        I.activeSums[i]!,
+        labels,
+        orders.reduce((s, o) => s + Number(o[field]), 0),
+      ),
     );
     emit(
-      I.active + 2,
-      labels,
-      orders.reduce((s, o) => s + Number(o.quantityFilled), 0),
-    );
-    emit(
-      I.active + 3,
-      labels,
-      orders.reduce((s, o) => s + Number(o.quantityLocked), 0),
-    );
-    emit(
-      I.active + 4,
+      I.activeNotional,
       labels,
       orders.reduce((s, o) => s + Number(o.price) * Number(o.quantity), 0),
     );
@@ -239,15 +255,16 @@ export function venueSeries(d: VenueData, emit: Emit): void {
   emit(I.historyTruncated, [a], d.history.length >= d.historyLimit ? 1 : 0);
   if (d.outcomes !== undefined) {
     for (const { labels, n } of d.outcomes.orders.values()) emit(I.outcomes, labels, n);
-    for (const { labels, n } of d.outcomes.rejections.values()) emit(I.outcomes + 1, labels, n);
-    emit(I.outcomes + 2, [a], d.outcomes.tracked);
+    for (const { labels, n } of d.outcomes.rejections.values()) emit(I.outcomeRejections, labels, n);
+    emit(I.tracked, [a], d.outcomes.tracked);
   }
+  if (!d.marketFamilies) return;
   emit(I.age, [], 0);
   for (const m of d.markets) {
     const id = String(m.id);
     emit(I.info, [id, String(m.name), String(m.assetId), String(m.collateralAssetId)], 1);
     emit(I.status, [id, String(m.status)], 1);
     const settings = m.settings;
-    MARKET_SETTINGS.forEach((s, i) => emit(I.setting + i, [id], Number((settings as Raw | undefined)?.[s])));
+    MARKET_SETTINGS.forEach((x, i) => emit(I.settings[i]!, [id], Number((settings as Raw | undefined)?.[x])));
   }
 }
