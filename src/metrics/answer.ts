@@ -8,9 +8,6 @@ export const GZIP_LEVEL = 1;
 /** A gzip member's header (RFC 1952): deflate, no name, no time, made on Unix. */
 const GZIP_HEADER = Buffer.from([0x1f, 0x8b, 8, 0, 0, 0, 0, 0, 0, 3]);
 
-/** An empty final deflate block, what deflateRawSync("") makes: a probe's answer has no own part, so no zlib stream is opened for it. */
-const FINAL_EMPTY_BLOCK = Buffer.from([0x03, 0x00]);
-
 /** A small Buffer is a slice of a shared slab that one kept slice holds whole: a kept body gets memory of its own. */
 function ownMemory(bytes: Buffer): Buffer {
   return bytes.byteLength === bytes.buffer.byteLength ? bytes : Buffer.from(new Uint8Array(bytes).buffer);
@@ -79,7 +76,7 @@ export class Answer {
   gzip(): Buffer[] {
     const body = this.#body.deflated();
     if (this.#gzipTail === undefined) {
-      const own = this.#own === "" ? FINAL_EMPTY_BLOCK : deflateRawSync(this.#own, { level: GZIP_LEVEL });
+      const own = deflateRawSync(this.#own, { level: GZIP_LEVEL });
       const trailer = Buffer.alloc(8);
       trailer.writeUInt32LE(crc32(this.#own, body.crc), 0);
       trailer.writeUInt32LE((body.length + Buffer.byteLength(this.#own)) % 2 ** 32, 4);

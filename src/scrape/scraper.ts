@@ -142,7 +142,7 @@ export class Scraper {
         const result = await this.#scrapeAccount(name, newLog(startedBy));
         // Counted here, once per collection: scrapes sharing or reusing it see the same counts.
         result.orderCounts = this.#orderOutcomes.observe(name, result.activeOrders, result.history, this.#historyMaxOrders, this.#maxOrderOutcomeSeries);
-        // Ids are the tally's alone: held again by each order until the next collection, they were a quarter of the heap's objects.
+        // Ids are the tally's alone: kept on the orders too, each would be held twice until the next collection.
         for (const list of [result.activeOrders?.orders ?? [], result.history?.orders ?? []]) for (const o of list) o.id = undefined;
         this.#hooks.onCollected(result);
         return result;

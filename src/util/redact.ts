@@ -19,9 +19,7 @@ const SCHEME = /\b(basic|bearer)\s+(?=[A-Za-z._~-]*[0-9+/=])[A-Za-z0-9+/=._~-]{8
 const windows = new Set<string>();
 const grams = new Set<string>();
 const NUMBER_RUN = /^-?\d*\.?\d*(?:e(?:[+-]\d*)?)?$/;
-/** Whether a secret's short form or WINDOW-character run reads as a number (NUMBER_RUN), so digits in venue text may hold it. */
 let numberRuns = false;
-const DIGITS = /^\d+$/;
 const shortForms = new Map<number, Set<string>>();
 const SHORT_SEARCHES = 4;
 
@@ -38,10 +36,7 @@ export function addSecrets(values: Iterable<string>): void {
   for (const value of values) {
     for (const form of forms(value)) {
       if (form.length < MIN_LENGTH) continue;
-      if (form.length < WINDOW) {
-        shortForms.set(form.length, (shortForms.get(form.length) ?? new Set<string>()).add(form));
-        numberRuns ||= NUMBER_RUN.test(form);
-      }
+      if (form.length < WINDOW) shortForms.set(form.length, (shortForms.get(form.length) ?? new Set<string>()).add(form));
       for (let at = 0; at + WINDOW <= form.length; at++) {
         const run = form.slice(at, at + WINDOW);
         windows.add(run);
@@ -92,8 +87,6 @@ function replaceRanges(text: string, found: Array<[number, number]>): string {
 /** `text` with every run of a known secret replaced. */
 export function redactKnown(text: string): string {
   if (text.length < MIN_LENGTH || (text.length < WINDOW && shortForms.size === 0)) return text;
-  // Digits alone (an order id, as most venues write them) hold no secret unless one has a run that reads as a number.
-  if (!numberRuns && DIGITS.test(text)) return text;
   return replaceRanges(text, secretRanges(text));
 }
 
