@@ -7,6 +7,7 @@ import type { AccountResult, EndpointOutcome, MarketsResult } from "./scrape/res
 import type { FailureReason } from "./venue/errors.js";
 import type { OrderHistory, PagingAnomaly } from "./venue/snapshot.js";
 
+/** At most one log line per kind per window: a warning a thousand accounts repeat is one line a minute, not a thousand. */
 export class LineRateLimit {
   readonly #windowMs: number;
   readonly #now: () => number;
