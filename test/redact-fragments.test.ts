@@ -65,6 +65,11 @@ describe("redaction of any 12-character run of a secret", () => {
     );
   });
 
+  it("finds short secrets that overlap or hold a pattern's special characters, and nothing that only looks like them", () => {
+    addSecrets(["a.b*(c)|", "[x]+\\y", "abcd", "cdefg"]);
+    expect(redact("1 a.b*(c)| 2 [x]+\\y 3 axb*(c)| xx]+\\y abcdefgh")).toBe("1 <secret> 2 <secret> 3 axb*(c)| xx]+\\y <secret>h");
+  });
+
   it("redacts where a venue string is read, before a label value is cut, so the cut leaves no part of the secret", () => {
     const key = `K${"0123456789abcdefghij".repeat(9)}`;
     addSecrets([key]);

@@ -20,8 +20,10 @@ const windows = new Set<string>();
 const grams = new Set<string>();
 const NUMBER_RUN = /^-?\d*\.?\d*(?:e(?:[+-]\d*)?)?$/;
 let numberRuns = false;
-const shortForms = new Map<number, Set<string>>();
-const SHORT_SEARCHES = 4;
+/** Forms shorter than WINDOW, found whole: one pattern, longest first, built at the first search after they change. */
+const shortForms = new Set<string>();
+let shortPattern: RegExp | undefined;
+const escapeRegExp = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 
 /** A secret as written, in JSON once and twice, in base64; one with entities in it (`&amp;`, `&#38;`…) also as a venue that decodes HTML echoes it. */
 function forms(secret: string): string[] {
@@ -36,7 +38,10 @@ export function addSecrets(values: Iterable<string>): void {
   for (const value of values) {
     for (const form of forms(value)) {
       if (form.length < MIN_LENGTH) continue;
-      if (form.length < WINDOW) shortForms.set(form.length, (shortForms.get(form.length) ?? new Set<string>()).add(form));
+      if (form.length < WINDOW && !shortForms.has(form)) {
+        shortForms.add(form);
+        shortPattern = undefined;
+      }
       for (let at = 0; at + WINDOW <= form.length; at++) {
         const run = form.slice(at, at + WINDOW);
         windows.add(run);
@@ -62,12 +67,13 @@ function windowRanges(text: string, found: Array<[number, number]>): Array<[numb
 
 function secretRanges(text: string): Array<[number, number]> {
   const found = windowRanges(text, []);
-  for (const [length, sameLength] of shortForms) {
-    if (sameLength.size <= SHORT_SEARCHES) {
-      for (const form of sameLength) for (let p = text.indexOf(form); p >= 0; p = text.indexOf(form, p + 1)) found.push([p, p + length]);
-    } else {
-      for (let p = 0; p + length <= text.length; p++) if (sameLength.has(text.slice(p, p + length))) found.push([p, p + length]);
-    }
+  if (shortForms.size === 0) return found;
+  shortPattern ??= new RegExp([...shortForms].sort((a, b) => b.length - a.length).map(escapeRegExp).join("|"), "g");
+  // From every position a form starts at, the longest one there: together they cover every occurrence of every form.
+  shortPattern.lastIndex = 0;
+  for (let match = shortPattern.exec(text); match !== null; match = shortPattern.exec(text)) {
+    found.push([match.index, match.index + match[0].length]);
+    shortPattern.lastIndex = match.index + 1;
   }
   return found;
 }
