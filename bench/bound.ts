@@ -1,9 +1,11 @@
 // The bound of the benchmark, run in the benchmark's process: the exporter's requests with fetch and
 // JSON.parse (the floor), then the exporter's families (names, help, labels) rendered by a minimal template
-// and gzipped at the exporter's level. No validation, no exact sums, no escaping: what no exporter can beat.
+// and gzipped at the exporter's level. What the exporter must do, at its plainest: numbers parsed as written,
+// venue strings redacted, sums exact (venue-series.ts), label values escaped. No validation: what no exporter can beat.
 
 import { gzipSync } from "node:zlib";
 import type { Agent } from "undici";
+import { addSecrets } from "../src/util/redact.js";
 import { closePool, getBody, venuePool } from "../src/venue/http.js";
 import { FAMILIES, OrderIdMemory, venueSeries, type VenueData } from "./venue-series.js";
 
@@ -11,6 +13,16 @@ type Raw = Record<string, unknown>;
 
 /** The exporter's gzip level (metrics/answer.ts). */
 const GZIP_LEVEL = 1;
+
+/** A number of more digits than a double keeps may follow `:`, `,` or `[`: only then is the body parsed keeping their text. */
+const LONG_NUMBER = /[:,[]\s*-?[0-9.]{16}/;
+const keepLong = (_key: string, value: unknown, context?: { source?: string }): unknown =>
+  typeof value === "number" && (context?.source?.length ?? 0) > 15 ? context?.source : value;
+/** JSON.parse, keeping a long number's text (the bench's venue sends none, so its series read it through Number). */
+const parse = (text: string): unknown => (LONG_NUMBER.test(text) ? JSON.parse(text, keepLong as (key: string, value: unknown) => unknown) : JSON.parse(text));
+
+/** A label value in the text format: backslash, double quote and line feed escaped. */
+const escapeLabel = (value: string): string => value.replace(/[\\"\n]/g, (c) => (c === "\n" ? "\\n" : `\\${c}`));
 
 export interface VenueTarget {
   venue: string;
@@ -53,6 +65,7 @@ export class Bound {
     options: { marketsEveryScrape?: boolean; client?: "fetch" | "pool" | Agent; markets?: Raw[]; marketFamilies?: boolean; ky?: boolean } = {},
   ) {
     this.#target = target;
+    addSecrets([target.key]);
     this.#markets = options.markets;
     this.#headers = { "x-api-key": target.key };
     this.#marketsEveryScrape = options.marketsEveryScrape === true;
@@ -64,7 +77,7 @@ export class Bound {
 
   async #get(path: string): Promise<unknown> {
     const url = new URL(path, this.#target.venue);
-    if (this.#pool === undefined) return JSON.parse(await (await fetch(url, { headers: this.#headers })).text()) as unknown;
+    if (this.#pool === undefined) return parse(await (await fetch(url, { headers: this.#headers })).text());
     if (this.#ky) {
       const body = await getBody({
         url,
@@ -75,10 +88,10 @@ export class Bound {
         maxRetryAfterSeconds: 0,
         pool: this.#pool,
       });
-      return JSON.parse(body.toString("utf8")) as unknown;
+      return parse(body.toString("utf8"));
     }
     const answer = await this.#pool.request({ origin: url.origin, path: url.pathname + url.search, method: "GET", headers: this.#headers });
-    return JSON.parse(await answer.body.text()) as unknown;
+    return parse(await answer.body.text());
   }
 
   async close(): Promise<void> {
@@ -142,7 +155,7 @@ export function render(data: VenueData): string {
   const lines: string[][] = FAMILIES.map(() => []);
   venueSeries(data, (family, labels, value) => {
     const names = FAMILIES[family]!.labelNames;
-    const text = labels.map((v, i) => `${names[i]}="${v}"`).join(",");
+    const text = labels.map((v, i) => `${names[i]}="${escapeLabel(v)}"`).join(",");
     lines[family]!.push(`${FAMILIES[family]!.name}${text === "" ? "" : `{${text}}`} ${value}`);
   });
   return `${FAMILIES.map((f, i) => (lines[i]!.length === 0 ? "" : `# HELP ${f.name} ${f.help}\n# TYPE ${f.name} ${f.type}\n${lines[i]!.join("\n")}`))

@@ -1,8 +1,11 @@
-// The exporter's venue series computed the plain way, straight from JSON.parse's output with float
-// sums: what the benchmark's bound renders with a template and its naive peer sets as gauges.
+// The exporter's venue series computed the plain way, straight from JSON.parse's output, with what the exporter
+// must do at its plainest: every venue string it renders redacted, sums exact. What the benchmark's bound renders
+// with a template and its naive peer sets as gauges.
 
 import { COLLECTORS } from "../src/collectors/index.js";
 import { THRESHOLD_KEYS, THRESHOLDS } from "../src/config/threshold-table.js";
+import { ExactSum } from "../src/util/decimal.js";
+import { redactVenueText } from "../src/util/redact.js";
 import { MARKET_SETTINGS } from "../src/venue/snapshot.js";
 
 type Raw = Record<string, unknown>;
@@ -89,6 +92,11 @@ const I = {
   settings: MARKET_SETTINGS.map((x) => at(`market_${snake(x).replace(/_fraction$/, "_ratio")}`)),
 };
 
+/** A venue string as a label: no configured secret may reach an answer (the exporter's redactor, given the keys by the caller). */
+const text = (value: unknown): string => redactVenueText(String(value));
+/** Sums as the venue wrote its numbers (0.1 + 0.2 is 0.3): the exporter's numbers are exactly the venue's. */
+const exactSum = <T>(items: T[], value: (item: T) => number): number => items.reduce((sum, item) => sum.add(value(item)), new ExactSum()).value;
+
 const seconds = (t: unknown): number => (Number(t) < 1e11 ? Number(t) : Number(t) / 1e3);
 
 export interface VenueData {
@@ -136,17 +144,17 @@ export class OrderIdMemory {
       for (const o of list) {
         const id = String(o.id);
         let bits = now.get(id) ?? this.#last.get(id) ?? 0;
-        const status = String(o.status);
+        const status = text(o.status);
         let index = this.#statuses.indexOf(status);
         if (index < 0) index = this.#statuses.push(status) - 1;
         if ((bits & (2 << index)) === 0) {
           bits |= 2 << index;
-          count(this.orders, [account, String(o.marketId), status]);
+          count(this.orders, [account, text(o.marketId), status]);
         }
         const code = (o.rejectionReason as Raw | null | undefined)?.code;
         if (code !== undefined && code !== null && code !== "" && (bits & 1) === 0) {
           bits |= 1;
-          count(this.rejections, [account, String(o.marketId), String(code)]);
+          count(this.rejections, [account, text(o.marketId), text(code)]);
         }
         now.set(id, bits);
       }
@@ -158,7 +166,7 @@ export class OrderIdMemory {
 function orderGroups(account: string, orders: Raw[]): Map<string, { labels: string[]; orders: Raw[] }> {
   const groups = new Map<string, { labels: string[]; orders: Raw[] }>();
   for (const o of orders) {
-    const labels = [account, String(o.marketId), String(o.side), String(o.direction), String(o.type), String(o.status)];
+    const labels = [account, text(o.marketId), text(o.side), text(o.direction), text(o.type), text(o.status)];
     const key = labels.join("\u0000");
     const group = groups.get(key) ?? groups.set(key, { labels, orders: [] }).get(key)!;
     group.orders.push(o);
@@ -169,7 +177,7 @@ function orderGroups(account: string, orders: Raw[]): Map<string, { labels: stri
 function byMarket(orders: Raw[]): Map<string, Raw[]> {
   const markets = new Map<string, Raw[]>();
   for (const o of orders) {
-    const id = String(o.marketId);
+    const id = text(o.marketId);
     (markets.get(id) ?? markets.set(id, []).get(id)!).push(o);
   }
   return markets;
@@ -198,7 +206,7 @@ export function venueSeries(d: VenueData, emit: Emit): void {
     const total = Number(info.totalMargin);
     if (total > 0) emit(I.usage, labels, (total - Number(info.availableMargin)) / total);
     if (positions === undefined) continue;
-    const maintenance = positions.reduce((s, p) => s + Number(p.maintenanceMargin), 0);
+    const maintenance = exactSum(positions, (p) => Number(p.maintenanceMargin));
     emit(I.maintenance, labels, maintenance);
     emit(I.ratio, labels, maintenance / total);
     const seen = new Set<string>();
@@ -206,7 +214,7 @@ export function venueSeries(d: VenueData, emit: Emit): void {
       const key = `${String(p.marketId)}\u0000${String(p.direction)}`;
       if (seen.has(key)) continue;
       seen.add(key);
-      const pl = [a, collateral, String(p.marketId), String(p.direction)];
+      const pl = [a, collateral, text(p.marketId), text(p.direction)];
       for (const [field, family] of POSITION_FIELDS) emit(family, pl, Number(p[field]));
       const size = Math.abs(Number(p.size));
       const avg = Number(p.avgExecutionPrice);
@@ -226,14 +234,10 @@ export function venueSeries(d: VenueData, emit: Emit): void {
       emit(
         I.activeSums[i]!,
         labels,
-        orders.reduce((s, o) => s + Number(o[field]), 0),
+        exactSum(orders, (o) => Number(o[field])),
       ),
     );
-    emit(
-      I.activeNotional,
-      labels,
-      orders.reduce((s, o) => s + Number(o.price) * Number(o.quantity), 0),
-    );
+    emit(I.activeNotional, labels, orders.reduce((sum, o) => sum.addProduct(Number(o.price), Number(o.quantity)), new ExactSum()).value);
   }
   for (const [market, orders] of byMarket(d.active)) {
     for (const [flag, field] of FLAGS) emit(I.pending, [a, market, flag], orders.filter((o) => o[field] === true).length);
@@ -245,7 +249,7 @@ export function venueSeries(d: VenueData, emit: Emit): void {
   for (const o of d.history) {
     const code = (o.rejectionReason as Raw | null | undefined)?.code;
     if (code === undefined) continue;
-    const labels = [a, String(o.marketId), String(code)];
+    const labels = [a, text(o.marketId), text(code)];
     const key = labels.join("\u0000");
     (codes.get(key) ?? codes.set(key, { labels, n: 0 }).get(key)!).n++;
   }
@@ -261,9 +265,9 @@ export function venueSeries(d: VenueData, emit: Emit): void {
   if (!d.marketFamilies) return;
   emit(I.age, [], 0);
   for (const m of d.markets) {
-    const id = String(m.id);
-    emit(I.info, [id, String(m.name), String(m.assetId), String(m.collateralAssetId)], 1);
-    emit(I.status, [id, String(m.status)], 1);
+    const id = text(m.id);
+    emit(I.info, [id, text(m.name), text(m.assetId), text(m.collateralAssetId)], 1);
+    emit(I.status, [id, text(m.status)], 1);
     const settings = m.settings;
     MARKET_SETTINGS.forEach((x, i) => emit(I.settings[i]!, [id], Number((settings as Raw | undefined)?.[x])));
   }
