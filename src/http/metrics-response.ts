@@ -20,5 +20,9 @@ export function sendMetrics(res: Response, answer: Answer, contentType = CONTENT
   res.status(200).set({ "content-type": contentType, vary: "accept-encoding", "content-length": String(length) });
   if (gzip) res.set("content-encoding", "gzip");
   if (res.req.method === "HEAD") res.end();
-  else pipeline(Readable.from(slices(chunks), { objectMode: false }), res, () => undefined);
+  // One slice or less is written at once: the same memory a slow reader holds, without a stream per answer.
+  else if (length <= WRITE_SLICE_BYTES) {
+    for (const chunk of chunks) res.write(chunk);
+    res.end();
+  } else pipeline(Readable.from(slices(chunks), { objectMode: false }), res, () => undefined);
 }

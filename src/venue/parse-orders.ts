@@ -46,23 +46,41 @@ export function readOrderId(value: unknown): string | undefined {
 
 export type OrderList = "orders_active" | "orders_history";
 
+type LabelReader = (value: unknown, field: string) => string | undefined;
+
+/** readLabel, each distinct string read once per body: a list's orders repeat a few markets, sides and statuses. */
+function labelReader(invalid: FieldReporter): LabelReader {
+  const read = new Map<string, string>();
+  return (value, field) => {
+    const known = typeof value === "string" ? read.get(value) : undefined;
+    if (known !== undefined) return known;
+    let reported = false;
+    const text = readLabel(value, field, (name, count) => {
+      reported = true;
+      invalid(name, count);
+    });
+    if (!reported && typeof value === "string" && text !== undefined) read.set(value, text);
+    return text;
+  };
+}
+
 /** Every field is read tolerantly, as the reference does not say which are required; an empty rejection code is no rejection. */
-function readOrder(raw: Record<string, unknown>, invalid: FieldReporter, list: OrderList): Order {
+function readOrder(raw: Record<string, unknown>, invalid: FieldReporter, label: LabelReader, list: OrderList): Order {
   const createdAt = readTimestampSeconds(raw.createdAt);
   if (createdAt === undefined) invalid(isUnset(raw.createdAt) ? `${UNSET_PREFIX}createdAt` : "createdAt");
   let rejectionCode: string | undefined;
   const rejection = raw.rejectionReason;
   if (rejection !== undefined && rejection !== null && !(isRecord(rejection) && (rejection.code === "" || rejection.code === null))) {
-    if (isRecord(rejection)) rejectionCode = readLabel(rejection.code, "rejectionReason.code", invalid);
+    if (isRecord(rejection)) rejectionCode = label(rejection.code, "rejectionReason.code");
     else invalid("rejectionReason.code");
   }
   const order: Order = {
     id: readOrderId(raw.id),
-    marketId: readLabel(raw.marketId, "marketId", invalid),
-    type: readLabel(raw.type, "type", invalid),
-    side: readLabel(raw.side, "side", invalid),
-    direction: readLabel(raw.direction, "direction", invalid),
-    status: readLabel(raw.status, "status", invalid),
+    marketId: label(raw.marketId, "marketId"),
+    type: label(raw.type, "type"),
+    side: label(raw.side, "side"),
+    direction: label(raw.direction, "direction"),
+    status: label(raw.status, "status"),
     createdAt,
     rejectionCode,
   };
@@ -83,8 +101,9 @@ function readOrder(raw: Record<string, unknown>, invalid: FieldReporter, list: O
 /** Reads each order as it is parsed, so the JSON of thousands of orders never lives at once. */
 export async function readOrders(walk: ListWalk, endpoint: OrderList, invalid: FieldReporter): Promise<Order[]> {
   const orders: Order[] = [];
+  const label = labelReader(invalid);
   const walked = await walkList(walk, undefined, invalid, (raw) => {
-    if (isRecord(raw)) orders.push(readOrder(raw, invalid, endpoint));
+    if (isRecord(raw)) orders.push(readOrder(raw, invalid, label, endpoint));
     else invalid("[]");
   });
   if (!Array.isArray(walked.root)) throw new VenueError("invalid_schema", `${endpoint}: expected a JSON array of orders`);
