@@ -274,7 +274,9 @@ async function main(): Promise<void> {
       `/metrics of the same config: ${metrics.status} in ${round1(metrics.ms / 1000)} s (goal ≤ ${GOALS.metricsSeconds} s: ${mark(metrics.status === 200 && metrics.ms <= GOALS.metricsSeconds * 1000)}), ` +
         `${round1(metrics.body.length / 2 ** 20)} MB gzip, ${round1(metricsText.length / 2 ** 20)} MB text, series dropped over the cap ${dropped}; RSS after it ${round1(rssAfterMetrics)} MB`,
     );
+    // Its venue too: the base and the bounds then run beside no other simulator, as the exporter did.
     await exporter.close();
+    await venue.close();
     const baseDist = process.env.BENCH_BASE;
     if (baseDist !== undefined && baseDist !== "") await baseRow(baseDist, simulatorArgs, accounts, intervals, intervalMs, nodeArgs, { cpuPerProbe, peakRss });
     if (process.env.BENCH_BOUND !== "0") {
