@@ -23,8 +23,7 @@ const parse = (text: string): unknown => (LONG_NUMBER.test(text) ? JSON.parse(te
 
 /** A label value in the text format: backslash, double quote and line feed escaped (looked for first: most values have none). */
 const ESCAPED = /[\\"\n]/;
-const escapeLabel = (value: string): string =>
-  ESCAPED.test(value) ? value.replace(/\\/g, "\\\\").replace(/\n/g, "\\n").replace(/"/g, '\\"') : value;
+const escapeLabel = (value: string): string => (ESCAPED.test(value) ? value.replace(/\\/g, "\\\\").replace(/\n/g, "\\n").replace(/"/g, '\\"') : value);
 
 export interface VenueTarget {
   venue: string;

@@ -68,7 +68,13 @@ function windowRanges(text: string, found: Array<[number, number]>): Array<[numb
 function secretRanges(text: string): Array<[number, number]> {
   const found = windowRanges(text, []);
   if (shortForms.size === 0) return found;
-  shortPattern ??= new RegExp([...shortForms].sort((a, b) => b.length - a.length).map(escapeRegExp).join("|"), "g");
+  shortPattern ??= new RegExp(
+    [...shortForms]
+      .sort((a, b) => b.length - a.length)
+      .map(escapeRegExp)
+      .join("|"),
+    "g",
+  );
   // From every position a form starts at, the longest one there: together they cover every occurrence of every form.
   shortPattern.lastIndex = 0;
   for (let match = shortPattern.exec(text); match !== null; match = shortPattern.exec(text)) {
