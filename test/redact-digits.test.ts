@@ -1,5 +1,5 @@
-// Venue text of digits alone (order ids) is redacted like any other once a secret has a run of digits:
-// the quick way past digits holds only while no secret's short form or 12-character run reads as a number.
+// Venue text of digits alone (order ids) passes the redactor like any other: left as it is while no secret is in it,
+// a short secret of digits or a 12-digit run of a longer one found in it.
 
 import { describe, expect, it } from "vitest";
 import { addSecrets } from "../src/util/redact.js";

@@ -20,7 +20,7 @@ const windows = new Set<string>();
 const grams = new Set<string>();
 const NUMBER_RUN = /^-?\d*\.?\d*(?:e(?:[+-]\d*)?)?$/;
 let numberRuns = false;
-/** Forms shorter than WINDOW, found whole: one pattern, longest first, built at the first search after they change. */
+/** Forms shorter than WINDOW, found whole by one pattern, longest first. */
 const shortForms = new Set<string>();
 let shortPattern: RegExp | undefined;
 const escapeRegExp = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
@@ -35,13 +35,11 @@ function forms(secret: string): string[] {
 
 /** Adds values to redact for the life of the process, so a line about an old configuration is redacted too. */
 export function addSecrets(values: Iterable<string>): void {
+  const shortBefore = shortForms.size;
   for (const value of values) {
     for (const form of forms(value)) {
       if (form.length < MIN_LENGTH) continue;
-      if (form.length < WINDOW && !shortForms.has(form)) {
-        shortForms.add(form);
-        shortPattern = undefined;
-      }
+      if (form.length < WINDOW) shortForms.add(form);
       for (let at = 0; at + WINDOW <= form.length; at++) {
         const run = form.slice(at, at + WINDOW);
         windows.add(run);
@@ -50,6 +48,16 @@ export function addSecrets(values: Iterable<string>): void {
       for (let at = 0; at + GRAM <= form.length; at++) grams.add(form.slice(at, at + GRAM));
     }
   }
+  if (shortForms.size === shortBefore) return;
+  shortPattern = new RegExp(
+    [...shortForms]
+      .sort((a, b) => b.length - a.length)
+      .map(escapeRegExp)
+      .join("|"),
+    "g",
+  );
+  // Compiled now, as the configuration loads, not by the first venue string a scrape reads: thousands of forms take long.
+  shortPattern.test("");
 }
 
 function windowRanges(text: string, found: Array<[number, number]>): Array<[number, number]> {
@@ -67,14 +75,7 @@ function windowRanges(text: string, found: Array<[number, number]>): Array<[numb
 
 function secretRanges(text: string): Array<[number, number]> {
   const found = windowRanges(text, []);
-  if (shortForms.size === 0) return found;
-  shortPattern ??= new RegExp(
-    [...shortForms]
-      .sort((a, b) => b.length - a.length)
-      .map(escapeRegExp)
-      .join("|"),
-    "g",
-  );
+  if (shortPattern === undefined) return found;
   // From every position a form starts at, the longest one there: together they cover every occurrence of every form.
   shortPattern.lastIndex = 0;
   for (let match = shortPattern.exec(text); match !== null; match = shortPattern.exec(text)) {
