@@ -1,7 +1,8 @@
 // The bound of the benchmark, run in the benchmark's process: the exporter's requests with fetch and
 // JSON.parse (the floor), then the exporter's families (names, help, labels) rendered by a minimal template
 // and gzipped at the exporter's level. What the exporter must do, at its plainest: numbers parsed as written,
-// venue strings redacted, sums exact (venue-series.ts), label values escaped. No validation: what no exporter can beat.
+// venue strings redacted and made valid label values, a value not given left out, sums exact (venue-series.ts),
+// history repeats across pages counted once, label values escaped: what no exporter can beat.
 
 import { gzipSync } from "node:zlib";
 import type { Agent } from "undici";
@@ -99,15 +100,21 @@ export class Bound {
     if (!this.#sharedPool && this.#pool !== undefined) await closePool(this.#pool);
   }
 
-  /** The history as the exporter reads it: pages of historyPageSize until a short one or historyLimit orders. */
+  /** The history as the exporter reads it: pages of historyPageSize until a short one or historyLimit orders, an id repeated across pages kept once. */
   async #history(): Promise<unknown> {
     const t = this.#target;
     if (t.historyPageSize === undefined) return this.#get(`v1/private/orders/history?offset=0&limit=${t.historyLimit}`);
-    const orders: unknown[] = [];
-    for (;;) {
+    const orders: Raw[] = [];
+    const seen = new Set<unknown>();
+    for (let offset = 0; ; ) {
       const limit = Math.min(t.historyPageSize, t.historyLimit - orders.length);
-      const page = (await this.#get(`v1/private/orders/history?offset=${orders.length}&limit=${limit}`)) as unknown[];
-      orders.push(...page);
+      const page = (await this.#get(`v1/private/orders/history?offset=${offset}&limit=${limit}`)) as Raw[];
+      for (const order of page) {
+        if (seen.has(order.id)) continue;
+        seen.add(order.id);
+        orders.push(order);
+      }
+      offset += page.length;
       if (page.length < limit || orders.length >= t.historyLimit) return orders;
     }
   }
@@ -155,6 +162,7 @@ export class Bound {
 export function render(data: VenueData): string {
   const lines: string[][] = FAMILIES.map(() => []);
   venueSeries(data, (family, labels, value) => {
+    if (Number.isNaN(value)) return;
     const names = FAMILIES[family]!.labelNames;
     const text = labels.map((v, i) => `${names[i]}="${escapeLabel(v)}"`).join(",");
     lines[family]!.push(`${FAMILIES[family]!.name}${text === "" ? "" : `{${text}}`} ${value}`);

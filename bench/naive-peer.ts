@@ -49,6 +49,7 @@ app.get("/metrics", async (_req, res) => {
       durations,
     },
     (family, labels, value) => {
+      if (Number.isNaN(value)) return;
       const names = FAMILIES[family]!.labelNames;
       gauges[family]!.set(Object.fromEntries(names.map((n, i) => [n, labels[i]!])), value);
     },

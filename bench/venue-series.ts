@@ -1,10 +1,12 @@
 // The exporter's venue series computed the plain way, straight from JSON.parse's output, with what the exporter
-// must do at its plainest: every venue string it renders redacted, sums exact. What the benchmark's bound renders
-// with a template and its naive peer sets as gauges.
+// must do at its plainest: every venue string it renders redacted and made a valid label value, a number taken only
+// from a number or a decimal string (else NaN: not given), sums exact. What the benchmark's bound renders with a
+// template (leaving NaN out) and its naive peer sets as gauges.
 
 import { COLLECTORS } from "../src/collectors/index.js";
 import { THRESHOLD_KEYS, THRESHOLDS } from "../src/config/threshold-table.js";
 import { ExactSum } from "../src/util/decimal.js";
+import { wellFormedLabel } from "../src/util/label-text.js";
 import { redactVenueText } from "../src/util/redact.js";
 import { MARKET_SETTINGS } from "../src/venue/snapshot.js";
 
@@ -92,12 +94,21 @@ const I = {
   settings: MARKET_SETTINGS.map((x) => at(`market_${snake(x).replace(/_fraction$/, "_ratio")}`)),
 };
 
-/** A venue string as a label: no configured secret may reach an answer (the exporter's redactor, given the keys by the caller). */
-const text = (value: unknown): string => redactVenueText(String(value));
+/** A venue string as a label: no configured secret may reach an answer (the exporter's redactor, given the keys by the caller), well-formed and cut. */
+const text = (value: unknown): string => wellFormedLabel(redactVenueText(String(value)));
+const DECIMAL = /^[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?$/;
+/** A venue number: a JSON number or a decimal string, finite; anything else is NaN, a value not given. */
+const num = (value: unknown): number => {
+  const n = typeof value === "number" ? value : typeof value === "string" && DECIMAL.test(value) ? Number(value) : Number.NaN;
+  return Number.isFinite(n) ? n : Number.NaN;
+};
 /** Sums as the venue wrote its numbers (0.1 + 0.2 is 0.3): the exporter's numbers are exactly the venue's. */
 const exactSum = <T>(items: T[], value: (item: T) => number): number => items.reduce((sum, item) => sum.add(value(item)), new ExactSum()).value;
 
-const seconds = (t: unknown): number => (Number(t) < 1e11 ? Number(t) : Number(t) / 1e3);
+const seconds = (t: unknown): number => {
+  const n = num(t);
+  return n < 1e11 ? n : n / 1e3;
+};
 
 export interface VenueData {
   account: string;
@@ -200,13 +211,13 @@ export function venueSeries(d: VenueData, emit: Emit): void {
   const markets = new Map(d.markets.map((m) => [String(m.id), (m.settings ?? {}) as Raw]));
   for (const [collateral, info] of d.accounts) {
     const labels = [a, collateral];
-    for (const [field, family] of ACCOUNT_FIELDS) emit(family, labels, Number(info[field]));
+    for (const [field, family] of ACCOUNT_FIELDS) emit(family, labels, num(info[field]));
     const positions = Array.isArray(info.positions) ? (info.positions as Raw[]) : undefined;
-    emit(I.positions, labels, positions?.length ?? Number(info.positions));
-    const total = Number(info.totalMargin);
-    if (total > 0) emit(I.usage, labels, (total - Number(info.availableMargin)) / total);
+    emit(I.positions, labels, positions?.length ?? num(info.positions));
+    const total = num(info.totalMargin);
+    if (total > 0) emit(I.usage, labels, (total - num(info.availableMargin)) / total);
     if (positions === undefined) continue;
-    const maintenance = exactSum(positions, (p) => Number(p.maintenanceMargin));
+    const maintenance = exactSum(positions, (p) => num(p.maintenanceMargin));
     emit(I.maintenance, labels, maintenance);
     emit(I.ratio, labels, maintenance / total);
     const seen = new Set<string>();
@@ -215,14 +226,14 @@ export function venueSeries(d: VenueData, emit: Emit): void {
       if (seen.has(key)) continue;
       seen.add(key);
       const pl = [a, collateral, text(p.marketId), text(p.direction)];
-      for (const [field, family] of POSITION_FIELDS) emit(family, pl, Number(p[field]));
-      const size = Math.abs(Number(p.size));
-      const avg = Number(p.avgExecutionPrice);
-      emit(I.notional, pl, Number(p.size) * avg);
-      emit(I.distance, pl, Math.abs(avg - Number(p.liquidationPrice)) / avg);
+      for (const [field, family] of POSITION_FIELDS) emit(family, pl, num(p[field]));
+      const size = Math.abs(num(p.size));
+      const avg = num(p.avgExecutionPrice);
+      emit(I.notional, pl, num(p.size) * avg);
+      emit(I.distance, pl, Math.abs(avg - num(p.liquidationPrice)) / avg);
       const m = markets.get(String(p.marketId));
       if (m === undefined) continue;
-      const setting = (k: string) => Number(m[k]);
+      const setting = (k: string) => num(m[k]);
       const steps = Math.ceil(Math.max(0, size - setting("baselinePositionSize")) / setting("incrementalPositionSize"));
       emit(I.requirement, pl, size * avg * (setting("initialMarginFraction") + setting("incrementalInitialMarginFraction") * steps));
       emit(I.limit, pl, size / setting("maxPositionSize"));
@@ -234,10 +245,10 @@ export function venueSeries(d: VenueData, emit: Emit): void {
       emit(
         I.activeSums[i]!,
         labels,
-        exactSum(orders, (o) => Number(o[field])),
+        exactSum(orders, (o) => num(o[field])),
       ),
     );
-    emit(I.activeNotional, labels, orders.reduce((sum, o) => sum.addProduct(Number(o.price), Number(o.quantity)), new ExactSum()).value);
+    emit(I.activeNotional, labels, orders.reduce((sum, o) => sum.addProduct(num(o.price), num(o.quantity)), new ExactSum()).value);
   }
   for (const [market, orders] of byMarket(d.active)) {
     for (const [flag, field] of FLAGS) emit(I.pending, [a, market, flag], orders.filter((o) => o[field] === true).length);
@@ -269,6 +280,6 @@ export function venueSeries(d: VenueData, emit: Emit): void {
     emit(I.info, [id, text(m.name), text(m.assetId), text(m.collateralAssetId)], 1);
     emit(I.status, [id, text(m.status)], 1);
     const settings = m.settings;
-    MARKET_SETTINGS.forEach((x, i) => emit(I.settings[i]!, [id], Number((settings as Raw | undefined)?.[x])));
+    MARKET_SETTINGS.forEach((x, i) => emit(I.settings[i]!, [id], num((settings as Raw | undefined)?.[x])));
   }
 }
