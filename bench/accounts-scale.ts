@@ -7,15 +7,17 @@
 // environment reach the exporter, to weigh a setting (the bound pages the history as TRADING_HISTORY_PAGE_SIZE
 // says). Then the bound on the same
 // accounts and schedule, alone and with the product's ky and express (bound-server.ts), for comparison (BENCH_BOUND=0
-// skips them). BENCH_BASE=DIR (the dist folder of another build, e.g. the commit before a change) runs that
-// build's exporter on the same schedule after this one and prints the guard: CPU per probe and peak RSS ≤ 1.15x.
+// skips them), and last the exporter and the bound with ky and express side by side in alternate intervals, the
+// comparison the host's drift over minutes does not tilt. BENCH_BASE=DIR (the dist folder of another build, e.g. the
+// commit before a change) runs that build's exporter on the same schedule after this one and prints the guard: CPU
+// per probe and peak RSS ≤ 1.15x.
 
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { cpus, tmpdir, totalmem } from "node:os";
 import { join } from "node:path";
 import { gunzipSync } from "node:zlib";
 import { exporterConfigYaml } from "../tools/simulator/exporter-config.js";
-import { benchNodeArgs, startExporterProcess } from "./exporter-process.js";
+import { benchNodeArgs, type ExporterProcess, startExporterProcess } from "./exporter-process.js";
 import { cpuMs, percentile, rssMB } from "./measure.js";
 import { agent, type Answer, discover, type IntervalFigures, pause, probeRounds, scrape, steadyCpuPerProbe, targetUp } from "./prometheus-probes.js";
 import { positiveInteger, round1, round2, table, venueLatency } from "./shared.js";
@@ -28,6 +30,32 @@ function settingsFromEnvironment(): Record<string, string> {
   return Object.fromEntries(Object.entries(process.env).filter((e): e is [string, string] => e[0].startsWith("TRADING_") && e[1] !== undefined));
 }
 const BOUND_SERVER = new URL("./bound-server.js", import.meta.url).pathname;
+
+/** An exporter (`main`: another build's) of `accounts` desk accounts on `venue`, its config file written in `dir`. */
+function startDeskExporter(venue: string, accounts: number, dir: string, nodeArgs: readonly string[], main?: string): Promise<ExporterProcess> {
+  const configFile = join(dir, "trading-exporter.yml");
+  writeFileSync(
+    configFile,
+    exporterConfigYaml({ accounts, apiKey: KEY, apiKeyHeader: "X-Api-Key", collaterals: [{ id: "USDC", shape: "detailed" }] }, venue.replace(/\/$/, "")),
+  );
+  return startExporterProcess({ ...settingsFromEnvironment(), TRADING_CONFIG_FILE: configFile, TRADING_LOG_LEVEL: "info" }, nodeArgs, main);
+}
+
+/** The bound server (bound-server.ts) of the desk's accounts on `venue`, with `libraries`, and its probe targets: the exporter's account targets. */
+async function startBound(
+  venue: string,
+  accounts: number,
+  targets: ReadonlyArray<{ name: string; url: URL }>,
+  nodeArgs: readonly string[],
+  libraries: readonly string[],
+): Promise<{ bound: ExporterProcess; targets: Array<{ name: string; url: URL }> }> {
+  const pageSize = process.env.TRADING_HISTORY_PAGE_SIZE ?? "";
+  const bound = await startExporterProcess({}, nodeArgs, BOUND_SERVER, [venue, KEY, String(accounts), libraries.join(","), pageSize]);
+  const accountTargets = targets
+    .filter((t) => !t.name.includes("/"))
+    .map((t) => ({ name: t.name, url: new URL(`/probe?target=${encodeURIComponent(t.name)}`, bound.url) }));
+  return { bound, targets: accountTargets };
+}
 /** The guard against the code before a change (BENCH_BASE): CPU per probe and peak RSS at most this ratio. */
 const GUARD = 1.15;
 /** A /metrics of every account answers inside Prometheus's 10 s scrape timeout. */
@@ -101,12 +129,8 @@ async function boundRow(
   // A venue of its own, started as the exporter's was: the simulator's histories grow as it runs, so each
   // bound reads a venue of the same age as the exporter did, not one grown over the runs before it.
   const venue = await startSimulatorProcess([...simulatorArgs]);
-  const pageSize = process.env.TRADING_HISTORY_PAGE_SIZE ?? "";
-  const bound = await startExporterProcess({}, nodeArgs, BOUND_SERVER, [venue.url, KEY, String(accounts), libraries.join(","), pageSize]);
+  const { bound, targets: accountTargets } = await startBound(venue.url, accounts, targets, nodeArgs, libraries);
   try {
-    const accountTargets = targets
-      .filter((t) => !t.name.includes("/"))
-      .map((t) => ({ name: t.name, url: new URL(`/probe?target=${encodeURIComponent(t.name)}`, bound.url) }));
     const { figures, last } = await probeRounds(bound.pid, accountTargets, intervals, intervalMs);
     const ok = [...last.values()].filter((a) => a.status === 200).length;
     const failed = figures.slice(1).reduce((n, f) => n + f.probes - f.ok, 0);
@@ -138,16 +162,7 @@ async function baseRow(
 ): Promise<void> {
   const venue = await startSimulatorProcess([...simulatorArgs]);
   const dir = mkdtempSync(join(tmpdir(), "accounts-scale-base-"));
-  const configFile = join(dir, "trading-exporter.yml");
-  writeFileSync(
-    configFile,
-    exporterConfigYaml({ accounts, apiKey: KEY, apiKeyHeader: "X-Api-Key", collaterals: [{ id: "USDC", shape: "detailed" }] }, venue.url.replace(/\/$/, "")),
-  );
-  const base = await startExporterProcess(
-    { ...settingsFromEnvironment(), TRADING_CONFIG_FILE: configFile, TRADING_LOG_LEVEL: "info" },
-    nodeArgs,
-    join(baseDist, "main.js"),
-  );
+  const base = await startDeskExporter(venue.url, accounts, dir, nodeArgs, join(baseDist, "main.js"));
   try {
     const targets = await discover(base);
     const { figures, last } = await probeRounds(base.pid, targets, intervals, intervalMs);
@@ -165,13 +180,62 @@ async function baseRow(
   }
 }
 
+/** Who is probed in each interval of the side-by-side run: exporter (0), bound (1), bound, exporter, and again. */
+const ALTERNATION = [0, 1, 1, 0];
+
+/**
+ * The exporter and the bound with ky and express side by side: each on a venue of its own, the two started together,
+ * probed in alternate intervals as ALTERNATION says, so that the host's drift over minutes (a third here between
+ * runs) falls on both alike. Each one's CPU is read over the same window, from the end of the second interval (both
+ * past their first) to the end, idle intervals included: work a process defers (a garbage collection) counts for it.
+ */
+async function sideBySideRow(
+  simulatorArgs: readonly string[],
+  accounts: number,
+  intervals: number,
+  intervalMs: number,
+  nodeArgs: readonly string[],
+): Promise<void> {
+  const venues = await Promise.all([startSimulatorProcess([...simulatorArgs]), startSimulatorProcess([...simulatorArgs])]);
+  const dir = mkdtempSync(join(tmpdir(), "accounts-scale-side-"));
+  const started: ExporterProcess[] = [];
+  try {
+    const exporter = await startDeskExporter(venues[0]!.url, accounts, dir, nodeArgs);
+    started.push(exporter);
+    const exporterTargets = await discover(exporter);
+    const { bound, targets: boundTargets } = await startBound(venues[1]!.url, accounts, exporterTargets, nodeArgs, ["ky", "express"]);
+    started.push(bound);
+    const sides = [
+      { pid: exporter.pid, targets: exporterTargets, probes: 0, failed: 0, cpuFrom: 0 },
+      { pid: bound.pid, targets: boundTargets, probes: 0, failed: 0, cpuFrom: 0 },
+    ];
+    for (let k = 0; k < 2 * intervals; k++) {
+      if (k === 2) for (const side of sides) side.cpuFrom = cpuMs(side.pid);
+      const side = sides[ALTERNATION[k % ALTERNATION.length]!]!;
+      const [figures] = (await probeRounds(side.pid, side.targets, 1, intervalMs)).figures;
+      if (k < 2) continue;
+      side.probes += figures!.probes;
+      side.failed += figures!.probes - figures!.ok;
+    }
+    const [exporterCpu, boundCpu] = sides.map((side) => (cpuMs(side.pid) - side.cpuFrom) / Math.max(1, side.probes)) as [number, number];
+    console.log(
+      `exporter and bound with ky and express side by side, in alternate intervals on venues started together (${2 * intervals} of ${intervalMs / 1000} s, ` +
+        `each target every ${(2 * intervalMs) / 1000} s; CPU from the third interval on, idle ones included): CPU per probe ${round2(exporterCpu)} ms and ` +
+        `${round2(boundCpu)} ms (exporter ${round2(exporterCpu / boundCpu)}x); probes not 200: ${sides[0]!.failed} of ${sides[0]!.probes} and ${sides[1]!.failed} of ${sides[1]!.probes}`,
+    );
+  } finally {
+    for (const child of started) await child.close();
+    for (const venue of venues) await venue.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
 async function main(): Promise<void> {
   const accounts = positiveInteger("BENCH_ACCOUNTS", 1000);
   const intervals = positiveInteger("BENCH_INTERVALS", 5);
   const intervalMs = positiveInteger("BENCH_INTERVAL_SECONDS", 15) * 1000;
   const simArgs = (process.env.BENCH_SIM_ARGS ?? "").split(/\s+/).filter(Boolean);
   const profileDir = process.env.BENCH_CPU_PROF;
-  const collaterals = [{ id: "USDC", shape: "detailed" as const }];
   const latency = venueLatency();
 
   // A tick every 5 s: each probe (every 15 s) still finds its account moved, and the simulator's 1,000 states
@@ -179,11 +243,9 @@ async function main(): Promise<void> {
   const simulatorArgs = [...deskSimulatorArgs(accounts, KEY), "--tick-ms", "5000", ...simArgs];
   const venue = await startSimulatorProcess(simulatorArgs);
   const dir = mkdtempSync(join(tmpdir(), "accounts-scale-"));
-  const configFile = join(dir, "trading-exporter.yml");
-  writeFileSync(configFile, exporterConfigYaml({ accounts, apiKey: KEY, apiKeyHeader: "X-Api-Key", collaterals }, venue.url.replace(/\/$/, "")));
   // BENCH_NODE_ARGS: node flags after the shipped ones (a later V8 flag wins), to weigh a runtime setting.
   const nodeArgs = benchNodeArgs();
-  const exporter = await startExporterProcess({ ...settingsFromEnvironment(), TRADING_CONFIG_FILE: configFile, TRADING_LOG_LEVEL: "info" }, [
+  const exporter = await startDeskExporter(venue.url, accounts, dir, [
     ...nodeArgs,
     ...(profileDir === undefined ? [] : ["--cpu-prof", "--cpu-prof-dir", profileDir]),
   ]);
@@ -283,6 +345,7 @@ async function main(): Promise<void> {
       for (const libraries of [[], ["ky"], ["express"], ["ky", "express"]]) {
         await boundRow(simulatorArgs, accounts, targets, intervals, intervalMs, nodeArgs, libraries, { cpuPerProbe, peakRss });
       }
+      await sideBySideRow(simulatorArgs, accounts, intervals, intervalMs, nodeArgs);
     }
   } finally {
     await exporter.close();

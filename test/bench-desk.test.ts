@@ -1,7 +1,7 @@
-// `npm run bench:shards` at a tiny size, so the benchmark keeps working: every target of both replicas up, the venue
-// within one collection per account and interval, another build beside it (BENCH_BASE), and Ctrl-C stopping every
-// process it started. The benchmark's own
-// size (2,000 accounts for a minute) is not part of npm test.
+// The desk benchmarks at a tiny size, so that they keep working. `npm run bench:shards`: every target of both replicas
+// up, the venue within one collection per account and interval, another build beside it (BENCH_BASE), and Ctrl-C
+// stopping every process it started. `npm run bench:scale`: every target up, the bounds answering, and the exporter
+// and the bound side by side. The benchmarks' own sizes (1,000 and 2,000 accounts for minutes) are not part of npm test.
 
 import { type ChildProcess, execFile, spawn } from "node:child_process";
 import { once } from "node:events";
@@ -17,6 +17,7 @@ import { REPO_ROOT } from "./helpers/markdown-docs.js";
 const run = promisify(execFile);
 const TSC = join(REPO_ROOT, "node_modules/typescript/bin/tsc");
 const SHARDS = join(REPO_ROOT, "dist-bench/bench/shards.js");
+const SCALE = join(REPO_ROOT, "dist-bench/bench/accounts-scale.js");
 const TINY = { BENCH_ACCOUNTS: "20", BENCH_SHARDS: "2", BENCH_INTERVALS: "3", BENCH_INTERVAL_SECONDS: "2" };
 
 /**
@@ -37,12 +38,38 @@ async function interrupted(bench: ChildProcess, children: () => Promise<number[]
   }
 }
 
-describe("npm run bench:shards", () => {
-  // `npm run build:bench`, without the product's build that npm test has already run.
-  beforeAll(async () => {
-    await run(process.execPath, [TSC, "-p", "bench/tsconfig.json"], { cwd: REPO_ROOT });
-  }, 120_000);
+// `npm run build:bench`, without the product's build that npm test has already run.
+beforeAll(async () => {
+  await run(process.execPath, [TSC, "-p", "bench/tsconfig.json"], { cwd: REPO_ROOT });
+}, 120_000);
 
+describe("npm run bench:scale", () => {
+  it("10 accounts, 2 intervals of 1 s: every target up, each bound answering, the exporter and the bound side by side", async () => {
+    const env = { ...process.env, BENCH_ACCOUNTS: "10", BENCH_INTERVALS: "2", BENCH_INTERVAL_SECONDS: "1" };
+    const { stdout } = await run(process.execPath, [SCALE], { cwd: REPO_ROOT, env, timeout: 80_000 });
+    expect(stdout).toContain("targets up at the last interval: 11 of 11 (goal all: met)");
+    expect(stdout).toContain("503s after the first interval: 0 (goal 0: met)");
+    const bounds = stdout.split("\n").filter((l) => l.startsWith("bound"));
+    expect(
+      bounds.map((l) => l.slice(0, l.indexOf(","))),
+      stdout,
+    ).toEqual(["bound", "bound with ky", "bound with express", "bound with ky and express"]);
+    for (const line of bounds)
+      expect(line, stdout).toMatch(/CPU per probe [\d.]+ ms \(exporter [\d.]+x\), peak RSS [\d.]+ MB \(exporter [\d.]+x\), 10 of 10 answered 200/);
+    // From the third interval on: the bound's (the third) and the exporter's (the fourth), every probe answered.
+    const side =
+      /^exporter and bound with ky and express side by side, .*\(4 of 1 s, each target every 2 s;.*\): CPU per probe ([\d.]+) ms and ([\d.]+) ms \(exporter ([\d.]+)x\); probes not 200: 0 of 11 and 0 of 10$/m.exec(
+        stdout,
+      );
+    expect(side, stdout).not.toBeNull();
+    const [exporterCpu, boundCpu, ratio] = side!.slice(1).map(Number) as [number, number, number];
+    expect(exporterCpu).toBeGreaterThan(0);
+    expect(boundCpu).toBeGreaterThan(0);
+    expect(ratio).toBeCloseTo(exporterCpu / boundCpu, 1);
+  }, 90_000);
+});
+
+describe("npm run bench:shards", () => {
   it("20 accounts over 2 replicas, 3 intervals of 2 s: every target up after the first interval, the venue within the bound", async () => {
     const { stdout } = await run(process.execPath, [SHARDS], { cwd: REPO_ROOT, env: { ...process.env, ...TINY }, timeout: 60_000 });
     const lines = stdout.split("\n");
