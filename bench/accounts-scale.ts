@@ -7,10 +7,10 @@
 // environment reach the exporter, to weigh a setting (the bound pages the history as TRADING_HISTORY_PAGE_SIZE
 // says). Then the bound on the same
 // accounts and schedule, alone and with the product's ky and express (bound-server.ts), for comparison (BENCH_BOUND=0
-// skips them), and last the exporter and the bound with ky and express side by side in alternate intervals, the
-// comparison the host's drift over minutes does not tilt. BENCH_BASE=DIR (the dist folder of another build, e.g. the
-// commit before a change) runs that build's exporter on the same schedule after this one and prints the guard: CPU
-// per probe and peak RSS ≤ 1.15x.
+// skips them), and last the exporter and the bound with ky and express side by side, probed at once: the comparison
+// the host's drift over minutes does not tilt. BENCH_BASE=DIR (the dist folder of another build, e.g. the
+// commit before a change) runs that build's exporter on the same schedule after this one and prints the guard (CPU
+// per probe and peak RSS ≤ 1.15x), then the two builds side by side, probed at once.
 
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { cpus, tmpdir, totalmem } from "node:os";
@@ -180,48 +180,39 @@ async function baseRow(
   }
 }
 
-/** Who is probed in each interval of the side-by-side run: exporter (0), bound (1), bound, exporter, and again. */
-const ALTERNATION = [0, 1, 1, 0];
+type Target = { name: string; url: URL };
+/** Starts one side on `venue` (a config file, if any, in `dir`); the second side is given the first's targets. */
+type StartSide = (venue: string, dir: string, firstTargets: Target[]) => Promise<{ process: ExporterProcess; targets: Target[] }>;
 
 /**
- * The exporter and the bound with ky and express side by side: each on a venue of its own, the two started together,
- * probed in alternate intervals as ALTERNATION says, so that the host's drift over minutes (a third here between
- * runs) falls on both alike. Each one's CPU is read over the same window, from the end of the second interval (both
- * past their first) to the end, idle intervals included: work a process defers (a garbage collection) counts for it.
+ * Two servers at once: each on a venue of its own, the two started together, both probed on the same schedule in the
+ * same intervals, so that the host's drift over minutes (a third here between runs) falls on both alike. CPU per
+ * probe after the first interval, each process's own.
  */
 async function sideBySideRow(
+  names: [string, string],
+  start: [StartSide, StartSide],
   simulatorArgs: readonly string[],
-  accounts: number,
   intervals: number,
   intervalMs: number,
-  nodeArgs: readonly string[],
 ): Promise<void> {
   const venues = await Promise.all([startSimulatorProcess([...simulatorArgs]), startSimulatorProcess([...simulatorArgs])]);
   const dir = mkdtempSync(join(tmpdir(), "accounts-scale-side-"));
   const started: ExporterProcess[] = [];
   try {
-    const exporter = await startDeskExporter(venues[0]!.url, accounts, dir, nodeArgs);
-    started.push(exporter);
-    const exporterTargets = await discover(exporter);
-    const { bound, targets: boundTargets } = await startBound(venues[1]!.url, accounts, exporterTargets, nodeArgs, ["ky", "express"]);
-    started.push(bound);
-    const sides = [
-      { pid: exporter.pid, targets: exporterTargets, probes: 0, failed: 0, cpuFrom: 0 },
-      { pid: bound.pid, targets: boundTargets, probes: 0, failed: 0, cpuFrom: 0 },
-    ];
-    for (let k = 0; k < 2 * intervals; k++) {
-      if (k === 2) for (const side of sides) side.cpuFrom = cpuMs(side.pid);
-      const side = sides[ALTERNATION[k % ALTERNATION.length]!]!;
-      const [figures] = (await probeRounds(side.pid, side.targets, 1, intervalMs)).figures;
-      if (k < 2) continue;
-      side.probes += figures!.probes;
-      side.failed += figures!.probes - figures!.ok;
-    }
-    const [exporterCpu, boundCpu] = sides.map((side) => (cpuMs(side.pid) - side.cpuFrom) / Math.max(1, side.probes)) as [number, number];
+    const first = await start[0](venues[0]!.url, dir, []);
+    started.push(first.process);
+    const second = await start[1](venues[1]!.url, dir, first.targets);
+    started.push(second.process);
+    const rounds = await Promise.all([first, second].map((side) => probeRounds(side.process.pid, side.targets, intervals, intervalMs)));
+    const [a, b] = rounds.map((r) => steadyCpuPerProbe(r.figures)) as [number, number];
+    const failed = rounds.map((r) => {
+      const steady = r.figures.slice(1);
+      return `${steady.reduce((n, f) => n + f.probes - f.ok, 0)} of ${steady.reduce((n, f) => n + f.probes, 0)}`;
+    });
     console.log(
-      `exporter and bound with ky and express side by side, in alternate intervals on venues started together (${2 * intervals} of ${intervalMs / 1000} s, ` +
-        `each target every ${(2 * intervalMs) / 1000} s; CPU from the third interval on, idle ones included): CPU per probe ${round2(exporterCpu)} ms and ` +
-        `${round2(boundCpu)} ms (exporter ${round2(exporterCpu / boundCpu)}x); probes not 200: ${sides[0]!.failed} of ${sides[0]!.probes} and ${sides[1]!.failed} of ${sides[1]!.probes}`,
+      `${names[0]} and ${names[1]} side by side, both probed at once on venues started together (${intervals} intervals of ${intervalMs / 1000} s; ` +
+        `CPU after the first): CPU per probe ${round2(a)} ms and ${round2(b)} ms (${names[0]} ${round2(a / b)}x); probes not 200 after the first interval: ${failed[0]} and ${failed[1]}`,
     );
   } finally {
     for (const child of started) await child.close();
@@ -340,12 +331,32 @@ async function main(): Promise<void> {
     await exporter.close();
     await venue.close();
     const baseDist = process.env.BENCH_BASE;
-    if (baseDist !== undefined && baseDist !== "") await baseRow(baseDist, simulatorArgs, accounts, intervals, intervalMs, nodeArgs, { cpuPerProbe, peakRss });
+    // A desk exporter, this build's or (`main`) another's, and its targets.
+    const deskExporter =
+      (main?: string): StartSide =>
+      async (url, at) => {
+        const desk = await startDeskExporter(url, accounts, mkdtempSync(join(at, "exporter-")), nodeArgs, main);
+        return { process: desk, targets: await discover(desk) };
+      };
+    if (baseDist !== undefined && baseDist !== "") {
+      await baseRow(baseDist, simulatorArgs, accounts, intervals, intervalMs, nodeArgs, { cpuPerProbe, peakRss });
+      await sideBySideRow(
+        ["this build", `base (${baseDist})`],
+        [deskExporter(), deskExporter(join(baseDist, "main.js"))],
+        simulatorArgs,
+        intervals,
+        intervalMs,
+      );
+    }
     if (process.env.BENCH_BOUND !== "0") {
       for (const libraries of [[], ["ky"], ["express"], ["ky", "express"]]) {
         await boundRow(simulatorArgs, accounts, targets, intervals, intervalMs, nodeArgs, libraries, { cpuPerProbe, peakRss });
       }
-      await sideBySideRow(simulatorArgs, accounts, intervals, intervalMs, nodeArgs);
+      const boundWithKyAndExpress: StartSide = async (url, _at, firstTargets) => {
+        const { bound, targets: boundTargets } = await startBound(url, accounts, firstTargets, nodeArgs, ["ky", "express"]);
+        return { process: bound, targets: boundTargets };
+      };
+      await sideBySideRow(["exporter", "bound with ky and express"], [deskExporter(), boundWithKyAndExpress], simulatorArgs, intervals, intervalMs);
     }
   } finally {
     await exporter.close();
