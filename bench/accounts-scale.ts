@@ -31,14 +31,21 @@ function settingsFromEnvironment(): Record<string, string> {
 }
 const BOUND_SERVER = new URL("./bound-server.js", import.meta.url).pathname;
 
-/** An exporter (`main`: another build's) of `accounts` desk accounts on `venue`, its config file written in `dir`. */
-function startDeskExporter(venue: string, accounts: number, dir: string, nodeArgs: readonly string[], main?: string): Promise<ExporterProcess> {
+/** An exporter (`main`: another build's) of `accounts` desk accounts on `venue`, its config file written in `dir`; `env` after the rest. */
+function startDeskExporter(
+  venue: string,
+  accounts: number,
+  dir: string,
+  nodeArgs: readonly string[],
+  main?: string,
+  env: Record<string, string> = {},
+): Promise<ExporterProcess> {
   const configFile = join(dir, "trading-exporter.yml");
   writeFileSync(
     configFile,
     exporterConfigYaml({ accounts, apiKey: KEY, apiKeyHeader: "X-Api-Key", collaterals: [{ id: "USDC", shape: "detailed" }] }, venue.replace(/\/$/, "")),
   );
-  return startExporterProcess({ ...settingsFromEnvironment(), TRADING_CONFIG_FILE: configFile, TRADING_LOG_LEVEL: "info" }, nodeArgs, main);
+  return startExporterProcess({ ...settingsFromEnvironment(), TRADING_CONFIG_FILE: configFile, TRADING_LOG_LEVEL: "info", ...env }, nodeArgs, main);
 }
 
 /** The bound server (bound-server.ts) of the desk's accounts on `venue`, with `libraries`, and its probe targets: the exporter's account targets. */
@@ -187,7 +194,9 @@ type StartSide = (venue: string, dir: string, firstTargets: Target[]) => Promise
 /**
  * Two servers at once: each on a venue of its own, the two started together, both probed on the same schedule in the
  * same intervals, so that the host's drift over minutes (a third here between runs) falls on both alike. CPU per
- * probe after the first interval, each process's own.
+ * probe after the first interval, each process's own. Sharing the cores, an exporter answers late enough to reach its
+ * 40 scrapes in flight: it runs with the waiting line performance.md's sizing rule gives, so that each probe does its
+ * whole work (a 503 costs nothing) and the probes not 200 say whether it did.
  */
 async function sideBySideRow(
   names: [string, string],
@@ -331,11 +340,15 @@ async function main(): Promise<void> {
     await exporter.close();
     await venue.close();
     const baseDist = process.env.BENCH_BASE;
-    // A desk exporter, this build's or (`main`) another's, and its targets.
+    // A desk exporter, this build's or (`main`) another's, and its targets, with performance.md's waiting line:
+    // targets × timeout ÷ (2 × interval), unless the environment sets one.
+    const queued = {
+      TRADING_MAX_QUEUED_SCRAPES: process.env.TRADING_MAX_QUEUED_SCRAPES ?? String(Math.ceil((targets.length * 10) / (2 * (intervalMs / 1000)))),
+    };
     const deskExporter =
       (main?: string): StartSide =>
       async (url, at) => {
-        const desk = await startDeskExporter(url, accounts, mkdtempSync(join(at, "exporter-")), nodeArgs, main);
+        const desk = await startDeskExporter(url, accounts, mkdtempSync(join(at, "exporter-")), nodeArgs, main, queued);
         return { process: desk, targets: await discover(desk) };
       };
     if (baseDist !== undefined && baseDist !== "") {
