@@ -52,7 +52,8 @@ export async function startBrowser(): Promise<Browser> {
       `--user-data-dir=${profile}`,
       "about:blank",
     ],
-    { stdio: ["ignore", "ignore", "pipe"] },
+    // A process group of its own: close() kills the browser and its helpers at once, so none writes to the profile after.
+    { stdio: ["ignore", "ignore", "pipe"], detached: true },
   );
   const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
   const endpoint = await new Promise<string>((resolve, reject) => {
@@ -131,9 +132,14 @@ export async function startBrowser(): Promise<Browser> {
     },
     async close() {
       socket.close();
-      child.kill("SIGKILL");
+      try {
+        process.kill(-child.pid!, "SIGKILL");
+      } catch {
+        child.kill("SIGKILL");
+      }
       await exited;
-      rmSync(profile, { recursive: true, force: true });
+      // A helper may still be closing its files in the profile for a moment after the kill: Node retries ENOTEMPTY.
+      rmSync(profile, { recursive: true, force: true, maxRetries: 10, retryDelay: 100 });
     },
   };
 }

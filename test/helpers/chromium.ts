@@ -35,5 +35,5 @@ export function runChromium(url: string, extra: string[]): Promise<ChromiumRun> 
       if (error === null) return resolve({ stdout, stderr });
       reject(new Error(`chromium failed: ${stderr.trim().split("\n").pop()}`));
     });
-  }).finally(() => rmSync(profile, { recursive: true, force: true }));
+  }).finally(() => rmSync(profile, { recursive: true, force: true, maxRetries: 10, retryDelay: 100 }));
 }
