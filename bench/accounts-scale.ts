@@ -30,6 +30,7 @@ function settingsFromEnvironment(): Record<string, string> {
   return Object.fromEntries(Object.entries(process.env).filter((e): e is [string, string] => e[0].startsWith("TRADING_") && e[1] !== undefined));
 }
 const BOUND_SERVER = new URL("./bound-server.js", import.meta.url).pathname;
+type Target = { name: string; url: URL };
 
 /** An exporter (`main`: another build's) of `accounts` desk accounts on `venue`, its config file written in `dir`; `env` after the rest. */
 function startDeskExporter(
@@ -52,10 +53,10 @@ function startDeskExporter(
 async function startBound(
   venue: string,
   accounts: number,
-  targets: ReadonlyArray<{ name: string; url: URL }>,
+  targets: readonly Target[],
   nodeArgs: readonly string[],
   libraries: readonly string[],
-): Promise<{ bound: ExporterProcess; targets: Array<{ name: string; url: URL }> }> {
+): Promise<{ bound: ExporterProcess; targets: Target[] }> {
   const pageSize = process.env.TRADING_HISTORY_PAGE_SIZE ?? "";
   const bound = await startExporterProcess({}, nodeArgs, BOUND_SERVER, [venue, KEY, String(accounts), libraries.join(","), pageSize]);
   const accountTargets = targets
@@ -187,7 +188,6 @@ async function baseRow(
   }
 }
 
-type Target = { name: string; url: URL };
 /** Starts one side on `venue` (a config file, if any, in `dir`); the second side is given the first's targets. */
 type StartSide = (venue: string, dir: string, firstTargets: Target[]) => Promise<{ process: ExporterProcess; targets: Target[] }>;
 

@@ -1,6 +1,6 @@
 // The exporter's venue series computed the plain way, straight from JSON.parse's output, with what the exporter
-// must do at its plainest: every venue string it renders redacted and made a valid label value, a number taken only
-// from a number or a decimal string (else NaN: not given), sums exact. What the benchmark's bound renders with a
+// must do at its plainest: every venue string it renders redacted and made a valid label value, a number read as the
+// exporter reads it (else NaN: not given), sums exact. What the benchmark's bound renders with a
 // template (leaving NaN out) and its naive peer sets as gauges.
 
 import { COLLECTORS } from "../src/collectors/index.js";
@@ -8,6 +8,7 @@ import { THRESHOLD_KEYS, THRESHOLDS } from "../src/config/threshold-table.js";
 import { ExactSum } from "../src/util/decimal.js";
 import { wellFormedLabel } from "../src/util/label-text.js";
 import { redactVenueText } from "../src/util/redact.js";
+import { readNumber } from "../src/venue/fields.js";
 import { MARKET_SETTINGS } from "../src/venue/snapshot.js";
 
 type Raw = Record<string, unknown>;
@@ -96,12 +97,8 @@ const I = {
 
 /** A venue string as a label: no configured secret may reach an answer (the exporter's redactor, given the keys by the caller), well-formed and cut. */
 const text = (value: unknown): string => wellFormedLabel(redactVenueText(String(value)));
-const DECIMAL = /^[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?$/;
-/** A venue number: a JSON number or a decimal string, finite; anything else is NaN, a value not given. */
-const num = (value: unknown): number => {
-  const n = typeof value === "number" ? value : typeof value === "string" && DECIMAL.test(value) ? Number(value) : Number.NaN;
-  return Number.isFinite(n) ? n : Number.NaN;
-};
+/** A venue number as the exporter reads it (a JSON number or a decimal string, finite, no run of a secret); else NaN, a value not given. */
+const num = (value: unknown): number => readNumber(value) ?? Number.NaN;
 /** Sums as the venue wrote its numbers (0.1 + 0.2 is 0.3): the exporter's numbers are exactly the venue's. */
 const exactSum = <T>(items: T[], value: (item: T) => number): number => items.reduce((sum, item) => sum.add(value(item)), new ExactSum()).value;
 
