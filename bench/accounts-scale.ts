@@ -223,6 +223,12 @@ async function sideBySideRow(
       `${names[0]} and ${names[1]} side by side, both probed at once on venues started together (${intervals} intervals of ${intervalMs / 1000} s; ` +
         `CPU after the first): CPU per probe ${round2(a)} ms and ${round2(b)} ms (${names[0]} ${round2(a / b)}x); probes not 200 after the first interval: ${failed[0]} and ${failed[1]}`,
     );
+    // Where a difference lives: the main thread runs the code; V8's worker threads mostly collect garbage.
+    const [mainA, mainB] = rounds.map((r) => steadyCpuPerProbe(r.figures, "mainThreadCpuMs")) as [number, number];
+    console.log(
+      `  of which main thread ${round2(mainA)} ms and ${round2(mainB)} ms (${round2(mainA / mainB)}x), other threads (V8's workers, mostly the garbage collector) ` +
+        `${round2(a - mainA)} ms and ${round2(b - mainB)} ms (${round2((a - mainA) / (b - mainB))}x)`,
+    );
   } finally {
     for (const child of started) await child.close();
     for (const venue of venues) await venue.close();

@@ -3,7 +3,7 @@
 
 import { Agent, request } from "node:http";
 import { gunzipSync } from "node:zlib";
-import { cpuMs, rssMB } from "./measure.js";
+import { cpuMs, mainThreadCpuMs, rssMB } from "./measure.js";
 
 /** What Prometheus 2.x and 3.x send: OpenMetrics first, the text format as a fallback. */
 const PROMETHEUS_ACCEPT =
@@ -58,6 +58,8 @@ export interface IntervalFigures {
   timeouts: number;
   latencies: number[];
   cpuMs: number;
+  /** Of cpuMs, the main thread's. */
+  mainThreadCpuMs: number;
   rssMB: number;
 }
 
@@ -116,18 +118,23 @@ export async function probeRounds(
     timeouts: 0,
     latencies: [],
     cpuMs: 0,
+    mainThreadCpuMs: 0,
     rssMB: 0,
   }));
   const last = new Map<string, Answer>();
   const start = performance.now();
   const boundaries = (async () => {
     let cpuBefore = cpuMs(pid);
+    let mainBefore = mainThreadCpuMs(pid);
     for (let k = 0; k < intervals; k++) {
       await pause(start + (k + 1) * intervalMs - performance.now());
       const cpu = cpuMs(pid);
+      const main = mainThreadCpuMs(pid);
       figures[k]!.cpuMs = cpu - cpuBefore;
+      figures[k]!.mainThreadCpuMs = main - mainBefore;
       figures[k]!.rssMB = rssMB(pid);
       cpuBefore = cpu;
+      mainBefore = main;
       if (k === 0) await options.afterFirst?.();
     }
   })();
@@ -153,11 +160,11 @@ export async function probeRounds(
   return { figures, last };
 }
 
-/** CPU per probe over the intervals after the first. */
-export function steadyCpuPerProbe(figures: readonly IntervalFigures[]): number {
+/** CPU per probe over the intervals after the first (`mainThreadCpuMs`: the main thread's part). */
+export function steadyCpuPerProbe(figures: readonly IntervalFigures[], of: "cpuMs" | "mainThreadCpuMs" = "cpuMs"): number {
   const steady = figures.slice(1);
   return (
-    steady.reduce((n, f) => n + f.cpuMs, 0) /
+    steady.reduce((n, f) => n + f[of], 0) /
     Math.max(
       1,
       steady.reduce((n, f) => n + f.probes, 0),
