@@ -11,22 +11,21 @@ export function percentile(values: readonly number[], p: number): number {
 /** Clock ticks per second of /proc/<pid>/stat times; 100 on every Linux this runs on. */
 const TICKS = 100;
 
-/** User plus system CPU milliseconds a process has used so far. */
-export function cpuMs(pid: number): number {
-  const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+/** User plus system CPU milliseconds of a /proc stat file: a process's, or one of its threads'. */
+function statCpuMs(path: string): number {
+  const stat = readFileSync(path, "utf8");
   const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
   return ((Number(fields[11]) + Number(fields[12])) * 1000) / TICKS;
 }
 
-/** The CPU milliseconds of `pid`'s main thread alone (its task of the same id): the rest is V8's workers, mostly the garbage collector's. */
+/** User plus system CPU milliseconds a process has used so far. */
+export function cpuMs(pid: number): number {
+  return statCpuMs(`/proc/${pid}/stat`);
+}
+
+/** Of cpuMs, its main thread's (the task of the same id): the rest is V8's workers, mostly the garbage collector's. */
 export function mainThreadCpuMs(pid: number): number {
-  try {
-    const stat = readFileSync(`/proc/${pid}/task/${pid}/stat`, "utf8");
-    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-    return ((Number(fields[11]) + Number(fields[12])) * 1000) / TICKS;
-  } catch {
-    return Number.NaN;
-  }
+  return statCpuMs(`/proc/${pid}/task/${pid}/stat`);
 }
 
 export function rssMB(pid: number): number {
