@@ -225,9 +225,10 @@ async function sideBySideRow(
     );
     // Where a difference lives: the main thread runs the code; V8's worker threads mostly collect garbage.
     const [mainA, mainB] = rounds.map((r) => steadyCpuPerProbe(r.figures, "mainThreadCpuMs")) as [number, number];
+    const [otherA, otherB] = rounds.map((r) => steadyCpuPerProbe(r.figures, "otherThreadsCpuMs")) as [number, number];
     console.log(
       `  of which main thread ${round2(mainA)} ms and ${round2(mainB)} ms (${round2(mainA / mainB)}x), other threads (V8's workers, mostly the garbage collector) ` +
-        `${round2(a - mainA)} ms and ${round2(b - mainB)} ms (${round2((a - mainA) / (b - mainB))}x)`,
+        `${round2(otherA)} ms and ${round2(otherB)} ms (${round2(otherA / otherB)}x)`,
     );
   } finally {
     for (const child of started) await child.close();

