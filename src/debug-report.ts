@@ -1,11 +1,11 @@
 // The plain-text report of a debug probe: what was asked of the venue, how it answered, what was wrong.
 
+import type { HistorySummary } from "./scrape/order-summary.js";
 import type { CollectionLog, ScrapeResult } from "./scrape/result.js";
 import type { AccountConfig } from "./config/types.js";
 import { REDACTED } from "./config/secret.js";
 import { MARKET_TARGET } from "./config/sharding.js";
 import { authenticator } from "./venue/auth.js";
-import type { OrderHistory } from "./venue/snapshot.js";
 
 export interface DebugInput {
   /** The account probed; undefined for the venue's market target. */
@@ -20,10 +20,10 @@ export interface DebugInput {
   collection: { startedAt: number | undefined; minIntervalSeconds: number };
 }
 
-function historyLine(history: OrderHistory): string {
+function historyLine(history: HistorySummary): string {
   const cut = history.truncated ? ", cut short (cap, request bound or paging anomaly)" : "";
   const anomalies = Object.entries(history.anomalies).map(([kind, n]) => `${kind} x${n}`);
-  return `  ${"".padEnd(15)} history: ${history.orders.length} orders${cut}${anomalies.length > 0 ? `; paging anomalies: ${anomalies.join(", ")}` : ""}`;
+  return `  ${"".padEnd(15)} history: ${history.count} orders${cut}${anomalies.length > 0 ? `; paging anomalies: ${anomalies.join(", ")}` : ""}`;
 }
 
 export function debugReport(input: DebugInput): string {

@@ -5,7 +5,8 @@ import type { Logger } from "pino";
 import type { SelfMetrics } from "./metrics/self.js";
 import type { AccountResult, EndpointOutcome, MarketsResult } from "./scrape/result.js";
 import type { FailureReason } from "./venue/errors.js";
-import type { OrderHistory, PagingAnomaly } from "./venue/snapshot.js";
+import type { PagingAnomaly } from "./venue/snapshot.js";
+import type { HistorySummary } from "./scrape/order-summary.js";
 
 /** At most one log line per kind per window: a warning a thousand accounts repeat is one line a minute, not a thousand. */
 export class LineRateLimit {
@@ -91,7 +92,7 @@ export class EndpointHealth {
     else this.#logger.warn({ ...fields, reason: o.reason, error: o.message }, "venue endpoint failing");
   }
 
-  #pagingOf(account: string, history: OrderHistory): void {
+  #pagingOf(account: string, history: HistorySummary): void {
     const kinds = (Object.keys(history.anomalies) as PagingAnomaly[]).sort();
     for (const kind of kinds) this.#self.pagingAnomaly(kind, history.anomalies[kind]!);
     const now = kinds.join(",");

@@ -4,7 +4,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { maintenanceMargin, marginRatio, marginUsage } from "../src/collectors/account.js";
-import { Aggregate } from "../src/collectors/group.js";
+import { Aggregate } from "../src/scrape/group.js";
 import { liquidationDistance, notional } from "../src/collectors/positions.js";
 import { readAccountInfo } from "../src/venue/parse-account.js";
 import { readOrders } from "../src/venue/parse-orders.js";

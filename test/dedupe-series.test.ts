@@ -3,6 +3,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import type { AccountResult, ScrapeResult } from "../src/scrape/result.js";
+import { summarizeActive, summarizeHistory } from "../src/scrape/order-summary.js";
 import { activeOrders } from "../src/collectors/active-orders.js";
 import { orderHistory } from "../src/collectors/order-history.js";
 import type { Collector } from "../src/metrics/collector.js";
@@ -96,8 +97,8 @@ describe("families distinct by construction", () => {
           startedAt: 0,
           outcomes: [],
           accountInfos: [],
-          activeOrders: { orders, limit: 100 },
-          history: { orders, truncated: false, anomalies: {} },
+          activeOrders: summarizeActive({ orders, limit: 100 }),
+          history: summarizeHistory({ orders, truncated: false, anomalies: {} }),
           orderCounts: undefined,
         };
         const scrape: ScrapeResult = { collectedAt: 0, accounts: [account], markets: undefined, marketFamilies: false };

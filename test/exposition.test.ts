@@ -3,7 +3,7 @@
 
 import { describe, expect, it } from "vitest";
 import { COLLECTORS, GIVE_WAY } from "../src/collectors/index.js";
-import { Groups } from "../src/collectors/group.js";
+import { Groups } from "../src/scrape/group.js";
 import { Answer, SharedBody } from "../src/metrics/answer.js";
 import { expose } from "../src/metrics/exposition.js";
 import { capSeries } from "../src/metrics/series-cap.js";

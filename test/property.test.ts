@@ -6,6 +6,7 @@ import { render } from "./helpers/prometheus-client-render.js";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import type { ScrapeResult } from "../src/scrape/result.js";
+import { summarizeActive, summarizeHistory } from "../src/scrape/order-summary.js";
 import { VenueError } from "../src/venue/errors.js";
 import { readAccountInfo } from "../src/venue/parse-account.js";
 import { readMarkets } from "../src/venue/parse-markets.js";
@@ -104,8 +105,8 @@ async function scrapeOf(b: { account: unknown; active: unknown; history: unknown
         startedAt: 0,
         outcomes: [ok("account_info", !!info), ok("orders_active", !!active), ok("orders_history", !!history)],
         accountInfos: info ? [info] : [],
-        activeOrders: active ? { orders: active, limit: 5 } : undefined,
-        history: history ? { orders: history, truncated: false, anomalies: {} } : undefined,
+        activeOrders: active ? summarizeActive({ orders: active, limit: 5 }) : undefined,
+        history: history ? summarizeHistory({ orders: history, truncated: false, anomalies: {} }) : undefined,
       },
     ],
     markets: { outcome: ok("markets", !!markets), markets, readAt: 0, maxAgeSeconds: 60 },

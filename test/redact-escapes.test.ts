@@ -6,6 +6,7 @@ import { Writable } from "node:stream";
 import fc from "fast-check";
 import { afterEach, describe, expect, it } from "vitest";
 import type { ScrapeResult } from "../src/scrape/result.js";
+import { summarizeActive, summarizeHistory } from "../src/scrape/order-summary.js";
 import { configFromObject } from "./helpers/config-files.js";
 import { collectFamilies } from "./helpers/fixtures.js";
 import { createLogger } from "../src/log.js";
@@ -90,8 +91,8 @@ async function collected(b: ReturnType<typeof bodies>): Promise<ScrapeResult> {
         startedAt: 0,
         outcomes: [ok("account_info"), ok("orders_active"), ok("orders_history")],
         accountInfos: [info],
-        activeOrders: { orders: active, limit: 1000 },
-        history: { orders: history, truncated: false, anomalies: {} },
+        activeOrders: summarizeActive({ orders: active, limit: 1000 }),
+        history: summarizeHistory({ orders: history, truncated: false, anomalies: {} }),
       },
     ],
     markets: { outcome: ok("markets"), markets, readAt: 0, maxAgeSeconds: 60 },

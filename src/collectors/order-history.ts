@@ -1,9 +1,9 @@
 // The order history fetched this scrape: orders by status, rejections by code, latest creation time.
 
 import { addSample, distinctSeries, gauge, metricName, type Family } from "../metrics/family.js";
+import { rowCount, rowLabels, rowValue } from "../scrape/order-summary.js";
 import type { ScrapeResult } from "../scrape/result.js";
 import type { Collector } from "../metrics/collector.js";
-import { Aggregate, Groups } from "./group.js";
 
 function collect(scrape: ScrapeResult): Family[] {
   const g = (name: string, help: string, labels: string[]) => gauge(metricName("order_history", name), help, labels);
@@ -24,23 +24,17 @@ function collect(scrape: ScrapeResult): Family[] {
     ["account"],
   );
   for (const a of scrape.accounts) {
-    if (a.history === undefined) continue;
-    const byStatus = new Groups(() => ({ n: 0 }));
-    const byCode = new Groups(() => ({ n: 0 }));
-    const byMarket = new Groups(() => new Aggregate());
-    for (const o of a.history.orders) {
-      const group = byStatus.get([a.account, o.marketId, o.side, o.direction, o.type, o.status]);
-      if (group) group.n++;
-      const rejected = byCode.get([a.account, o.marketId, o.rejectionCode]);
-      if (rejected) rejected.n++;
-      // An order without a time is left out of the newest time, never hides the market's.
-      if (o.createdAt !== undefined) byMarket.get([a.account, o.marketId])?.add(o.createdAt);
+    const history = a.history;
+    if (history === undefined) continue;
+    for (const [family, rows] of [
+      [orders, history.statuses],
+      [rejections, history.rejections],
+      [lastCreated, history.newest],
+    ] as const) {
+      for (let r = 0; r < rowCount(rows); r++) addSample(family, rowLabels(rows, r, a.account), rowValue(rows, r, 0));
     }
-    for (const { labels, value } of byStatus.entries()) addSample(orders, labels, value.n);
-    for (const { labels, value } of byCode.entries()) addSample(rejections, labels, value.n);
-    for (const { labels, value } of byMarket.entries()) addSample(lastCreated, labels, value.max);
-    addSample(fetched, [a.account], a.history.orders.length);
-    addSample(truncated, [a.account], a.history.truncated ? 1 : 0);
+    addSample(fetched, [a.account], history.count);
+    addSample(truncated, [a.account], history.truncated ? 1 : 0);
   }
   return distinctSeries([orders, rejections, lastCreated, fetched, truncated]);
 }

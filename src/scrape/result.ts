@@ -1,7 +1,8 @@
 // What one scrape read: per account and for the markets, the outcomes and the validated data.
 
 import type { Thresholds } from "../config/threshold-table.js";
-import type { AccountInfo, ActiveOrders, Market, OrderHistory } from "../venue/snapshot.js";
+import type { AccountInfo, Market } from "../venue/snapshot.js";
+import type { ActiveSummary, HistorySummary } from "./order-summary.js";
 import type { OrderCounts } from "./order-tally.js";
 import type { Endpoint } from "../venue/endpoints.js";
 import type { FailureReason } from "../venue/errors.js";
@@ -34,8 +35,9 @@ export interface AccountResult {
   outcomes: EndpointOutcome[];
   /** One per collateral id that answered; a collateral that failed is absent. */
   accountInfos: AccountInfo[];
-  activeOrders: ActiveOrders | undefined;
-  history: OrderHistory | undefined;
+  /** The order lists as their families need them: the orders themselves are counted (orderCounts) and not kept. */
+  activeOrders: ActiveSummary | undefined;
+  history: HistorySummary | undefined;
   /** Absent until both order lists were read once. */
   orderCounts?: OrderCounts | undefined;
   /** Absent for a scrape that gave up waiting. */

@@ -12,6 +12,7 @@ import { VenueError } from "../venue/errors.js";
 import type { AccountInfo } from "../venue/snapshot.js";
 import type { OrderOutcomes } from "./order-tally.js";
 import type { AccountResult, CollectionLog, EndpointOutcome, MarketsResult, ScrapeResult } from "./result.js";
+import { summarizeActive, summarizeHistory } from "./order-summary.js";
 import { mergeOutcomes, runEndpoint } from "./runner.js";
 import { SharedCollections } from "./shared-collections.js";
 
@@ -140,10 +141,6 @@ export class Scraper {
       (_, startedAt) => this.#isRecent(startedAt, arrivedAt),
       async () => {
         const result = await this.#scrapeAccount(name, newLog(startedBy));
-        // Counted here, once per collection: scrapes sharing or reusing it see the same counts.
-        result.orderCounts = this.#orderOutcomes.observe(name, result.activeOrders, result.history, this.#historyMaxOrders, this.#maxOrderOutcomeSeries);
-        // Ids are the tally's alone: kept on the orders too, each would be held twice until the next collection.
-        for (const list of [result.activeOrders?.orders ?? [], result.history?.orders ?? []]) for (const o of list) o.id = undefined;
         this.#hooks.onCollected(result);
         return result;
       },
@@ -228,14 +225,16 @@ export class Scraper {
       this.#call("orders_history", name, deadline, (ctx) => client.orderHistory(ctx), log),
     ]);
     const infoOutcomes = infos.map((r) => r.outcome);
+    // Counted here, once per collection: scrapes sharing or reusing it see the same counts.
+    const orderCounts = this.#orderOutcomes.observe(name, active.value, history.value, this.#historyMaxOrders, this.#maxOrderOutcomeSeries);
     return {
       account: name,
       startedAt,
       outcomes: [mergeOutcomes("account_info", name, infoOutcomes), active.outcome, history.outcome],
       accountInfos: infos.map((r) => r.value).filter((v): v is AccountInfo => v !== undefined),
-      activeOrders: active.value,
-      history: history.value,
-      orderCounts: this.#orderOutcomes.peek(name),
+      activeOrders: active.value && summarizeActive(active.value),
+      history: history.value && summarizeHistory(history.value),
+      orderCounts,
       log,
     };
   }

@@ -3,6 +3,7 @@
 import { DEFAULT_THRESHOLDS } from "../../src/config/threshold-table.js";
 import { readFileSync } from "node:fs";
 import { OrderOutcomes } from "../../src/scrape/order-tally.js";
+import { summarizeActive, summarizeHistory } from "../../src/scrape/order-summary.js";
 import type { AccountResult, EndpointOutcome, ScrapeResult } from "../../src/scrape/result.js";
 import { COLLECTORS } from "../../src/collectors/index.js";
 import type { Family } from "../../src/metrics/family.js";
@@ -81,8 +82,8 @@ export async function scrapeFromFixtures(c: FixtureCase): Promise<{ scrape: Scra
     startedAt: FIXTURE_STARTED_AT_MS,
     outcomes: [outcome("account_info", c.account, infoFailure), activeOutcome, historyOutcome],
     accountInfos: infos.flatMap(([, info]) => (info === undefined ? [] : [info])),
-    activeOrders,
-    history: orderHistory,
+    activeOrders: activeOrders && summarizeActive(activeOrders),
+    history: orderHistory && summarizeHistory(orderHistory),
     // An exporter's first collection of the account: the order counters at their baseline.
     orderCounts: new OrderOutcomes().observe(c.account, activeOrders, orderHistory, 1000, 1000),
   };

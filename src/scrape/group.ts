@@ -44,13 +44,10 @@ export class Aggregate {
 }
 
 type Group<T> = { labels: string[]; value: T };
-/** One level per label: the values so far lead to the next level, the last one to its group. */
-type Level<T> = Map<string, Level<T> | Group<T>>;
 
-/** Groups by label values (keys all as long), in first-seen order; a map level per label keeps any characters apart. */
+/** Groups by label values, in first-seen order; keyed by the values' JSON, which keeps any characters apart. */
 export class Groups<T> {
-  readonly #root: Level<T> = new Map();
-  readonly #groups: Array<Group<T>> = [];
+  readonly #groups = new Map<string, Group<T>>();
   readonly #make: () => T;
 
   constructor(make: () => T) {
@@ -59,26 +56,16 @@ export class Groups<T> {
 
   get(labels: Array<string | undefined>): T | undefined {
     if (labels.includes(undefined)) return undefined;
-    const values = labels as string[];
-    let level = this.#root;
-    for (let i = 0; i < values.length - 1; i++) {
-      let next = level.get(values[i]!) as Level<T> | undefined;
-      if (next === undefined) {
-        next = new Map();
-        level.set(values[i]!, next);
-      }
-      level = next;
-    }
-    let group = level.get(values[values.length - 1]!) as Group<T> | undefined;
+    const key = JSON.stringify(labels);
+    let group = this.#groups.get(key);
     if (group === undefined) {
-      group = { labels: values, value: this.#make() };
-      level.set(values[values.length - 1]!, group);
-      this.#groups.push(group);
+      group = { labels: labels as string[], value: this.#make() };
+      this.#groups.set(key, group);
     }
     return group.value;
   }
 
   entries(): Iterable<Group<T>> {
-    return this.#groups;
+    return this.#groups.values();
   }
 }

@@ -1,0 +1,106 @@
+// What the order families need of a collection's two order lists, kept in their place until the next collection:
+// rows of label values and numbers in flat arrays, so the garbage collector copies and marks a few arrays, not an
+// object per order or per row.
+
+import { ORDER_FLAGS, type ActiveOrders, type Order, type OrderHistory } from "../venue/snapshot.js";
+import { Aggregate, Groups } from "./group.js";
+
+/** Rows of `width` label values (market_id first; no account) and `stride` numbers each, NaN where not given. */
+export interface Rows {
+  width: number;
+  stride: number;
+  labels: string[];
+  values: number[];
+}
+
+export interface ActiveSummary {
+  /** Orders read, and the limit asked for: an answer this long may have been cut. */
+  count: number;
+  limit: number;
+  /** By market_id, side, direction, type and status: count, quantity, filled, locked, notional. */
+  groups: Rows;
+  /** By market_id: the oldest creation time, then the orders with each of ORDER_FLAGS set. */
+  markets: Rows;
+}
+
+export interface HistorySummary extends Omit<OrderHistory, "orders"> {
+  /** Orders read, after paging and removing repeats. */
+  count: number;
+  /** Orders by market_id, side, direction, type and status; rejections by market_id and code; newest creation time by market_id. */
+  statuses: Rows;
+  rejections: Rows;
+  newest: Rows;
+}
+
+export const rowCount = (rows: Rows): number => rows.labels.length / rows.width;
+
+/** Row `r`'s label values after `account`: a new array, as a sample keeps it. */
+export function rowLabels(rows: Rows, r: number, account: string): string[] {
+  const labels = [account];
+  for (let i = r * rows.width; i < (r + 1) * rows.width; i++) labels.push(rows.labels[i]!);
+  return labels;
+}
+
+/** Row `r`'s `k`th number. */
+export const rowValue = (rows: Rows, r: number, k: number): number => rows.values[r * rows.stride + k]!;
+
+function rowsOf<T>(groups: Groups<T>, width: number, values: (group: T) => Array<number | undefined>): Rows {
+  const rows: Rows = { width, stride: 0, labels: [], values: [] };
+  for (const g of groups.entries()) {
+    for (const label of g.labels) rows.labels.push(label);
+    const numbers = values(g.value);
+    rows.stride = numbers.length;
+    for (const v of numbers) rows.values.push(v ?? Number.NaN);
+  }
+  return rows;
+}
+
+const orderLabels = (o: Order) => [o.marketId, o.side, o.direction, o.type, o.status];
+
+/** An order with a label not given is in no group; one without a time is left out of the times and never hides its market's. */
+export function summarizeActive(active: ActiveOrders): ActiveSummary {
+  const groups = new Groups(() => ({ count: 0, quantity: new Aggregate(), filled: new Aggregate(), locked: new Aggregate(), notional: new Aggregate() }));
+  const markets = new Groups(() => ({ created: new Aggregate(), flags: ORDER_FLAGS.map(() => new Aggregate()) }));
+  for (const o of active.orders) {
+    const group = groups.get(orderLabels(o));
+    if (group !== undefined) {
+      const exact = o.exact;
+      group.count++;
+      group.quantity.add(o.quantity, exact?.quantity);
+      group.filled.add(o.quantityFilled, exact?.quantityFilled);
+      group.locked.add(o.quantityLocked, exact?.quantityLocked);
+      group.notional.addProduct(o.price, o.quantity, exact?.price, exact?.quantity);
+    }
+    const market = markets.get([o.marketId]);
+    if (market === undefined) continue;
+    if (o.createdAt !== undefined) market.created.add(o.createdAt);
+    ORDER_FLAGS.forEach((flag, i) => market.flags[i]!.add(o[flag] === undefined ? undefined : Number(o[flag])));
+  }
+  return {
+    count: active.orders.length,
+    limit: active.limit,
+    groups: rowsOf(groups, 5, (g) => [g.count, g.quantity.sum, g.filled.sum, g.locked.sum, g.notional.sum]),
+    markets: rowsOf(markets, 1, (m) => [m.created.min, ...m.flags.map((f) => f.sum)]),
+  };
+}
+
+export function summarizeHistory(history: OrderHistory): HistorySummary {
+  const statuses = new Groups(() => ({ n: 0 }));
+  const rejections = new Groups(() => ({ n: 0 }));
+  const newest = new Groups(() => new Aggregate());
+  for (const o of history.orders) {
+    const status = statuses.get(orderLabels(o));
+    if (status !== undefined) status.n++;
+    const rejected = rejections.get([o.marketId, o.rejectionCode]);
+    if (rejected !== undefined) rejected.n++;
+    if (o.createdAt !== undefined) newest.get([o.marketId])?.add(o.createdAt);
+  }
+  return {
+    count: history.orders.length,
+    truncated: history.truncated,
+    anomalies: history.anomalies,
+    statuses: rowsOf(statuses, 5, (g) => [g.n]),
+    rejections: rowsOf(rejections, 2, (g) => [g.n]),
+    newest: rowsOf(newest, 1, (g) => [g.max]),
+  };
+}
