@@ -47,7 +47,8 @@ type Group<T> = { labels: string[]; value: T };
 
 /** Groups by label values, in first-seen order; keyed by the values' JSON, which keeps any characters apart. */
 export class Groups<T> {
-  readonly #groups = new Map<string, Group<T>>();
+  readonly #byKey = new Map<string, Group<T>>();
+  readonly #groups: Array<Group<T>> = [];
   readonly #make: () => T;
 
   constructor(make: () => T) {
@@ -57,15 +58,16 @@ export class Groups<T> {
   get(labels: Array<string | undefined>): T | undefined {
     if (labels.includes(undefined)) return undefined;
     const key = JSON.stringify(labels);
-    let group = this.#groups.get(key);
+    let group = this.#byKey.get(key);
     if (group === undefined) {
       group = { labels: labels as string[], value: this.#make() };
-      this.#groups.set(key, group);
+      this.#byKey.set(key, group);
+      this.#groups.push(group);
     }
     return group.value;
   }
 
-  entries(): Iterable<Group<T>> {
-    return this.#groups.values();
+  entries(): ReadonlyArray<Group<T>> {
+    return this.#groups;
   }
 }

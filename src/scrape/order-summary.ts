@@ -47,10 +47,10 @@ export const rowValue = (rows: Rows, r: number, k: number): number => rows.value
 function rowsOf<T>(groups: Groups<T>, width: number, values: (group: T) => Array<number | undefined>): Rows {
   const rows: Rows = { width, stride: 0, labels: [], values: [] };
   for (const g of groups.entries()) {
-    for (const label of g.labels) rows.labels.push(label);
+    for (let i = 0; i < width; i++) rows.labels.push(g.labels[i]!);
     const numbers = values(g.value);
     rows.stride = numbers.length;
-    for (const v of numbers) rows.values.push(v ?? Number.NaN);
+    for (let k = 0; k < numbers.length; k++) rows.values.push(numbers[k] ?? Number.NaN);
   }
   return rows;
 }
