@@ -1,7 +1,8 @@
 // `npm run bench:scale`: one exporter, as the image runs it, with a thousand simulated accounts (one collateral
 // each) probed through `/sd` every 15 s as Prometheus spreads its targets, for a few intervals from its start;
 // then `/metrics` of the same config against a 10 s deadline. Prints numbers; a benchmark, not a test.
-// BENCH_ACCOUNTS, BENCH_INTERVALS, BENCH_INTERVAL_SECONDS change the run; BENCH_VENUE_LATENCY_MS holds every venue answer that long; BENCH_CPU_PROF=DIR profiles the
+// BENCH_ACCOUNTS, BENCH_INTERVALS, BENCH_INTERVAL_SECONDS change the run; BENCH_VENUE_LATENCY_MS, a comma-separated list
+// (default 0,150,300), holds every venue answer that long, the exporter's row (and the base's) once per latency, the bounds' at the first; BENCH_CPU_PROF=DIR profiles the
 // exporter (node --cpu-prof); BENCH_SIM_ARGS adds simulator flags ("--positions 3 --active-orders 6");
 // BENCH_NODE_ARGS adds node flags after the shipped ones (the shebang's; a base build runs with its own); TRADING_* variables in its
 // environment reach the exporter, to weigh a setting (the bound pages the history as TRADING_HISTORY_PAGE_SIZE
@@ -20,7 +21,7 @@ import { exporterConfigYaml } from "../tools/simulator/exporter-config.js";
 import { benchNodeArgs, type ExporterProcess, startExporterProcess } from "./exporter-process.js";
 import { cpuMs, percentile, rssMB } from "./measure.js";
 import { agent, type Answer, discover, type IntervalFigures, pause, probeRounds, scrape, steadyCpuPerProbe, targetUp } from "./prometheus-probes.js";
-import { positiveInteger, round1, round2, table, venueLatency } from "./shared.js";
+import { latencyOf, positiveInteger, round1, round2, table, venueLatencies } from "./shared.js";
 import { deskSimulatorArgs, startSimulatorProcess } from "./simulator-process.js";
 
 const KEY = "scale-key";
@@ -32,21 +33,14 @@ function settingsFromEnvironment(): Record<string, string> {
 const BOUND_SERVER = new URL("./bound-server.js", import.meta.url).pathname;
 type Target = { name: string; url: URL };
 
-/** An exporter (`main`: another build's) of `accounts` desk accounts on `venue`, its config file written in `dir`; `env` after the rest. */
-function startDeskExporter(
-  venue: string,
-  accounts: number,
-  dir: string,
-  nodeArgs: readonly string[],
-  main?: string,
-  env: Record<string, string> = {},
-): Promise<ExporterProcess> {
+/** An exporter (`main`: another build's) of `accounts` desk accounts on `venue`, its config file written in `dir`. */
+function startDeskExporter(venue: string, accounts: number, dir: string, nodeArgs: readonly string[], main?: string): Promise<ExporterProcess> {
   const configFile = join(dir, "trading-exporter.yml");
   writeFileSync(
     configFile,
     exporterConfigYaml({ accounts, apiKey: KEY, apiKeyHeader: "X-Api-Key", collaterals: [{ id: "USDC", shape: "detailed" }] }, venue.replace(/\/$/, "")),
   );
-  return startExporterProcess({ ...settingsFromEnvironment(), TRADING_CONFIG_FILE: configFile, TRADING_LOG_LEVEL: "info", ...env }, nodeArgs, main);
+  return startExporterProcess({ ...settingsFromEnvironment(), TRADING_CONFIG_FILE: configFile, TRADING_LOG_LEVEL: "info" }, nodeArgs, main);
 }
 
 /** The bound server (bound-server.ts) of the desk's accounts on `venue`, with `libraries`, and its probe targets: the exporter's account targets. */
@@ -194,9 +188,8 @@ type StartSide = (venue: string, dir: string, firstTargets: Target[]) => Promise
 /**
  * Two servers at once: each on a venue of its own, the two started together, both probed on the same schedule in the
  * same intervals, so that the host's drift over minutes (a third here between runs) falls on both alike. CPU per
- * probe after the first interval, each process's own. Sharing the cores, an exporter answers late enough to reach its
- * 40 scrapes in flight: it runs with the waiting line performance.md's sizing rule gives, so that each probe does its
- * whole work (a 503 costs nothing) and the probes not 200 say whether it did.
+ * probe answered 200 after the first interval, each process's own, both at their defaults; the probes not 200 say
+ * whether each did its whole work.
  */
 async function sideBySideRow(
   names: [string, string],
@@ -237,21 +230,26 @@ async function sideBySideRow(
   }
 }
 
-async function main(): Promise<void> {
-  const accounts = positiveInteger("BENCH_ACCOUNTS", 1000);
-  const intervals = positiveInteger("BENCH_INTERVALS", 5);
-  const intervalMs = positiveInteger("BENCH_INTERVAL_SECONDS", 15) * 1000;
-  const simArgs = (process.env.BENCH_SIM_ARGS ?? "").split(/\s+/).filter(Boolean);
-  const profileDir = process.env.BENCH_CPU_PROF;
-  const latency = venueLatency();
+/** What the exporter alone read at one latency: the figures the bounds and the base are held against. */
+interface ExporterRow {
+  cpuPerProbe: number;
+  peakRss: number;
+  targets: Target[];
+}
 
-  // A tick every 5 s: each probe (every 15 s) still finds its account moved, and the simulator's 1,000 states
-  // take 5% of a core instead of 23% from the two the exporter is measured on.
-  const simulatorArgs = [...deskSimulatorArgs(accounts, KEY), "--tick-ms", "5000", ...simArgs];
-  const venue = await startSimulatorProcess(simulatorArgs);
+/** The exporter alone, as the image runs it, on a venue `latency.ms` away: its table and the lines under it. */
+async function exporterRow(
+  latency: ReturnType<typeof latencyOf>,
+  accounts: number,
+  intervals: number,
+  intervalMs: number,
+  simulatorArgs: readonly string[],
+  nodeArgs: readonly string[],
+): Promise<ExporterRow> {
+  const profileDir = process.env.BENCH_CPU_PROF;
+  const simArgs = (process.env.BENCH_SIM_ARGS ?? "").split(/\s+/).filter(Boolean);
+  const venue = await startSimulatorProcess([...simulatorArgs, ...latency.simulatorArgs]);
   const dir = mkdtempSync(join(tmpdir(), "accounts-scale-"));
-  // BENCH_NODE_ARGS: node flags after the shipped ones (a later V8 flag wins), to weigh a runtime setting.
-  const nodeArgs = benchNodeArgs();
   const exporter = await startDeskExporter(venue.url, accounts, dir, [
     ...nodeArgs,
     ...(profileDir === undefined ? [] : ["--cpu-prof", "--cpu-prof-dir", profileDir]),
@@ -294,6 +292,12 @@ async function main(): Promise<void> {
     const steady = figures.slice(1);
     const sum = (pick: (f: IntervalFigures) => number, list = figures) => list.reduce((n, f) => n + pick(f), 0);
     const cpuPerProbe = steadyCpuPerProbe(figures);
+    const ok = sum((f) => f.ok, steady);
+    const probed = sum((f) => f.probes, steady);
+    const p50 = percentile(
+      steady.flatMap((f) => f.latencies),
+      50,
+    );
     const rows = [
       ["interval", "probes", "200", "503", "other", "timeouts", "p50 ms", "p99 ms", "cpu ms/probe", "rss MB"],
       ...figures.map((f, k) => [
@@ -332,6 +336,8 @@ async function main(): Promise<void> {
     console.log(`cores at this rate: ${round2(sum((f) => f.cpuMs, steady) / (steady.length * intervalMs) || 0)}`);
     console.log(`503s after the first interval: ${unavailableLater} (goal 0: ${mark(unavailableLater === 0)}); in the first: ${figures[0]?.unavailable ?? 0}`);
     console.log(`targets up at the last interval: ${up} of ${targets.length} (goal all: ${mark(up === targets.length)})`);
+    const roundTrips = latency.ms > 0 ? ` (${round2(p50 / latency.ms)} round trips of ${latency.ms} ms; goal ≤ 2.5: ${mark(p50 <= 2.5 * latency.ms)})` : "";
+    console.log(`after the first interval: ${ok} of ${probed} probes 200 (goal all: ${mark(ok === probed)}); p50 of a probe ${round1(p50)} ms${roundTrips}`);
     console.log(
       `an account's answer (median): ${shape.accountLines} sample lines, ${round1(shape.accountBytes / 1024)} KiB of text, ${round1(shape.accountGzipBytes / 1024)} KiB gzip, ${shape.historyOrders} history orders read; ` +
         `series stored per account over all ${targets.length} targets: ${round1(shape.seriesPerAccount)}; ` +
@@ -343,23 +349,46 @@ async function main(): Promise<void> {
       `/metrics of the same config: ${metrics.status} in ${round1(metrics.ms / 1000)} s (goal ≤ ${GOALS.metricsSeconds} s: ${mark(metrics.status === 200 && metrics.ms <= GOALS.metricsSeconds * 1000)}), ` +
         `${round1(metrics.body.length / 2 ** 20)} MB gzip, ${round1(metricsText.length / 2 ** 20)} MB text, series dropped over the cap ${dropped}; RSS after it ${round1(rssAfterMetrics)} MB`,
     );
-    // Its venue too: the base and the bounds then run beside no other simulator, as the exporter did.
+    return { cpuPerProbe, peakRss, targets };
+  } finally {
     await exporter.close();
     await venue.close();
-    const baseDist = process.env.BENCH_BASE;
-    // A desk exporter, this build's or (`main`) another's, and its targets, with performance.md's waiting line:
-    // targets × timeout ÷ (2 × interval), unless the environment sets one.
-    const queued = {
-      TRADING_MAX_QUEUED_SCRAPES: process.env.TRADING_MAX_QUEUED_SCRAPES ?? String(Math.ceil((targets.length * 10) / (2 * (intervalMs / 1000)))),
-    };
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+async function main(): Promise<void> {
+  const accounts = positiveInteger("BENCH_ACCOUNTS", 1000);
+  const intervals = positiveInteger("BENCH_INTERVALS", 5);
+  const intervalMs = positiveInteger("BENCH_INTERVAL_SECONDS", 15) * 1000;
+  const simArgs = (process.env.BENCH_SIM_ARGS ?? "").split(/\s+/).filter(Boolean);
+  const latencies = venueLatencies();
+  // A tick every 5 s: each probe (every 15 s) still finds its account moved, and the simulator's 1,000 states
+  // take 5% of a core instead of 23% from the two the exporter is measured on.
+  const deskArgs = [...deskSimulatorArgs(accounts, KEY, 0), "--tick-ms", "5000", ...simArgs];
+  // BENCH_NODE_ARGS: node flags after the shipped ones (a later V8 flag wins), to weigh a runtime setting.
+  const nodeArgs = benchNodeArgs();
+  const baseDist = process.env.BENCH_BASE;
+  try {
+    let first: ExporterRow | undefined;
+    for (const ms of latencies) {
+      const latency = latencyOf(ms);
+      const row = await exporterRow(latency, accounts, intervals, intervalMs, deskArgs, nodeArgs);
+      first ??= row;
+      if (baseDist !== undefined && baseDist !== "") {
+        await baseRow(baseDist, [...deskArgs, ...latency.simulatorArgs], accounts, intervals, intervalMs, nodeArgs, row);
+      }
+    }
+    // The bounds and the side-by-side rows weigh CPU and memory: at the first latency only (loopback by default).
+    const { cpuPerProbe, peakRss, targets } = first!;
+    const simulatorArgs = [...deskArgs, ...latencyOf(latencies[0]!).simulatorArgs];
     const deskExporter =
       (main?: string): StartSide =>
       async (url, at) => {
-        const desk = await startDeskExporter(url, accounts, mkdtempSync(join(at, "exporter-")), nodeArgs, main, queued);
+        const desk = await startDeskExporter(url, accounts, mkdtempSync(join(at, "exporter-")), nodeArgs, main);
         return { process: desk, targets: await discover(desk) };
       };
     if (baseDist !== undefined && baseDist !== "") {
-      await baseRow(baseDist, simulatorArgs, accounts, intervals, intervalMs, nodeArgs, { cpuPerProbe, peakRss });
       await sideBySideRow(
         ["this build", `base (${baseDist})`],
         [deskExporter(), deskExporter(join(baseDist, "main.js"))],
@@ -379,10 +408,7 @@ async function main(): Promise<void> {
       await sideBySideRow(["exporter", "bound with ky and express"], [deskExporter(), boundWithKyAndExpress], simulatorArgs, intervals, intervalMs);
     }
   } finally {
-    await exporter.close();
-    await venue.close();
     agent.destroy();
-    rmSync(dir, { recursive: true, force: true });
   }
 }
 

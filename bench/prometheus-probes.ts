@@ -163,14 +163,15 @@ export async function probeRounds(
   return { figures, last };
 }
 
-/** CPU per probe over the intervals after the first (or the main thread's, or the other threads'). */
+/** CPU per probe answered 200 over the intervals after the first (or the main thread's, or the other threads'). */
 export function steadyCpuPerProbe(figures: readonly IntervalFigures[], of: "cpuMs" | "mainThreadCpuMs" | "otherThreadsCpuMs" = "cpuMs"): number {
   const steady = figures.slice(1);
+  // Per answer of 200: a 503 costs next to nothing, and counting it would make a refusing side look cheap.
   return (
     steady.reduce((n, f) => n + f[of], 0) /
     Math.max(
       1,
-      steady.reduce((n, f) => n + f.probes, 0),
+      steady.reduce((n, f) => n + f.ok, 0),
     )
   );
 }

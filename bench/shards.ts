@@ -1,41 +1,24 @@
 // `npm run bench:shards`: one simulated venue, BENCH_SHARDS (2) exporter replicas of one config of BENCH_ACCOUNTS (2,000)
 // accounts, each serving its shard (--shard=I --total-shards=S) as a desk runs it: the minimum collection interval equal to
-// the scrape interval, and a waiting line of the probes that arrive in half a scrape timeout (docs/performance.md). Every target of every
+// the scrape interval, every limit at its default. Every target of every
 // shard's /sd is probed once per BENCH_INTERVAL_SECONDS (15) for BENCH_INTERVALS (4), as Prometheus with the shipped probe
 // config would. Prints per shard and in total the targets up, CPU, memory, 503s and errors, and the venue's requests
 // against the one collection per account and interval allowed. BENCH_BASE=DIR (another build's dist folder, e.g. the commit
 // before a change) runs that build's replicas the same way after this one's, on a fresh simulator, and prints both side
-// by side. BENCH_VENUE_LATENCY_MS holds every venue answer that long. Prints numbers; a benchmark, not a test. Every process it starts is stopped after its run, on an error and on Ctrl-C.
+// by side. BENCH_VENUE_LATENCY_MS, a comma-separated list (default 0,150,300), holds every venue answer that long: one fleet
+// per latency, one table of them all at the end. Prints numbers; a benchmark, not a test. Every process it starts is stopped after its run, on an error and on Ctrl-C.
 
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { cpus, loadavg, tmpdir, totalmem } from "node:os";
 import { join } from "node:path";
-import { MARKET_TARGET, shardOf } from "../src/config/sharding.js";
-import { deskAccountName } from "../tools/simulator/desk.js";
 import { exporterConfigYaml } from "../tools/simulator/exporter-config.js";
 import { type ExporterProcess, startExporterProcess } from "./exporter-process.js";
 import { childrenOf, cpuMs, percentile, rssMB } from "./measure.js";
 import { agent, type Answer, answerText, discover, type IntervalFigures, pause, probeRounds, SCRAPE_TIMEOUT_SECONDS } from "./prometheus-probes.js";
-import { positiveInteger, round1, round2, table, venueLatency } from "./shared.js";
+import { latencyOf, positiveInteger, round1, round2, table, venueLatencies } from "./shared.js";
 import { deskSimulatorArgs, type SimulatorProcess, startSimulatorProcess } from "./simulator-process.js";
 
 const KEY = "shards-key";
-
-/**
- * docs/performance.md's waiting line for a replica of `targets` probe targets: the probes that arrive in half a scrape
- * timeout (as long as one may wait), so a burst waits out a busy moment and only a replica behind for longer answers 503.
- */
-function waitingLine(targets: number, timeoutSeconds: number, intervalSeconds: number): number {
-  return Math.ceil((targets * timeoutSeconds) / (2 * intervalSeconds));
-}
-
-/** The targets each replica will list in /sd: its accounts, and the market target on the shard that owns it. */
-function targetsPerShard(accounts: number, shards: number): number[] {
-  const counts = Array.from({ length: shards }, () => 0);
-  for (let i = 0; i < accounts; i++) counts[shardOf(deskAccountName(i, accounts), shards)]!++;
-  counts[shardOf(MARKET_TARGET, shards)]!++;
-  return counts;
-}
 
 /** What the run under way started, stopped in reverse order once, whichever way it ends. */
 const started: Array<() => Promise<void>> = [];
@@ -107,8 +90,8 @@ interface Run {
   shardCount: number;
   intervalSeconds: number;
   intervals: number;
-  /** Each replica's waiting line (scrape.max_queued). */
-  lines: number[];
+  /** The venue's latency, ms. */
+  latencyMs: number;
 }
 
 /** A fleet's run in one line, to set beside another build's. */
@@ -123,10 +106,10 @@ interface Outcome {
 
 /** One fleet of `main`'s replicas (undefined: this build's) against a fresh simulator: prints its tables, stops what it started. */
 async function runFleet(run: Run, main: string | undefined): Promise<Outcome> {
-  const { accounts, shardCount, intervalSeconds, intervals, lines } = run;
+  const { accounts, shardCount, intervalSeconds, intervals, latencyMs } = run;
   const intervalMs = intervalSeconds * 1000;
   const timeoutSeconds = Math.min(SCRAPE_TIMEOUT_SECONDS, intervalSeconds);
-  const venue: SimulatorProcess = await startSimulatorProcess(deskSimulatorArgs(accounts, KEY));
+  const venue: SimulatorProcess = await startSimulatorProcess(deskSimulatorArgs(accounts, KEY, latencyMs));
   started.push(() => venue.close());
   const dir = mkdtempSync(join(tmpdir(), "bench-shards-"));
   started.push(async () => rmSync(dir, { recursive: true, force: true }));
@@ -142,7 +125,6 @@ async function runFleet(run: Run, main: string | undefined): Promise<Outcome> {
         TRADING_SHARD: String(shard),
         TRADING_TOTAL_SHARDS: String(shardCount),
         TRADING_MIN_COLLECTION_INTERVAL_SECONDS: String(intervalSeconds),
-        TRADING_MAX_QUEUED_SCRAPES: String(lines[shard]),
       };
       const exporter = await startExporterProcess(env, [], ...(main === undefined ? [] : [main]));
       started.push(() => exporter.close());
@@ -312,42 +294,37 @@ async function main(): Promise<void> {
   console.log(
     `Node ${process.version}; ${cpus().length} x ${cpus()[0]?.model ?? "?"}, ${Math.round(totalmem() / 2 ** 30)} GiB, shared by the simulator and every replica`,
   );
-  const timeoutSeconds = Math.min(SCRAPE_TIMEOUT_SECONDS, intervalSeconds);
-  const lines = targetsPerShard(accounts, shardCount).map((targets) => waitingLine(targets, timeoutSeconds, intervalSeconds));
   const runs = base === undefined || base === "" ? 1 : 2;
-  const latency = venueLatency();
+  const latencies = venueLatencies();
   console.log(
     `${accounts} accounts (one collateral each) over ${shardCount} shard${shardCount === 1 ? "" : "s"}, every target probed every ${intervalSeconds} s for ${intervals} intervals: ` +
-      `runs about ${runs * (intervals * intervalSeconds + 3)} s; minimum collection interval ${intervalSeconds} s, in flight 40 (the default), waiting line ${lines.join(", ")}; ${latency.text}`,
+      `runs about ${latencies.length * runs * (intervals * intervalSeconds + 3)} s; minimum collection interval ${intervalSeconds} s, every limit at its default; ` +
+      `venue latencies ${latencies.join(", ")} ms`,
   );
-  const run = { accounts, shardCount, intervalSeconds, intervals, lines };
-  const outcomes: Array<[string, Outcome]> = [["this build", await runFleet(run, undefined)]];
-  if (runs === 2) {
-    console.log(`\nthe base build (${base}), the same way on a fresh simulator:`);
-    outcomes.push(["base", await runFleet(run, join(base!, "main.js"))]);
-    console.log(
-      table([
-        [
-          "build",
-          "every target up after the first interval",
-          "503s",
-          "errors",
-          "p99 ms",
-          "busiest interval's cores",
-          "collections per interval after the first",
-        ],
-        ...outcomes.map(([name, o]) => [
-          name,
-          o.everyUp ? "yes" : "NO",
-          String(o.unavailable),
-          String(o.errors),
-          String(round1(o.p99Ms)),
-          String(round2(o.busiestCores)),
-          o.collected,
-        ]),
-      ]),
-    );
+  const outcomes: Array<[string, Outcome]> = [];
+  for (const latencyMs of latencies) {
+    const run = { accounts, shardCount, intervalSeconds, intervals, latencyMs };
+    console.log(`\n${latencyOf(latencyMs).text}:`);
+    outcomes.push([`this build, ${latencyMs} ms`, await runFleet(run, undefined)]);
+    if (runs === 2) {
+      console.log(`\nthe base build (${base}), the same way on a fresh simulator, ${latencyMs} ms:`);
+      outcomes.push([`base, ${latencyMs} ms`, await runFleet(run, join(base!, "main.js"))]);
+    }
   }
+  console.log(
+    table([
+      ["build", "every target up after the first interval", "503s", "errors", "p99 ms", "busiest interval's cores", "collections per interval after the first"],
+      ...outcomes.map(([name, o]) => [
+        name,
+        o.everyUp ? "yes" : "NO",
+        String(o.unavailable),
+        String(o.errors),
+        String(round1(o.p99Ms)),
+        String(round2(o.busiestCores)),
+        o.collected,
+      ]),
+    ]),
+  );
   console.log(`ran ${round1((performance.now() - runStarted) / 1000)} s`);
 }
 

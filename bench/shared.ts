@@ -12,8 +12,6 @@ export const BASE_ENV = {
   TRADING_HISTORY_PAGE_SIZE: String(HISTORY_LIMIT),
   TRADING_MAX_BODY_BYTES: String(256 * 2 ** 20),
   TRADING_MAX_IN_FLIGHT_SCRAPES: "100",
-  // A thousand probe targets after a start wait a moment for a slot rather than fail.
-  TRADING_MAX_QUEUED_SCRAPES: "400",
   TRADING_SCRAPE_TIMEOUT_SECONDS: "30",
   TRADING_LOG_LEVEL: "info",
   // Every scrape collects, as each scrape of a Prometheus at 15 s does: back to back, the default 12 s
@@ -30,8 +28,17 @@ export function positiveInteger(name: string, fallback: number): number {
 }
 
 /** BENCH_VENUE_LATENCY_MS (0): the simulator's `--latency-ms`, every venue answer held that long as a venue that far away would. */
-export function venueLatency(): { ms: number; simulatorArgs: string[]; text: string } {
-  const ms = process.env.BENCH_VENUE_LATENCY_MS === "0" ? 0 : positiveInteger("BENCH_VENUE_LATENCY_MS", 0);
+/** BENCH_VENUE_LATENCY_MS: the venue's latencies a run is made at, in ms, a comma-separated list (default 0,150,300; 0: loopback). */
+export function venueLatencies(): number[] {
+  const text = process.env.BENCH_VENUE_LATENCY_MS ?? "0,150,300";
+  const list = text.split(",").map((part) => part.trim());
+  if (list.some((part) => !/^\d{1,6}$/.test(part)))
+    throw new Error(`BENCH_VENUE_LATENCY_MS: expected whole numbers of ms separated by commas, got ${JSON.stringify(text)}`);
+  return list.map(Number);
+}
+
+/** The simulator's flags and the report's words for a venue `ms` away. */
+export function latencyOf(ms: number): { ms: number; simulatorArgs: string[]; text: string } {
   return { ms, simulatorArgs: ms > 0 ? ["--latency-ms", String(ms)] : [], text: ms > 0 ? `venue latency ${ms} ms (±10%)` : "venue latency 0 (loopback)" };
 }
 

@@ -6,7 +6,7 @@ import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { createInterface } from "node:readline";
 import type { FaultSpec } from "../tools/simulator/server.js";
-import { venueLatency } from "./shared.js";
+import { latencyOf } from "./shared.js";
 
 export interface SimulatorProcess {
   url: string;
@@ -18,9 +18,9 @@ export interface SimulatorProcess {
   close(): Promise<void>;
 }
 
-/** The desk benchmarks' venue: `accounts` accounts of one detailed USDC collateral each, as far away as BENCH_VENUE_LATENCY_MS says. */
-export function deskSimulatorArgs(accounts: number, key: string): string[] {
-  return ["--accounts", String(accounts), "--api-key", key, "--collateral", "USDC:detailed", ...venueLatency().simulatorArgs];
+/** The desk benchmarks' venue: `accounts` accounts of one detailed USDC collateral each, `latencyMs` away. */
+export function deskSimulatorArgs(accounts: number, key: string, latencyMs: number): string[] {
+  return ["--accounts", String(accounts), "--api-key", key, "--collateral", "USDC:detailed", ...latencyOf(latencyMs).simulatorArgs];
 }
 
 const MAIN = new URL("../../dist-tools/tools/simulator/main.js", import.meta.url).pathname;

@@ -3,7 +3,7 @@
 
 import type { Logger } from "pino";
 import type { SelfMetrics } from "./metrics/self.js";
-import type { AccountResult, EndpointOutcome, MarketsResult } from "./scrape/result.js";
+import type { EndpointOutcome } from "./scrape/result.js";
 import type { FailureReason } from "./venue/errors.js";
 import type { PagingAnomaly } from "./venue/snapshot.js";
 import type { HistorySummary } from "./scrape/order-summary.js";
@@ -64,18 +64,12 @@ export class EndpointHealth {
     this.#now = now;
   }
 
-  /** A collection as it ends, once however many scrapes it serves, none included: a late one is a failure too. */
-  record(result: AccountResult | MarketsResult): void {
-    if (!("account" in result)) return this.#outcome(result.outcome);
-    for (const outcome of result.outcomes) this.#outcome(outcome);
-    if (result.history !== undefined) this.#pagingOf(result.account, result.history);
-  }
-
   lastFailure(endpoint: string, account: string | undefined): LastFailure | undefined {
     return this.#failures.get(key(endpoint, account));
   }
 
-  #outcome(o: EndpointOutcome): void {
+  /** One endpoint call of a collection, once however many scrapes it serves, none included: a late one is a failure too. */
+  record(o: EndpointOutcome): void {
     const at = key(o.endpoint, o.account);
     this.#self.upstreamCall(o.endpoint, o.ok ? undefined : o.reason);
     if (!o.ok && o.reason !== undefined) {
@@ -92,7 +86,8 @@ export class EndpointHealth {
     else this.#logger.warn({ ...fields, reason: o.reason, error: o.message }, "venue endpoint failing");
   }
 
-  #pagingOf(account: string, history: HistorySummary): void {
+  /** A history read's paging anomalies, as its collection ends. */
+  paging(account: string, history: HistorySummary): void {
     const kinds = (Object.keys(history.anomalies) as PagingAnomaly[]).sort();
     for (const kind of kinds) this.#self.pagingAnomaly(kind, history.anomalies[kind]!);
     const now = kinds.join(",");

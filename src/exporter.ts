@@ -15,7 +15,30 @@ import { SelfMetrics } from "./metrics/self.js";
 import type { Deadline } from "./util/deadline.js";
 import { EndpointHealth } from "./endpoint-health.js";
 import { closePool, venuePool } from "./venue/http.js";
+import { RequestPace } from "./venue/request-pace.js";
 import { redact } from "./util/redact.js";
+import { Places } from "./util/places.js";
+
+/** An answer made once and shared; `body` is kept so a later /metrics scrape appends own metrics as they are then. */
+interface Made {
+  answer: Answer;
+  body: SharedBody;
+  dropped: number;
+}
+
+/** No answer slot (--web.max-requests) freed within the scrape's deadline: the route answers 503. */
+export class NoAnswerSlot extends Error {
+  override name = "NoAnswerSlot";
+}
+
+/** `promise`, or undefined once `deadline` passes first; a scrape already past it (answered with what is done) waits its turn. */
+function within<T>(deadline: Deadline, promise: Promise<T>): Promise<T | undefined> {
+  if (deadline.signal.aborted) return promise;
+  const { promise: passed, resolve } = Promise.withResolvers<undefined>();
+  const onAbort = () => resolve(undefined);
+  deadline.signal.addEventListener("abort", onAbort, { once: true });
+  return Promise.race([promise, passed]).finally(() => deadline.signal.removeEventListener("abort", onAbort));
+}
 
 export class Exporter {
   readonly self: SelfMetrics;
@@ -25,11 +48,13 @@ export class Exporter {
   /** The venue's health per endpoint and account, for the logs, the metrics and the status page. */
   readonly health: EndpointHealth;
   readonly #pool: ReturnType<typeof venuePool>;
-  /** A collection is rendered and compressed once however many scrapes it serves; /metrics keeps its body to append own metrics. */
-  readonly #answers = new Map<
-    string,
-    { results: unknown[]; renderedAt: number; answer: Promise<Answer>; accountsBody: SharedBody | undefined; dropped: number }
-  >();
+  /** A collection is rendered and compressed once however many scrapes it serves. */
+  readonly #answers = new Map<string, { results: unknown[]; renderedAt: number; made: Promise<Made> }>();
+  /** Answers made at once (--web.max-requests): the exporter's own work; a scrape waiting for the venue holds none. */
+  readonly #answerSlots: Places;
+  /** Collections at the venue at once, and its request budget: kept across reloads with the pool, as the venue sees one exporter. */
+  readonly #collectionPlaces: Places;
+  readonly #pace: RequestPace | undefined;
   /** Each probe answer's debug report, as long as the answer is kept: every debug probe served it writes the same bytes. */
   readonly #reports = new WeakMap<Answer, Answer>();
   readonly #now: () => number;
@@ -46,6 +71,12 @@ export class Exporter {
     this.#config = config;
     this.health = new EndpointHealth(logger, self, now);
     this.#pool = venuePool(config.venue.maxConnections, () => this.self.venueConnectionWaits.inc());
+    const { maxConnections, maxRequestsPerSecond: perSecond } = config.venue;
+    this.#pace = perSecond > 0 ? new RequestPace(perSecond, (ms) => this.self.venueBudgetWaited(ms)) : undefined;
+    // With a budget, a collection in flight waits for at most about a second of it: its own deadline is not spent in line.
+    this.#collectionPlaces = new Places(perSecond > 0 ? Math.min(maxConnections, Math.ceil(perSecond)) : maxConnections);
+    this.#answerSlots = new Places(config.scrape.maxInFlight === 0 ? Number.POSITIVE_INFINITY : config.scrape.maxInFlight);
+    this.self.venueBudget(perSecond);
     this.#scraper = this.#scraperFor(config);
   }
 
@@ -54,9 +85,12 @@ export class Exporter {
       config,
       {
         pool: this.#pool,
+        pace: this.#pace,
+        places: this.#collectionPlaces,
         onAnswer: (endpoint, code) => this.self.requests.inc({ endpoint, code }),
         onInvalidFields: (endpoint, counts) => this.self.invalidFields(endpoint, counts),
-        onCollected: (result) => this.health.record(result),
+        onOutcome: (outcome) => this.health.record(outcome),
+        onHistory: (account, history) => this.health.paging(account, history),
       },
       this.#now,
       this.#orderOutcomes,
@@ -83,13 +117,14 @@ export class Exporter {
     return this.#scraper.account(name);
   }
 
-  /** Scrapes served the same collection share one answer; a later one gets its body with own metrics as they are now. */
+  /** Scrapes served the same collection share one answer; rejects with NoAnswerSlot when no slot freed before the deadline. */
   async metrics(deadline: Deadline, options: ScrapeOptions = {}): Promise<Answer> {
     const startedBy = options.accounts === undefined ? "a /metrics scrape" : "a probe";
-    return (await this.#serve(deadline, { startedBy, ...options })).answer;
+    return (await this.#serve(deadline, { startedBy, ...options })).made.answer;
   }
 
-  async #serve(deadline: Deadline, options: ScrapeOptions): Promise<{ answer: Promise<Answer>; result: ScrapeResult; dropped: number }> {
+  /** The collections of a scrape, then their answer: made in a slot, or the one already made for the same collections. */
+  async #serve(deadline: Deadline, options: ScrapeOptions): Promise<{ made: Made; result: ScrapeResult }> {
     const result = await this.#scraper.scrape(deadline, options);
     this.latest.served(result);
     // A probe (accounts named) is a pure target: the exporter's own metrics stay on /metrics.
@@ -97,17 +132,24 @@ export class Exporter {
     const answerKey = `${own ? "all" : "probe"}|${result.accounts.map((a) => a.account).join("\u0000")}|${result.marketFamilies ? "m" : ""}`;
     const results = [...result.accounts, result.markets, result.thresholds];
     const last = this.#answers.get(answerKey);
+    let made: Promise<Made>;
     if (last?.results.length === results.length && last.results.every((x, i) => x === results[i])) {
       // A reload's outcome or a rejected scrape must not wait for the next collection to show.
-      const answer = last.accountsBody === undefined || result.collectedAt <= last.renderedAt ? last.answer : this.#withOwnMetrics(last.accountsBody);
-      return { answer, result, dropped: last.dropped };
+      const again = own && result.collectedAt > last.renderedAt;
+      made = again ? last.made.then(async (m) => ({ ...m, answer: await this.#withOwnMetrics(m.body) })) : last.made;
+    } else {
+      made = this.#answerSlots.run(async () => {
+        const { text, dropped } = this.#render(result);
+        const body = new SharedBody(text);
+        return { answer: own ? await this.#withOwnMetrics(body) : new Answer(body), body, dropped };
+      });
+      // Stored before it is made, so the scrapes resuming right after this one share it.
+      this.#answers.set(answerKey, { results, renderedAt: this.#now(), made });
     }
-    const { text, dropped } = this.#render(result);
-    const body = new SharedBody(text);
-    const answer = own ? this.#withOwnMetrics(body) : Promise.resolve(new Answer(body));
-    // Stored before it resolves, so the scrapes resuming right after this one find it.
-    this.#answers.set(answerKey, { results, renderedAt: this.#now(), answer, accountsBody: own ? body : undefined, dropped });
-    return { answer, result, dropped };
+    const done = await within(deadline, made);
+    if (done !== undefined) return { made: done, result };
+    this.self.scrapesRejected.inc();
+    throw new NoAnswerSlot("no answer slot freed within the scrape's deadline");
   }
 
   /** The exporter's own metrics alone, for the job beside /probe: no venue call, where /metrics collects every account. */
@@ -116,18 +158,17 @@ export class Exporter {
   }
 
   /** A debug probe of one account (undefined: the market target): the report of the collection served, made once per answer. */
-  async debug(deadline: Deadline, account: AccountConfig | undefined, waitedMs = 0): Promise<Answer> {
+  async debug(deadline: Deadline, account: AccountConfig | undefined): Promise<Answer> {
     const options = account === undefined ? { accounts: [], marketFamilies: true } : { accounts: [account.name], marketFamilies: false };
-    const { answer, result, dropped } = await this.#serve(deadline, { ...options, waitedMs, startedBy: "a debug probe" });
-    const served = await answer;
-    const made = this.#reports.get(served);
-    if (made !== undefined) return made;
+    const { made, result } = await this.#serve(deadline, { ...options, startedBy: "a debug probe" });
+    const known = this.#reports.get(made.answer);
+    if (known !== undefined) return known;
     const collected = account === undefined ? result.markets : result.accounts[0];
     const startedAt = account === undefined ? result.markets?.readAt : result.accounts[0]?.startedAt;
     const collection = { startedAt, minIntervalSeconds: this.#config.scrape.minCollectionIntervalSeconds };
-    const text = debugReport({ account, log: collected?.log, result, dropped, exposition: served.text(), collection });
+    const text = debugReport({ account, log: collected?.log, result, dropped: made.dropped, exposition: made.answer.text(), collection });
     const report = new Answer(new SharedBody(redact(text)));
-    this.#reports.set(served, report);
+    this.#reports.set(made.answer, report);
     return report;
   }
 

@@ -73,8 +73,6 @@ export async function startService(config: Config, logger: Logger, options: Serv
       offsetSeconds: config.scrape.timeoutOffsetSeconds,
       maxSeconds: config.scrape.maxTimeoutSeconds,
     },
-    maxInFlight: config.scrape.maxInFlight,
-    maxQueued: config.scrape.maxQueued,
     servedElsewhere: (name) => servedByOtherShard(current, name),
     telemetryPath: config.web.telemetryPath,
     routePrefix: routePrefix(config),

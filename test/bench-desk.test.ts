@@ -18,7 +18,7 @@ const run = promisify(execFile);
 const TSC = join(REPO_ROOT, "node_modules/typescript/bin/tsc");
 const SHARDS = join(REPO_ROOT, "dist-bench/bench/shards.js");
 const SCALE = join(REPO_ROOT, "dist-bench/bench/accounts-scale.js");
-const TINY = { BENCH_ACCOUNTS: "20", BENCH_SHARDS: "2", BENCH_INTERVALS: "3", BENCH_INTERVAL_SECONDS: "2" };
+const TINY = { BENCH_ACCOUNTS: "20", BENCH_SHARDS: "2", BENCH_INTERVALS: "3", BENCH_INTERVAL_SECONDS: "2", BENCH_VENUE_LATENCY_MS: "0" };
 
 /**
  * Ctrl-C to `bench` once `children` gives the processes it has started (`count` of them, when given): it exits 130 and
@@ -44,11 +44,21 @@ beforeAll(async () => {
 }, 120_000);
 
 describe("npm run bench:scale", () => {
-  it("10 accounts, 2 intervals of 1 s: every target up, each bound answering, the exporter and the bound side by side", async () => {
-    const env = { ...process.env, BENCH_ACCOUNTS: "10", BENCH_INTERVALS: "2", BENCH_INTERVAL_SECONDS: "1" };
+  it("10 accounts, 2 intervals of 1 s at 0 and 100 ms: every target up, each bound answering, the exporter and the bound side by side", async () => {
+    const env = { ...process.env, BENCH_ACCOUNTS: "10", BENCH_INTERVALS: "2", BENCH_INTERVAL_SECONDS: "1", BENCH_VENUE_LATENCY_MS: "0,100" };
     const { stdout } = await run(process.execPath, [SCALE], { cwd: REPO_ROOT, env, timeout: 80_000 });
-    expect(stdout).toContain("targets up at the last interval: 11 of 11 (goal all: met)");
-    expect(stdout).toContain("503s after the first interval: 0 (goal 0: met)");
+    // One exporter row per latency, each with every target up and every probe after the first interval 200.
+    const lines = stdout.split("\n");
+    expect(lines.filter((l) => l.startsWith("10 accounts, one collateral each")).map((l) => l.slice(l.lastIndexOf(";") + 2))).toEqual([
+      "venue latency 0 (loopback)",
+      "venue latency 100 ms (±10%)",
+    ]);
+    expect(lines.filter((l) => l === "targets up at the last interval: 11 of 11 (goal all: met)")).toHaveLength(2);
+    expect(lines.filter((l) => l.startsWith("503s after the first interval: 0 (goal 0: met)"))).toHaveLength(2);
+    expect(stdout).toMatch(/^after the first interval: 11 of 11 probes 200 \(goal all: met\); p50 of a probe [\d.]+ ms$/m);
+    expect(stdout).toMatch(
+      /^after the first interval: 11 of 11 probes 200 \(goal all: met\); p50 of a probe [\d.]+ ms \([\d.]+ round trips of 100 ms; goal ≤ 2.5: (met|MISSED)\)$/m,
+    );
     const bounds = stdout.split("\n").filter((l) => l.startsWith("bound"));
     expect(
       bounds.map((l) => l.slice(0, l.indexOf(","))),
@@ -109,7 +119,8 @@ describe("npm run bench:shards", () => {
     const env = { ...process.env, ...TINY, BENCH_INTERVALS: "2", BENCH_VENUE_LATENCY_MS: "200" };
     const { stdout } = await run(process.execPath, [SHARDS], { cwd: REPO_ROOT, env, timeout: 60_000 });
     const lines = stdout.split("\n");
-    expect(lines[1]).toMatch(/; venue latency 200 ms \(±10%\)$/);
+    expect(lines[1]).toMatch(/; venue latencies 200 ms$/);
+    expect(lines).toContain("venue latency 200 ms (±10%):");
     expect(lines).toContain("every target up after the first interval: yes");
     // The first interval's probes each wait for a collection of at least one venue answer held 180 ms or more.
     const first = lines[lines.findIndex((l) => l.startsWith("interval ")) + 1]!.trim().split(/\s{2,}/);
@@ -124,7 +135,7 @@ describe("npm run bench:shards", () => {
     const { stdout } = await run(process.execPath, [SHARDS], { cwd: REPO_ROOT, env, timeout: 60_000 }).finally(() =>
       rmSync(dirname(base), { recursive: true, force: true }),
     );
-    expect(stdout).toContain(`the base build (${base}), the same way on a fresh simulator:`);
+    expect(stdout).toContain(`the base build (${base}), the same way on a fresh simulator, 0 ms:`);
     expect(stdout.split("\n").filter((l) => l.startsWith("replicas: "))).toEqual([
       `replicas: ${join(REPO_ROOT, "dist/main.js")}`,
       `replicas: ${join(base, "main.js")}`,
@@ -135,8 +146,8 @@ describe("npm run bench:shards", () => {
     const rows = lines.slice(header + 1, header + 3).map((l) => l.trim().split(/\s{2,}/));
     // build, every target up, 503s, errors: both builds alike.
     expect(rows.map((r) => r.slice(0, 4))).toEqual([
-      ["this build", "yes", "0", "0"],
-      ["base", "yes", "0", "0"],
+      ["this build, 0 ms", "yes", "0", "0"],
+      ["base, 0 ms", "yes", "0", "0"],
     ]);
   }, 90_000);
 

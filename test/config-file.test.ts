@@ -44,7 +44,6 @@ describe("the example config file", () => {
       timeoutOffsetSeconds: 0.5,
       maxTimeoutSeconds: 60,
       maxInFlight: 40,
-      maxQueued: 0,
       maxSeries: 200000,
       maxOrderOutcomeSeries: 1000,
     });

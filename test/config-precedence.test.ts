@@ -11,6 +11,7 @@ import { createInterface } from "node:readline";
 import bcrypt from "bcryptjs";
 import { stringify } from "yaml";
 import { describe, expect, it, onTestFinished } from "vitest";
+import { parseCommandLine } from "../src/cli/flags.js";
 import { ConfigFile } from "../src/config/file.js";
 import { buildConfig } from "../src/config/load.js";
 import { SETTING_LIST } from "../src/config/settings.js";
@@ -44,12 +45,12 @@ const SAMPLES: Record<string, [file: unknown, env: string, flag?: string]> = {
   "venue.max_retry_after_seconds": [0, "5"],
   "venue.markets_cache_seconds": [0, "30"],
   "venue.max_connections": [8, "9", "10"],
+  "venue.max_requests_per_second": [50, "60", "70"],
   "scrape.min_collection_interval_seconds": [0, "5"],
   "scrape.default_timeout_seconds": [3, "4"],
   "scrape.timeout_offset_seconds": [0, "1.5"],
   "scrape.max_timeout_seconds": [20, "30"],
   "scrape.max_in_flight": [2, "3", "0"],
-  "scrape.max_queued": [5, "6", "7"],
   "scrape.max_series": [500, "600"],
   "scrape.max_order_outcome_series": [50, "60"],
 };
@@ -78,12 +79,12 @@ const READ: Record<string, (c: Config) => unknown> = {
   "venue.max_retry_after_seconds": (c) => c.venue.maxRetryAfterSeconds,
   "venue.markets_cache_seconds": (c) => c.venue.marketsCacheSeconds,
   "venue.max_connections": (c) => c.venue.maxConnections,
+  "venue.max_requests_per_second": (c) => c.venue.maxRequestsPerSecond,
   "scrape.min_collection_interval_seconds": (c) => c.scrape.minCollectionIntervalSeconds,
   "scrape.default_timeout_seconds": (c) => c.scrape.defaultTimeoutSeconds,
   "scrape.timeout_offset_seconds": (c) => c.scrape.timeoutOffsetSeconds,
   "scrape.max_timeout_seconds": (c) => c.scrape.maxTimeoutSeconds,
   "scrape.max_in_flight": (c) => c.scrape.maxInFlight,
-  "scrape.max_queued": (c) => c.scrape.maxQueued,
   "scrape.max_series": (c) => c.scrape.maxSeries,
   "scrape.max_order_outcome_series": (c) => c.scrape.maxOrderOutcomeSeries,
 };
@@ -129,6 +130,14 @@ describe("precedence of every setting in the table", () => {
       "venue.reuse_unchanged_bodies: removed (no effect since the venue client was rewritten), ignored; delete it",
       "TRADING_REUSE_UNCHANGED_BODIES: removed (no effect since the venue client was rewritten), ignored; delete it",
     ]);
+  });
+
+  it("scrape.max_queued, removed: refused from the file and the variable, each in one line that says why", () => {
+    const why = "removed: a scrape waiting for the venue no longer holds a slot of --web.max-requests, so there is no line to size; delete it";
+    expect(() => buildConfig({ env: { TRADING_MAX_QUEUED_SCRAPES: "334" } }, fileWith("scrape.max_queued", 334))).toThrowError(
+      `TRADING_MAX_QUEUED_SCRAPES: ${why}\nscrape.max_queued: ${why}`,
+    );
+    expect(parseCommandLine(["--scrape.max-queued=334"]).problems).toEqual([`command line: --scrape.max-queued: ${why}`]);
   });
 
   it("names the source of a bad value: the flag, the variable or the key", () => {

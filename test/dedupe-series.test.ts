@@ -98,7 +98,7 @@ describe("families distinct by construction", () => {
           outcomes: [],
           accountInfos: [],
           activeOrders: summarizeActive({ orders, limit: 100 }),
-          history: summarizeHistory({ orders, truncated: false, anomalies: {} }),
+          history: summarizeHistory({ orders, truncated: false, askNext: 1, anomalies: {} }),
           orderCounts: undefined,
         };
         const scrape: ScrapeResult = { collectedAt: 0, accounts: [account], markets: undefined, marketFamilies: false };

@@ -40,11 +40,7 @@ async function exporterOn(url: string, env: Record<string, string> = {}): Promis
   });
   const logger = createLogger("error", new Writable({ write: (_c, _e, done) => done() }));
   const exporter = new Exporter(config, logger, new SelfMetrics({ defaultMetrics: false }));
-  const server = await listen(
-    createApp({ exporter, logger, timeouts: { defaultSeconds: 5, offsetSeconds: 0.5, maxSeconds: 10 }, maxInFlight: 5 }),
-    "127.0.0.1",
-    0,
-  );
+  const server = await listen(createApp({ exporter, logger, timeouts: { defaultSeconds: 5, offsetSeconds: 0.5, maxSeconds: 10 } }), "127.0.0.1", 0);
   running.push({ server, exporter });
   const scrape = async (accept?: string) => {
     const res = await fetch(new URL("/metrics", server.url), accept === undefined ? {} : { headers: { accept } });
@@ -125,7 +121,7 @@ describe("order outcome counters", () => {
 
 function read(ids: number[], truncated = false): { active: ActiveOrders; history: OrderHistory } {
   const orderOf = (id: number): Order => ({ id: String(id), marketId: "M", status: "FILLED", rejectionCode: undefined }) as unknown as Order;
-  return { active: { orders: [], limit: 1 }, history: { orders: ids.map(orderOf), truncated, anomalies: {} } };
+  return { active: { orders: [], limit: 1 }, history: { orders: ids.map(orderOf), truncated, askNext: 1, anomalies: {} } };
 }
 
 describe("the memory of seen order ids", () => {
@@ -173,7 +169,7 @@ describe("the memory of seen order ids", () => {
   it("counts each status of an id once, however many it goes through and in whatever order", () => {
     const outcomes = new OrderOutcomes();
     const as = (status: string, id = "7"): OrderHistory =>
-      ({ orders: [{ id, marketId: "M", status, rejectionCode: undefined }], truncated: false, anomalies: {} }) as unknown as OrderHistory;
+      ({ orders: [{ id, marketId: "M", status, rejectionCode: undefined }], truncated: false, askNext: 1, anomalies: {} }) as unknown as OrderHistory;
     const active: ActiveOrders = { orders: [], limit: 1 };
     outcomes.observe("a", active, as("CREATED", "0"), 100, 1000); // the baseline
     for (const status of ["CREATED", "PARTIAL", "FILLED", "PARTIAL", "CREATED", "FILLED", "PART", "ED"]) outcomes.observe("a", active, as(status), 100, 1000);
@@ -213,7 +209,7 @@ function everNew(collection: number, n: number): OrderHistory {
     status: `S${collection}-${i}`,
     rejectionCode: `C${collection}-${i}`,
   }));
-  return { orders, truncated: false, anomalies: {} } as unknown as OrderHistory;
+  return { orders, truncated: false, askNext: 1, anomalies: {} } as unknown as OrderHistory;
 }
 
 describe("the bound on an account's order-outcome series", () => {
@@ -250,7 +246,7 @@ describe("the bound on an account's order-outcome series", () => {
     outcomes.observe("a", active, everNew(0, 3), 100, 4);
     outcomes.observe("a", active, everNew(1, 1), 100, 4);
     const again = (id: string, marketId: string, status: string, rejectionCode: string) =>
-      ({ orders: [{ id, marketId, status, rejectionCode }], truncated: false, anomalies: {} }) as unknown as OrderHistory;
+      ({ orders: [{ id, marketId, status, rejectionCode }], truncated: false, askNext: 1, anomalies: {} }) as unknown as OrderHistory;
     outcomes.observe("a", active, again("x", "M0-0", "S0-0", "C0-0"), 100, 4);
     outcomes.observe("a", active, again("y", "other", "other", "other"), 100, 4);
     const counts = outcomes.peek("a")!;

@@ -106,13 +106,10 @@ describe("the StatefulSet's resources", () => {
   });
 });
 
-describe("the waiting line", () => {
-  it("holds the probes that arrive in half the ScrapeConfig's timeout at the accounts per replica it is sized for", () => {
-    const sizedFor = Number(/sized for ([\d,]+) accounts per replica/i.exec(readRepoFile(`${DIR}/statefulset.yaml`))?.[1]?.replaceAll(",", ""));
+describe("the config file", () => {
+  it("sets no scrape limit: the shipped defaults serve the accounts per replica it is sized for", () => {
     const file = parse(String(dig(configMap, "data", "trading-exporter.yml"))) as Obj;
-    const seconds = (q: unknown) => Number(/^(\d+)s$/.exec(String(q))?.[1]);
-    const [interval, timeout] = [seconds(dig(scrapeConfig, "spec", "scrapeInterval")), seconds(dig(scrapeConfig, "spec", "scrapeTimeout"))];
-    expect(dig(file, "scrape", "max_queued")).toBe(Math.ceil((sizedFor * timeout) / (2 * interval)));
+    expect(dig(file, "scrape")).toBeUndefined();
   });
 });
 

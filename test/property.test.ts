@@ -106,7 +106,7 @@ async function scrapeOf(b: { account: unknown; active: unknown; history: unknown
         outcomes: [ok("account_info", !!info), ok("orders_active", !!active), ok("orders_history", !!history)],
         accountInfos: info ? [info] : [],
         activeOrders: active ? summarizeActive({ orders: active, limit: 5 }) : undefined,
-        history: history ? summarizeHistory({ orders: history, truncated: false, anomalies: {} }) : undefined,
+        history: history ? summarizeHistory({ orders: history, truncated: false, askNext: 1, anomalies: {} }) : undefined,
       },
     ],
     markets: { outcome: ok("markets", !!markets), markets, readAt: 0, maxAgeSeconds: 60 },

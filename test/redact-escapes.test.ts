@@ -92,7 +92,7 @@ async function collected(b: ReturnType<typeof bodies>): Promise<ScrapeResult> {
         outcomes: [ok("account_info"), ok("orders_active"), ok("orders_history")],
         accountInfos: [info],
         activeOrders: summarizeActive({ orders: active, limit: 1000 }),
-        history: summarizeHistory({ orders: history, truncated: false, anomalies: {} }),
+        history: summarizeHistory({ orders: history, truncated: false, askNext: 1, anomalies: {} }),
       },
     ],
     markets: { outcome: ok("markets"), markets, readAt: 0, maxAgeSeconds: 60 },

@@ -48,15 +48,20 @@ async function samples(res: Response) {
 const venueCalls = (r: Rig) => [ACCOUNT, ACTIVE, HISTORY, MARKETS].reduce((n, path) => n + (r.venue.requests.get(path) ?? 0), 0);
 
 describe.each(["/metrics", "/probe?target=acct"])("%s: a collection owns its deadline", (path) => {
-  it("a scrape with a tiny deadline is answered from the previous collection and the next scraper gets the new one, up", async () => {
+  it("a scrape with a tiny deadline is answered with what is done, the rest timed out, and the next scraper gets the collection it started", async () => {
     const r = await start();
     expect(valueOf(await samples(await r.get(path)), "trading_up", { account: "acct" })).toBe(1);
     r.clock.now = START_MS + INTERVAL_S * 1000;
     const release = r.hold();
     // Answered while the venue still holds every answer: the short scrape did not wait for the collection it started.
     const short = await samples(await r.get(path, "0.000001"));
-    expect(valueOf(short, "trading_up", { account: "acct" })).toBe(1);
-    expect(valueOf(short, "trading_collection_timestamp_seconds", { account: "acct" })).toBe(START_MS / 1000);
+    expect(valueOf(short, "trading_up", { account: "acct" })).toBe(0);
+    for (const endpoint of ["account_info", "orders_active", "orders_history"]) {
+      expect(valueOf(short, "trading_scrape_success", { account: "acct", endpoint })).toBe(0);
+    }
+    // The collection under way dates the answer, which has no series of its endpoints.
+    expect(valueOf(short, "trading_collection_timestamp_seconds", { account: "acct" })).toBe(START_MS / 1000 + INTERVAL_S);
+    expect(short.some((s) => s.name === "trading_account_collateral_balance")).toBe(false);
     expect(r.venue.requests.get(ACCOUNT)).toBe(2);
     const long = r.get(path, "10");
     r.clock.now += 1000;
@@ -153,20 +158,19 @@ describe("debug probes are admitted like any scrape", () => {
     expect(await res.text()).toBe(first.text());
   });
 
-  it("past --web.max-requests a debug probe is a 503 like any scrape", async () => {
+  it("waiting for the venue holds no slot of --web.max-requests: probes past it are answered 200 from the one collection", async () => {
     const r = await start({}, 2);
     const release = r.hold();
-    const held = [r.get("/probe?target=acct&debug=true"), r.get("/probe?target=acct")];
+    const probes = [...Array.from({ length: 5 }, () => r.get("/probe?target=acct&debug=true")), r.get("/probe?target=acct")];
     await expect.poll(() => r.venue.requests.get(ACCOUNT) ?? 0).toBe(1);
-    const refused = await r.get("/probe?target=acct&debug=true");
-    expect(refused.status).toBe(503);
     release();
-    for (const res of await Promise.all(held)) expect(res.status).toBe(200);
+    for (const res of await Promise.all(probes)) expect(res.status).toBe(200);
+    expect(r.venue.requests.get(ACCOUNT)).toBe(1);
   });
 });
 
 describe("a collection the venue answers late", () => {
-  it("counts a timeout and logs it when it ends, though every scrape was served the collection before", async () => {
+  it("counts a timeout once, when a scrape is answered without the endpoint, and not again when the collection ends", async () => {
     const lines: string[] = [];
     const r = await start({ TRADING_SCRAPE_TIMEOUT_SECONDS: "0.3" }, 100, lines);
     const timeouts = async () =>
@@ -177,9 +181,13 @@ describe("a collection the venue answers late", () => {
     expect(valueOf(await samples(await r.get("/probe?target=acct")), "trading_up", { account: "acct" })).toBe(1);
     r.clock.now = START_MS + INTERVAL_S * 1000;
     const release = r.hold();
-    // The scrape gives up first (0.1 s) and is served the collection before; its own runs on to its 0.3 s and past them.
-    expect(valueOf(await samples(await r.get("/probe?target=acct", "0.6")), "trading_up", { account: "acct" })).toBe(1);
-    await expect.poll(timeouts).toBe(1);
+    // The scrape gives up first (0.1 s) and is answered without the endpoints; the collection runs on to its 0.3 s.
+    expect(valueOf(await samples(await r.get("/probe?target=acct", "0.6")), "trading_up", { account: "acct" })).toBe(0);
+    expect(await timeouts()).toBe(1);
+    // A scrape with time to wait joins the collection and is answered as it ends, at its own 0.3 s deadline:
+    // the call is not counted a second time.
+    expect(valueOf(await samples(await r.get("/probe?target=acct", "10")), "trading_up", { account: "acct" })).toBe(0);
+    expect(await timeouts()).toBe(1);
     const calls = valueOf(parseExposition(await r.exporter.self.registry.metrics()), "trading_exporter_upstream_calls_total", { endpoint: "account_info" });
     expect(calls).toBe(2);
     release();
@@ -241,37 +249,6 @@ describe("the collection's deadline at the exporter", () => {
   });
 });
 
-describe("a scrape that waited for a slot", () => {
-  const probe = (r: Rig, waitedMs: number) => r.exporter.metrics(new Deadline(10), { accounts: ["acct"], marketFamilies: false, waitedMs });
-
-  it("is served the collection that was fresh when it arrived, without calling the venue", async () => {
-    const r = await start();
-    await probe(r, 0);
-    // Past the interval now, but it arrived 0.5 s inside it and waited 1.5 s in the line.
-    r.clock.now = START_MS + INTERVAL_S * 1000 + 1000;
-    const answer = parseExposition((await probe(r, 1500)).text());
-    expect(valueOf(answer, "trading_collection_timestamp_seconds", { account: "acct" })).toBe(START_MS / 1000);
-    expect(valueOf(answer, "trading_up", { account: "acct" })).toBe(1);
-    expect(r.venue.requests.get(ACCOUNT)).toBe(1);
-  });
-
-  it("at an interval of 0 collects again, even when a collection started while it waited", async () => {
-    const r = await start({ TRADING_MIN_COLLECTION_INTERVAL_SECONDS: "0" });
-    await probe(r, 0);
-    await probe(r, 5000);
-    expect(r.venue.requests.get(ACCOUNT)).toBe(2);
-  });
-
-  it("that arrived after the interval starts a new collection", async () => {
-    const r = await start();
-    await probe(r, 0);
-    r.clock.now = START_MS + INTERVAL_S * 1000 + 1000;
-    const answer = parseExposition((await probe(r, 500)).text());
-    expect(valueOf(answer, "trading_collection_timestamp_seconds", { account: "acct" })).toBe(START_MS / 1000 + INTERVAL_S + 1);
-    expect(r.venue.requests.get(ACCOUNT)).toBe(2);
-  });
-});
-
 describe("the market list's cache", () => {
   it("is read again when the clock is stepped back, as an account's collection is", async () => {
     const r = await start({ TRADING_MARKETS_CACHE_SECONDS: "600" });
@@ -295,34 +272,15 @@ describe("SharedCollections when a collection rejects", () => {
       const collections = new SharedCollections<number>(() => 0);
       const deadline = new Deadline(5);
       const fresh = () => true;
-      const failing = collections.get(
-        "a",
-        deadline,
-        fresh,
-        () => Promise.reject(new Error("bug")),
-        () => -1,
-      );
-      const joined = collections.get(
-        "a",
-        deadline,
-        fresh,
-        () => Promise.resolve(2),
-        () => -1,
-      );
+      const collection = (done: Promise<number>) => () => ({ done, partial: () => -1 });
+      const failing = collections.get("a", deadline, fresh, collection(Promise.reject(new Error("bug"))));
+      const joined = collections.get("a", deadline, fresh, collection(Promise.resolve(2)));
       await expect(failing).rejects.toThrow("bug");
       await expect(joined).rejects.toThrow("bug");
       // A macrotask later, an unhandled rejection would have been reported.
       await new Promise<void>((resolve) => setImmediate(resolve));
       expect(unhandled).toEqual([]);
-      await expect(
-        collections.get(
-          "a",
-          deadline,
-          fresh,
-          () => Promise.resolve(3),
-          () => -1,
-        ),
-      ).resolves.toBe(3);
+      await expect(collections.get("a", deadline, fresh, collection(Promise.resolve(3)))).resolves.toBe(3);
     } finally {
       process.off("unhandledRejection", onUnhandled);
     }

@@ -289,7 +289,7 @@ export function overviewDashboard(): DashboardBuilder {
     .withPanel(
       stat(
         "Refused in range",
-        `Scrapes answered 503 (TRADING_MAX_IN_FLIGHT_SCRAPES reached), series left out over TRADING_MAX_SERIES, duplicate series dropped, orders counted under "other" over TRADING_MAX_ORDER_OUTCOME_SERIES, connections dropped (by reason: cap, idle, read_timeout, refused) or cut by the write timeout, requests rate-limited, and venue requests that waited for one of TRADING_VENUE_MAX_CONNECTIONS in the time range: all 0 normally. ${SELF_METRICS_NOTE}`,
+        `Scrapes answered 503 (no answer slot of TRADING_MAX_IN_FLIGHT_SCRAPES freed in time), series left out over TRADING_MAX_SERIES, duplicate series dropped, orders counted under "other" over TRADING_MAX_ORDER_OUTCOME_SERIES, connections dropped (by reason: cap, idle, read_timeout, refused) or cut by the write timeout, requests rate-limited, and venue requests that waited for one of TRADING_VENUE_MAX_CONNECTIONS or for their turn in TRADING_VENUE_MAX_REQUESTS_PER_SECOND in the time range: all 0 normally. ${SELF_METRICS_NOTE}`,
         { w: 8, h: 6 },
         { unit: UNIT.count, thresholds: rising(1), decimals: 0 },
         [
@@ -301,6 +301,7 @@ export function overviewDashboard(): DashboardBuilder {
           { expr: "sum(increase(trading_exporter_http_write_timeouts_total[$__range]))", legend: "responses cut" },
           { expr: "sum(increase(trading_exporter_http_requests_rate_limited_total[$__range]))", legend: "requests rate-limited" },
           { expr: "sum(increase(trading_exporter_venue_connection_waits_total[$__range]))", legend: "venue requests waited for a connection" },
+          { expr: "sum(increase(trading_exporter_venue_budget_waits_total[$__range]))", legend: "venue requests waited for the budget" },
         ],
       ),
     )
@@ -316,10 +317,14 @@ export function overviewDashboard(): DashboardBuilder {
     .withPanel(
       timeseries(
         "Requests to the venue",
-        `Requests per second the exporter sent to the venue, by endpoint and HTTP status (error when none came back). ${SELF_METRICS_NOTE}`,
+        `Requests per second the exporter sent to the venue, by endpoint and HTTP status (error when none came back), all of them, and the request budget they must stay under (TRADING_VENUE_MAX_REQUESTS_PER_SECOND). ${SELF_METRICS_NOTE}`,
         { w: 8, h: 8 },
         { unit: UNIT.perSecond },
-        [{ expr: "sum by (endpoint, code) (rate(trading_exporter_upstream_requests_total[$__rate_interval]))", legend: "{{endpoint}} {{code}}" }],
+        [
+          { expr: "sum by (endpoint, code) (rate(trading_exporter_upstream_requests_total[$__rate_interval]))", legend: "{{endpoint}} {{code}}" },
+          { expr: "sum(rate(trading_exporter_upstream_requests_total[$__rate_interval]))", legend: "all requests" },
+          { expr: "max(trading_exporter_venue_request_budget_per_second)", legend: "request budget (0: none)" },
+        ],
       ),
     )
     .withPanel(

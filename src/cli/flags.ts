@@ -3,7 +3,7 @@
 import { parseArgs } from "node:util";
 import { nearest } from "../config/errors.js";
 import type { FlagValues } from "../config/load.js";
-import { SETTING_LIST } from "../config/settings.js";
+import { REMOVED_SETTINGS, SETTING_LIST } from "../config/settings.js";
 
 export const COMMANDS: Array<[string, string]> = [
   ["config.check", "Validate the configuration (and web config) and exit 0 or 1, without serving."],
@@ -45,6 +45,8 @@ function refusal(token: NonNullable<ReturnType<typeof parseArgs>["tokens"]>[numb
   if (token.kind === "positional") return "unexpected argument (not shown): every flag is written --name=value";
   const option = OPTIONS[token.name];
   const negated = token.rawName.startsWith("--no-");
+  const removed = REMOVED_SETTINGS.find((r) => "flag" in r && r.flag === token.name);
+  if (removed !== undefined) return `--${token.name}: removed: ${removed.why}; delete it`;
   if (option === undefined || (negated && option.type !== "boolean")) {
     const name = negated ? token.rawName.slice(2) : token.name;
     const guess = nearest(name, Object.keys(OPTIONS));

@@ -66,9 +66,18 @@ export function buildConfig({ env, flags = {} }: { env: Env; flags?: FlagValues 
     // A misspelt variable explains the "required" of the one it was meant to be, and takes its place.
     if (meant !== undefined) problems.misspelt(name, text, meant);
   }
-  for (const { key, env: name, why } of REMOVED_SETTINGS) {
-    if (valueAt(file?.data, key.split(".")) !== undefined) warnings.push(`${key}: removed (${why}), ignored; delete it`);
-    if (envValue(env, name) !== undefined) warnings.push(`${name}: removed (${why}), ignored; delete it`);
+  for (const removed of REMOVED_SETTINGS) {
+    const { key, env: name, why } = removed;
+    // A removed flag is refused by the flag parser (cli/flags.ts), which knows it too.
+    const given = [
+      [valueAt(file?.data, key.split(".")), key, key.split(".")],
+      [envValue(env, name), name, ENV_ORDER],
+    ] as const;
+    for (const [value, where, order] of given) {
+      if (value === undefined) continue;
+      if ("refused" in removed) problems.add(where, `removed: ${why}; delete it`, order);
+      else warnings.push(`${where}: removed (${why}), ignored; delete it`);
+    }
   }
   const values: Partial<Record<SettingId, unknown>> = {};
   const given: Partial<Record<SettingId, { name: string; order: Order }>> = {};

@@ -285,6 +285,15 @@ export const SETTINGS = {
     more: "Waits: `trading_exporter_venue_connection_waits_total`. [Sizing](performance.md#venue-latency).",
     parse: v.positiveInt(1024),
   },
+  "venue.max_requests_per_second": {
+    startupOnly: true,
+    flag: "venue.max-requests-per-second=N",
+    env: "TRADING_VENUE_MAX_REQUESTS_PER_SECOND",
+    default: 0,
+    help: "Requests a second to the venue, all accounts together, up to 100000 (0: no limit); the rest wait their turn.",
+    more: "Spaced evenly, collections taken in turn. Waits: `trading_exporter_venue_budget_waits_total`. [Sizing](performance.md#a-venues-request-budget).",
+    parse: v.countOrZero(100_000),
+  },
   "venue.markets_cache_seconds": {
     env: "TRADING_MARKETS_CACHE_SECONDS",
     default: 60,
@@ -326,19 +335,9 @@ export const SETTINGS = {
     flag: "web.max-requests=N",
     env: "TRADING_MAX_IN_FLIGHT_SCRAPES",
     default: 40,
-    help: "Scrapes served at once, up to 100000 (0: no limit); past it a scrape is answered 503 at once.",
-    more: "The flag is node_exporter's, with its meaning; `scrape.max_queued` lets some scrapes wait instead.",
+    help: "Answers rendered and compressed at once, up to 100000 (0: no limit); a scrape waiting for the venue holds none.",
+    more: "Unlike node_exporter's, it counts work, not requests. Past it a scrape waits within its deadline, then gets 503.",
     parse: v.countOrZero(100_000),
-  },
-  "scrape.max_queued": {
-    startupOnly: true,
-    flag: "scrape.max-queued=N",
-    env: "TRADING_MAX_QUEUED_SCRAPES",
-    default: 0,
-    help: "Scrapes that may wait for a slot once the in-flight limit is reached, up to 1000000; past them 503 at once.",
-    more: "A waiting scrape holds a socket, not a collection, for up to half its budget, then gets 503: a burst of probes after a restart waits instead of failing. [Sizing](performance.md#sizing-a-deployment).",
-    // 0 means none here, not "no limit" as for the in-flight scrapes.
-    parse: v.wholeNumber(0, 1_000_000, "a whole number from 0 to 1000000"),
   },
   "scrape.max_series": {
     env: "TRADING_MAX_SERIES",
@@ -382,10 +381,17 @@ export const SETTING_LIST = Object.entries(SETTINGS as Record<SettingId, Declare
 });
 export type Setting = (typeof SETTING_LIST)[number][1];
 
-/** Settings a release had and this one removed: still accepted, so a config that has one loads, with a warning to delete it. */
+/** Settings a release had and this one removed: a config that has one loads with a warning to delete it, or, `refused`, fails in one line saying why. */
 export const REMOVED_SETTINGS = [
   { key: "venue.reuse_unchanged_bodies", env: "TRADING_REUSE_UNCHANGED_BODIES", why: "no effect since the venue client was rewritten" },
-];
+  {
+    key: "scrape.max_queued",
+    env: "TRADING_MAX_QUEUED_SCRAPES",
+    flag: "scrape.max-queued",
+    why: "a scrape waiting for the venue no longer holds a slot of --web.max-requests, so there is no line to size",
+    refused: true,
+  },
+] satisfies Array<{ key: string; env: string; flag?: string; why: string; refused?: true }>;
 
 /** The start-up-only settings whose value differs between two configurations (a reload keeps the old one). */
 export function startupOnlyChanges(before: object, after: object): SettingId[] {

@@ -2,7 +2,7 @@
 
 import express, { type NextFunction, type Request, type Response } from "express";
 import type { Logger } from "pino";
-import type { Exporter } from "../exporter.js";
+import { type Exporter, NoAnswerSlot } from "../exporter.js";
 import type { Answer } from "../metrics/answer.js";
 import { sendMetrics } from "./metrics-response.js";
 import { Deadline } from "../util/deadline.js";
@@ -11,7 +11,6 @@ import { MARKET_TARGET } from "../config/sharding.js";
 import { libraryErrorText } from "../util/error-text.js";
 import { ConfigError } from "../config/errors.js";
 import { runbooks } from "./status/runbooks.js";
-import { ScrapeSlots } from "./scrape-slots.js";
 import { STATUS_CSS } from "./status/status-css.js";
 import { STATUS_CSS_PATH, setPageHeaders, statusPageHtml } from "./status/status-page.js";
 import type { AccountConfig } from "../config/types.js";
@@ -23,10 +22,6 @@ export interface AppOptions {
   exporter: Exporter;
   logger: Logger;
   timeouts: TimeoutPolicy;
-  /** Scrapes served at once (0: no limit); past it a scrape is answered 503 at once, unless there is room in the waiting line. */
-  maxInFlight: number;
-  /** Scrapes that may wait (up to half their budget) for a slot when all are taken; 0 (the default): none wait. */
-  maxQueued?: number;
   telemetryPath?: string;
   /** Every path is served under it ("/trading", Prometheus's --web.route-prefix); "/" when not given. */
   routePrefix?: string;
@@ -39,8 +34,8 @@ export interface AppOptions {
   servedElsewhere?: (name: string) => string | undefined;
 }
 
-/** What a scrape runs once it holds a slot, told how long it waited (the minimum interval counts from its arrival), or why it is a 400. */
-type ScrapeRun = ((deadline: Deadline, waitedMs: number) => Promise<Answer>) | { refused: string };
+/** What a scrape runs: its answer, or a NoAnswerSlot rejection when no answer slot freed within its deadline (a 503). */
+type ScrapeRun = (deadline: Deadline) => Promise<Answer>;
 
 /** Log lines quote at most this much of a request's path: a client chooses its length (up to Node's 16 KiB of headers). */
 export const LOGGED_PATH_CHARS = 100;
@@ -80,8 +75,7 @@ function plain(res: Response, status: number, text: string): void {
 }
 
 export function createApp(options: AppOptions): express.Express {
-  const { exporter, logger, timeouts, maxInFlight, maxQueued = 0, telemetryPath = "/metrics", routePrefix = "/", externalUrl } = options;
-  const slots = new ScrapeSlots(maxInFlight === 0 ? Number.POSITIVE_INFINITY : maxInFlight, maxQueued);
+  const { exporter, logger, timeouts, telemetryPath = "/metrics", routePrefix = "/", externalUrl } = options;
   const app = express();
   // Paths are exact, as in Go's ServeMux that Prometheus users know: /METRICS and /metrics/ are 404.
   app.set("case sensitive routing", true);
@@ -104,25 +98,16 @@ export function createApp(options: AppOptions): express.Express {
     plain(res, 405, "method not allowed");
   });
 
-  /** `resolve` runs once the slot is held, so a scrape that waited through a reload is served by the configuration then current. */
-  async function serveScrape(req: Request, res: Response, resolve: () => ScrapeRun, contentType?: string): Promise<void> {
+  /** A scrape waits for the venue holding nothing; the exporter takes an answer slot (--web.max-requests) only to make its answer. */
+  async function serveScrape(req: Request, res: Response, scrape: ScrapeRun, contentType?: string): Promise<void> {
     const budget = scrapeBudgetSeconds(req.get("x-prometheus-scrape-timeout-seconds"), timeouts);
     if (typeof budget === "string") return plain(res, 400, budget);
-    // Half the budget at most in the line, so a scrape let in has half left; a monotonic clock, which no one steps back.
-    const waitStarted = performance.now();
-    const waits = !slots.hasFree();
-    if (!(await slots.acquire((budget * 1000) / 2))) {
-      exporter.self.scrapesRejected.inc();
-      res.set("retry-after", "1");
-      return plain(res, 503, "too many scrapes in flight");
-    }
     try {
-      const scrape = resolve();
-      if (typeof scrape !== "function") return plain(res, 400, scrape.refused);
-      const waitedMs = waits ? performance.now() - waitStarted : 0;
-      sendMetrics(res, await scrape(new Deadline(budget - waitedMs / 1000), waitedMs), contentType);
-    } finally {
-      slots.release();
+      sendMetrics(res, await scrape(new Deadline(budget)), contentType);
+    } catch (error) {
+      if (!(error instanceof NoAnswerSlot)) throw error;
+      res.set("retry-after", "1");
+      plain(res, 503, "too many answers being made at once (--web.max-requests)");
     }
   }
 
@@ -139,12 +124,10 @@ export function createApp(options: AppOptions): express.Express {
   routes.use("/runbooks", runbooks());
 
   // Every account of this shard in one target; the market families once in a fleet, on the shard that owns them.
-  routes.get(telemetryPath, (req, res) =>
-    serveScrape(req, res, () => {
-      const marketFamilies = exporter.ownsMarkets();
-      return (deadline, waitedMs) => exporter.metrics(deadline, { marketFamilies, waitedMs });
-    }),
-  );
+  routes.get(telemetryPath, (req, res) => {
+    const marketFamilies = exporter.ownsMarkets();
+    return serveScrape(req, res, (deadline) => exporter.metrics(deadline, { marketFamilies }));
+  });
 
   // The exporter's own metrics alone (blackbox_exporter's /metrics beside /probe): a job that keeps them costs the venue nothing.
   routes.get("/exporter-metrics", async (_req, res) => {
@@ -179,21 +162,11 @@ export function createApp(options: AppOptions): express.Express {
     if (typeof target !== "string" || target === "") return plain(res, 400, `target: required (a configured account name, or ${MARKET_TARGET})`);
     const found = probeTarget(target);
     if ("refused" in found) return plain(res, 400, found.refused);
-    const debug = req.query.debug === "true";
-    const reportType = debug ? "text/plain; charset=utf-8" : undefined;
-    await serveScrape(
-      req,
-      res,
-      () => {
-        // Looked up again: a reload while this scrape waited for a slot may have removed the account.
-        const now = probeTarget(target);
-        if ("refused" in now) return now;
-        if (debug) return (deadline, waitedMs) => exporter.debug(deadline, now.account, waitedMs);
-        const options = now.account === undefined ? { accounts: [], marketFamilies: true } : { accounts: [now.account.name], marketFamilies: false };
-        return (deadline, waitedMs) => exporter.metrics(deadline, { ...options, waitedMs });
-      },
-      reportType,
-    );
+    if (req.query.debug === "true") {
+      return serveScrape(req, res, (deadline) => exporter.debug(deadline, found.account), "text/plain; charset=utf-8");
+    }
+    const options = found.account === undefined ? { accounts: [], marketFamilies: true } : { accounts: [found.account.name], marketFamilies: false };
+    await serveScrape(req, res, (deadline) => exporter.metrics(deadline, options));
   });
 
   const { reload } = options;

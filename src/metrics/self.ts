@@ -80,7 +80,11 @@ export class SelfMetrics {
     "History pages the venue answered against its paging contract, by kind: no_progress (no new order id), overlap (ids already read), more_than_asked (longer than the limit).",
     ["kind"],
   );
-  readonly scrapesRejected = counter(this, "scrapes_rejected_total", "Scrapes answered 503 at once because too many were already in flight (a count).");
+  readonly scrapesRejected = counter(
+    this,
+    "scrapes_rejected_total",
+    "Scrapes answered 503 because no answer slot of --web.max-requests freed within their deadline; waiting for the venue takes none (a count).",
+  );
   readonly #connectionsOpen = gauge(
     this,
     "http_connections_open",
@@ -106,6 +110,21 @@ export class SelfMetrics {
     this,
     "venue_connection_waits_total",
     "Requests to the venue that waited for a connection because venue.max_connections to its origin were all busy (a count).",
+  );
+  readonly #budget = gauge(
+    this,
+    "venue_request_budget_per_second",
+    "Requests a second the exporter may send to the venue's origin (venue.max_requests_per_second; 0: no budget). Its use: rate(trading_exporter_upstream_requests_total[1m]) over it.",
+  );
+  readonly #budgetWaits = counter(
+    this,
+    "venue_budget_waits_total",
+    "Requests to the venue that waited for their turn in venue.max_requests_per_second (a count).",
+  );
+  readonly #budgetWaitSeconds = counter(
+    this,
+    "venue_budget_wait_seconds_total",
+    "Seconds requests to the venue waited for their turn in venue.max_requests_per_second, all together.",
   );
   readonly #reloadOk = gauge(this, "config_last_reload_successful", "Whether the last configuration reload succeeded (1) or failed (0); 1 after start-up.");
   readonly #reloadAt = gauge(
@@ -141,6 +160,15 @@ export class SelfMetrics {
   upstreamCall(endpoint: Endpoint, reason: FailureReason | undefined): void {
     this.#calls.inc({ endpoint });
     if (reason !== undefined) this.#errors.inc({ endpoint, reason });
+  }
+
+  venueBudget(perSecond: number): void {
+    this.#budget.set(perSecond);
+  }
+
+  venueBudgetWaited(ms: number): void {
+    this.#budgetWaits.inc();
+    this.#budgetWaitSeconds.inc(ms / 1000);
   }
 
   configLoaded(ok: boolean): void {

@@ -98,6 +98,7 @@ export function summarizeHistory(history: OrderHistory): HistorySummary {
   return {
     count: history.orders.length,
     truncated: history.truncated,
+    askNext: history.askNext,
     anomalies: history.anomalies,
     statuses: rowsOf(statuses, 5, (g) => [g.n]),
     rejections: rowsOf(rejections, 2, (g) => [g.n]),

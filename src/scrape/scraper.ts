@@ -10,11 +10,12 @@ import { VenueClient, type CallContext, type ClientHooks, type RequestTrace } fr
 import type { Endpoint } from "../venue/endpoints.js";
 import { VenueError } from "../venue/errors.js";
 import type { AccountInfo } from "../venue/snapshot.js";
-import type { OrderOutcomes } from "./order-tally.js";
+import type { OrderCounts, OrderOutcomes } from "./order-tally.js";
 import type { AccountResult, CollectionLog, EndpointOutcome, MarketsResult, ScrapeResult } from "./result.js";
-import { summarizeActive, summarizeHistory } from "./order-summary.js";
+import { type ActiveSummary, type HistorySummary, summarizeActive, summarizeHistory } from "./order-summary.js";
 import { mergeOutcomes, runEndpoint } from "./runner.js";
-import { SharedCollections } from "./shared-collections.js";
+import { type Collection, SharedCollections } from "./shared-collections.js";
+import type { Places } from "../util/places.js";
 
 export interface ScrapeOptions {
   accounts?: string[];
@@ -22,14 +23,16 @@ export interface ScrapeOptions {
   marketFamilies?: boolean;
   /** Who starts a collection this scrape starts, for the debug report of every probe served it ("a /metrics scrape"). */
   startedBy?: string;
-  /** How long the scrape waited for a slot: freshness is judged from its arrival, so a scrape held up adds no collection. */
-  waitedMs?: number;
 }
 
 export interface ScraperHooks extends ClientHooks {
+  /** The collections at the venue at once (venue.max_connections, and the budget's requests a second): the rest wait in turn. */
+  places: Places;
   onInvalidFields(endpoint: Endpoint, counts: Map<string, number>): void;
-  /** Every collection as it ends, whether or not a scrape is still waiting for it: a late one is a failure too. */
-  onCollected(result: AccountResult | MarketsResult): void;
+  /** Each endpoint call of a collection, once: as it ends, or as a timeout when a scrape was answered without it. */
+  onOutcome(outcome: EndpointOutcome): void;
+  /** A history read's paging, as its collection ends. */
+  onHistory(account: string, history: HistorySummary): void;
 }
 
 /** What a collection depends on, credentials included (revealed only into the hash), thresholds not (no venue call reads them). */
@@ -125,11 +128,10 @@ export class Scraper {
   async scrape(deadline: Deadline, options: ScrapeOptions = {}): Promise<ScrapeResult> {
     const names = options.accounts ?? this.accountNames();
     const collectedAt = this.#now();
-    const arrivedAt = collectedAt - (options.waitedMs ?? 0);
     const startedBy = options.startedBy ?? "a scrape";
     const [accounts, markets] = await Promise.all([
-      Promise.all(names.map((name) => this.#account(name, deadline, arrivedAt, startedBy))),
-      this.#markets(deadline, arrivedAt, startedBy),
+      Promise.all(names.map((name) => this.#account(name, deadline, collectedAt, startedBy))),
+      this.#markets(deadline, collectedAt, startedBy),
     ]);
     return { collectedAt, accounts, markets, marketFamilies: options.marketFamilies ?? true, thresholds: this.#thresholds };
   }
@@ -139,20 +141,7 @@ export class Scraper {
       name,
       deadline,
       (_, startedAt) => this.#isRecent(startedAt, arrivedAt),
-      async () => {
-        const result = await this.#scrapeAccount(name, newLog(startedBy));
-        this.#hooks.onCollected(result);
-        return result;
-      },
-      () => ({
-        account: name,
-        startedAt: undefined,
-        outcomes: (["account_info", "orders_active", "orders_history"] as const).map((e) => timedOut(e, name)),
-        accountInfos: [],
-        activeOrders: undefined,
-        history: undefined,
-        orderCounts: this.#orderOutcomes.peek(name),
-      }),
+      (last) => this.#collectAccount(name, newLog(startedBy), last),
     );
   }
 
@@ -171,22 +160,27 @@ export class Scraper {
       MARKETS,
       deadline,
       (result, startedAt) => cached(result) || this.#isRecent(startedAt, arrivedAt),
-      () => this.#fetchMarkets(newLog(startedBy)),
-      () => ({
-        outcome: timedOut("markets", undefined),
-        markets: undefined,
-        readAt: this.#now(),
-        maxAgeSeconds: this.#marketsTtlMs / 1000,
-      }),
+      () => this.#collectMarkets(newLog(startedBy)),
     );
   }
 
-  async #fetchMarkets(log: CollectionLog): Promise<MarketsResult> {
-    const deadline = new Deadline(this.#collectionSeconds);
-    const run = await this.#call("markets", undefined, deadline, (ctx) => this.#publicClient.markets(ctx), log);
-    const result = { outcome: run.outcome, markets: run.value, readAt: this.#now(), maxAgeSeconds: this.#marketsTtlMs / 1000, log };
-    this.#hooks.onCollected(result);
-    return result;
+  #collectMarkets(log: CollectionLog): Collection<MarketsResult> {
+    const { places } = this.#hooks;
+    let counted = false;
+    const done = places.run(async () => {
+      const deadline = new Deadline(this.#collectionSeconds);
+      const run = await this.#call("markets", undefined, deadline, (ctx) => this.#publicClient.markets(ctx), log);
+      if (!counted) this.#hooks.onOutcome(run.outcome);
+      counted = true;
+      return { outcome: run.outcome, markets: run.value, readAt: this.#now(), maxAgeSeconds: this.#marketsTtlMs / 1000, log };
+    });
+    const partial = (): MarketsResult => {
+      const outcome = timedOut("markets", undefined);
+      if (!counted) this.#hooks.onOutcome(outcome);
+      counted = true;
+      return { outcome, markets: undefined, readAt: this.#now(), maxAgeSeconds: this.#marketsTtlMs / 1000 };
+    };
+    return { done, partial };
   }
 
   async #call<T>(endpoint: Endpoint, account: string | undefined, deadline: Deadline, fn: (ctx: CallContext) => Promise<T>, log: CollectionLog) {
@@ -214,28 +208,74 @@ export class Scraper {
     return run;
   }
 
-  async #scrapeAccount(name: string, log: CollectionLog): Promise<AccountResult> {
+  /**
+   * One account's collection: every endpoint at once, once it holds a place, each part kept as it ends. A scrape that
+   * cannot wait is answered with the parts done (partial), the others timed out and counted so, once.
+   */
+  #collectAccount(name: string, log: CollectionLog, last: AccountResult | undefined): Collection<AccountResult> {
     // Every name is one of this scraper's: the exporter looks a target up in them before it scrapes.
     const { config, client } = this.#accounts.get(name)!;
-    const startedAt = this.#now();
-    const deadline = new Deadline(this.#collectionSeconds);
-    const [infos, active, history] = await Promise.all([
-      Promise.all(config.collateralIds.map((id) => this.#call("account_info", name, deadline, (ctx) => client.accountInfo(id, ctx), log))),
-      this.#call("orders_active", name, deadline, (ctx) => client.activeOrders(ctx), log),
-      this.#call("orders_history", name, deadline, (ctx) => client.orderHistory(ctx), log),
-    ]);
-    const infoOutcomes = infos.map((r) => r.outcome);
-    // Counted here, once per collection: scrapes sharing or reusing it see the same counts.
-    const orderCounts = this.#orderOutcomes.observe(name, active.value, history.value, this.#historyMaxOrders, this.#maxOrderOutcomeSeries);
-    return {
-      account: name,
-      startedAt,
-      outcomes: [mergeOutcomes("account_info", name, infoOutcomes), active.outcome, history.outcome],
-      accountInfos: infos.map((r) => r.value).filter((v): v is AccountInfo => v !== undefined),
-      activeOrders: active.value && summarizeActive(active.value),
-      history: history.value && summarizeHistory(history.value),
-      orderCounts,
-      log,
+    const infos: Array<{ outcome: EndpointOutcome; value: AccountInfo | undefined } | undefined> = config.collateralIds.map(() => undefined);
+    const parts: {
+      startedAt?: number;
+      active?: { outcome: EndpointOutcome; summary: ActiveSummary | undefined };
+      history?: { outcome: EndpointOutcome; summary: HistorySummary | undefined };
+    } = {};
+    /** Endpoints a scrape was answered without: counted as timeouts then, so not again when they end. */
+    const counted = new Set<Endpoint>();
+    const count = (outcome: EndpointOutcome) => {
+      if (!counted.has(outcome.endpoint)) this.#hooks.onOutcome(outcome);
+      counted.add(outcome.endpoint);
     };
+    const resultOf = (orderCounts: OrderCounts | undefined): AccountResult => {
+      const info = infos.every((r) => r !== undefined)
+        ? mergeOutcomes(
+            "account_info",
+            name,
+            infos.map((r) => r!.outcome),
+          )
+        : undefined;
+      const outcomes = [
+        info ?? timedOut("account_info", name),
+        parts.active?.outcome ?? timedOut("orders_active", name),
+        parts.history?.outcome ?? timedOut("orders_history", name),
+      ];
+      for (const outcome of outcomes) count(outcome);
+      return {
+        account: name,
+        startedAt: parts.startedAt,
+        outcomes,
+        accountInfos: infos.flatMap((r) => r?.value ?? []),
+        activeOrders: parts.active?.summary,
+        history: parts.history?.summary,
+        orderCounts,
+        ...(parts.startedAt === undefined ? {} : { log }),
+      };
+    };
+    const done = this.#hooks.places.run(async () => {
+      parts.startedAt = this.#now();
+      const deadline = new Deadline(this.#collectionSeconds);
+      // As many pages at once as the last read used: a steady history is one round trip.
+      const firstPages = last?.history?.askNext ?? 1;
+      const [, active, history] = await Promise.all([
+        Promise.all(
+          config.collateralIds.map(async (id, i) => {
+            infos[i] = await this.#call("account_info", name, deadline, (ctx) => client.accountInfo(id, ctx), log);
+          }),
+        ),
+        this.#call("orders_active", name, deadline, (ctx) => client.activeOrders(ctx), log).then((run) => {
+          parts.active = { outcome: run.outcome, summary: run.value && summarizeActive(run.value) };
+          return run.value;
+        }),
+        this.#call("orders_history", name, deadline, (ctx) => client.orderHistory(ctx, firstPages), log).then((run) => {
+          parts.history = { outcome: run.outcome, summary: run.value && summarizeHistory(run.value) };
+          return run.value;
+        }),
+      ]);
+      if (parts.history?.summary !== undefined) this.#hooks.onHistory(name, parts.history.summary);
+      // Counted here, once per collection: scrapes sharing or reusing it see the same counts.
+      return resultOf(this.#orderOutcomes.observe(name, active, history, this.#historyMaxOrders, this.#maxOrderOutcomeSeries));
+    });
+    return { done, partial: () => resultOf(this.#orderOutcomes.peek(name)) };
   }
 }

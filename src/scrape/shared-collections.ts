@@ -2,15 +2,20 @@
 
 import type { Deadline } from "../util/deadline.js";
 
-interface Entry<T> {
-  startedAt: number;
-  promise: Promise<T>;
-  value?: T;
-  /** The collection this one replaces, served to a scrape whose deadline passes before this one finishes. */
-  previous?: T;
+/** A collection under way: its result when it ends, and what it has finished so far for a scrape that cannot wait. */
+export interface Collection<T> {
+  done: Promise<T>;
+  /** What is finished now, the rest marked timed out: called when a scrape's deadline passes first. */
+  partial(): T;
 }
 
-/** A collection runs under its own deadline (set by `collect`), so a scrape that gives up first never cuts it short. */
+interface Entry<T> {
+  startedAt: number;
+  collection: Collection<T>;
+  value?: T;
+}
+
+/** A collection runs under its own deadline (set by `start`), so a scrape that gives up first never cuts it short. */
 export class SharedCollections<T> {
   readonly #entries = new Map<string, Entry<T>>();
   readonly #now: () => number;
@@ -19,23 +24,22 @@ export class SharedCollections<T> {
     this.#now = now;
   }
 
-  /** `collect()` is called only when this scrape starts the collection. */
-  get(key: string, deadline: Deadline, fresh: (value: T, startedAt: number) => boolean, collect: () => Promise<T>, fallback: () => T): Promise<T> {
+  /** `start(last)` is called only when this scrape starts the collection; `last` is the one it replaces. */
+  get(key: string, deadline: Deadline, fresh: (value: T, startedAt: number) => boolean, start: (last: T | undefined) => Collection<T>): Promise<T> {
     let entry = this.#entries.get(key);
     if (entry?.value !== undefined && fresh(entry.value, entry.startedAt)) return Promise.resolve(entry.value);
-    if (entry === undefined || entry.value !== undefined) entry = this.#start(key, collect, entry?.value);
-    const { previous } = entry;
-    return orWhenAborted(entry.promise, deadline.signal, () => previous ?? fallback());
+    if (entry === undefined || entry.value !== undefined) entry = this.#start(key, start, entry?.value);
+    const { collection } = entry;
+    return orWhenAborted(collection.done, deadline.signal, () => collection.partial());
   }
 
-  /** `collect()` never rejects (the runner makes failures outcomes); if it does, joined scrapes get a 500 and the next starts afresh. */
-  #start(key: string, collect: () => Promise<T>, previous: T | undefined): Entry<T> {
-    const started: Entry<T> = { startedAt: this.#now(), promise: collect(), ...(previous === undefined ? {} : { previous }) };
+  /** `done` never rejects (the runner makes failures outcomes); if it does, joined scrapes get a 500 and the next starts afresh. */
+  #start(key: string, start: (last: T | undefined) => Collection<T>, last: T | undefined): Entry<T> {
+    const started: Entry<T> = { startedAt: this.#now(), collection: start(last) };
     this.#entries.set(key, started);
-    started.promise.then(
+    started.collection.done.then(
       (value) => {
         started.value = value;
-        delete started.previous;
       },
       () => {
         if (this.#entries.get(key) === started) this.#entries.delete(key);

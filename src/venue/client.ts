@@ -6,6 +6,7 @@ import { authenticator, type Authenticator } from "./auth.js";
 import { PATHS, type Endpoint } from "./endpoints.js";
 import type { FieldReporter } from "./fields.js";
 import { getBody } from "./http.js";
+import type { RequestPace } from "./request-pace.js";
 import type { Agent } from "undici";
 import { readAccountInfo } from "./parse-account.js";
 import { readMarkets } from "./parse-markets.js";
@@ -32,6 +33,8 @@ export interface CallContext {
 export interface ClientHooks {
   /** The connection pool (http.ts's venuePool) every request of the exporter goes through. */
   pool: Agent;
+  /** The venue's request budget, when venue.max_requests_per_second sets one. */
+  pace?: RequestPace | undefined;
   onAnswer(endpoint: Endpoint, code: string): void;
 }
 
@@ -59,13 +62,13 @@ export class VenueClient {
     return { orders: await this.#readOrders("orders_active", query, ctx, limit), limit };
   }
 
-  /** At most ceil(max orders / page size) requests, retries included, however the venue treats offset and limit. */
-  async orderHistory(ctx: CallContext): Promise<OrderHistory> {
+  /** At most ceil(max orders / page size) requests, retries included, however the venue treats offset and limit; `firstPages` asked at once. */
+  async orderHistory(ctx: CallContext, firstPages = 1): Promise<OrderHistory> {
     const { historyMaxOrders: max, historyPageSize: pageSize } = this.#venue;
     const budget: RequestBudget = { left: Math.ceil(max / pageSize) };
     const page = (offset: number, limit: number): Promise<Order[]> =>
       this.#readOrders("orders_history", { offset: String(offset), limit: String(limit) }, ctx, limit, budget);
-    return pageHistory(max, pageSize, budget, page);
+    return pageHistory(max, pageSize, budget, page, firstPages);
   }
 
   async markets(ctx: CallContext): Promise<Market[]> {
@@ -96,6 +99,7 @@ export class VenueClient {
       maxBodyBytes: this.#venue.maxBodyBytes,
       maxRetryAfterSeconds: this.#venue.maxRetryAfterSeconds,
       pool: this.#hooks.pool,
+      ...(this.#hooks.pace === undefined ? {} : { pace: this.#hooks.pace }),
       ...(budget === undefined ? {} : { budget }),
       onAttempt: ({ code, reason, durationMs }) => {
         this.#hooks.onAnswer(endpoint, code);

@@ -7,6 +7,7 @@ import { createBrotliDecompress, createGunzip, createInflate } from "node:zlib";
 import ky from "ky";
 import { Agent } from "undici";
 import { type FailureReason, VenueError } from "./errors.js";
+import type { RequestPace } from "./request-pace.js";
 
 /** Each pool's size per origin, what it calls for a request that found every connection busy, and our requests in flight. */
 const pools = new WeakMap<Agent, { maxConnections: number; onWait: () => void; inFlight: number }>();
@@ -33,7 +34,10 @@ export interface GetOptions {
   maxBodyBytes: number;
   maxRetryAfterSeconds: number;
   pool: Agent;
+  /** The history read's requests left: its first attempt is spent by the caller, a retry spends one more. */
   budget?: { left: number };
+  /** The venue's request budget per second (venue.max_requests_per_second), taken before every attempt. */
+  pace?: RequestPace;
   onAttempt?: (result: { code: string; reason: FailureReason | undefined; durationMs: number }) => void;
 }
 
@@ -57,13 +61,15 @@ export async function getBody(options: GetOptions): Promise<Buffer> {
           if (reason !== "network" && reason !== "http_5xx") return false;
           if (options.budget !== undefined && options.budget.left <= 0) return false;
           backoffMs = 50 + Math.random() * 200;
-          return options.remainingMs() >= backoffMs + RETRY_MIN_REMAINING_MS;
+          if (options.remainingMs() < backoffMs + RETRY_MIN_REMAINING_MS) return false;
+          if (options.budget !== undefined) options.budget.left--;
+          return true;
         },
         delay: () => backoffMs,
       },
       // Each attempt: a status other than 2xx throws, so ky only ever sees a success, whose body is already read.
       fetch: async (request) => {
-        if (options.budget !== undefined) options.budget.left--;
+        await options.pace?.take(options.signal);
         const started = performance.now();
         try {
           const answer = await attempt(request as Request, options, where);

@@ -93,5 +93,7 @@ export type PagingAnomaly = (typeof PAGING_ANOMALIES)[number];
 export interface OrderHistory {
   orders: Order[];
   truncated: boolean;
+  /** Pages the next read asks at once: as many as this read used, or one where a page came back longer than asked. */
+  askNext: number;
   anomalies: Partial<Record<PagingAnomaly, number>>;
 }

@@ -37,6 +37,7 @@ export async function startClockedExporter(
     TRADING_COLLATERAL_IDS: "USDC",
     TRADING_ACCOUNT: "acct",
     TRADING_MARKETS_CACHE_SECONDS: "0",
+    TRADING_MAX_IN_FLIGHT_SCRAPES: String(options.maxInFlight ?? 100),
     ...options.env,
   };
   const clock = { now: START_MS };
@@ -49,7 +50,7 @@ export async function startClockedExporter(
   });
   const logger = createLogger(options.lines === undefined ? "error" : "warn", sink);
   const exporter = new Exporter(configFromEnv(env), logger, new SelfMetrics({ defaultMetrics: false }), () => clock.now);
-  const app = createApp({ exporter, logger, timeouts: { defaultSeconds: 10, offsetSeconds: 0.5, maxSeconds: 60 }, maxInFlight: options.maxInFlight ?? 100 });
+  const app = createApp({ exporter, logger, timeouts: { defaultSeconds: 10, offsetSeconds: 0.5, maxSeconds: 60 } });
   const server = await listen(app, "127.0.0.1", 0);
   const get = (path: string, timeoutHeader?: string) =>
     fetch(new URL(path, server.url), timeoutHeader === undefined ? {} : { headers: { "x-prometheus-scrape-timeout-seconds": timeoutHeader } });

@@ -75,7 +75,7 @@ export async function scrapeFromFixtures(c: FixtureCase): Promise<{ scrape: Scra
   const [marketsOutcome, markets] = await read("markets", c.markets, (w) => readMarkets(w, reporter("markets")));
   const infoFailure = infos.find(([o]) => !o.ok)?.[0].reason;
   const activeOrders = active === undefined ? undefined : { orders: active, limit: c.activeLimit ?? 1000 };
-  const orderHistory = history === undefined ? undefined : { orders: history, truncated: false, anomalies: {} };
+  const orderHistory = history === undefined ? undefined : { orders: history, truncated: false, askNext: 1, anomalies: {} };
   const account: AccountResult = {
     account: c.account,
     // A fixed instant, so the golden files do not change with the clock.

@@ -46,6 +46,8 @@ export interface TinyVenue {
   /** Requests received per path (query left off), and each history request's query. */
   requests: Map<string, number>;
   historyQueries: Array<{ offset: number; limit: number }>;
+  /** Each request's path (query left off) and performance.now() ms of its arrival, in order. */
+  arrivals: Array<{ path: string; at: number }>;
   reset(): void;
   close(): Promise<void>;
 }
@@ -71,6 +73,7 @@ export function historyPage(all: unknown[], paging: Paging, offset: number, limi
 export async function startTinyVenue(options: TinyVenueOptions): Promise<TinyVenue> {
   const requests = new Map<string, number>();
   const historyQueries: Array<{ offset: number; limit: number }> = [];
+  const arrivals: Array<{ path: string; at: number }> = [];
   const send = (res: ServerResponse, value: unknown): void => {
     const body = JSON.stringify(value);
     res.writeHead(200, { "content-type": "application/json", "content-length": Buffer.byteLength(body) });
@@ -79,6 +82,7 @@ export async function startTinyVenue(options: TinyVenueOptions): Promise<TinyVen
   const handle = (req: IncomingMessage, res: ServerResponse): void => {
     const url = new URL(req.url ?? "/", "http://venue.test");
     requests.set(url.pathname, (requests.get(url.pathname) ?? 0) + 1);
+    arrivals.push({ path: url.pathname, at: performance.now() });
     const hold = venue.options.hold;
     if (hold !== undefined) void hold.then(() => answer(url, res));
     else answer(url, res);
@@ -132,9 +136,11 @@ export async function startTinyVenue(options: TinyVenueOptions): Promise<TinyVen
     options,
     requests,
     historyQueries,
+    arrivals,
     reset() {
       requests.clear();
       historyQueries.length = 0;
+      arrivals.length = 0;
     },
     close: () =>
       new Promise<void>((resolve) => {
