@@ -80,4 +80,4 @@ HEALTHCHECK --interval=30s --timeout=5s --start-period=10s --retries=3 \
 ENV MALLOC_ARENA_MAX=2
 # The same V8 flags as the bin's shebang and `npm start` (see src/main.ts). On the command line, not in
 # NODE_OPTIONS, which refuses --heap-growing-percent.
-ENTRYPOINT ["node", "--max-semi-space-size=16", "--heap-growing-percent=50", "dist/main.js"]
+ENTRYPOINT ["node", "--max-semi-space-size=16", "--heap-growing-percent=50", "--expose-gc", "dist/main.js"]

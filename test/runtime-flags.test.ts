@@ -12,6 +12,7 @@ describe("the shipped node flags", () => {
     expect(shebang.startsWith("#!/usr/bin/env -S node ")).toBe(true);
     expect(flags).toContain("--max-semi-space-size=16");
     expect(flags).toContain("--heap-growing-percent=50");
+    expect(flags).toContain("--expose-gc");
   });
 
   it("are the same in npm start, and in npm run soak, which measures the exporter as it runs", () => {

@@ -141,11 +141,11 @@ export function configFromEnv(env: Env): Config {
   return buildConfig({ env }, undefined).config;
 }
 
-/** Reads the sources: a YAML file when one is named (its reader loaded only then), the environment, the flags. */
-export async function loadConfig(sources: Parameters<typeof buildConfig>[0]): Promise<Loaded> {
+/** Reads the sources: a YAML file when one is named (its reader loaded only then), the environment, the flags; `serving`: a reload. */
+export async function loadConfig(sources: Parameters<typeof buildConfig>[0], serving = false): Promise<Loaded> {
   const flag = sources.flags?.["config.file"];
   const path = typeof flag === "string" ? flag : envValue(sources.env, "TRADING_CONFIG_FILE");
   // yaml and zod are loaded only for a file: the environment-only exporter does without their memory.
-  const file = path === undefined ? undefined : await (await import("./file.js")).readConfigFileAside(path);
+  const file = path === undefined ? undefined : await (await import("./file.js")).readConfigFile(path, serving);
   return buildConfig(sources, file);
 }
