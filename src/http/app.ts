@@ -45,7 +45,8 @@ export function scrapeBudgetSeconds(header: string | undefined, policy: TimeoutP
   if (header === undefined) return Math.min(policy.defaultSeconds, policy.maxSeconds);
   const text = header.trim();
   // Any decimal spelling of a number (10, 10.0, 1e1, 1E+1) means the same budget; hex, Infinity and signs do not read.
-  const seconds = /^(\d+\.?\d*|\.\d+)(e[+-]?\d+)?$/i.test(text) ? Number(text) : Number.NaN;
+  // Each digit matches one way only, so a client's 16,000 digits cost linear time, not quadratic.
+  const seconds = /^(\d+(\.\d*)?|\.\d+)(e[+-]?\d+)?$/i.test(text) ? Number(text) : Number.NaN;
   if (!Number.isFinite(seconds) || seconds <= 0) return "X-Prometheus-Scrape-Timeout-Seconds: expected a positive number of seconds";
   return Math.max(Math.min(seconds - policy.offsetSeconds, policy.maxSeconds), Math.min(seconds / 2, 0.1));
 }

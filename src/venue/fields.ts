@@ -8,7 +8,8 @@ import type { Exact } from "./snapshot.js";
 /** Reports a field that was missing or malformed, by its name; `count` of them at once (1 when left out). */
 export type FieldReporter = (field: string, count?: number) => void;
 
-const DECIMAL_TEXT = /^[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?$/;
+// Each digit can be matched one way only (`\d+\.?\d*` could split a run of digits anywhere): linear on any input.
+const DECIMAL_TEXT = /^[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?$/;
 const MAX_NUMBER_TEXT = 400;
 
 /** A JSON number or decimal string as a finite double; undefined if its text holds a run of a secret, which a sample would write out. */
