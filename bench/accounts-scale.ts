@@ -126,13 +126,16 @@ async function boundRow(
   intervalMs: number,
   nodeArgs: readonly string[],
   libraries: readonly string[],
-  exporter: { cpuPerProbe: number; peakRss: number },
+  exporter: { cpuPerProbe: number; peakRss: number; idleRss: number },
 ): Promise<void> {
   // A venue of its own, started as the exporter's was: the simulator's histories grow as it runs, so each
   // bound reads a venue of the same age as the exporter did, not one grown over the runs before it.
   const venue = await startSimulatorProcess([...simulatorArgs]);
   const { bound, targets: accountTargets } = await startBound(venue.url, accounts, targets, nodeArgs, libraries);
   try {
+    // Settled as the exporter's idle figure was.
+    await pause(2000);
+    const idle = rssMB(bound.pid);
     const { figures, last } = await probeRounds(bound.pid, accountTargets, intervals, intervalMs);
     const ok = [...last.values()].filter((a) => a.status === 200).length;
     const failed = figures.slice(1).reduce((n, f) => n + f.probes - f.ok, 0);
@@ -141,7 +144,7 @@ async function boundRow(
     const history = answerShape(last, accountTargets.length).historyOrders;
     console.log(
       `${libraries.length === 0 ? "bound" : `bound with ${libraries.join(" and ")}`}, same accounts and schedule (${libraries.includes("ky") ? "ky over the pool" : "the pool"}, JSON.parse, a template, gzip${libraries.includes("express") ? ", served by express" : ", node:http"}): CPU per probe ${round2(cpu)} ms ` +
-        `(exporter ${round2(exporter.cpuPerProbe / cpu)}x), peak RSS ${round1(peak)} MB (exporter ${round2(exporter.peakRss / peak)}x), ${ok} of ${accountTargets.length} answered 200 at the last interval, ${failed} probe${failed === 1 ? "" : "s"} not 200 after the first interval; ${history} history orders read`,
+        `(exporter ${round2(exporter.cpuPerProbe / cpu)}x), peak RSS ${round1(peak)} MB (exporter ${round2(exporter.peakRss / peak)}x), idle RSS ${round1(idle)} MB (exporter ${round2(exporter.idleRss / idle)}x), ${ok} of ${accountTargets.length} answered 200 at the last interval, ${failed} probe${failed === 1 ? "" : "s"} not 200 after the first interval; ${history} history orders read`,
     );
   } finally {
     await bound.close();
@@ -234,6 +237,7 @@ async function sideBySideRow(
 interface ExporterRow {
   cpuPerProbe: number;
   peakRss: number;
+  idleRss: number;
   targets: Target[];
 }
 
@@ -349,7 +353,7 @@ async function exporterRow(
       `/metrics of the same config: ${metrics.status} in ${round1(metrics.ms / 1000)} s (goal ≤ ${GOALS.metricsSeconds} s: ${mark(metrics.status === 200 && metrics.ms <= GOALS.metricsSeconds * 1000)}), ` +
         `${round1(metrics.body.length / 2 ** 20)} MB gzip, ${round1(metricsText.length / 2 ** 20)} MB text, series dropped over the cap ${dropped}; RSS after it ${round1(rssAfterMetrics)} MB`,
     );
-    return { cpuPerProbe, peakRss, targets };
+    return { cpuPerProbe, peakRss, idleRss, targets };
   } finally {
     await exporter.close();
     await venue.close();
@@ -380,7 +384,7 @@ async function main(): Promise<void> {
       }
     }
     // The bounds and the side-by-side rows weigh CPU and memory: at the first latency only (loopback by default).
-    const { cpuPerProbe, peakRss, targets } = first!;
+    const { cpuPerProbe, peakRss, idleRss, targets } = first!;
     const simulatorArgs = [...deskArgs, ...latencyOf(latencies[0]!).simulatorArgs];
     const deskExporter =
       (main?: string): StartSide =>
@@ -399,7 +403,7 @@ async function main(): Promise<void> {
     }
     if (process.env.BENCH_BOUND !== "0") {
       for (const libraries of [[], ["ky"], ["express"], ["ky", "express"]]) {
-        await boundRow(simulatorArgs, accounts, targets, intervals, intervalMs, nodeArgs, libraries, { cpuPerProbe, peakRss });
+        await boundRow(simulatorArgs, accounts, targets, intervals, intervalMs, nodeArgs, libraries, { cpuPerProbe, peakRss, idleRss });
       }
       const boundWithKyAndExpress: StartSide = async (url, _at, firstTargets) => {
         const { bound, targets: boundTargets } = await startBound(url, accounts, firstTargets, nodeArgs, ["ky", "express"]);
