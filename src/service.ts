@@ -26,6 +26,32 @@ function redactSecretsOf(config: Config): void {
   addSecrets(values);
 }
 
+/**
+ * `run` one at a time: a call while one runs waits for it, and every call made meanwhile is served by one run after
+ * it (which reads the files as they are by then), each answered with the outcome of the run that served it.
+ */
+function oneAtATime(run: () => Promise<void>): () => Promise<void> {
+  let running: Promise<void> | undefined;
+  let next: Promise<void> | undefined;
+  const start = (): Promise<void> => {
+    const started = run().finally(() => {
+      if (running === started) running = undefined;
+    });
+    running = started;
+    return started;
+  };
+  return () => {
+    if (running === undefined) return start();
+    next ??= running
+      .catch(() => undefined)
+      .then(() => {
+        next = undefined;
+        return start();
+      });
+    return next;
+  };
+}
+
 export interface Service {
   exporter: Exporter;
   server: RunningServers;
@@ -64,6 +90,8 @@ export async function startService(config: Config, logger: Logger, options: Serv
       throw error;
     }
   };
+  // A storm of POST /-/reload or SIGHUP costs one reload at a time, and at most one more after it.
+  const reloadOnce = source === undefined ? undefined : oneAtATime(() => reload(source));
   const guards = typeof options.guards === "function" ? options.guards(exporter.self) : options.guards;
   const app = createApp({
     exporter,
@@ -77,7 +105,7 @@ export async function startService(config: Config, logger: Logger, options: Serv
     telemetryPath: config.web.telemetryPath,
     routePrefix: routePrefix(config),
     externalUrl: config.externalUrl,
-    ...(source === undefined ? {} : { reload: () => reload(source) }),
+    ...(reloadOnce === undefined ? {} : { reload: reloadOnce }),
     ...(guards === undefined ? {} : { guards }),
   });
   const targets: ListenTarget[] = config.web.systemdSocket ? takeSystemdSockets(process.env, process.pid).map((fd) => ({ fd })) : config.listenAddresses;
@@ -93,7 +121,7 @@ export async function startService(config: Config, logger: Logger, options: Serv
   return {
     exporter,
     server,
-    ...(source === undefined ? {} : { reload: () => reload(source) }),
+    ...(reloadOnce === undefined ? {} : { reload: reloadOnce }),
     async close(graceMs = config.scrape.maxTimeoutSeconds * 1000) {
       await server.close(graceMs);
       await exporter.close();

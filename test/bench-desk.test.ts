@@ -65,7 +65,9 @@ describe("npm run bench:scale", () => {
       stdout,
     ).toEqual(["bound", "bound with ky", "bound with express", "bound with ky and express"]);
     for (const line of bounds)
-      expect(line, stdout).toMatch(/CPU per probe [\d.]+ ms \(exporter [\d.]+x\), peak RSS [\d.]+ MB \(exporter [\d.]+x\), idle RSS [\d.]+ MB \(exporter [\d.]+x\), 10 of 10 answered 200/);
+      expect(line, stdout).toMatch(
+        /CPU per probe [\d.]+ ms \(exporter [\d.]+x\), peak RSS [\d.]+ MB \(exporter [\d.]+x\), idle RSS [\d.]+ MB \(exporter [\d.]+x\), 10 of 10 answered 200/,
+      );
     // Both probed at once, 2 intervals: the second's probes, every one answered (11 targets of the exporter, 10 of the bound).
     const side =
       /^exporter and bound with ky and express side by side, both probed at once .*\(2 intervals of 1 s; CPU after the first\): CPU per probe ([\d.]+) ms and ([\d.]+) ms \(exporter ([\d.]+)x\); probes not 200 after the first interval: 0 of 11 and 0 of 10$/m.exec(

@@ -324,3 +324,19 @@ describe("the series cap", () => {
     expect(valueOf(samples, "trading_exporter_series_dropped_total")).toBe(20);
   });
 });
+
+describe("one id's statuses", () => {
+  it("are counted up to 16 distinct ones; a 17th counts once under other in its market, later ones not at all", () => {
+    const outcomes = new OrderOutcomes();
+    const read = (status: string): OrderHistory =>
+      ({ orders: [{ id: "1", marketId: "M", status, rejectionCode: undefined }], truncated: false, askNext: 1, anomalies: {} }) as unknown as OrderHistory;
+    const active: ActiveOrders = { orders: [], limit: 1 };
+    outcomes.observe("a", active, read("S0"), 100, 1000); // the baseline
+    for (let i = 1; i <= 40; i++) outcomes.observe("a", active, read(`S${i}`), 100, 1000);
+    const orders = outcomes.peek("a")?.orders ?? [];
+    // S0 to S15 are 16 statuses; S16 is counted as other; S17 to S40 are not counted.
+    expect(orders.filter((o) => o.key.startsWith("S")).map((o) => o.key)).toEqual(Array.from({ length: 16 }, (_, i) => `S${i}`));
+    expect(orders.find((o) => o.key === "other")).toEqual({ marketId: "M", key: "other", count: 1 });
+    expect(orders.reduce((n, o) => n + o.count, 0)).toBe(16);
+  });
+});

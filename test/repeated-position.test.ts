@@ -2,6 +2,8 @@
 // are the account's, so a desk adding the position series up in PromQL gets the exporter's maintenance margin.
 
 import { describe, expect, it } from "vitest";
+import { DEFAULT_THRESHOLDS } from "../src/config/threshold-table.js";
+import { statusData } from "../src/http/status/status-data.js";
 import { collectFamilies, scrapeFromFixtures } from "./helpers/fixtures.js";
 
 async function families() {
@@ -49,5 +51,61 @@ describe("a position listed twice", () => {
     expect(values("trading_position_liquidation_distance_ratio")["BTC-USD"]).toBe(0.1);
     expect(invalid["account_info positions[].marketId"]).toBe(1);
     expect(values("trading_account_positions").account).toBe(3);
+  });
+});
+
+describe("a position listed twice, at its edges", () => {
+  async function edges() {
+    const { scrape, invalid } = await scrapeFromFixtures({
+      account: "desk",
+      accountInfos: [["USDC", "account-repeated-edges.json"]],
+      active: { fail: "timeout" },
+      history: { fail: "timeout" },
+      markets: { fail: "timeout" },
+    });
+    const all = collectFamilies(scrape);
+    /** A family's samples as market_id/direction → value. */
+    const values = (name: string): Record<string, number> =>
+      Object.fromEntries((all.find((f) => f.name === name)?.samples ?? []).map((s) => [`${s.labels[2]}/${s.labels[3]}`, s.value]));
+    return { values, invalid };
+  }
+
+  it("merged to size 0 is no open position: no liquidation price, no distance", async () => {
+    const { values } = await edges();
+    expect(values("trading_position_size")["BTC-USD/LONG"]).toBe(0);
+    expect(values("trading_position_liquidation_price")["BTC-USD/LONG"]).toBeUndefined();
+    expect(values("trading_position_liquidation_distance_ratio")["BTC-USD/LONG"]).toBeUndefined();
+    expect(values("trading_position_avg_execution_price")["BTC-USD/LONG"]).toBeUndefined();
+  });
+
+  it("reads a direction in any case as one position, written upper case, and leaves a price of 0 out of the average", async () => {
+    const { values } = await edges();
+    expect(Object.keys(values("trading_position_size")).filter((k) => k.startsWith("ETH-USD"))).toEqual(["ETH-USD/LONG"]);
+    expect(values("trading_position_size")["ETH-USD/LONG"]).toBe(5);
+    // 3 @ 3175.5 and 2 @ 0 (no price given): the entry is 3175.5, not 1905.3.
+    expect(values("trading_position_avg_execution_price")["ETH-USD/LONG"]).toBe(3175.5);
+  });
+
+  it("counts a direction that is neither LONG nor SHORT, and keeps its series without a distance", async () => {
+    const { values, invalid } = await edges();
+    expect(invalid["account_info positions[].direction"]).toBe(1);
+    expect(values("trading_position_size")["SOL-USD/SIDEWAYS"]).toBe(1);
+    expect(values("trading_position_liquidation_distance_ratio")["SOL-USD/SIDEWAYS"]).toBeUndefined();
+  });
+});
+
+describe("the status page of a position listed twice", () => {
+  it("shows beside the nearest distance the entry it is measured from, not the merged average", async () => {
+    const { scrape } = await scrapeFromFixtures({
+      account: "desk",
+      accountInfos: [["USDC", "account-repeated-position.json"]],
+      active: { fail: "timeout" },
+      history: { fail: "timeout" },
+      markets: { fail: "timeout" },
+    });
+    const page = statusData(scrape, [{ name: "desk", collateralIds: ["USDC"], thresholds: DEFAULT_THRESHOLDS }], () => undefined);
+    const nearest = page.accounts[0]?.collaterals[0]?.nearest;
+    // 62,000 → 55,800 is the nearer leg's 10 %: its own entry, not the merged 61,500.
+    expect(nearest).toMatchObject({ marketId: "BTC-USD", direction: "LONG", distance: 0.1, entry: 62000, liquidation: 55800 });
   });
 });

@@ -30,6 +30,17 @@ export function positionsOf(info: AccountInfo): Position[] {
 
 /** A merged position's liquidation distance: the nearer one's, which its merged average price would not give. */
 const nearerDistance = new WeakMap<Position, number | undefined>();
+const nearerEntry = new WeakMap<Position, number | undefined>();
+
+/** The entry price a position's liquidation distance is measured from: a merged one's nearer leg's, else its own. */
+export function distanceEntry(p: Position): number | undefined {
+  return nearerEntry.has(p) ? nearerEntry.get(p) : p.avgExecutionPrice;
+}
+
+/** A position the venue lists, or two merged, whose size is 0: no open position. */
+export function isFlat(p: Position): boolean {
+  return p.size === 0;
+}
 
 const SUMMED = ["size", "marginAmount", "borrowedAmount", "realizedPnl", "maintenanceMargin"] as const;
 
@@ -47,12 +58,12 @@ function merge(a: Position, b: Position): Position {
     return x === undefined || y === undefined ? undefined : add(x, y);
   });
   const [size, , , , maintenance] = sums;
-  const [pa, pb] = [decimal(a, "avgExecutionPrice"), decimal(b, "avgExecutionPrice")];
-  const [sa, sb] = [decimal(a, "size"), decimal(b, "size")];
-  const price =
-    size === undefined || pa === undefined || pb === undefined || sa === undefined || sb === undefined
-      ? undefined
-      : quotient(add(multiply(sa, pa), multiply(sb, pb)), size);
+  // A leg with no price given (0 or none) has no entry to weigh; LONG 5 and LONG -5 are flat: no entry, nothing to liquidate.
+  const priced = [a, b].filter((p) => (p.avgExecutionPrice ?? 0) > 0 && p.size !== undefined);
+  const flat = size !== undefined && toNumber(size) === 0;
+  const [sa, sb, pa, pb] = [decimal(a, "size"), decimal(b, "size"), decimal(a, "avgExecutionPrice"), decimal(b, "avgExecutionPrice")];
+  const both = priced.length === 2 && size !== undefined && sa !== undefined && sb !== undefined && pa !== undefined && pb !== undefined;
+  const price = flat ? undefined : both ? quotient(add(multiply(sa, pa), multiply(sb, pb)), size) : priced[0]?.avgExecutionPrice;
   const [da, db] = [liquidationDistance(a), liquidationDistance(b)];
   const near = da === undefined || (db !== undefined && db < da) ? b : a;
   const merged: Position = {
@@ -64,14 +75,16 @@ function merge(a: Position, b: Position): Position {
     >),
     avgExecutionPrice: price,
     leverage: a.leverage === b.leverage ? a.leverage : undefined,
-    liquidationPrice: near.liquidationPrice,
+    liquidationPrice: flat ? undefined : near.liquidationPrice,
     exact: {
       ...(size === undefined ? {} : { size }),
       ...(maintenance === undefined ? {} : { maintenanceMargin: maintenance }),
-      ...(near.exact?.liquidationPrice === undefined ? {} : { liquidationPrice: near.exact.liquidationPrice }),
+      ...(flat || near.exact?.liquidationPrice === undefined ? {} : { liquidationPrice: near.exact.liquidationPrice }),
     },
   };
-  nearerDistance.set(merged, near === a ? da : db);
+  // The nearer leg's distance is measured from its own entry: the page shows that entry beside it (status-data.ts).
+  nearerDistance.set(merged, flat ? undefined : near === a ? da : db);
+  nearerEntry.set(merged, flat ? undefined : near.avgExecutionPrice);
   return merged;
 }
 

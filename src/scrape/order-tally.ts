@@ -28,6 +28,8 @@ const STATE = 256;
 const REJECTED = 1;
 /** An account's first seven statuses are bits of a state; later ones are listed per id (`AccountOrders.more`). */
 const STATUS_BITS = 7;
+/** Distinct statuses one id is counted under; past them it is counted once more under `other`, in its market (docs/order-counters.md). */
+export const MAX_STATUSES_PER_ID = 16;
 
 class AccountOrders {
   /** Every id's state (see STATE), in the order ids were first seen: the cap forgets from the front. */
@@ -42,20 +44,25 @@ class AccountOrders {
   generation = 0;
   counts: OrderCounts | undefined;
 
-  /** Records `status` for `id` (state `state`); true if it is the id's first time with it. */
-  firstWith(id: string, state: number, status: string): boolean {
+  /** Records `status` for `id` (state `state`): the status to count it under, once, or undefined if already counted. */
+  countedAs(id: string, state: number, status: string): string | undefined {
     let index = this.statuses.indexOf(status);
     if (index < 0 && this.statuses.length < STATUS_BITS) index = this.statuses.push(status) - 1;
     if (index >= 0) {
       const bit = 2 << index;
-      if ((state % STATE) & bit) return false;
+      if ((state % STATE) & bit) return undefined;
       this.seen.set(id, state + bit);
-      return true;
+      return status;
     }
     const more = this.more.get(id) ?? [];
-    if (more.includes(status)) return false;
-    this.more.set(id, [...more, status]);
-    return true;
+    if (more.includes(status)) return undefined;
+    let counted = more.length;
+    for (let s = (state % STATE) >> 1; s > 0; s >>= 1) counted += s & 1;
+    // Past the bound an id is counted once more, under `other`, and its list grows no further.
+    if (counted > MAX_STATUSES_PER_ID) return undefined;
+    this.more.set(id, more);
+    more.push(status);
+    return counted < MAX_STATUSES_PER_ID ? status : FOLDED;
   }
 }
 
@@ -111,9 +118,8 @@ export class OrderOutcomes {
         const seen = (state.seen.get(o.id) ?? 0) % STATE;
         state.seen.set(o.id, generation * STATE + seen);
         if (o.marketId === undefined) continue;
-        if (o.status !== undefined && state.firstWith(o.id, generation * STATE + seen, o.status)) {
-          if (bump(state, "orders", o.marketId, o.status, step, maxSeries)) folded.orders++;
-        }
+        const status = o.status === undefined ? undefined : state.countedAs(o.id, generation * STATE + seen, o.status);
+        if (status !== undefined && bump(state, "orders", o.marketId, status, step, maxSeries)) folded.orders++;
         if (o.rejectionCode !== undefined && o.rejectionCode !== "" && !(seen & REJECTED)) {
           state.seen.set(o.id, state.seen.get(o.id)! + REJECTED);
           if (bump(state, "rejections", o.marketId, o.rejectionCode, step, maxSeries)) folded.rejections++;

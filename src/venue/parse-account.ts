@@ -32,10 +32,17 @@ function readPosition(raw: unknown, invalid: FieldReporter): Position | undefine
   };
   return {
     marketId: readLabel(raw.marketId, "positions[].marketId", invalid),
-    direction: readLabel(raw.direction, "positions[].direction", invalid),
+    direction: readDirection(raw.direction, invalid),
     ...readFields(raw, POSITION_NUMBERS, readNumber, report, "positions[]."),
     exact: exactFields(raw, ["size", "avgExecutionPrice", "liquidationPrice", "maintenanceMargin"] as const),
   };
+}
+
+/** A position's direction in any case, written upper case ("long" and "LONG" are one position); one not LONG or SHORT is counted. */
+function readDirection(value: unknown, invalid: FieldReporter): string | undefined {
+  const direction = readLabel(value, "positions[].direction", invalid)?.toUpperCase();
+  if (direction !== undefined && direction !== "LONG" && direction !== "SHORT") invalid("positions[].direction");
+  return direction;
 }
 
 /** A list of positions makes the detailed shape, anything else the summary; `positionCount` counts positions read or not. */

@@ -3,7 +3,7 @@
 import type { LastFailure } from "../../endpoint-health.js";
 import type { ScrapeResult } from "../../scrape/result.js";
 import { account as accountCollector } from "../../collectors/account.js";
-import { positions as positionsCollector, positionsOf } from "../../collectors/positions.js";
+import { distanceEntry, eachPosition, isFlat, positions as positionsCollector, positionsOf } from "../../collectors/positions.js";
 import { scrapeHealth } from "../../collectors/scrape-health.js";
 import { THRESHOLDS, type ThresholdKey, type Thresholds } from "../../config/threshold-table.js";
 import { metricName, type Family } from "../../metrics/family.js";
@@ -60,7 +60,9 @@ export function statusData(
   const positions = samplesOf(families, metricName("account", "positions"));
   const money = MONEY.map(([family]) => samplesOf(families, metricName("account", family)));
   const success = samplesOf(families, metricName("scrape_success"));
-  const entries = samplesOf(families, metricName("position", "avg_execution_price"));
+  // The entry each distance is measured from: a merged position's nearer leg's, not its merged average.
+  const entries = new Map<string, number | undefined>();
+  if (result !== undefined) eachPosition(result, (labels, p) => entries.set(key(...labels.map((l) => l ?? "")), distanceEntry(p)));
   const liquidations = samplesOf(families, metricName("position", "liquidation_price"));
   // Per account and collateral, the position nearest to liquidation: one pass over the family, however many accounts.
   const nearest = new Map<string, { labels: string[]; value: number }>();
@@ -119,7 +121,8 @@ export function statusData(
                   : marginUsageState(marginUsage, thresholds),
           nearest: nearestOf(nearest.get(k)),
           /** Listed positions whose liquidation price the venue did not give (0 or below, or none): they have no distance. */
-          unpriced: (info === undefined ? [] : positionsOf(info)).filter((p) => !(p.liquidationPrice !== undefined && p.liquidationPrice > 0)).length,
+          unpriced: (info === undefined ? [] : positionsOf(info)).filter((p) => !isFlat(p) && !(p.liquidationPrice !== undefined && p.liquidationPrice > 0))
+            .length,
         };
       }),
       endpoints: endpointsOf(collected.get(name)?.outcomes ?? [], name),
