@@ -313,7 +313,7 @@ export const SETTINGS = {
     env: "TRADING_SCRAPE_TIMEOUT_SECONDS",
     default: 10,
     help: "Scrape deadline when Prometheus sends no X-Prometheus-Scrape-Timeout-Seconds, and every collection's own deadline.",
-    more: "Within `scrape.max_timeout_seconds`; a scrape whose own deadline passes first is answered with the previous collection.",
+    more: "Within `scrape.max_timeout_seconds`; a scrape whose own deadline passes first is answered with the endpoints done.",
     parse: v.seconds({ zero: false, max: SECONDS_MAX }),
   },
   "scrape.timeout_offset_seconds": {
