@@ -93,6 +93,8 @@ describe("invalid fields of the odd fixtures", () => {
       "account_info positions[].borrowedAmount": 1,
       "account_info positions[].leverage": 1,
       "account_info positions[].marketId": 1,
+      // SIDEWAYS: neither LONG nor SHORT.
+      "account_info positions[].direction": 1,
       "account_info positions[]": 1,
       "account_info availableMargin": 1,
       "account_info totalUnrealizedPnl": 1,

@@ -84,6 +84,8 @@ describe("a position listed twice, at its edges", () => {
     expect(values("trading_position_size")["ETH-USD/LONG"]).toBe(5);
     // 3 @ 3175.5 and 2 @ 0 (no price given): the entry is 3175.5, not 1905.3.
     expect(values("trading_position_avg_execution_price")["ETH-USD/LONG"]).toBe(3175.5);
+    // The unpriced leg's notional is unknown, so the merged one is too: 5 × 3175.5 would invent it.
+    expect(values("trading_position_notional")["ETH-USD/LONG"]).toBeUndefined();
   });
 
   it("counts a direction that is neither LONG nor SHORT, and keeps its series without a distance", async () => {

@@ -31,6 +31,8 @@ export function positionsOf(info: AccountInfo): Position[] {
 /** A merged position's liquidation distance: the nearer one's, which its merged average price would not give. */
 const nearerDistance = new WeakMap<Position, number | undefined>();
 const nearerEntry = new WeakMap<Position, number | undefined>();
+/** Both legs' notionals added, known only when both prices are: the merged price alone would invent the unpriced leg's. */
+const mergedNotional = new WeakMap<Position, number | undefined>();
 
 /** The entry price a position's liquidation distance is measured from: a merged one's nearer leg's, else its own. */
 export function distanceEntry(p: Position): number | undefined {
@@ -85,11 +87,13 @@ function merge(a: Position, b: Position): Position {
   // The nearer leg's distance is measured from its own entry: the page shows that entry beside it (status-data.ts).
   nearerDistance.set(merged, flat ? undefined : near === a ? da : db);
   nearerEntry.set(merged, flat ? undefined : near.avgExecutionPrice);
+  mergedNotional.set(merged, both ? toNumber(add(multiply(sa, pa), multiply(sb, pb))) : undefined);
   return merged;
 }
 
 /** Size × average execution price, from the decimals as written, rounded once. */
 export function notional(p: Position): number | undefined {
+  if (mergedNotional.has(p)) return mergedNotional.get(p);
   if (p.size === undefined || p.avgExecutionPrice === undefined) return undefined;
   if (p.exact === undefined) return exactProduct(p.size, p.avgExecutionPrice);
   return toNumber(multiply(decimalOf(p.size, p.exact.size), decimalOf(p.avgExecutionPrice, p.exact.avgExecutionPrice)));

@@ -10,11 +10,9 @@ export interface RequestBudget {
 
 /**
  * Pages until a short page, the cap, the budget, or a page adding no new id; a page longer than asked is used and
- * skipped past whole. `firstBatch` pages are asked at once (the last read's askNext), then 2, 4, 8: a steady history
- * is read in one round trip, a grown one in two, a first one in about log2 of its pages. The last read's count
- * already ends in the short page that stopped it, so asking one more would cost a request a collection (20% of a
- * desk's, enough to fill venue.max_connections at 300 ms) for a history that grew past that page's room. Once a
- * page comes back longer than asked, no later offset can be foretold: the rest is read one page at a time.
+ * skipped past whole. `firstBatch` pages at once (the last read's askNext, which ends in its short page: one more
+ * would be 20% more requests, enough to fill venue.max_connections at 300 ms), then 2, 4, 8. Once a page comes
+ * back longer than asked, no later offset can be foretold: the rest is read one page at a time.
  */
 export async function pageHistory(
   maxOrders: number,

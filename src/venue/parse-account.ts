@@ -40,8 +40,13 @@ function readPosition(raw: unknown, invalid: FieldReporter): Position | undefine
 
 /** A position's direction in any case, written upper case ("long" and "LONG" are one position); one not LONG or SHORT is counted. */
 function readDirection(value: unknown, invalid: FieldReporter): string | undefined {
-  const direction = readLabel(value, "positions[].direction", invalid)?.toUpperCase();
-  if (direction !== undefined && direction !== "LONG" && direction !== "SHORT") invalid("positions[].direction");
+  let reported = false;
+  const report: FieldReporter = (field, n) => {
+    reported = true;
+    invalid(field, n);
+  };
+  const direction = readLabel(value, "positions[].direction", report)?.toUpperCase();
+  if (!reported && direction !== undefined && direction !== "LONG" && direction !== "SHORT") invalid("positions[].direction");
   return direction;
 }
 
