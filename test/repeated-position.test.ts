@@ -6,18 +6,23 @@ import { DEFAULT_THRESHOLDS } from "../src/config/threshold-table.js";
 import { statusData } from "../src/http/status/status-data.js";
 import { collectFamilies, scrapeFromFixtures } from "./helpers/fixtures.js";
 
-async function families() {
-  const { scrape, invalid } = await scrapeFromFixtures({
+/** The scrape of one account of `file`'s positions, the other endpoints failed. */
+function scrapeOf(file: string) {
+  return scrapeFromFixtures({
     account: "desk",
-    accountInfos: [["USDC", "account-repeated-position.json"]],
+    accountInfos: [["USDC", file]],
     active: { fail: "timeout" },
     history: { fail: "timeout" },
     markets: { fail: "timeout" },
   });
+}
+
+/** A family's values keyed by `keyOf` its labels: by market, or the account's one value. */
+async function families(file = "account-repeated-position.json", keyOf = (labels: ReadonlyArray<string | null>) => labels[2] ?? "account") {
+  const { scrape, invalid } = await scrapeOf(file);
   const all = collectFamilies(scrape);
-  /** The values of a family by market, or the account's one value. */
   const values = (name: string): Record<string, number> =>
-    Object.fromEntries((all.find((f) => f.name === name)?.samples ?? []).map((s) => [s.labels[2] ?? "account", s.value]));
+    Object.fromEntries((all.find((f) => f.name === name)?.samples ?? []).map((s) => [keyOf(s.labels), s.value]));
   return { values, invalid };
 }
 
@@ -55,20 +60,8 @@ describe("a position listed twice", () => {
 });
 
 describe("a position listed twice, at its edges", () => {
-  async function edges() {
-    const { scrape, invalid } = await scrapeFromFixtures({
-      account: "desk",
-      accountInfos: [["USDC", "account-repeated-edges.json"]],
-      active: { fail: "timeout" },
-      history: { fail: "timeout" },
-      markets: { fail: "timeout" },
-    });
-    const all = collectFamilies(scrape);
-    /** A family's samples as market_id/direction → value. */
-    const values = (name: string): Record<string, number> =>
-      Object.fromEntries((all.find((f) => f.name === name)?.samples ?? []).map((s) => [`${s.labels[2]}/${s.labels[3]}`, s.value]));
-    return { values, invalid };
-  }
+  /** Keyed market_id/direction. */
+  const edges = () => families("account-repeated-edges.json", (labels) => `${labels[2]}/${labels[3]}`);
 
   it("merged to size 0 is no open position: no liquidation price, no distance", async () => {
     const { values } = await edges();
@@ -98,13 +91,7 @@ describe("a position listed twice, at its edges", () => {
 
 describe("the status page of a position listed twice", () => {
   it("shows beside the nearest distance the entry it is measured from, not the merged average", async () => {
-    const { scrape } = await scrapeFromFixtures({
-      account: "desk",
-      accountInfos: [["USDC", "account-repeated-position.json"]],
-      active: { fail: "timeout" },
-      history: { fail: "timeout" },
-      markets: { fail: "timeout" },
-    });
+    const { scrape } = await scrapeOf("account-repeated-position.json");
     const page = statusData(scrape, [{ name: "desk", collateralIds: ["USDC"], thresholds: DEFAULT_THRESHOLDS }], () => undefined);
     const nearest = page.accounts[0]?.collaterals[0]?.nearest;
     // 62,000 → 55,800 is the nearer leg's 10 %: its own entry, not the merged 61,500.
