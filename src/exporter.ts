@@ -12,7 +12,7 @@ import type { Collector } from "./metrics/collector.js";
 import { Answer, SharedBody } from "./metrics/answer.js";
 import { type Exposition, expose, type CollectorOutput } from "./metrics/exposition.js";
 import { SelfMetrics } from "./metrics/self.js";
-import type { Deadline } from "./util/deadline.js";
+import { type Deadline, orWhenAborted } from "./util/deadline.js";
 import { EndpointHealth } from "./endpoint-health.js";
 import { closePool, venuePool } from "./venue/http.js";
 import { RequestPace } from "./venue/request-pace.js";
@@ -29,15 +29,6 @@ interface Made {
 /** No answer slot (--web.max-requests) freed within the scrape's deadline: the route answers 503. */
 export class NoAnswerSlot extends Error {
   override name = "NoAnswerSlot";
-}
-
-/** `promise`, or undefined once `deadline` passes first; a scrape already past it (answered with what is done) waits its turn. */
-function within<T>(deadline: Deadline, promise: Promise<T>): Promise<T | undefined> {
-  if (deadline.signal.aborted) return promise;
-  const { promise: passed, resolve } = Promise.withResolvers<undefined>();
-  const onAbort = () => resolve(undefined);
-  deadline.signal.addEventListener("abort", onAbort, { once: true });
-  return Promise.race([promise, passed]).finally(() => deadline.signal.removeEventListener("abort", onAbort));
 }
 
 export class Exporter {
@@ -146,7 +137,8 @@ export class Exporter {
       // Stored before it is made, so the scrapes resuming right after this one share it.
       this.#answers.set(answerKey, { results, renderedAt: this.#now(), made });
     }
-    const done = await within(deadline, made);
+    // A scrape already past its deadline (answered with what is done) waits its turn rather than get a 503.
+    const done = await (deadline.signal.aborted ? made : orWhenAborted<Made | undefined>(made, deadline.signal, () => undefined));
     if (done !== undefined) return { made: done, result };
     this.self.scrapesRejected.inc();
     throw new NoAnswerSlot("no answer slot freed within the scrape's deadline");

@@ -84,7 +84,6 @@ function merge(a: Position, b: Position): Position {
       ...(flat || near.exact?.liquidationPrice === undefined ? {} : { liquidationPrice: near.exact.liquidationPrice }),
     },
   };
-  // The nearer leg's distance is measured from its own entry: the page shows that entry beside it (status-data.ts).
   nearerDistance.set(merged, flat ? undefined : near === a ? da : db);
   nearerEntry.set(merged, flat ? undefined : near.avgExecutionPrice);
   mergedNotional.set(merged, both ? toNumber(add(multiply(sa, pa), multiply(sb, pb))) : undefined);

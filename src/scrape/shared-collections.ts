@@ -1,6 +1,6 @@
 // One collection per key (an account, the market list) shared by every scrape: joined while under way, served again while fresh.
 
-import type { Deadline } from "../util/deadline.js";
+import { type Deadline, orWhenAborted } from "../util/deadline.js";
 
 /** A collection under way: its result when it ends, and what it has finished so far for a scrape that cannot wait. */
 export interface Collection<T> {
@@ -53,12 +53,4 @@ export class SharedCollections<T> {
     const entry = from.#entries.get(key);
     if (entry !== undefined) this.#entries.set(key, entry);
   }
-}
-
-function orWhenAborted<T>(promise: Promise<T>, signal: AbortSignal, fallback: () => T): Promise<T> {
-  if (signal.aborted) return Promise.resolve(fallback());
-  const aborted = Promise.withResolvers<T>();
-  const onAbort = () => aborted.resolve(fallback());
-  signal.addEventListener("abort", onAbort, { once: true });
-  return Promise.race([promise, aborted.promise]).finally(() => signal.removeEventListener("abort", onAbort));
 }

@@ -13,3 +13,12 @@ export class Deadline {
     return Math.max(0, this.#expiresAt - performance.now());
   }
 }
+
+/** `promise`, or `fallback()` once `signal` aborts first (at once if it already has). */
+export function orWhenAborted<T>(promise: Promise<T>, signal: AbortSignal, fallback: () => T): Promise<T> {
+  if (signal.aborted) return Promise.resolve(fallback());
+  const aborted = Promise.withResolvers<T>();
+  const onAbort = () => aborted.resolve(fallback());
+  signal.addEventListener("abort", onAbort, { once: true });
+  return Promise.race([promise, aborted.promise]).finally(() => signal.removeEventListener("abort", onAbort));
+}

@@ -26,11 +26,6 @@ export class Places {
     else this.#busy--;
   }
 
-  /** Whether one arriving now would wait. */
-  full(): boolean {
-    return this.#busy >= this.max;
-  }
-
   /** `work` run in a place, the place given up however it ends. */
   async run<T>(work: () => Promise<T> | T): Promise<T> {
     await this.acquire();

@@ -5,7 +5,7 @@ export class RequestPace {
   readonly #gapMs: number;
   /** performance.now() ms before which the next request may not be sent. */
   #next = 0;
-  readonly #waiting: Array<{ go: () => void; signal: AbortSignal }> = [];
+  readonly #waiting: Array<{ go: () => void }> = [];
   #timer: ReturnType<typeof setTimeout> | undefined;
   readonly #onWait: (ms: number) => void;
 
@@ -25,7 +25,6 @@ export class RequestPace {
     }
     const { promise, resolve, reject } = Promise.withResolvers<void>();
     const waiter = {
-      signal,
       go: () => {
         signal.removeEventListener("abort", onAbort);
         this.#onWait(performance.now() - now);
