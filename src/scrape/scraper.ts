@@ -141,8 +141,7 @@ export class Scraper {
       name,
       deadline,
       (_, startedAt) => this.#isRecent(startedAt, arrivedAt),
-      // Only the page count is passed on: a closure of the new collection holding the last one would keep two
-      // collections an account until the next (about 60 MB of peak RSS at 1,000 accounts).
+      // Only the page count: a closure of the new collection holding the last would keep two an account.
       (last) => this.#collectAccount(name, newLog(startedBy), last?.history?.askNext ?? 1),
     );
   }
