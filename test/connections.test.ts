@@ -12,7 +12,8 @@ import { join } from "node:path";
 import { connect as tlsConnect } from "node:tls";
 import express from "express";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type ConnectionEvents, LIMITS, type ListenOptions, listen, type RunningServer } from "../src/http/server.js";
+import type { ConnectionEvents } from "../src/http/connection-cap.js";
+import { LIMITS, type ListenOptions, listen, type RunningServer } from "../src/http/server.js";
 import { SelfMetrics } from "../src/metrics/self.js";
 
 const BOUND_MS = 300;
@@ -38,6 +39,26 @@ function app(): express.Express {
   a.get("/refused/:status", (req, res) => void res.status(Number(req.params.status)).send("no"));
   a.post("/", (_req, res) => void res.send("ok"));
   return a;
+}
+
+/** `app()` plus `/held`, answered only once `release()` is called; `reached(n)` resolves when n of them are in. */
+function heldApp() {
+  const a = app();
+  const waiting: Array<() => void> = [];
+  let arrived = 0;
+  const arrivals: Array<{ n: number; resolve: () => void }> = [];
+  a.get("/held", (_req, res) => {
+    waiting.push(() => void res.send("ok"));
+    arrived++;
+    for (const w of arrivals.filter((w) => w.n <= arrived)) w.resolve();
+  });
+  return {
+    app: a,
+    reached: (n: number) => new Promise<void>((resolve) => (arrived >= n ? resolve() : arrivals.push({ n, resolve }))),
+    release: () => {
+      for (const answer of waiting.splice(0)) answer();
+    },
+  };
 }
 
 /** Server events counted in `self`; `next(reason)` resolves at the next drop for that reason. */
@@ -155,43 +176,123 @@ describe("a keep-alive connection", () => {
 });
 
 describe("the connection cap", () => {
-  it("closes a connection past it at once, counts it, and keeps serving the ones inside it", async () => {
+  it("closes a connection past it at once when every connection inside is being answered, counts it, and answers those", async () => {
     const self = new SelfMetrics({ defaultMetrics: false });
-    let open = 0;
-    let reached: () => void = () => undefined;
-    const twoOpen = new Promise<void>((resolve) => (reached = resolve));
-    const events: ConnectionEvents = {
-      opened: () => {
-        self.connections.opened();
-        if (++open === 2) reached();
-      },
-      closed: () => self.connections.closed(),
-      dropped: (reason) => self.connections.dropped(reason),
-      writeTimedOut: () => self.connections.writeTimedOut(),
-    };
-    await serve({ maxConnections: 2, events }, async (_server, port) => {
+    const { events } = countedEvents(self);
+    const held = heldApp();
+    const server = await listen(held.app, "127.0.0.1", 0, { maxConnections: 2, events });
+    try {
+      const port = Number(new URL(server.url).port);
       const inside = [connect(port, "127.0.0.1"), connect(port, "127.0.0.1")];
-      for (const s of inside) s.on("error", () => undefined);
-      await twoOpen;
+      for (const s of inside) await opened(s);
+      const answers = inside.map((s) => ask(s, "GET /held HTTP/1.1\r\nHost: x\r\n\r\n"));
+      await held.reached(2);
       const past = connect(port, "127.0.0.1");
       await closedAfter(past);
       const text = await self.registry.metrics();
       expect(text).toContain('trading_exporter_http_connections_dropped_total{reason="cap"} 1\n');
       expect(text).toContain("trading_exporter_http_connections_open 2\n");
-      const first = inside[0]!;
-      let answer = "";
-      first.setEncoding("utf8");
-      const answered = new Promise<void>((resolve) =>
-        first.on("data", (chunk: string) => {
-          answer += chunk;
-          if (answer.endsWith("ok")) resolve();
-        }),
-      );
-      first.write("GET / HTTP/1.1\r\nHost: x\r\n\r\n");
-      await answered;
-      expect(answer).toMatch(/^HTTP\/1\.1 200 OK\r\n/);
+      held.release();
+      for (const answer of await Promise.all(answers)) expect(answer).toMatch(/^HTTP\/1\.1 200 OK\r\n/);
       for (const s of inside) s.destroy();
+    } finally {
+      await server.close(0);
+    }
+  });
+
+  /** Opens a connection in one of the states a client can leave it in without being answered. */
+  const LEFT: ReadonlyArray<[string, (s: Socket) => Promise<unknown>]> = [
+    ["has sent nothing", async () => undefined],
+    ["has sent part of a request's head", async (s) => void s.write("GET / HTTP/1.1\r\nHost: x\r\nX-Slow: ")],
+    ["is answered but has sent only part of its request's body", async (s) => ask(s, "POST / HTTP/1.1\r\nHost: x\r\nContent-Length: 100000\r\n\r\nx")],
+    ["is idle after an answer", async (s) => ask(s, GET)],
+  ];
+
+  it.each(LEFT)("admits a newcomer by closing the connection that %s", async (_kind, leave) => {
+    const self = new SelfMetrics({ defaultMetrics: false });
+    const { events } = countedEvents(self);
+    const held = heldApp();
+    const server = await listen(held.app, "127.0.0.1", 0, { maxConnections: 2, events });
+    try {
+      const port = Number(new URL(server.url).port);
+      const [left, busy] = [connect(port, "127.0.0.1"), connect(port, "127.0.0.1")];
+      for (const s of [left, busy]) await opened(s);
+      await leave(left);
+      const leftClosed = closedAfter(left);
+      const busyAnswer = ask(busy, "GET /held HTTP/1.1\r\nHost: x\r\n\r\n");
+      await held.reached(1);
+      const fresh = connect(port, "127.0.0.1");
+      fresh.on("error", () => undefined);
+      await opened(fresh);
+      expect(await ask(fresh, GET)).toMatch(/^HTTP\/1\.1 200 OK\r\n/);
+      await leftClosed;
+      held.release();
+      expect(await busyAnswer).toMatch(/^HTTP\/1\.1 200 OK\r\n/);
+      expect(await self.registry.metrics()).toContain('trading_exporter_http_connections_dropped_total{reason="idle"} 1\n');
+      for (const s of [busy, fresh]) s.destroy();
+    } finally {
+      await server.close(0);
+    }
+  });
+
+  it("closes the one that has gone longest without completing a request: a silent one before a keep-alive one answered since", async () => {
+    const self = new SelfMetrics({ defaultMetrics: false });
+    const { events } = countedEvents(self);
+    await serve({ maxConnections: 2, events }, async (_server, port) => {
+      const [keepAlive, silent] = [connect(port, "127.0.0.1"), connect(port, "127.0.0.1")];
+      for (const s of [keepAlive, silent]) await opened(s);
+      // Opened first, answered after the silent one opened: the silent one has waited longest.
+      await ask(keepAlive, GET);
+      const silentClosed = closedAfter(silent);
+      const fresh = connect(port, "127.0.0.1");
+      fresh.on("error", () => undefined);
+      await opened(fresh);
+      await silentClosed;
+      expect(await ask(keepAlive, GET)).toMatch(/^HTTP\/1\.1 200 OK\r\n/);
+      for (const s of [keepAlive, fresh]) s.destroy();
     });
+  });
+
+  it("frees an evicted connection's read timer at once, not after the read timeout", async () => {
+    const timers = () => process.getActiveResourcesInfo().filter((kind) => kind === "Timeout").length;
+    await serve({ maxConnections: 1, readTimeoutMs: 60_000 }, async (_server, port) => {
+      const trickle = connect(port, "127.0.0.1");
+      await opened(trickle);
+      const before = timers();
+      await ask(trickle, "POST / HTTP/1.1\r\nHost: x\r\nContent-Length: 100000\r\n\r\nx");
+      expect(timers()).toBe(before + 1);
+      const closed = closedAfter(trickle);
+      const fresh = connect(port, "127.0.0.1");
+      fresh.on("error", () => undefined);
+      await closed;
+      expect(timers()).toBe(before);
+      fresh.destroy();
+    });
+  });
+
+  it("over TLS, closes a silent connection for a newcomer and never one whose request is being answered", async () => {
+    const held = heldApp();
+    const server = await listen(held.app, "127.0.0.1", 0, { tls, maxConnections: 2 });
+    try {
+      const port = Number(new URL(server.url).port);
+      const busy = tlsConnect({ port, host: "127.0.0.1", rejectUnauthorized: false });
+      await opened(busy, "secureConnect");
+      const busyAnswer = ask(busy, "GET /held HTTP/1.1\r\nHost: x\r\n\r\n");
+      await held.reached(1);
+      const silent = connect(port, "127.0.0.1");
+      await opened(silent);
+      const silentClosed = closedAfter(silent);
+      const fresh = tlsConnect({ port, host: "127.0.0.1", rejectUnauthorized: false });
+      fresh.on("error", () => undefined);
+      await opened(fresh, "secureConnect");
+      expect(await ask(fresh, GET)).toMatch(/^HTTP\/1\.1 200 OK\r\n/);
+      await silentClosed;
+      held.release();
+      expect(await busyAnswer).toMatch(/^HTTP\/1\.1 200 OK\r\n/);
+      for (const s of [busy, fresh]) s.destroy();
+    } finally {
+      await server.close(0);
+    }
   });
 });
 

@@ -107,7 +107,7 @@ export const SETTINGS = {
     flag: "web.max-connections=N",
     env: "TRADING_WEB_MAX_CONNECTIONS",
     default: 512,
-    help: "Connections to the exporter open at once on each listener, up to 1000000; past it an idle one is closed for a new one, else the new one.",
+    help: "Connections to the exporter open at once on each listener, up to 1000000; past it one not being answered is closed for a new one, else the new one.",
     more: "Prometheus's default. [Closes](security.md#connections) counted in `trading_exporter_http_connections_dropped_total`; keep it under the open-files limit.",
     parse: v.positiveInt(1_000_000),
   },

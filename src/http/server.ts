@@ -4,10 +4,10 @@ import { once } from "node:events";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import { createServer as createTlsServer, type Server as TlsHttpServer } from "node:https";
 import type { AddressInfo, Socket } from "node:net";
-import type { Server as TlsServer, TlsOptions } from "node:tls";
+import type { Server as TlsServer, TLSSocket, TlsOptions } from "node:tls";
 import type express from "express";
-import type { DropReason } from "../metrics/self.js";
 import { libraryErrorText } from "../util/error-text.js";
+import { ConnectionCap, type ConnectionEvents } from "./connection-cap.js";
 
 export const LIMITS = {
   /** Bounds the TLS handshake, then the first request's headers, against slowloris (as Go's tlsHandshakeTimeout). */
@@ -23,13 +23,6 @@ export const LIMITS = {
 
 /** Answers after which the connection is closed (the exporter's own say `Connection: close`): a refused client must pass the cap again. */
 const REFUSALS = new Set([401, 403, 429]);
-
-export interface ConnectionEvents {
-  opened(): void;
-  closed(): void;
-  dropped(reason: DropReason): void;
-  writeTimedOut(): void;
-}
 
 export interface ListenOptions extends Partial<typeof LIMITS> {
   tls?: TlsOptions | undefined;
@@ -143,57 +136,33 @@ async function listenOn(app: express.Express, target: ListenTarget, options: Lis
   server.maxHeadersCount = 100;
   // Every accepted socket, the ones still in their TLS handshake included (Node's closeAllConnections knows only HTTP ones).
   const sockets = new Set<Socket>();
-  // Connections past their last answer with no request in flight, least recently used first.
-  const idle = new Set<Socket>();
-  const inFlight = new WeakMap<Socket, number>();
+  const cap = new ConnectionCap(maxConnections, secure !== undefined, events);
   server.on("connection", (socket: Socket) => {
-    if (sockets.size >= maxConnections) {
-      // The least recently used idle connection makes room; with none idle, the new one is closed.
-      const oldest = idle.values().next().value;
-      (oldest ?? socket).destroy();
-      events?.dropped(oldest === undefined ? "cap" : "idle");
-      if (oldest === undefined) return;
-      idle.delete(oldest);
-    }
+    cap.accept(socket);
+    if (socket.destroyed) return;
     sockets.add(socket);
-    events?.opened();
-    socket.once("close", () => {
-      sockets.delete(socket);
-      events?.closed();
-    });
+    socket.once("close", () => sockets.delete(socket));
   });
+  secure?.on("secureConnection", (socket: TLSSocket) => cap.secured(socket));
   server.prependListener("request", (req: IncomingMessage, res: ServerResponse) => {
     const socket = req.socket;
-    idle.delete(socket);
-    // A socket's first request: it leaves the idle list when it closes (a TLS socket is not the one accepted).
-    if (!inFlight.has(socket)) socket.once("close", () => idle.delete(socket));
-    inFlight.set(socket, (inFlight.get(socket) ?? 0) + 1);
+    const connection = cap.began(socket, readTimeoutMs, req.complete);
     const timer = setTimeout(() => {
       events?.writeTimedOut();
       socket.destroy();
     }, writeTimeoutMs);
-    const reading = req.complete
-      ? undefined
-      : setTimeout(() => {
-          if (req.complete || socket.destroyed) return;
-          events?.dropped("read_timeout");
-          socket.destroy();
-        }, readTimeoutMs);
     // "close" comes once, after "finish" or for a response cut short.
     res.once("close", () => {
       clearTimeout(timer);
-      const left = (inFlight.get(socket) ?? 1) - 1;
-      inFlight.set(socket, left);
+      cap.answered(connection);
       if (REFUSALS.has(res.statusCode) && !socket.destroyed) {
-        clearTimeout(reading);
+        cap.read(connection);
         events?.dropped("refused");
         socket.end();
-      } else if (left === 0 && !socket.destroyed) {
-        idle.add(socket);
       }
     });
     req.once("close", () => {
-      if (req.complete) clearTimeout(reading);
+      if (req.complete) cap.read(connection);
     });
   });
   if ("fd" in target) server.listen({ fd: target.fd });
