@@ -98,7 +98,11 @@ const entityKeys = fc
 function apiKeyConfig(key: string) {
   return (url: string) =>
     configFromObject(
-      { venue: { base_url: url }, accounts: [{ name: "a", collateral_ids: ["X"], auth: { type: "api_key", header_name: "X-Desk-Key", key } }] },
+      {
+        venue: { base_url: url },
+        web: { listen_address: "127.0.0.1:0" },
+        accounts: [{ name: "a", collateral_ids: ["X"], auth: { type: "api_key", header_name: "X-Desk-Key", key } }],
+      },
       {},
       "/",
     );

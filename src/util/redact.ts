@@ -1,4 +1,4 @@
-// Replaces every configured secret (any 12-character run, its JSON, base64 and HTML-decoded forms) and any Authorization value with <secret>.
+// Replaces every configured secret (any 12-character run, in any ASCII case, as written or after one encoding step) and any Authorization value with <secret>.
 
 import { decodeHTML } from "entities";
 import { escapeHtml, escapeHtmlUnit } from "./html-escape.js";
@@ -25,11 +25,43 @@ const shortForms = new Set<string>();
 let shortPattern: RegExp | undefined;
 const escapeRegExp = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 
-/** A secret as written, in JSON once and twice, in base64; one with entities in it (`&amp;`, `&#38;`…) also as a venue that decodes HTML echoes it. */
+/** Letters in lower case, each code unit on its own so that every position keeps its place; secrets are kept folded, text looked up folded. */
+const FOLDABLE = /[A-Z]+|[^\0-~]/g;
+const foldUnit = (unit: string): string => {
+  const lower = unit.toLowerCase();
+  return lower.length === unit.length ? lower : unit;
+};
+function fold(text: string): string {
+  let upper = false;
+  for (let at = 0; at < text.length; at++) {
+    const code = text.charCodeAt(at);
+    if (code > 0x7f) return text.replace(FOLDABLE, foldUnit);
+    upper ||= code >= 0x41 && code <= 0x5a;
+  }
+  return upper ? text.toLowerCase() : text;
+}
+
+/** The base64 characters `bytes` alone decide when they start `offset` bytes into a message: where any part of it is echoed. */
+function base64Inside(bytes: Buffer, offset: number): string {
+  const text = Buffer.concat([Buffer.alloc(offset), bytes, Buffer.alloc(2)]).toString("base64");
+  return text.slice(Math.ceil((8 * offset) / 6), Math.floor((8 * (offset + bytes.length)) / 6));
+}
+
+/** As written, in JSON once and twice, percent-encoded, hex, base64 at each byte offset, HTML-decoded; entities are decoded in the text instead (stored, they cost memory). */
 function forms(secret: string): string[] {
   return [...new Set([secret, decodeHTML(secret)])].flatMap((form) => {
     const json = JSON.stringify(form).slice(1, -1);
-    return [form, json, JSON.stringify(json).slice(1, -1), Buffer.from(form, "utf8").toString("base64")];
+    const bytes = Buffer.from(form, "utf8");
+    return [
+      form,
+      json,
+      JSON.stringify(json).slice(1, -1),
+      encodeURIComponent(form),
+      bytes.toString("hex"),
+      bytes.toString("base64"),
+      base64Inside(bytes, 1),
+      base64Inside(bytes, 2),
+    ];
   });
 }
 
@@ -37,14 +69,12 @@ function forms(secret: string): string[] {
 export function addSecrets(values: Iterable<string>): void {
   const shortBefore = shortForms.size;
   for (const value of values) {
-    for (const form of forms(value)) {
+    // A number's text is the secret's own (hex forms are mostly digits: they would send every number through the lookup).
+    for (let at = 0; at + WINDOW <= value.length && !numberRuns; at++) numberRuns = NUMBER_RUN.test(value.slice(at, at + WINDOW));
+    for (const form of new Set(forms(value).map(fold))) {
       if (form.length < MIN_LENGTH) continue;
       if (form.length < WINDOW) shortForms.add(form);
-      for (let at = 0; at + WINDOW <= form.length; at++) {
-        const run = form.slice(at, at + WINDOW);
-        windows.add(run);
-        numberRuns ||= NUMBER_RUN.test(run);
-      }
+      for (let at = 0; at + WINDOW <= form.length; at++) windows.add(form.slice(at, at + WINDOW));
       for (let at = 0; at + GRAM <= form.length; at++) grams.add(form.slice(at, at + GRAM));
     }
   }
@@ -54,7 +84,7 @@ export function addSecrets(values: Iterable<string>): void {
       .sort((a, b) => b.length - a.length)
       .map(escapeRegExp)
       .join("|"),
-    "g",
+    "gi",
   );
   // Compiled now, as the configuration loads, not by the first venue string a scrape reads: thousands of forms take long.
   shortPattern.test("");
@@ -62,11 +92,12 @@ export function addSecrets(values: Iterable<string>): void {
 
 function windowRanges(text: string, found: Array<[number, number]>): Array<[number, number]> {
   let checked = -1;
-  for (let q = 0; q + GRAM <= text.length && windows.size > 0; q += STRIDE) {
-    if (!grams.has(text.slice(q, q + GRAM))) continue;
+  // No window fits a shorter text: its grams are not looked up.
+  for (let q = 0; text.length >= WINDOW && q + GRAM <= text.length && windows.size > 0; q += STRIDE) {
+    if (!grams.has(fold(text.slice(q, q + GRAM)))) continue;
     const last = Math.min(q, text.length - WINDOW);
     for (let p = Math.max(q - STRIDE + 1, checked + 1, 0); p <= last; p++) {
-      if (windows.has(text.slice(p, p + WINDOW))) found.push([p, p + WINDOW]);
+      if (windows.has(fold(text.slice(p, p + WINDOW)))) found.push([p, p + WINDOW]);
     }
     checked = Math.max(checked, last);
   }
@@ -97,10 +128,59 @@ function replaceRanges(text: string, found: Array<[number, number]>): string {
   return out + text.slice(at);
 }
 
-/** `text` with every run of a known secret replaced. */
+/** One encoding step a venue may have taken, undone: UTF-8 bytes percent-encoded, or a character as a numeric HTML entity. */
+const ENCODED = /(?:%[0-9a-f]{2})+|&#(?:x[0-9a-f]{1,6}|[0-9]{1,7});?/gi;
+
+type Keep = (piece: string, start: number, end: number) => void;
+
+/** A run of percent escapes at `start`, each character decoded from the escapes of its UTF-8 bytes. */
+function keepPercents(run: string, start: number, keep: Keep): void {
+  const bytes = Buffer.from(run.replaceAll("%", ""), "hex");
+  for (let i = 0; i < bytes.length; ) {
+    const lead = bytes[i]!;
+    const n = lead < 0xc0 ? 1 : lead < 0xe0 ? 2 : lead < 0xf0 ? 3 : 4;
+    keep(bytes.subarray(i, i + n).toString("utf8"), start + 3 * i, start + 3 * Math.min(i + n, bytes.length));
+    i += n;
+  }
+}
+
+function keepEntity(entity: string, start: number, keep: Keep): void {
+  const hex = entity[2] === "x" || entity[2] === "X";
+  const code = Number.parseInt(entity.slice(hex ? 3 : 2), hex ? 16 : 10);
+  keep(code <= 0x10ffff ? String.fromCodePoint(code) : entity, start, start + entity.length);
+}
+
+const ESCAPE_START = /%|&#/;
+
+/** Adds to `found` the secrets in `text` with its percent and numeric-entity escapes decoded, as spans of `text`. */
+function decodedRanges(text: string, found: Array<[number, number]>): Array<[number, number]> {
+  if (!ESCAPE_START.test(text)) return found;
+  let view = "";
+  const from: number[] = [];
+  const to: number[] = [];
+  const keep: Keep = (piece, start, end) => {
+    view += piece;
+    for (let k = 0; k < piece.length; k++) {
+      from.push(start);
+      to.push(end);
+    }
+  };
+  let at = 0;
+  for (const match of text.matchAll(ENCODED)) {
+    for (; at < match.index; at++) keep(text[at]!, at, at + 1);
+    at = match.index + match[0].length;
+    (match[0][0] === "%" ? keepPercents : keepEntity)(match[0], match.index, keep);
+  }
+  if (from.length === 0) return found;
+  for (; at < text.length; at++) keep(text[at]!, at, at + 1);
+  for (const [start, end] of secretRanges(view)) found.push([from[start]!, to[end - 1]!]);
+  return found;
+}
+
+/** `text` with every run of a known secret replaced, as written or percent- or entity-encoded. */
 export function redactKnown(text: string): string {
   if (text.length < MIN_LENGTH || (text.length < WINDOW && shortForms.size === 0)) return text;
-  return replaceRanges(text, secretRanges(text));
+  return replaceRanges(text, decodedRanges(text, secretRanges(text)));
 }
 
 /** A code unit some output writes as more than itself: a control character, a quote, a backslash, a surrogate, an HTML special. */
@@ -146,7 +226,7 @@ export function redactVenueText(text: string): string {
   if (windows.size === 0 && shortForms.size === 0) return text;
   if (!ESCAPABLE.test(text)) return redactKnown(text);
   const escaped = ESCAPES.flatMap((output) => escapedRanges(text, output));
-  return replaceRanges(text, [...secretRanges(text), ...escaped]);
+  return replaceRanges(text, [...decodedRanges(text, secretRanges(text)), ...escaped]);
 }
 
 /** Whether `value`'s decimal text holds a WINDOW-character run of a secret; a few digits of a short key are still a value. */
