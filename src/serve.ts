@@ -92,6 +92,11 @@ async function main(argv: string[]): Promise<number> {
   return 0;
 }
 
+function listenSetting(): string {
+  const flagGiven = parseCommandLine(process.argv.slice(2)).flags["web.listen-address"] !== undefined;
+  return !flagGiven && process.env.TRADING_LISTEN_ADDRESS !== undefined ? "TRADING_LISTEN_ADDRESS" : "--web.listen-address";
+}
+
 /** Exits once the last log lines are out, or after 1 s if the log's reader is slow or gone. */
 async function exit(code: number): Promise<never> {
   await sink?.flush(1_000);
@@ -105,7 +110,7 @@ main(process.argv.slice(2)).then(
       error instanceof ConfigError
         ? error.problems.map((problem) => `configuration error: ${problem}`)
         : error instanceof ListenError
-          ? [error.line("--web.listen-address")]
+          ? [error.line(listenSetting())]
           : error instanceof SystemdSocketError
             ? [error.message]
             : [`${libraryErrorText(error, "could not start: unexpected error")}; please report it with the output of --version and the command line`];

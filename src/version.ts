@@ -2,13 +2,15 @@
 
 import { readFileSync } from "node:fs";
 
+/** The version in the package's package.json: beside dist/ (or src/), or two up from the tools' build, dist-tools/src/. */
 function packageVersion(): string {
-  try {
-    const pkg = JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8")) as { version?: unknown };
-    return typeof pkg.version === "string" ? pkg.version : "unknown";
-  } catch {
-    return "unknown";
+  for (const path of ["../package.json", "../../package.json"]) {
+    try {
+      const pkg = JSON.parse(readFileSync(new URL(path, import.meta.url), "utf8")) as { name?: unknown; version?: unknown };
+      if (pkg.name === "trading-exporter" && typeof pkg.version === "string") return pkg.version;
+    } catch {}
   }
+  return "unknown";
 }
 
 export const VERSION = packageVersion();

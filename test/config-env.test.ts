@@ -55,7 +55,7 @@ describe("configFromEnv", () => {
     [{ TRADING_API_KEY: undefined, TRADING_API_KEY_FILE: "/nonexistent/key" }, 'TRADING_API_KEY_FILE: cannot read "/nonexistent/key": no such file (ENOENT)'],
     [{ TRADING_API_KEY_HEADER: "Bad Header" }, "TRADING_API_KEY_HEADER: not a valid HTTP header name"],
     [{ TRADING_LISTEN_ADDRESS: "9842" }, "TRADING_LISTEN_ADDRESS: expected host:port (e.g. 0.0.0.0:9842 or [::1]:9842)"],
-    [{ TRADING_LISTEN_ADDRESS: "127.0.0.1:70000" }, "TRADING_LISTEN_ADDRESS: expected host:port (e.g. 0.0.0.0:9842 or [::1]:9842)"],
+    [{ TRADING_LISTEN_ADDRESS: "127.0.0.1:70000" }, "TRADING_LISTEN_ADDRESS: port 70000 is out of range: a port is 0 to 65535"],
     [{ TRADING_HISTORY_MAX_ORDERS: "-1" }, "TRADING_HISTORY_MAX_ORDERS: expected a whole number from 1 to 1000000"],
     [{ TRADING_HISTORY_PAGE_SIZE: "ten" }, "TRADING_HISTORY_PAGE_SIZE: expected a whole number from 1 to 100000"],
     [{ TRADING_MAX_ORDER_OUTCOME_SERIES: "1" }, "TRADING_MAX_ORDER_OUTCOME_SERIES: expected a whole number from 2 to 1000000"],

@@ -69,7 +69,8 @@ async function withTakenPort<T>(use: (port: number) => Promise<T>): Promise<T> {
 }
 
 const PROGRAMS = [
-  { program: "dist/main.js", prefix: "trading-exporter", setting: "--web.listen-address" },
+  // Each set by TRADING_LISTEN_ADDRESS, which its line names.
+  { program: "dist/main.js", prefix: "trading-exporter", setting: "TRADING_LISTEN_ADDRESS" },
   { program: "dist-tools/tools/demo.js", prefix: "demo", setting: "TRADING_LISTEN_ADDRESS" },
 ];
 
@@ -95,7 +96,12 @@ describe("a listen address that cannot be used", () => {
     await withTakenPort(async (port) => {
       const { code, stderr } = await startUpFailure("dist/main.js", `127.0.0.1:0,[::1]:0,127.0.0.1:${port}`);
       expect(code).toBe(1);
-      expect(stderr).toBe(`trading-exporter: cannot listen on 127.0.0.1:${port}: the address is in use; stop what holds it or set --web.listen-address\n`);
+      expect(stderr).toBe(`trading-exporter: cannot listen on 127.0.0.1:${port}: the address is in use; stop what holds it or set TRADING_LISTEN_ADDRESS\n`);
+      // The flag overrides the variable: it is the one named.
+      const flagged = await startUpFailure("dist/main.js", "127.0.0.1:0", [`--web.listen-address=127.0.0.1:${port}`]);
+      expect(flagged.stderr).toBe(
+        `trading-exporter: cannot listen on 127.0.0.1:${port}: the address is in use; stop what holds it or set --web.listen-address\n`,
+      );
     });
   });
 

@@ -55,6 +55,9 @@ describe("--web.listen-address, repeated", () => {
     expect(() => parseListenAddresses(["127.0.0.1:1", "nope"], "--web.listen-address")).toThrowError(
       "--web.listen-address[1]: expected host:port (e.g. 0.0.0.0:9842 or [::1]:9842)",
     );
+    expect(() => parseListenAddresses("127.0.0.1:99999", "--web.listen-address")).toThrowError(
+      "--web.listen-address: port 99999 is out of range: a port is 0 to 65535",
+    );
   });
 });
 

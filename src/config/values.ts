@@ -25,7 +25,8 @@ export function parseHeaderValue(value: unknown, key: string): string {
 function parseListenAddress(value: unknown, key: string): { host: string; port: number } {
   const expected = "host:port (e.g. 0.0.0.0:9842 or [::1]:9842)";
   const match = /^(?:\[([0-9a-fA-F:.]+)\]|([^:[\]]*)):(\d{1,5})$/.exec(textOf(value, key, expected).trim());
-  if (!match || Number(match[3]) > 65535) throw new ConfigError(`${key}: expected ${expected}`);
+  if (!match) throw new ConfigError(`${key}: expected ${expected}`);
+  if (Number(match[3]) > 65535) throw new ConfigError(`${key}: port ${match[3]} is out of range: a port is 0 to 65535`);
   const host = match[1] ?? match[2] ?? "";
   return { host: host === "" ? "0.0.0.0" : host, port: Number(match[3]) };
 }
