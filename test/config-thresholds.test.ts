@@ -91,7 +91,7 @@ describe("thresholds in the config file", () => {
       "accounts[4].thresholds.margin_ratio_critical: must be a ratio above 0 and at most 1 (0.8 is 80 %)",
       "accounts[4].thresholds.active_order_age_warning_seconds: must be seconds above 0 and at most 31536000",
       "accounts[5].thresholds.margin_ratio_critcal: unknown key (did you mean margin_ratio_critical?)",
-      "accounts[6].thresholds: expected a mapping of margin_ratio_warning, margin_ratio_critical, margin_usage_warning, margin_usage_critical, liquidation_distance_warning, liquidation_distance_critical, size_limit_warning, active_order_age_warning_seconds",
+      "accounts[6].thresholds: expected a mapping of margin_ratio_warning, margin_ratio_critical, margin_usage_warning, margin_usage_critical, margin_ratio_horizon_seconds, margin_usage_horizon_seconds, liquidation_distance_warning, liquidation_distance_critical, size_limit_warning, active_order_age_warning_seconds",
     ]);
   });
 

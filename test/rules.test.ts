@@ -61,6 +61,10 @@ describe("prometheus rules and config", () => {
       "margin in use: pages only for a collateral with no margin ratio (summary shape, list cut short), once with both jobs, no margin left, per-account thresholds",
     ],
     [
+      "trading.rules.trend.test.yml",
+      "time to liquidation at the trend: a ratio rising a point a minute warns by minute 40, flat, falling and a jump never, a gap bridged, an account's own horizon, margin in use in its own words",
+    ],
+    [
       "trading.rules.dedupe.test.yml",
       "the dedupe cases: with the /metrics and /probe jobs side by side, every alert fires once per account, and stays one alert when a job goes away",
     ],
@@ -101,10 +105,11 @@ describe("prometheus rules and config", () => {
         expect(expr, name).not.toContain("last_over_time");
         continue;
       }
-      const selectors = [...expr.matchAll(/(?:last_over_time\()?\btrading_\w+(?:\{[^}]*\})?(?:\[\w+\])?/g)].map((m) => m[0]);
+      // A recorded trend (account:..., a deriv over 10 minutes or more) outlasts a gap as well: only the venue's own series count.
+      const selectors = [...expr.matchAll(/(?:last_over_time\()?(?<![:\w])trading_\w+(?:\{[^}]*\})?(?:\[\w+\])?/g)].map((m) => m[0]);
       expect(selectors.length, name).toBeGreaterThan(0);
-      // A counter read over 10m or more (increase/rate) outlasts a gap of scrapes as well.
-      const counterOverLongWindow = (selector: string) => Number(/^trading_\w+_total(?:\{[^}]*\})?\[(\d+)m\]$/.exec(selector)?.[1] ?? 0) >= 10;
+      // A window of 10m or more (a counter's increase or rate, a trend's sample count) outlasts a gap of scrapes as well.
+      const counterOverLongWindow = (selector: string) => Number(/^trading_\w+(?:\{[^}]*\})?\[(\d+)m\]$/.exec(selector)?.[1] ?? 0) >= 10;
       for (const selector of selectors) {
         expect((selector.startsWith("last_over_time(") && selector.endsWith(window)) || counterOverLongWindow(selector), `${name}: ${selector}`).toBe(true);
       }

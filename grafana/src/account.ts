@@ -154,6 +154,26 @@ export function accountDashboard(): DashboardBuilder {
     )
     .withPanel(
       timeseries(
+        "Time to liquidation at the trend",
+        "At the last 30 minutes' trend (recording rule account:trading_margin_ratio:deriv30m), the time until the margin ratio reaches 100 %, liquidation, and until margin in use reaches 100 %, no margin left for new orders; infinite, so not drawn, while steady or falling. Dashed lines: the account's own horizons, under which TradingMarginRatioRising and TradingMarginUsageRising warn (they read the lesser of the 30 and 10 minutes' trends).",
+        { w: 8, h: 8 },
+        { unit: UNIT.seconds },
+        [
+          {
+            expr: `(1 - max(trading_account_margin_ratio{${AC}})) / clamp_min(max(account:trading_margin_ratio:deriv30m{${AC}}), 0)`,
+            legend: "to liquidation (margin ratio)",
+          },
+          {
+            expr: `(1 - max(trading_account_margin_usage_ratio{${AC}})) / clamp_min(max(account:trading_margin_usage_ratio:deriv30m{${AC}}), 0)`,
+            legend: "to no margin left (margin in use)",
+          },
+          { expr: accountThreshold("margin_ratio_horizon_seconds", A), legend: WARNING_LINE },
+          { expr: accountThreshold("margin_usage_horizon_seconds", A), legend: WARNING_LINE },
+        ],
+      ),
+    )
+    .withPanel(
+      timeseries(
         "Margin in $collateral_id over time",
         "Balance, total, available and maintenance margin, in units of the selected collateral.",
         { w: 8, h: 8 },

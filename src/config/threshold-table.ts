@@ -1,9 +1,10 @@
 // The alert thresholds a desk sets per account: the one table of their defaults, and how a config's maps merge over it.
 
-type Spec = { default: number; unit: "ratio" | "seconds"; fires: "above" | "below"; alert: string; series: string; help: string };
+type Spec = { default: number; unit: "ratio" | "seconds"; fires: "above" | "below"; alert: string; series: string; help: string; measure?: string };
 
 // unit: a ratio in (0, 1] is exported in trading_account_alert_threshold, seconds in ..._seconds. fires: the side of it
-// that alerts (of two values the stricter is the lower for above, the higher for below). alert: the shipped rule on `series`.
+// that alerts (of two values the stricter is the lower for above, the higher for below). alert: the shipped rule on `series`
+// (or on `measure` of it).
 export const THRESHOLDS = {
   margin_ratio_warning: {
     default: 0.8,
@@ -36,6 +37,24 @@ export const THRESHOLDS = {
     alert: "TradingMarginUsageCritical",
     series: "trading_account_margin_usage_ratio",
     help: "Share of the total margin in use above which it is critical; at 1 no margin is left for new orders.",
+  },
+  margin_ratio_horizon_seconds: {
+    default: 3600,
+    unit: "seconds",
+    fires: "below",
+    alert: "TradingMarginRatioRising",
+    series: "trading_account_margin_ratio",
+    measure: "the seconds until 1 at the trend",
+    help: "Warning when the margin ratio's trend over the last 30 minutes reaches 1, liquidation, within this many seconds.",
+  },
+  margin_usage_horizon_seconds: {
+    default: 3600,
+    unit: "seconds",
+    fires: "below",
+    alert: "TradingMarginUsageRising",
+    series: "trading_account_margin_usage_ratio",
+    measure: "the seconds until 1 at the trend",
+    help: "Warning when the trend of margin in use (no margin ratio) reaches 1, no margin left for new orders, within this many seconds.",
   },
   liquidation_distance_warning: {
     default: 0.1,

@@ -41,7 +41,8 @@ export function thresholdTable(): string {
   const rows = THRESHOLD_KEYS.map((key) => {
     const t = THRESHOLDS[key];
     const family = t.unit === "seconds" ? "`trading_account_alert_threshold_seconds`" : "`trading_account_alert_threshold`";
-    return `| ${code(key)} | ${code(String(t.default))} | ${code(t.alert)}: ${code(t.series)} ${t.fires} it | ${family} | ${t.help} |`;
+    const compared = "measure" in t ? `${t.measure} of ${code(t.series)}` : code(t.series);
+    return `| ${code(key)} | ${code(String(t.default))} | ${code(t.alert)}: ${compared} ${t.fires} it | ${family} | ${t.help} |`;
   });
   return ["| key | default | alert | series | meaning |", "|---|---|---|---|---|", ...rows].join("\n");
 }

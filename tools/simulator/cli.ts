@@ -43,7 +43,7 @@ Options:
   -h, --help                  print this help
 
 Control API (no key): POST /_sim/tick?n=1, GET /_sim/state, GET /_sim/stats, POST /_sim/stats/reset,
-POST /_sim/scenario {"name":"liquidation"|"wipeout"|"halt"|"normal"}, GET|PUT|DELETE /_sim/faults.
+POST /_sim/scenario {"name":"liquidation"|"wipeout"|"halt"|"drift"|"normal"}, GET|PUT|DELETE /_sim/faults.
 `;
 
 export class CliError extends Error {

@@ -34,12 +34,13 @@ export class DeskAccount {
   }
 
   /** Collateral `id` at `tick`; `scenario` moves the scenario collateral's balance. */
-  collateralAt(id: string, tick: number, scenario: AccountScenario | undefined): AccountState | undefined {
+  collateralAt(id: string, tick: number, scenario: AccountScenario | BalanceScenario | undefined): AccountState | undefined {
     const index = this.collaterals.findIndex((a) => a.collateral.id === id);
     const account = this.collaterals[index];
     if (account === undefined) return undefined;
     let balance: BalanceScenario | undefined;
-    if (scenario !== undefined && account === this.scenarioCollateral) {
+    if (typeof scenario === "object" && account === this.scenarioCollateral) balance = scenario;
+    else if (scenario !== undefined && account === this.scenarioCollateral) {
       balance = scenario === "liquidation" ? { kind: "liquidation", ratio: liquidationRatio(this.#liquidationSeed, tick) } : { kind: "wipeout" };
     }
     return accountAt(account, tick, balanceNoise(this.#noiseSeeds[index] ?? 0, tick), balance);

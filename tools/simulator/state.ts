@@ -7,6 +7,11 @@ import { collateralInfo, generateMarkets, stepMarks, type CollateralInfo, type M
 import { Rng } from "./prng.js";
 import type { ScenarioName } from "./types.js";
 
+/** The drift scenario's margin ratio: 0.30 at its start, DRIFT_STEP more each tick, held at 0.99 short of liquidation. */
+const DRIFT_START = 0.3;
+export const DRIFT_STEP = 0.005;
+export const driftRatio = (ticks: number): number => Math.min(0.99, DRIFT_START + DRIFT_STEP * ticks);
+
 export class SimState {
   readonly markets: MarketState[];
   readonly collaterals: CollateralInfo[];
@@ -21,6 +26,8 @@ export class SimState {
   /** Bumped only when a market changes (scenarios), so the market list outlives ticks in the cache. */
   marketsVersion = 0;
   liquidating = false;
+  /** The tick the drift scenario started at: from it the margin ratio rises DRIFT_STEP a tick. */
+  driftFrom: number | undefined;
   /** Total margin held below zero on the scenario account (the wipeout scenario). */
   wipedOut = false;
   halted: MarketState | undefined;
@@ -41,8 +48,9 @@ export class SimState {
 
   /** `account`'s collateral `id` now; the scenarios act on the first account. */
   collateral(account: DeskAccount, id: string): AccountState | undefined {
-    const scenario = account !== this.first ? undefined : this.liquidating ? "liquidation" : this.wipedOut ? "wipeout" : undefined;
-    return account.collateralAt(id, this.ticks, scenario);
+    if (account !== this.first) return account.collateralAt(id, this.ticks, undefined);
+    if (this.driftFrom !== undefined) return account.collateralAt(id, this.ticks, { kind: "liquidation", ratio: driftRatio(this.ticks - this.driftFrom) });
+    return account.collateralAt(id, this.ticks, this.liquidating ? "liquidation" : this.wipedOut ? "wipeout" : undefined);
   }
 
   tick(n = 1): void {
@@ -55,6 +63,7 @@ export class SimState {
   }
 
   setScenario(name: ScenarioName): void {
+    this.driftFrom = name === "drift" ? this.ticks : undefined;
     if (name === "normal") {
       this.liquidating = false;
       this.wipedOut = false;
@@ -66,6 +75,9 @@ export class SimState {
     } else if (name === "wipeout") {
       this.wipedOut = true;
       this.liquidating = false;
+    } else if (name === "drift") {
+      this.liquidating = false;
+      this.wipedOut = false;
     } else {
       const held = this.first.scenarioCollateral?.positions[0] ?? this.first.collaterals.flatMap((a) => a.positions)[0];
       this.halted = held?.market ?? this.markets[0];

@@ -59,8 +59,8 @@ export interface CollateralSpec {
   id: string;
   shape: CollateralShape;
 }
-export type ScenarioName = "normal" | "liquidation" | "wipeout" | "halt";
-export const SCENARIO_NAMES: readonly ScenarioName[] = ["normal", "liquidation", "wipeout", "halt"];
+export type ScenarioName = "normal" | "liquidation" | "wipeout" | "halt" | "drift";
+export const SCENARIO_NAMES: readonly ScenarioName[] = ["normal", "liquidation", "wipeout", "halt", "drift"];
 
 export interface SimStats {
   requests: Record<SimEndpoint, number>;
