@@ -134,7 +134,10 @@ describe("margin in use and a liquidation price of 0 with a real Prometheus on t
       // The status page grades the same way: sum98 critical on margin in use, det98 by its ratio, zero's prices none given.
       const page = (await (await fetch(new URL("/", service!.server.url))).text()).replace(/<[^>]+>/g, " ").replace(/\s+/g, " ");
       const section = (name: string) => page.slice(page.indexOf(` ${name} `), page.indexOf("Debug probe", page.indexOf(` ${name} `)));
-      expect(section("sum98")).toContain("98.0 % of the margin in use — critical above 95 % critical no margin ratio: the summary shape lists no positions");
+      expect(section("sum98")).toContain(
+        "98.0 % of the margin in use — critical above 95 % critical no margin ratio: the venue reports how many positions, not the positions, so margin in use is watched instead",
+      );
+      expect(section("sum98")).toContain("2 open positions, counted but not listed in the summary shape: no liquidation distance");
       expect(section("sum20")).toContain("20.0 % of the margin in use — warning above 80 % ok");
       expect(section("det98")).toContain("30.0 % — warning above 80 % ok margin ratio; 98.0 % of the margin in use");
       expect(section("zero")).toContain("no liquidation price given (2 positions)");

@@ -90,6 +90,8 @@ describe("statusPage", () => {
               noMarginLeft: false,
               marginState: "ok",
               nearest: { marketId: name, direction: "LONG", distance: 0.2, state: "ok", entry: 100, liquidation: 80 },
+              next: [{ marketId: name, direction: "SHORT", distance: 0.3, state: "ok", entry: 100, liquidation: 130 }],
+              notShown: 0,
               unpriced: 0,
             },
           ],
@@ -177,6 +179,8 @@ describe("a desk of several accounts", () => {
         noMarginLeft: false,
         marginState: ratio === undefined ? undefined : marginState(ratio, thresholds),
         nearest: undefined as CollateralStatus["nearest"],
+        next: [],
+        notShown: 0,
         unpriced: 0,
       },
     ],
@@ -283,10 +287,41 @@ describe("a desk of several accounts", () => {
     expect(section(page, "short")).toContain('<a class="badge warning" href="runbooks/TradingPositionApproachingLiquidation"');
   });
 
-  it("shows each collateral's balance, available margin, total margin and unrealized PnL as /metrics writes them", () => {
+  it("shows each collateral's balance, available margin, total margin and unrealized PnL grouped and rounded, the exact value a hover away", () => {
     const page = pageOf([account("a", 1, 0.1)]);
-    expect(text(page, "a")).toContain("Balance 1000 Available margin 400 Total margin 1200.5 Unrealized PnL 200.5");
+    expect(text(page, "a")).toContain("Balance 1,000.00 USDC Available margin 400 USDC Total margin 1,200.50 USDC Unrealized PnL 200.5 USDC");
+    expect(section(page, "a")).toContain('<span title="1200.5 USDC">1,200.50</span>');
     expect(section(page, "a")).toContain('data-metric="trading_account_unrealized_pnl" data-account="a" data-collateral="USDC" data-value="200.5"');
+  });
+
+  it("lists the nearest positions with their distances, nearest first, says how many more and where, and counts every open one", () => {
+    const a = account("many", 1, 0.5);
+    const at = (marketId: string, distance: number) => ({
+      marketId,
+      direction: "LONG",
+      distance,
+      state: liquidationState(distance, DEFAULT_THRESHOLDS),
+      entry: 100,
+      liquidation: 90,
+    });
+    a.collaterals[0] = { ...a.collaterals[0]!, positions: 6, nearest: at("BTC-USD", 0.08), next: [at("AVAX-USD", 0.43), at("ETH-USD", 0.5)], notShown: 3 };
+    const page = pageOf([a]);
+    expect(text(page, "many")).toContain(
+      "BTC-USD LONG, from entry 100 to liquidation 90 AVAX-USD LONG 43.0 % to liquidation ETH-USD LONG 50.0 % to liquidation",
+    );
+    expect(text(page, "many")).toContain("3 more with a liquidation price: the debug probe and the Trading account dashboard list them 6 open positions");
+    expect(section(page, "many")).toContain('<a href="probe?target=many&amp;debug=true">the debug probe</a>');
+  });
+
+  it("says what margin in use past 100 % means, and marks a negative amount with a minus sign, not colour alone", () => {
+    const a = account("over", 1, 0.95);
+    a.collaterals[0] = { ...a.collaterals[0]!, marginUsage: 4.882, money: [1000, -3882, 1000, -12_345.678] };
+    const page = pageOf([a]);
+    expect(text(page, "over")).toContain(
+      "488.2 % of the margin in use over 100 %: more than the whole total margin is bound, so the available margin is negative",
+    );
+    expect(text(page, "over")).toContain("Available margin −3,882.00 USDC Total margin 1,000.00 USDC Unrealized PnL −12,345.68 USDC");
+    expect(section(page, "over")).toContain('<span title="-12345.678 USDC">−12,345.68</span>');
   });
 
   it("says why a figure is not reported: the summary shape, or the endpoint that failed", () => {
@@ -298,7 +333,9 @@ describe("a desk of several accounts", () => {
     };
     failed.collaterals[0] = { ...failed.collaterals[0]!, answered: false };
     const page = pageOf([summary, failed]);
-    expect(text(page, "s")).toContain("USDC not reported: the summary shape lists no positions not reported: the summary shape lists no positions");
+    expect(text(page, "s")).toContain(
+      "USDC not reported: the summary shape lists no positions 2 open positions, counted but not listed in the summary shape: no liquidation distance",
+    );
     expect(text(page, "f")).toContain("USDC not reported: account_info failed (auth — HTTP 401) not reported: account_info failed (auth — HTTP 401)");
     expect(text(page, "f")).toContain("account_info failing auth — HTTP 401 22:13:20 UTC");
     expect(text(page, "f")).not.toContain("Balance");
@@ -317,7 +354,9 @@ describe("a desk of several accounts", () => {
       return a;
     };
     const page = pageOf([summary("low", 0.2), summary("own", 0.7, { ...DEFAULT_THRESHOLDS, margin_usage_warning: 0.6 }), summary("high", 0.98)]);
-    expect(text(page, "high")).toContain("98.0 % of the margin in use — critical above 95 % critical no margin ratio: the summary shape lists no positions");
+    expect(text(page, "high")).toContain(
+      "98.0 % of the margin in use — critical above 95 % critical no margin ratio: the venue reports how many positions, not the positions, so margin in use is watched instead",
+    );
     expect(section(page, "high")).toContain('<a class="badge critical" href="runbooks/TradingMarginUsageCritical"');
     expect(section(page, "high")).toContain('data-metric="trading_account_margin_usage_ratio" data-account="high" data-collateral="USDC" data-value="0.98"');
     expect(text(page, "own")).toContain("70.0 % of the margin in use — warning above 60 %, critical above 95 % warning");
@@ -338,7 +377,9 @@ describe("a desk of several accounts", () => {
     const a = account("z", 1, undefined);
     a.collaterals[0] = { ...a.collaterals[0]!, shape: "summary", positions: 3, money: [0, 0, -5, -5], noMarginLeft: true, marginState: "critical" };
     const page = pageOf([a]);
-    expect(text(page, "z")).toContain("no margin left — total margin -5 with positions open critical no margin ratio: the summary shape lists no positions");
+    expect(text(page, "z")).toContain(
+      "no margin left — total margin −5 USDC with positions open critical no margin ratio: the venue reports how many positions, not the positions, so margin in use is watched instead",
+    );
     expect(section(page, "z")).toContain('<a class="badge critical" href="runbooks/TradingMarginUsageCritical"');
   });
 

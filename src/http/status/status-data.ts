@@ -34,6 +34,9 @@ export const MONEY = [
 
 export const TOTAL_MARGIN = MONEY.findIndex(([family]) => family === "total_margin");
 
+/** Positions with a liquidation distance the page lists per collateral, nearest first. */
+export const SHOWN_POSITIONS = 3;
+
 /** What the page shows, each number under the name of the series it comes from. */
 export type StatusData = ReturnType<typeof statusData>;
 export type AccountStatus = StatusData["accounts"][number];
@@ -64,12 +67,13 @@ export function statusData(
   const entries = new Map<string, number | undefined>();
   if (result !== undefined) eachPosition(result, (labels, p) => entries.set(key(...labels.map((l) => l ?? "")), distanceEntry(p)));
   const liquidations = samplesOf(families, metricName("position", "liquidation_price"));
-  // Per account and collateral, the position nearest to liquidation: one pass over the family, however many accounts.
-  const nearest = new Map<string, { labels: string[]; value: number }>();
+  // Per account and collateral, the positions with a distance: one pass over the family, however many accounts.
+  const distances = new Map<string, Array<{ labels: string[]; value: number }>>();
   for (const { labels, value } of families.find((f) => f.name === metricName("position", "liquidation_distance_ratio"))?.samples ?? []) {
     const k = key(labels[0] ?? "", labels[1] ?? "");
-    const known = nearest.get(k);
-    if (known === undefined || value < known.value) nearest.set(k, { labels: labels.map((l) => l ?? ""), value });
+    const list = distances.get(k) ?? [];
+    if (list.length === 0) distances.set(k, list);
+    list.push({ labels: labels.map((l) => l ?? ""), value });
   }
   const collected = new Map((result?.accounts ?? []).map((a) => [a.account, a]));
   const endpointsOf = (outcomes: ReadonlyArray<{ endpoint: string }>, account: string | undefined) =>
@@ -91,6 +95,7 @@ export function statusData(
         // As the margin-in-use alerts fire: a total margin of 0 or less with positions open and no ratio to judge it.
         const noMarginLeft = marginRatio === undefined && totalMargin !== undefined && totalMargin <= 0 && count !== undefined && count > 0;
         /** The distance of the nearest position, between its two prices (trading_position_avg_execution_price and _liquidation_price). */
+        const byDistance = (distances.get(k) ?? []).sort((x, y) => x.value - y.value);
         const nearestOf = (n: { labels: string[]; value: number } | undefined) =>
           n && {
             marketId: n.labels[2] ?? "",
@@ -119,7 +124,10 @@ export function statusData(
                 : marginUsage === undefined
                   ? undefined
                   : marginUsageState(marginUsage, thresholds),
-          nearest: nearestOf(nearest.get(k)),
+          nearest: nearestOf(byDistance[0]),
+          /** The next nearest after it, as many as the page has room for, and how many more have a distance. */
+          next: byDistance.slice(1, SHOWN_POSITIONS).map((n) => nearestOf(n)!),
+          notShown: Math.max(0, byDistance.length - SHOWN_POSITIONS),
           /** Listed positions whose liquidation price the venue did not give (0 or below, or none): they have no distance. */
           unpriced: (info === undefined ? [] : positionsOf(info)).filter((p) => !isFlat(p) && !(p.liquidationPrice !== undefined && p.liquidationPrice > 0))
             .length,

@@ -72,6 +72,15 @@ export function percent(ratio: number): string {
   return `${(ratio * 100).toFixed(1).replace(/^-/, "−")} %`;
 }
 
+const GROUPED_2 = new Intl.NumberFormat("en-US", { minimumFractionDigits: 2, maximumFractionDigits: 2 });
+const SIGNIFICANT_4 = new Intl.NumberFormat("en-US", { maximumSignificantDigits: 4 });
+
+/** An amount as a person reads it: grouped by thousands, two decimals from 1,000 on, else four significant digits, a true minus. */
+export function money(value: number): string {
+  const text = (Math.abs(value) >= 1000 ? GROUPED_2 : SIGNIFICANT_4).format(Math.abs(value));
+  return value < 0 ? `−${text}` : text;
+}
+
 function timeAt(epochMs: number, now: number): Html {
   const iso = new Date(epochMs).toISOString();
   return html`<time datetime="${iso}" title="${iso}">${iso.slice(11, 19)} UTC, ${duration((now - epochMs) / 1000)} ago</time>`;
@@ -108,7 +117,19 @@ function absent(a: AccountStatus, c: CollateralStatus, lacking: string): string 
 
 /** Why a collateral has no margin ratio, which margin in use then stands in for. */
 function noRatio(c: CollateralStatus): string {
-  return c.shape === "summary" ? "no margin ratio: the summary shape lists no positions" : "no margin ratio: a figure it needs was missing or invalid";
+  return c.shape === "summary"
+    ? "no margin ratio: the venue reports how many positions, not the positions, so margin in use is watched instead"
+    : "no margin ratio: a figure it needs was missing or invalid";
+}
+
+/** The amount rounded as people read it, its exact value one hover away, the collateral beside it. */
+function amount(value: number, collateralId: string): Html {
+  return html`<span title="${formatValue(value)} ${collateralId}">${money(value)}</span> <bdi class="unit">${collateralId}</bdi>`;
+}
+
+/** Margin in use past 100 %: what it means. */
+function pastAll(usage: number): Html {
+  return usage > 1 ? html`<small>over 100 %: more than the whole total margin is bound, so the available margin is negative</small>` : html``;
 }
 
 function usageFigure(a: AccountStatus, c: CollateralStatus, usage: number): Html {
@@ -121,11 +142,12 @@ function marginCell(a: AccountStatus, c: CollateralStatus): Html {
   if (c.marginRatio !== undefined && c.marginState !== undefined) {
     const words =
       c.marginRatio === Number.POSITIVE_INFINITY ? "no margin left" : limits(c.marginState, "above", t.margin_ratio_warning, t.margin_ratio_critical);
-    const inUse = c.marginUsage === undefined ? "" : html`<small>margin ratio; ${usageFigure(a, c, c.marginUsage)} of the margin in use</small>`;
+    const inUse =
+      c.marginUsage === undefined ? "" : html`<small>margin ratio; ${usageFigure(a, c, c.marginUsage)} of the margin in use</small>${pastAll(c.marginUsage)}`;
     return html`<td class="${c.marginState}" data-metric="trading_account_margin_ratio" data-account="${a.name}" data-collateral="${c.collateralId}" data-value="${formatValue(c.marginRatio)}"><strong>${percent(c.marginRatio)}</strong> <span class="limit">— ${words}</span> ${riskBadge(c.marginState, "margin_ratio")}${inUse}</td>`;
   }
   if (c.noMarginLeft)
-    return html`<td class="critical"><strong>no margin left</strong> <span class="limit">— total margin ${formatValue(c.money[TOTAL_MARGIN] ?? 0)} with positions open</span> ${riskBadge("critical", "margin_usage")}<small>${noRatio(c)}</small></td>`;
+    return html`<td class="critical"><strong>no margin left</strong> <span class="limit">— total margin ${amount(c.money[TOTAL_MARGIN] ?? 0, c.collateralId)} with positions open</span> ${riskBadge("critical", "margin_usage")}<small>${noRatio(c)}</small></td>`;
   if (c.marginUsage === undefined || c.marginState === undefined) {
     const total = c.money[TOTAL_MARGIN];
     const text =
@@ -135,7 +157,7 @@ function marginCell(a: AccountStatus, c: CollateralStatus): Html {
     return html`<td class="none">${text}</td>`;
   }
   const words = limits(c.marginState, "above", t.margin_usage_warning, t.margin_usage_critical);
-  return html`<td class="${c.marginState}"><strong>${usageFigure(a, c, c.marginUsage)}</strong> of the margin in use <span class="limit">— ${words}</span> ${riskBadge(c.marginState, "margin_usage")}<small>${noRatio(c)}</small></td>`;
+  return html`<td class="${c.marginState}"><strong>${usageFigure(a, c, c.marginUsage)}</strong> of the margin in use <span class="limit">— ${words}</span> ${riskBadge(c.marginState, "margin_usage")}${pastAll(c.marginUsage)}<small>${noRatio(c)}</small></td>`;
 }
 
 /** "from entry 6.477 to liquidation 6.5688", each price as /metrics writes it. */
@@ -152,6 +174,28 @@ function unpricedText(n: number, others: boolean): string {
   return others ? `${n} other ${positions}: no liquidation price given` : `no liquidation price given (${n} ${positions})`;
 }
 
+const openPositions = (n: number): string => `${n} open ${n === 1 ? "position" : "positions"}`;
+
+/** "2 open positions" under a listed collateral's distances (the summary shape's cell says its count itself). */
+function positionCount(c: CollateralStatus): Html {
+  if (c.positions === undefined || c.positions === 0 || c.shape === "summary") return html``;
+  return html`<small>${openPositions(c.positions)}</small>`;
+}
+
+/** The next nearest positions after the first, and how many more there are, and where. */
+function nextPositions(a: AccountStatus, c: CollateralStatus): Html {
+  const rows = c.next.map(
+    (n) =>
+      html`<small><bdi>${n.marketId}</bdi> <bdi>${n.direction}</bdi> ${percent(n.distance)} to liquidation ${n.state === "ok" ? "" : badge(n.state, n.state)}</small>`,
+  );
+  const probe = `probe?target=${encodeURIComponent(a.name)}&debug=true`;
+  const more =
+    c.notShown === 0
+      ? ""
+      : html`<small>${c.notShown} more with a liquidation price: <a href="${probe}">the debug probe</a> and the Trading account dashboard list them</small>`;
+  return html`${rows}${more}`;
+}
+
 function nearestCell(a: AccountStatus, c: CollateralStatus): Html {
   const n = c.nearest;
   if (n === undefined) {
@@ -160,8 +204,10 @@ function nearestCell(a: AccountStatus, c: CollateralStatus): Html {
         ? "no open position"
         : c.unpriced > 0
           ? unpricedText(c.unpriced, false)
-          : absent(a, c, "no position has both prices and a direction of LONG or SHORT");
-    return html`<td class="none">${text}</td>`;
+          : c.shape === "summary" && c.answered && c.positions !== undefined
+            ? `${openPositions(c.positions)}, counted but not listed in the summary shape: no liquidation distance`
+            : absent(a, c, "no position has both prices and a direction of LONG or SHORT");
+    return html`<td class="none">${text}${positionCount(c)}</td>`;
   }
   const t = a.thresholds;
   const words =
@@ -169,7 +215,7 @@ function nearestCell(a: AccountStatus, c: CollateralStatus): Html {
       ? "liquidation price is beyond the entry: the position lives on unrealized gains"
       : limits(n.state, "below", t.liquidation_distance_warning, t.liquidation_distance_critical);
   const unpriced = c.unpriced > 0 ? html`<small>${unpricedText(c.unpriced, true)}</small>` : "";
-  return html`<td class="${n.state}" data-metric="trading_position_liquidation_distance_ratio" data-account="${a.name}" data-collateral="${c.collateralId}" data-market="${n.marketId}" data-value="${formatValue(n.distance)}"><strong>${percent(n.distance)}</strong> <span class="limit">— ${words}</span> ${n.state === "ok" ? "" : riskBadge(n.state, "liquidation_distance")}<small><bdi>${n.marketId}</bdi> <bdi>${n.direction}</bdi>, ${prices(a, c, n)}</small>${unpriced}</td>`;
+  return html`<td class="${n.state}" data-metric="trading_position_liquidation_distance_ratio" data-account="${a.name}" data-collateral="${c.collateralId}" data-market="${n.marketId}" data-value="${formatValue(n.distance)}"><strong>${percent(n.distance)}</strong> <span class="limit">— ${words}</span> ${n.state === "ok" ? "" : riskBadge(n.state, "liquidation_distance")}<small><bdi>${n.marketId}</bdi> <bdi>${n.direction}</bdi>, ${prices(a, c, n)}</small>${nextPositions(a, c)}${unpriced}${positionCount(c)}</td>`;
 }
 
 function moneyRow(account: string, c: CollateralStatus): Html {
@@ -179,7 +225,7 @@ function moneyRow(account: string, c: CollateralStatus): Html {
     const shown =
       value === undefined
         ? html`<dd class="quiet">not reported</dd>`
-        : html`<dd data-metric="trading_account_${family}" data-account="${account}" data-collateral="${c.collateralId}" data-value="${formatValue(value)}">${formatValue(value)}</dd>`;
+        : html`<dd data-metric="trading_account_${family}" data-account="${account}" data-collateral="${c.collateralId}" data-value="${formatValue(value)}">${amount(value, c.collateralId)}</dd>`;
     return html`<div><dt>${title}</dt>${shown}</div>`;
   });
   return html`<tr class="money"><td colspan="3"><dl>${items}</dl></td></tr>`;
