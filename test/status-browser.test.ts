@@ -236,8 +236,10 @@ describe.skipIf(chromiumMissing)(title, () => {
           window: number;
           smallest: number;
           badges: string[];
+          wrapped: string[];
           summary: string;
         }>(`(() => {
+          const lines = (e) => { const r = document.createRange(); r.selectNodeContents(e); return new Set([...r.getClientRects()].map((x) => Math.round(x.top))).size; };
           const inside = (inner, outer) => { const a = inner.getBoundingClientRect(), b = outer.getBoundingClientRect(); return a.left >= b.left - 0.5 && a.right <= b.right + 0.5; };
           const cards = [...document.querySelectorAll("section.account")];
           const accounts = cards.filter((c) => c.id.startsWith("account-"));
@@ -246,6 +248,7 @@ describe.skipIf(chromiumMissing)(title, () => {
           return {
             sections: accounts.length, overflowing, page: document.documentElement.scrollWidth, window: window.innerWidth, smallest: Math.min(...sizes),
             badges: [...document.querySelectorAll("a.badge")].map((a) => a.getAttribute("href")),
+            wrapped: [...document.querySelectorAll(".badge")].filter((b) => lines(b) > 1).map((b) => b.textContent),
             summary: document.querySelector(".summary").textContent,
           };
         })()`);
@@ -256,12 +259,42 @@ describe.skipIf(chromiumMissing)(title, () => {
         expect(seen.overflowing, "elements outside their card").toEqual([]);
         expect(seen.page, "no sideways scrolling").toBeLessThanOrEqual(seen.window);
         expect(seen.smallest, "no text below 11 px").toBeGreaterThanOrEqual(11);
+        expect(seen.wrapped, "badges on two lines").toEqual([]);
         expect(seen.badges.length).toBeGreaterThan(ACCOUNTS / 3);
         expect(seen.badges.every((href) => /^runbooks\/Trading\w+$/.test(href ?? ""))).toBe(true);
         expect(seen.summary).toMatch(/critical/);
         expect(seen.summary).toMatch(/warning/);
         expect(await page.violations()).toEqual([]);
       }
+    } finally {
+      await browser.close();
+    }
+  }, 180_000);
+
+  it("shows every runbook page whole at 390 px: no sideways scroll, the whole title, under the default Content-Security-Policy", async () => {
+    stack = await startStack({ logLevel: "warn" });
+    const index = await (await fetch(new URL("/runbooks/", stack.server.url))).text();
+    const names = [...index.matchAll(/href="(Trading\w+)"/g)].map((m) => m[1]!);
+    expect(names.length).toBeGreaterThan(15);
+    const browser = await startBrowser();
+    try {
+      const folder = mkdtempSync(join(tmpdir(), "runbooks-phone-"));
+      const problems: string[] = [];
+      for (const name of names) {
+        const page = await browser.open(new URL(`/runbooks/${name}`, stack.server.url).href, 390, 900);
+        const seen = await page.evaluate<{ page: number; window: number; title: string; titleFits: boolean }>(`(() => {
+          const h1 = document.querySelector("h1");
+          const box = h1.getBoundingClientRect();
+          return { page: document.documentElement.scrollWidth, window: window.innerWidth, title: h1.textContent, sw: h1.scrollWidth, cw: h1.clientWidth, right: box.right, titleFits: h1.scrollWidth <= h1.clientWidth && box.right <= window.innerWidth };
+        })()`);
+        // A page wider than the phone makes the window wider (the browser zooms out): both are held to 390.
+        if (seen.page > 390 || seen.window > 390) problems.push(`${name}: the page is ${seen.page} px wide in a ${seen.window} px window`);
+        if (seen.title !== name || !seen.titleFits) problems.push(`${name}: the title "${seen.title}" does not show whole (${JSON.stringify(seen)})`);
+        if (name === "TradingPositionLeverageAboveAllowed") writeFileSync(join(folder, `${name}-390.png`), await page.screenshot());
+        expect(await page.violations()).toEqual([]);
+      }
+      console.log(`runbook pages at 390 px: ${names.length} checked; screenshot of the longest title in ${folder}`);
+      expect(problems).toEqual([]);
     } finally {
       await browser.close();
     }

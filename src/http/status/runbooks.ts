@@ -9,6 +9,7 @@ const CSS_NAME = "runbook.css";
 const CSS = `body { font-family: system-ui, sans-serif; max-width: 52rem; margin: 2rem auto; padding: 0 1rem; line-height: 1.5; color: #1b1b1b; }
 pre { background: #f4f4f4; padding: 0.75rem; overflow-x: auto; border-radius: 4px; }
 code { font-size: 0.95em; }
+h1, p, li, td, :not(pre) > code { overflow-wrap: anywhere; }
 :not(pre) > code { background: #f4f4f4; padding: 0 0.2em; border-radius: 3px; }
 table { border-collapse: collapse; display: block; overflow-x: auto; }
 td, th { border: 1px solid #ccc; padding: 0.25rem 0.5rem; text-align: left; }

@@ -38,7 +38,7 @@ td strong { font-size: 1.1rem; }
 td small { display: block; }
 td.warning { background: var(--warn-bg); }
 td.critical { background: var(--crit-bg); }
-.badge { display: inline-block; padding: 1px 8px; border-radius: 999px; font-size: 0.75rem; font-weight: 700; text-transform: uppercase; letter-spacing: 0.03em; vertical-align: 2px; }
+.badge { display: inline-block; white-space: nowrap; padding: 1px 8px; border-radius: 999px; font-size: 0.75rem; font-weight: 700; text-transform: uppercase; letter-spacing: 0.03em; vertical-align: 2px; }
 .badge.ok, .badge.up { color: var(--ok); background: var(--ok-bg); }
 .badge.warning { color: var(--warn); background: var(--warn-bg); border: 1px solid var(--warn); }
 .badge.critical, .badge.down { color: var(--crit); background: var(--crit-bg); border: 1px solid var(--crit); }
