@@ -36,6 +36,8 @@ export class LineRateLimit {
 export interface LastFailure {
   reason: FailureReason;
   httpStatus: number | undefined;
+  /** The failure in our words, as the log writes it ("GET /v1/private/account-info: connection refused (ECONNREFUSED)"). */
+  message: string | undefined;
   /** When the exporter saw the failure (epoch ms). */
   at: number;
 }
@@ -73,7 +75,7 @@ export class EndpointHealth {
     const at = key(o.endpoint, o.account);
     this.#self.upstreamCall(o.endpoint, o.ok ? undefined : o.reason);
     if (!o.ok && o.reason !== undefined) {
-      this.#failures.set(at, { reason: o.reason, httpStatus: o.httpStatus, at: this.#now() });
+      this.#failures.set(at, { reason: o.reason, httpStatus: o.httpStatus, message: o.message, at: this.#now() });
     }
     const before = this.#healthy.get(at);
     this.#healthy.set(at, o.ok);

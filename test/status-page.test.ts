@@ -1,11 +1,18 @@
 // The status page without a browser: escaping by construction, the alert thresholds, and a page that reads
 // the latest collection and never makes one.
 
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
+import { Writable } from "node:stream";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DEFAULT_THRESHOLDS } from "../src/config/threshold-table.js";
 import { type CollateralStatus, liquidationState, marginState, marginUsageState, type StatusData } from "../src/http/status/status-data.js";
 import { duration, html, percent, statusPage } from "../src/http/status/status-page.js";
 import { startStack, type Stack } from "./helpers/stack.js";
+import { configFromObject } from "./helpers/config-files.js";
+import { createLogger } from "../src/log.js";
+import { SelfMetrics } from "../src/metrics/self.js";
+import { startService } from "../src/service.js";
 
 describe("html``", () => {
   it("escapes every interpolated value, in text and in attributes", () => {
@@ -329,7 +336,9 @@ describe("a desk of several accounts", () => {
     summary.collaterals[0] = { ...summary.collaterals[0]!, shape: "summary", positions: 2 };
     const failed = {
       ...account("f", 0, undefined),
-      endpoints: [{ endpoint: "account_info", success: 0, lastFailure: { reason: "auth" as const, httpStatus: 401, at: 1_700_000_000_000 } }],
+      endpoints: [
+        { endpoint: "account_info", success: 0, lastFailure: { reason: "auth" as const, httpStatus: 401, message: undefined, at: 1_700_000_000_000 } },
+      ],
     };
     failed.collaterals[0] = { ...failed.collaterals[0]!, answered: false };
     const page = pageOf([summary, failed]);
@@ -396,5 +405,36 @@ describe("a desk of several accounts", () => {
     const page = pageOf([none, beside]);
     expect(text(page, "none")).toContain("no liquidation price given (1 position)");
     expect(text(page, "beside")).toContain("BTC-USD LONG, from entry 6.477 to liquidation 4.5 2 other positions: no liquidation price given");
+  });
+});
+
+describe("a venue that refuses the connection", () => {
+  it("is named in words on the page, as the log names it: connection refused, with the code", async () => {
+    // A port that was just free and is closed again: connecting to it is refused.
+    const closed = createServer();
+    await new Promise<void>((resolve) => closed.listen(0, "127.0.0.1", resolve));
+    const port = (closed.address() as AddressInfo).port;
+    await new Promise((resolve) => closed.close(resolve));
+    const lines: string[] = [];
+    const log = createLogger("info", new Writable({ write: (chunk: Buffer, _e, done) => done(void lines.push(chunk.toString())) }));
+    const config = configFromObject(
+      {
+        venue: { base_url: `http://127.0.0.1:${port}` },
+        web: { listen_address: "127.0.0.1:0" },
+        accounts: [{ name: "r", collateral_ids: ["USDC"], auth: { type: "none" } }],
+      },
+      {},
+      "/",
+    );
+    const service = await startService(config, log, { self: new SelfMetrics({ defaultMetrics: false }) });
+    try {
+      await (await fetch(new URL("/probe?target=r", service.server.url))).text();
+      const page = await (await fetch(new URL("/", service.server.url))).text();
+      const said = lines.find((l) => l.includes("venue endpoint failing") && l.includes("account_info")) ?? "";
+      expect(said).toContain("GET /v1/private/account-info: connection refused (ECONNREFUSED)");
+      expect(page).toMatch(/<code>network<\/code> <time[^>]*>[^<]*<\/time><small>[^<]*connection refused \(ECONNREFUSED\)<\/small>/);
+    } finally {
+      await service.close(0);
+    }
   });
 });

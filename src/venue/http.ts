@@ -195,6 +195,20 @@ function headerValue(value: string | string[] | undefined): string | undefined {
 
 const TLS_CODES = /^(ERR_TLS|ERR_SSL|CERT_|UNABLE_TO_|DEPTH_ZERO|SELF_SIGNED|ERR_OSSL|HOSTNAME_MISMATCH)/;
 
+/** A connection's failure in words, by Node's or undici's code: what a person on call reads on the page and in the log. */
+const NETWORK_WORDS: Readonly<Record<string, string>> = {
+  ECONNREFUSED: "connection refused",
+  ECONNRESET: "connection reset",
+  ETIMEDOUT: "connection timed out",
+  UND_ERR_CONNECT_TIMEOUT: "connection timed out",
+  ENOTFOUND: "no such host",
+  EAI_AGAIN: "the host name could not be looked up",
+  EHOSTUNREACH: "host unreachable",
+  ENETUNREACH: "network unreachable",
+  EPIPE: "connection closed while sending",
+  UND_ERR_SOCKET: "connection closed by the venue",
+};
+
 function errorCode(error: unknown): string | undefined {
   let current: unknown = error;
   for (let depth = 0; depth < 4 && current instanceof Error; depth++) {
@@ -214,5 +228,6 @@ function classify(error: unknown, where: string, options: GetOptions): VenueErro
   }
   const code = errorCode(error);
   if (code !== undefined && TLS_CODES.test(code)) return new VenueError("tls", `${where}: TLS failure (${code})`);
-  return new VenueError("network", `${where}: connection failed (${code ?? "no error code"})`);
+  const words = (code === undefined ? undefined : NETWORK_WORDS[code]) ?? "connection failed";
+  return new VenueError("network", `${where}: ${words} (${code ?? "no error code"})`);
 }

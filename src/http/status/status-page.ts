@@ -234,7 +234,9 @@ function moneyRow(account: string, c: CollateralStatus): Html {
 function endpointRow(e: AccountStatus["endpoints"][number], account: string | undefined, now: number): Html {
   const failure = e.lastFailure;
   const status = failure?.httpStatus === undefined ? "" : ` — HTTP ${failure.httpStatus}`;
-  const last = failure === undefined ? html`<span class="quiet">none seen</span>` : html`<code>${failure.reason}</code>${status} ${timeAt(failure.at, now)}`;
+  const words = failure?.message === undefined ? "" : html`<small>${failure.message}</small>`;
+  const last =
+    failure === undefined ? html`<span class="quiet">none seen</span>` : html`<code>${failure.reason}</code>${status} ${timeAt(failure.at, now)}${words}`;
   return html`<tr><th scope="row">${e.endpoint}</th><td data-metric="trading_scrape_success" data-account="${account ?? ""}" data-endpoint="${e.endpoint}" data-value="${formatValue(e.success)}">${e.success === 1 ? badge("up", "ok") : badge("down", "failing")}</td><td>${last}</td></tr>`;
 }
 
