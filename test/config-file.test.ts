@@ -74,6 +74,13 @@ describe("a minimal config file", () => {
     expect(auth.type === "api_key" && auth.header).toBe("X-Api-Key");
     expect(auth.type === "api_key" && auth.key.reveal()).toBe("from-file-key");
   });
+
+  it("reads collateral_ids given as one comma-separated string as the list it names, as docs/configuration.md says", () => {
+    const text = `venue: { base_url: "http://127.0.0.1:8080" }\naccounts:\n  - { name: a, collateral_ids: "USDC, USDT", auth: { type: none } }\n  - { name: b, collateral_ids: USDC, auth: { type: none } }\n`;
+    const config = loadConfigFile(file(text), {});
+    expect(config.accounts.map((a) => a.collateralIds)).toEqual([["USDC", "USDT"], ["USDC"]]);
+    expect(readFileSync(new URL("../docs/configuration.md", import.meta.url), "utf8")).toContain("`collateral_ids`, a list or one such string");
+  });
 });
 
 const account = (auth: string, extra = "") => `

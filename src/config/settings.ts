@@ -181,8 +181,8 @@ export const SETTINGS = {
   "account.collateral_ids": {
     env: "TRADING_COLLATERAL_IDS",
     required: true,
-    help: "Comma-separated collateral ids; account-info is called once per id per collection.",
-    more: "In the config file: each account's `collateral_ids`.",
+    help: "Comma-separated collateral ids; one account-info call per id per collection.",
+    more: "In the config file: each account's `collateral_ids`, a list or one such string.",
     parse: v.parseIdList,
   },
   "account.auth_type": {
