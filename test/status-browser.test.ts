@@ -115,9 +115,9 @@ describe.skipIf(chromiumMissing)(title, () => {
       const state = marginState(value, DEFAULT_THRESHOLDS);
       const words = value === Infinity ? "no margin left" : `${state === "ok" ? "warning" : state} above`;
       expect(s.text.startsWith(`${percent(value)} — ${words}`), s.text).toBe(true);
-      expect(s.text, "its badge, then margin in use beside it, and what past 100 % means").toMatch(
+      expect(s.text, "its badge, then margin in use beside it, what past 100 % means, and the trend alert's horizon").toMatch(
         new RegExp(
-          ` ${state}( margin ratio; (\\S+) % of the margin in use( over 100 %: more than the whole total margin is bound, so the available margin is negative)?)?$`,
+          ` ${state}( margin ratio; (\\S+) % of the margin in use( over 100 %: more than the whole total margin is bound, so the available margin is negative)?)? a rising trend warns 1 h before liquidation$`,
         ),
       );
       expect(s.className).toBe(state);

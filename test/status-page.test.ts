@@ -320,6 +320,18 @@ describe("a desk of several accounts", () => {
     expect(section(page, "many")).toContain('<a href="probe?target=many&amp;debug=true">the debug probe</a>');
   });
 
+  it("states the account's own horizons the trend alerts warn within, linking their runbooks", () => {
+    const own = { ...DEFAULT_THRESHOLDS, margin_ratio_horizon_seconds: 7200, margin_usage_horizon_seconds: 1800 };
+    const ratio = account("ratio", 1, 0.5, own);
+    const usage = account("usage", 1, undefined, own);
+    usage.collaterals[0] = { ...usage.collaterals[0]!, shape: "summary", positions: 2, marginUsage: 0.3, marginState: "ok" };
+    const page = pageOf([ratio, usage]);
+    expect(text(page, "ratio")).toContain("a rising trend warns 2 h before liquidation");
+    expect(section(page, "ratio")).toContain('<a href="runbooks/TradingMarginRatioRising">2 h before liquidation</a>');
+    expect(text(page, "usage")).toContain("a rising trend warns 30 min before no margin left");
+    expect(section(page, "usage")).toContain('<a href="runbooks/TradingMarginUsageRising">');
+  });
+
   it("says what margin in use past 100 % means, and marks a negative amount with a minus sign, not colour alone", () => {
     const a = account("over", 1, 0.95);
     a.collaterals[0] = { ...a.collaterals[0]!, marginUsage: 4.882, money: [1000, -3882, 1000, -12_345.678] };

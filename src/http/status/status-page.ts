@@ -127,6 +127,14 @@ function amount(value: number, collateralId: string): Html {
   return html`<span title="${formatValue(value)} ${collateralId}">${money(value)}</span> <bdi class="unit">${collateralId}</bdi>`;
 }
 
+/** The horizon the trend alert of the cell's figure warns within, read from the account's thresholds (Prometheus judges the trend). */
+function trendNote(a: AccountStatus, ratio: boolean): Html {
+  const [alert, horizon, end] = ratio
+    ? ["TradingMarginRatioRising", a.thresholds.margin_ratio_horizon_seconds, "liquidation"]
+    : ["TradingMarginUsageRising", a.thresholds.margin_usage_horizon_seconds, "no margin left"];
+  return html`<small>a rising trend warns <a href="runbooks/${alert}">${duration(horizon)} before ${end}</a></small>`;
+}
+
 /** Margin in use past 100 %: what it means. */
 function pastAll(usage: number): Html {
   return usage > 1 ? html`<small>over 100 %: more than the whole total margin is bound, so the available margin is negative</small>` : html``;
@@ -144,7 +152,7 @@ function marginCell(a: AccountStatus, c: CollateralStatus): Html {
       c.marginRatio === Number.POSITIVE_INFINITY ? "no margin left" : limits(c.marginState, "above", t.margin_ratio_warning, t.margin_ratio_critical);
     const inUse =
       c.marginUsage === undefined ? "" : html`<small>margin ratio; ${usageFigure(a, c, c.marginUsage)} of the margin in use</small>${pastAll(c.marginUsage)}`;
-    return html`<td class="${c.marginState}" data-metric="trading_account_margin_ratio" data-account="${a.name}" data-collateral="${c.collateralId}" data-value="${formatValue(c.marginRatio)}"><strong>${percent(c.marginRatio)}</strong> <span class="limit">— ${words}</span> ${riskBadge(c.marginState, "margin_ratio")}${inUse}</td>`;
+    return html`<td class="${c.marginState}" data-metric="trading_account_margin_ratio" data-account="${a.name}" data-collateral="${c.collateralId}" data-value="${formatValue(c.marginRatio)}"><strong>${percent(c.marginRatio)}</strong> <span class="limit">— ${words}</span> ${riskBadge(c.marginState, "margin_ratio")}${inUse}${trendNote(a, true)}</td>`;
   }
   if (c.noMarginLeft)
     return html`<td class="critical"><strong>no margin left</strong> <span class="limit">— total margin ${amount(c.money[TOTAL_MARGIN] ?? 0, c.collateralId)} with positions open</span> ${riskBadge("critical", "margin_usage")}<small>${noRatio(c)}</small></td>`;
@@ -157,7 +165,7 @@ function marginCell(a: AccountStatus, c: CollateralStatus): Html {
     return html`<td class="none">${text}</td>`;
   }
   const words = limits(c.marginState, "above", t.margin_usage_warning, t.margin_usage_critical);
-  return html`<td class="${c.marginState}"><strong>${usageFigure(a, c, c.marginUsage)}</strong> of the margin in use <span class="limit">— ${words}</span> ${riskBadge(c.marginState, "margin_usage")}${pastAll(c.marginUsage)}<small>${noRatio(c)}</small></td>`;
+  return html`<td class="${c.marginState}"><strong>${usageFigure(a, c, c.marginUsage)}</strong> of the margin in use <span class="limit">— ${words}</span> ${riskBadge(c.marginState, "margin_usage")}${pastAll(c.marginUsage)}<small>${noRatio(c)}</small>${trendNote(a, false)}</td>`;
 }
 
 /** "from entry 6.477 to liquidation 6.5688", each price as /metrics writes it. */
