@@ -135,7 +135,6 @@ function trendNote(a: AccountStatus, ratio: boolean): Html {
   return html`<small>a rising trend warns <a href="runbooks/${alert}">${duration(horizon)} before ${end}</a></small>`;
 }
 
-/** Margin in use past 100 %: what it means. */
 function pastAll(usage: number): Html {
   return usage > 1 ? html`<small>over 100 %: more than the whole total margin is bound, so the available margin is negative</small>` : html``;
 }
@@ -190,7 +189,6 @@ function positionCount(c: CollateralStatus): Html {
   return html`<small>${openPositions(c.positions)}</small>`;
 }
 
-/** The next nearest positions after the first, and how many more there are, and where. */
 function nextPositions(a: AccountStatus, c: CollateralStatus): Html {
   const rows = c.next.map(
     (n) =>
