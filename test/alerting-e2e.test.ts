@@ -10,7 +10,7 @@ import { startReceiver, type Notification, type RunningReceiver, type WebhookAle
 import { startAlertmanager, type AmAlert, type RunningAlertmanager } from "./helpers/alertmanager.js";
 import { normalized, SCRAPE_SCALE, testAlertmanagerConfig, testRules } from "./helpers/alerting-files.js";
 import { ALERTMANAGER_CONFIG, ALERTMANAGER_DIR, renderTemplate } from "./helpers/amtool.js";
-import { RULES_FILE, startPrometheus, waitFor, type RunningPrometheus } from "./helpers/prometheus.js";
+import { RULES_FILE, scrapedOnce, startPrometheus, waitFor, type RunningPrometheus } from "./helpers/prometheus.js";
 import { startStack, type Stack } from "./helpers/stack.js";
 
 const ACCOUNT = "sim";
@@ -166,12 +166,7 @@ describe("alerting end to end: Prometheus and Alertmanager with the shipped file
   it(
     "wipeout: TradingMarginRatioCritical reaches the pager with words for zero total margin, no Inf, and TradingMarginRatioHigh inhibited",
     async () => {
-      await waitFor(
-        "the exporter scraped (up == 1)",
-        async () => ((await p().series('up{job="trading"} == 1')).length === 1 ? true : undefined),
-        30_000,
-        () => p().logTail(),
-      );
+      await scrapedOnce(p());
       const { alert, notification } = await step(
         "wipeout -> Critical delivered",
         () => s().venue.setScenario("wipeout"),

@@ -116,6 +116,26 @@ function closedAfter(socket: Socket): Promise<number> {
 
 const opened = (socket: Socket, event = "connect") => new Promise<void>((resolve) => socket.once(event, () => resolve()));
 
+/** A server of `heldApp()` with room for two connections, its events counted in `self`. */
+async function serveHeld(run: (port: number, held: ReturnType<typeof heldApp>, self: SelfMetrics) => Promise<void>): Promise<void> {
+  const self = new SelfMetrics({ defaultMetrics: false });
+  const held = heldApp();
+  const server = await listen(held.app, "127.0.0.1", 0, { maxConnections: 2, events: countedEvents(self).events });
+  try {
+    await run(Number(new URL(server.url).port), held, self);
+  } finally {
+    await server.close(0);
+  }
+}
+
+/** A plain connection, once open, whose close by the server is no error. */
+async function newcomer(port: number): Promise<Socket> {
+  const socket = connect(port, "127.0.0.1");
+  socket.on("error", () => undefined);
+  await opened(socket);
+  return socket;
+}
+
 describe("a connection that never says anything", () => {
   it("is closed within the bound over TLS when it never sends a ClientHello (Node's default holds it 120 s)", async () => {
     await serve({ tls, headersTimeoutMs: BOUND_MS }, async (_server, port) => {
@@ -177,12 +197,7 @@ describe("a keep-alive connection", () => {
 
 describe("the connection cap", () => {
   it("closes a connection past it at once when every connection inside is being answered, counts it, and answers those", async () => {
-    const self = new SelfMetrics({ defaultMetrics: false });
-    const { events } = countedEvents(self);
-    const held = heldApp();
-    const server = await listen(held.app, "127.0.0.1", 0, { maxConnections: 2, events });
-    try {
-      const port = Number(new URL(server.url).port);
+    await serveHeld(async (port, held, self) => {
       const inside = [connect(port, "127.0.0.1"), connect(port, "127.0.0.1")];
       for (const s of inside) await opened(s);
       const answers = inside.map((s) => ask(s, "GET /held HTTP/1.1\r\nHost: x\r\n\r\n"));
@@ -195,9 +210,7 @@ describe("the connection cap", () => {
       held.release();
       for (const answer of await Promise.all(answers)) expect(answer).toMatch(/^HTTP\/1\.1 200 OK\r\n/);
       for (const s of inside) s.destroy();
-    } finally {
-      await server.close(0);
-    }
+    });
   });
 
   /** Opens a connection in one of the states a client can leave it in without being answered. */
@@ -209,47 +222,57 @@ describe("the connection cap", () => {
   ];
 
   it.each(LEFT)("admits a newcomer by closing the connection that %s", async (_kind, leave) => {
-    const self = new SelfMetrics({ defaultMetrics: false });
-    const { events } = countedEvents(self);
-    const held = heldApp();
-    const server = await listen(held.app, "127.0.0.1", 0, { maxConnections: 2, events });
-    try {
-      const port = Number(new URL(server.url).port);
+    await serveHeld(async (port, held, self) => {
       const [left, busy] = [connect(port, "127.0.0.1"), connect(port, "127.0.0.1")];
       for (const s of [left, busy]) await opened(s);
       await leave(left);
       const leftClosed = closedAfter(left);
       const busyAnswer = ask(busy, "GET /held HTTP/1.1\r\nHost: x\r\n\r\n");
       await held.reached(1);
-      const fresh = connect(port, "127.0.0.1");
-      fresh.on("error", () => undefined);
-      await opened(fresh);
+      const fresh = await newcomer(port);
       expect(await ask(fresh, GET)).toMatch(/^HTTP\/1\.1 200 OK\r\n/);
       await leftClosed;
       held.release();
       expect(await busyAnswer).toMatch(/^HTTP\/1\.1 200 OK\r\n/);
       expect(await self.registry.metrics()).toContain('trading_exporter_http_connections_dropped_total{reason="idle"} 1\n');
       for (const s of [busy, fresh]) s.destroy();
-    } finally {
-      await server.close(0);
-    }
+    });
   });
 
-  it("closes the one that has gone longest without completing a request: a silent one before a keep-alive one answered since", async () => {
+  /** Two connections in some state: the one that has gone longest without completing a request first. */
+  const ORDERS: ReadonlyArray<[string, (port: number) => Promise<[gives: Socket, keeps: Socket]>]> = [
+    [
+      "the least recently used of two idle keep-alive connections",
+      async (port) => {
+        const [older, newer] = [await newcomer(port), await newcomer(port)];
+        await ask(older, GET);
+        await ask(newer, GET);
+        return [older, newer];
+      },
+    ],
+    [
+      "a silent connection before a keep-alive one opened earlier and answered since",
+      async (port) => {
+        const [keepAlive, silent] = [await newcomer(port), await newcomer(port)];
+        await ask(keepAlive, GET);
+        return [silent, keepAlive];
+      },
+    ],
+  ];
+
+  it.each(ORDERS)("closes the one that has gone longest without completing a request: %s", async (_case, leave) => {
     const self = new SelfMetrics({ defaultMetrics: false });
     const { events } = countedEvents(self);
     await serve({ maxConnections: 2, events }, async (_server, port) => {
-      const [keepAlive, silent] = [connect(port, "127.0.0.1"), connect(port, "127.0.0.1")];
-      for (const s of [keepAlive, silent]) await opened(s);
-      // Opened first, answered after the silent one opened: the silent one has waited longest.
-      await ask(keepAlive, GET);
-      const silentClosed = closedAfter(silent);
-      const fresh = connect(port, "127.0.0.1");
-      fresh.on("error", () => undefined);
-      await opened(fresh);
-      await silentClosed;
-      expect(await ask(keepAlive, GET)).toMatch(/^HTTP\/1\.1 200 OK\r\n/);
-      for (const s of [keepAlive, fresh]) s.destroy();
+      const [gives, keeps] = await leave(port);
+      const closed = closedAfter(gives);
+      const fresh = await newcomer(port);
+      expect(await ask(fresh, GET)).toMatch(/^HTTP\/1\.1 200 OK\r\n/);
+      await closed;
+      expect(keeps.destroyed).toBe(false);
+      expect(await ask(keeps, GET)).toMatch(/^HTTP\/1\.1 200 OK\r\n/);
+      expect(await self.registry.metrics()).toContain('trading_exporter_http_connections_dropped_total{reason="idle"} 1\n');
+      for (const s of [keeps, fresh]) s.destroy();
     });
   });
 
@@ -297,27 +320,6 @@ describe("the connection cap", () => {
 });
 
 describe("slots no idle, slow or refused client holds", () => {
-  it("closes the least recently used idle keep-alive connection to admit a new one at the cap", async () => {
-    const self = new SelfMetrics({ defaultMetrics: false });
-    const { events } = countedEvents(self);
-    await serve({ maxConnections: 2, events }, async (_server, port) => {
-      const [older, newer] = [connect(port, "127.0.0.1"), connect(port, "127.0.0.1")];
-      for (const s of [older, newer]) await opened(s);
-      // Both answered and kept alive; `older` was used first.
-      await ask(older, GET);
-      await ask(newer, GET);
-      const olderClosed = closedAfter(older);
-      const fresh = connect(port, "127.0.0.1");
-      fresh.on("error", () => undefined);
-      await opened(fresh);
-      expect(await ask(fresh, GET)).toMatch(/^HTTP\/1\.1 200 OK\r\n/);
-      await olderClosed;
-      expect(newer.destroyed).toBe(false);
-      expect(await self.registry.metrics()).toContain('trading_exporter_http_connections_dropped_total{reason="idle"} 1\n');
-      for (const s of [newer, fresh]) s.destroy();
-    });
-  });
-
   it("closes a connection whose request body is not in within the read timeout, and counts it", async () => {
     const self = new SelfMetrics({ defaultMetrics: false });
     const { events, next } = countedEvents(self);

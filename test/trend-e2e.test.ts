@@ -8,7 +8,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { testRules } from "./helpers/alerting-files.js";
-import { RULES_FILE, startPrometheus, waitFor, type RunningPrometheus } from "./helpers/prometheus.js";
+import { RULES_FILE, scrapedOnce, startPrometheus, waitFor, type RunningPrometheus } from "./helpers/prometheus.js";
 import { startStack, type Stack } from "./helpers/stack.js";
 
 const TIMEOUT_MS = 90_000;
@@ -39,12 +39,7 @@ describe("a margin ratio drifting up, with a real Prometheus on the shipped rule
   it(
     "warns TradingMarginRatioRising with the time to liquidation before the ratio reaches its warning threshold",
     async () => {
-      await waitFor(
-        "the exporter scraped (up == 1)",
-        async () => ((await p().series('up{job="trading"} == 1')).length === 1 ? true : undefined),
-        30_000,
-        () => p().logTail(),
-      );
+      await scrapedOnce(p());
       const started = Date.now();
       s().venue.setScenario("drift");
       const alert = await waitFor(

@@ -219,3 +219,13 @@ function running(server: ServerProcess, dir: string): RunningPrometheus {
     },
   };
 }
+
+/** Waits until Prometheus has scraped the exporter's `trading` job once (up == 1). */
+export function scrapedOnce(prom: RunningPrometheus): Promise<true> {
+  return waitFor(
+    "the exporter scraped (up == 1)",
+    async () => ((await prom.series('up{job="trading"} == 1')).length === 1 ? true : undefined),
+    30_000,
+    () => prom.logTail(),
+  );
+}
