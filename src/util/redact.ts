@@ -90,14 +90,15 @@ export function addSecrets(values: Iterable<string>): void {
   shortPattern.test("");
 }
 
-function windowRanges(text: string, found: Array<[number, number]>): Array<[number, number]> {
+function windowRanges(original: string, found: Array<[number, number]>): Array<[number, number]> {
   let checked = -1;
-  // No window fits a shorter text: its grams are not looked up.
+  // No window fits a shorter text; a longer one is folded once, and its grams and windows are slices of that.
+  const text = original.length < WINDOW ? original : fold(original);
   for (let q = 0; text.length >= WINDOW && q + GRAM <= text.length && windows.size > 0; q += STRIDE) {
-    if (!grams.has(fold(text.slice(q, q + GRAM)))) continue;
+    if (!grams.has(text.slice(q, q + GRAM))) continue;
     const last = Math.min(q, text.length - WINDOW);
     for (let p = Math.max(q - STRIDE + 1, checked + 1, 0); p <= last; p++) {
-      if (windows.has(fold(text.slice(p, p + WINDOW)))) found.push([p, p + WINDOW]);
+      if (windows.has(text.slice(p, p + WINDOW))) found.push([p, p + WINDOW]);
     }
     checked = Math.max(checked, last);
   }
