@@ -320,6 +320,28 @@ describe("the connection cap", () => {
 });
 
 describe("slots no idle, slow or refused client holds", () => {
+  it("does not close a connection whose answer takes longer than the read timeout, its request being in", async () => {
+    const self = new SelfMetrics({ defaultMetrics: false });
+    const held = heldApp();
+    const server = await listen(held.app, "127.0.0.1", 0, { readTimeoutMs: BOUND_MS, events: countedEvents(self).events });
+    try {
+      const client = await newcomer(Number(new URL(server.url).port));
+      const answer = ask(client, "GET /held HTTP/1.1\r\nHost: x\r\n\r\n");
+      await held.reached(1);
+      // Past the read timeout, measured by a second request that trickles a body and is closed for it.
+      const trickle = await newcomer(Number(new URL(server.url).port));
+      const cut = closedAfter(trickle);
+      trickle.write("POST / HTTP/1.1\r\nHost: x\r\nContent-Length: 1000\r\n\r\nx");
+      await cut;
+      held.release();
+      expect(await answer).toMatch(/^HTTP\/1\.1 200 OK\r\n/);
+      expect(await self.registry.metrics()).toContain('trading_exporter_http_connections_dropped_total{reason="read_timeout"} 1\n');
+      client.destroy();
+    } finally {
+      await server.close(0);
+    }
+  });
+
   it("closes a connection whose request body is not in within the read timeout, and counts it", async () => {
     const self = new SelfMetrics({ defaultMetrics: false });
     const { events, next } = countedEvents(self);

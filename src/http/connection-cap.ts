@@ -70,8 +70,8 @@ export class ConnectionCap {
     this.#bySocket.set(tlsSocket, connection);
   }
 
-  /** A request's head is in: its connection is not evicted until the answer is done. */
-  began(socket: Socket, readTimeoutMs: number, bodyIn: boolean): Connection {
+  /** A request's head is in: not evicted until answered. `bodyIn` is asked again at the deadline: a GET completes after 'request'. */
+  began(socket: Socket, readTimeoutMs: number, bodyIn: () => boolean): Connection {
     let connection = this.#bySocket.get(socket);
     if (connection === undefined) {
       connection = { socket, answering: 0 };
@@ -80,10 +80,10 @@ export class ConnectionCap {
     this.#waiting.delete(connection);
     connection.answering++;
     clearTimeout(connection.reading);
-    connection.reading = bodyIn
+    connection.reading = bodyIn()
       ? undefined
       : setTimeout(() => {
-          if (connection.socket.destroyed) return;
+          if (connection.socket.destroyed || bodyIn()) return;
           this.events?.dropped("read_timeout");
           connection.socket.destroy();
         }, readTimeoutMs);
@@ -99,6 +99,11 @@ export class ConnectionCap {
   answered(connection: Connection): void {
     connection.answering--;
     if (connection.answering === 0 && this.#open.has(connection)) this.#waiting.add(connection);
+  }
+
+  /** Every accepted socket, the ones still in their TLS handshake included (Node's closeAllConnections knows only HTTP ones). */
+  destroyAll(): void {
+    for (const connection of this.#open) connection.socket.destroy();
   }
 
   #drop(connection: Connection): void {

@@ -134,19 +134,12 @@ async function listenOn(app: express.Express, target: ListenTarget, options: Lis
   if (secure !== undefined) onTlsServer?.(secure);
   const server: Server | TlsHttpServer = secure ?? createServer(limits, app);
   server.maxHeadersCount = 100;
-  // Every accepted socket, the ones still in their TLS handshake included (Node's closeAllConnections knows only HTTP ones).
-  const sockets = new Set<Socket>();
   const cap = new ConnectionCap(maxConnections, secure !== undefined, events);
-  server.on("connection", (socket: Socket) => {
-    cap.accept(socket);
-    if (socket.destroyed) return;
-    sockets.add(socket);
-    socket.once("close", () => sockets.delete(socket));
-  });
+  server.on("connection", (socket: Socket) => cap.accept(socket));
   secure?.on("secureConnection", (socket: TLSSocket) => cap.secured(socket));
   server.prependListener("request", (req: IncomingMessage, res: ServerResponse) => {
     const socket = req.socket;
-    const connection = cap.began(socket, readTimeoutMs, req.complete);
+    const connection = cap.began(socket, readTimeoutMs, () => req.complete);
     const timer = setTimeout(() => {
       events?.writeTimedOut();
       socket.destroy();
@@ -180,7 +173,7 @@ async function listenOn(app: express.Express, target: ListenTarget, options: Lis
         const closeIdle = (): void => server.closeIdleConnections();
         const force = setTimeout(() => {
           server.closeAllConnections();
-          for (const socket of sockets) socket.destroy();
+          cap.destroyAll();
         }, graceMs);
         const sweep = setInterval(closeIdle, 25);
         server.close(() => {

@@ -25,14 +25,13 @@ const shortForms = new Set<string>();
 let shortPattern: RegExp | undefined;
 const escapeRegExp = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 
-/** Letters in lower case, each code unit on its own so that every position keeps its place; secrets are kept folded, text looked up folded. */
+/** Letters in lower case, every position kept (ASCII's toLowerCase keeps them; other code units one by one); secrets are kept folded, text looked up folded. */
 const FOLDABLE = /[A-Z]+|[^\0-~]/g;
 const foldUnit = (unit: string): string => {
   const lower = unit.toLowerCase();
   return lower.length === unit.length ? lower : unit;
 };
 const NON_ASCII = /[^\0-\x7f]/;
-// ASCII's toLowerCase keeps every position (and returns the text itself when nothing changes); a pattern test is native.
 const fold = (text: string): string => (NON_ASCII.test(text) ? text.replace(FOLDABLE, foldUnit) : text.toLowerCase());
 
 /** The base64 characters `bytes` alone decide when they start `offset` bytes into a message: where any part of it is echoed. */
