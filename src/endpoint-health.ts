@@ -1,6 +1,7 @@
 // The venue's health per endpoint and account, held in one place: counted in the exporter's metrics, logged once
 // per change (at most a line a minute per kind), and each endpoint's last failure kept for the status page.
 
+import { redact } from "./util/redact.js";
 import type { Logger } from "pino";
 import type { SelfMetrics } from "./metrics/self.js";
 import type { EndpointOutcome } from "./scrape/result.js";
@@ -75,7 +76,7 @@ export class EndpointHealth {
     const at = key(o.endpoint, o.account);
     this.#self.upstreamCall(o.endpoint, o.ok ? undefined : o.reason);
     if (!o.ok && o.reason !== undefined) {
-      this.#failures.set(at, { reason: o.reason, httpStatus: o.httpStatus, message: o.message, at: this.#now() });
+      this.#failures.set(at, { reason: o.reason, httpStatus: o.httpStatus, message: o.message === undefined ? undefined : redact(o.message), at: this.#now() });
     }
     const before = this.#healthy.get(at);
     this.#healthy.set(at, o.ok);
