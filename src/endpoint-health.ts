@@ -5,9 +5,9 @@ import { redact } from "./util/redact.js";
 import type { Logger } from "pino";
 import type { SelfMetrics } from "./metrics/self.js";
 import type { EndpointOutcome } from "./scrape/result.js";
-import type { FailureReason } from "./venue/errors.js";
 import type { PagingAnomaly } from "./venue/snapshot.js";
 import type { HistorySummary } from "./scrape/order-summary.js";
+import type { AccountStore, LastFailure } from "./scrape/account-store.js";
 
 /** At most one log line per kind per window: a warning a thousand accounts repeat is one line a minute, not a thousand. */
 export class LineRateLimit {
@@ -34,52 +34,45 @@ export class LineRateLimit {
   }
 }
 
-export interface LastFailure {
-  reason: FailureReason;
-  httpStatus: number | undefined;
-  /** The failure in our words, as the log writes it ("GET /v1/private/account-info: connection refused (ECONNREFUSED)"). */
-  message: string | undefined;
-  /** When the exporter saw the failure (epoch ms). */
-  at: number;
-}
-
-const key = (endpoint: string, account: string | undefined) => `${endpoint}\u0000${account ?? ""}`;
-
 function suppressed(held: number): { suppressed?: number } {
   return held > 0 ? { suppressed: held } : {};
 }
 
 export class EndpointHealth {
-  /** Last known health per endpoint and account, and paging anomalies per account: a change is logged once, not every scrape. */
-  readonly #healthy = new Map<string, boolean>();
-  readonly #paging = new Map<string, string>();
-  /** Remembered past the endpoint's recovery, so the page can say what last went wrong and when. */
-  readonly #failures = new Map<string, LastFailure>();
+  /** Where the health of each endpoint and account is kept, in the account's entry. */
+  readonly #store: AccountStore;
   /** One line a minute per kind: an endpoint failing for one account usually fails for all, and so does bad paging. */
   readonly #lines = new LineRateLimit();
   readonly #logger: Logger;
   readonly #self: SelfMetrics;
   readonly #now: () => number;
 
-  constructor(logger: Logger, self: SelfMetrics, now: () => number) {
+  constructor(store: AccountStore, logger: Logger, self: SelfMetrics, now: () => number) {
+    this.#store = store;
     this.#logger = logger;
     this.#self = self;
     this.#now = now;
   }
 
+  #entry(account: string | undefined) {
+    return account === undefined ? this.#store.markets : this.#store.get(account);
+  }
+
   lastFailure(endpoint: string, account: string | undefined): LastFailure | undefined {
-    return this.#failures.get(key(endpoint, account));
+    return this.#entry(account)?.failures.get(endpoint);
   }
 
   /** One endpoint call of a collection, once however many scrapes it serves, none included: a late one is a failure too. */
   record(o: EndpointOutcome): void {
-    const at = key(o.endpoint, o.account);
     this.#self.upstreamCall(o.endpoint, o.ok ? undefined : o.reason);
+    // An account a reload removed while its collection ran has no entry: its outcome is counted, not kept.
+    const entry = this.#entry(o.account);
     if (!o.ok && o.reason !== undefined) {
-      this.#failures.set(at, { reason: o.reason, httpStatus: o.httpStatus, message: o.message === undefined ? undefined : redact(o.message), at: this.#now() });
+      const message = o.message === undefined ? undefined : redact(o.message);
+      entry?.failures.set(o.endpoint, { reason: o.reason, httpStatus: o.httpStatus, message, at: this.#now() });
     }
-    const before = this.#healthy.get(at);
-    this.#healthy.set(at, o.ok);
+    const before = entry?.healthy.get(o.endpoint);
+    entry?.healthy.set(o.endpoint, o.ok);
     // Logged on a change only: failing after anything but a failure, recovered after a failure.
     if (o.ok !== (before === false)) return;
     const held = this.#lines.take(`${o.endpoint}\u0000${o.ok ? "recovered" : (o.reason ?? "")}`);
@@ -94,9 +87,9 @@ export class EndpointHealth {
     const kinds = (Object.keys(history.anomalies) as PagingAnomaly[]).sort();
     for (const kind of kinds) this.#self.pagingAnomaly(kind, history.anomalies[kind]!);
     const now = kinds.join(",");
-    const before = this.#paging.get(account) ?? "";
-    this.#paging.set(account, now);
-    if (now === before) return;
+    const entry = this.#store.get(account);
+    if (entry === undefined || now === entry.paging) return;
+    entry.paging = now;
     // The anomalies are all in the counter above; only the lines are rate-limited.
     const held = this.#lines.take(now !== "" ? "paging misbehaves" : "paging behaves");
     if (held === undefined) return;

@@ -1,8 +1,7 @@
 // Glue of one scrape: the collection (scrape/), its health recorded (endpoint-health.ts), the answer rendered once and shared.
 
 import type { Logger } from "pino";
-import { LatestCollection } from "./scrape/latest.js";
-import { OrderOutcomes } from "./scrape/order-tally.js";
+import { AccountStore, type KeptAnswer } from "./scrape/account-store.js";
 import type { ScrapeResult } from "./scrape/result.js";
 import { Scraper, type ScrapeOptions } from "./scrape/scraper.js";
 import type { AccountConfig, Config } from "./config/types.js";
@@ -24,7 +23,11 @@ interface Made {
   answer: Answer;
   body: SharedBody;
   dropped: number;
+  /** The debug report of a probe answer, made once: every debug probe served the answer writes the same bytes. */
+  report?: Answer;
 }
+
+type AnswerSlot = { answer: KeptAnswer<Made> | undefined };
 
 /** No answer slot (--web.max-requests) freed within the scrape's deadline: the route answers 503. */
 export class NoAnswerSlot extends Error {
@@ -36,31 +39,28 @@ export class Exporter {
   #scraper: Scraper;
   #config: Config;
   readonly #logger: Logger;
-  /** The venue's health per endpoint and account, for the logs, the metrics and the status page. */
   readonly health: EndpointHealth;
   readonly #pool: ReturnType<typeof venuePool>;
-  /** A collection is rendered and compressed once however many scrapes it serves. */
-  readonly #answers = new Map<string, { results: unknown[]; renderedAt: number; made: Promise<Made> }>();
+  readonly store = new AccountStore("");
+  /** A collection is rendered and compressed once however many scrapes it serves: /metrics's and the market target's here, a probe's in its account's entry. */
+  readonly #answers: { all: AnswerSlot; markets: AnswerSlot } = { all: { answer: undefined }, markets: { answer: undefined } };
+  readonly #collectionSeconds: number;
   /** Answers made at once (--web.max-requests): the exporter's own work; a scrape waiting for the venue holds none. */
   readonly #answerSlots: Places;
   /** Collections at the venue at once, and its request budget: kept across reloads with the pool, as the venue sees one exporter. */
   readonly #collectionPlaces: Places;
   readonly #pace: RequestPace | undefined;
-  /** Each probe answer's debug report, as long as the answer is kept: every debug probe served it writes the same bytes. */
-  readonly #reports = new WeakMap<Answer, Answer>();
   readonly #now: () => number;
-  /** What the last scrapes served, for the status page: it reads them and never collects. */
-  readonly latest = new LatestCollection();
   readonly #collectorOutputs = new Map<Collector, CollectorOutput>();
-  /** Outlives reloads: the order counters are counters over the process's life. */
-  readonly #orderOutcomes = new OrderOutcomes((family, orders) => this.self.orderOutcomesFolded(family, orders));
 
   constructor(config: Config, logger: Logger, self: SelfMetrics = new SelfMetrics(), now: () => number = Date.now) {
     this.self = self;
     this.#logger = logger;
     this.#now = now;
     this.#config = config;
-    this.health = new EndpointHealth(logger, self, now);
+    this.health = new EndpointHealth(this.store, logger, self, now);
+    // Read at start-up only, as the scrape deadlines it is bounded by: a reload keeps it.
+    this.#collectionSeconds = Math.min(config.scrape.defaultTimeoutSeconds, config.scrape.maxTimeoutSeconds);
     this.#pool = venuePool(config.venue.maxConnections, () => this.self.venueConnectionWaits.inc());
     const { maxConnections, maxRequestsPerSecond: perSecond } = config.venue;
     this.#pace = perSecond > 0 ? new RequestPace(perSecond, (ms) => this.self.venueBudgetWaited(ms)) : undefined;
@@ -71,7 +71,7 @@ export class Exporter {
     this.#scraper = this.#scraperFor(config);
   }
 
-  #scraperFor(config: Config, previous?: Scraper): Scraper {
+  #scraperFor(config: Config): Scraper {
     return new Scraper(
       config,
       {
@@ -82,17 +82,20 @@ export class Exporter {
         onInvalidFields: (endpoint, counts) => this.self.invalidFields(endpoint, counts),
         onOutcome: (outcome) => this.health.record(outcome),
         onHistory: (account, history) => this.health.paging(account, history),
+        onOrdersFolded: (family, orders) => this.self.orderOutcomesFolded(family, orders),
+        collectionSeconds: this.#collectionSeconds,
       },
       this.#now,
-      this.#orderOutcomes,
-      previous,
+      this.store,
     );
   }
 
-  /** Serves `config` from the next scrape on; scrapes in flight finish with the old one. */
-  reload(config: Config): void {
-    this.#scraper = this.#scraperFor(config, this.#scraper);
+  /** Serves `config` from the next scrape on; scrapes in flight finish with the old one, and the promise resolves when they have. */
+  reload(config: Config): Promise<void> {
+    const retired = this.#scraper;
+    this.#scraper = this.#scraperFor(config);
     this.#config = config;
+    return retired.settled();
   }
 
   accountNames(): string[] {
@@ -103,7 +106,6 @@ export class Exporter {
     return this.#scraper.ownsMarkets;
   }
 
-  /** A served account by name: another shard's answers like an unknown one. */
   account(name: string): AccountConfig | undefined {
     return this.#scraper.account(name);
   }
@@ -117,12 +119,12 @@ export class Exporter {
   /** The collections of a scrape, then their answer: made in a slot, or the one already made for the same collections. */
   async #serve(deadline: Deadline, options: ScrapeOptions): Promise<{ made: Made; result: ScrapeResult }> {
     const result = await this.#scraper.scrape(deadline, options);
-    this.latest.served(result);
+    this.store.served(result);
     // A probe (accounts named) is a pure target: the exporter's own metrics stay on /metrics.
     const own = options.accounts === undefined;
-    const answerKey = `${own ? "all" : "probe"}|${result.accounts.map((a) => a.account).join("\u0000")}|${result.marketFamilies ? "m" : ""}`;
+    const slot = this.#answerSlot(own, result);
     const results = [...result.accounts, result.markets, result.thresholds];
-    const last = this.#answers.get(answerKey);
+    const last = slot.answer;
     let made: Promise<Made>;
     if (last?.results.length === results.length && last.results.every((x, i) => x === results[i])) {
       // A reload's outcome or a rejected scrape must not wait for the next collection to show.
@@ -135,13 +137,21 @@ export class Exporter {
         return { answer: own ? await this.#withOwnMetrics(body) : new Answer(body), body, dropped };
       });
       // Stored before it is made, so the scrapes resuming right after this one share it.
-      this.#answers.set(answerKey, { results, renderedAt: this.#now(), made });
+      slot.answer = { results, renderedAt: this.#now(), made };
     }
     // A scrape already past its deadline (answered with what is done) waits its turn rather than get a 503.
     const done = await (deadline.signal.aborted ? made : orWhenAborted<Made | undefined>(made, deadline.signal, () => undefined));
     if (done !== undefined) return { made: done, result };
     this.self.scrapesRejected.inc();
     throw new NoAnswerSlot("no answer slot freed within the scrape's deadline");
+  }
+
+  /** Where the answer of `result` is kept: an account's probe answer in its entry (none for one a reload removed). */
+  #answerSlot(own: boolean, result: ScrapeResult): AnswerSlot {
+    if (own) return this.#answers.all;
+    const [one] = result.accounts;
+    if (one === undefined) return this.#answers.markets;
+    return (this.store.get(one.account) as AnswerSlot | undefined) ?? { answer: undefined };
   }
 
   /** The exporter's own metrics alone, for the job beside /probe: no venue call, where /metrics collects every account. */
@@ -153,15 +163,13 @@ export class Exporter {
   async debug(deadline: Deadline, account: AccountConfig | undefined): Promise<Answer> {
     const options = account === undefined ? { accounts: [], marketFamilies: true } : { accounts: [account.name], marketFamilies: false };
     const { made, result } = await this.#serve(deadline, { ...options, startedBy: "a debug probe" });
-    const known = this.#reports.get(made.answer);
-    if (known !== undefined) return known;
+    if (made.report !== undefined) return made.report;
     const collected = account === undefined ? result.markets : result.accounts[0];
     const startedAt = account === undefined ? result.markets?.readAt : result.accounts[0]?.startedAt;
     const collection = { startedAt, minIntervalSeconds: this.#config.scrape.minCollectionIntervalSeconds };
     const text = debugReport({ account, log: collected?.log, result, dropped: made.dropped, exposition: made.answer.text(), collection });
-    const report = new Answer(new SharedBody(redact(text)));
-    this.#reports.set(made.answer, report);
-    return report;
+    made.report = new Answer(new SharedBody(redact(text)));
+    return made.report;
   }
 
   #render(result: ScrapeResult): Exposition {

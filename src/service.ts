@@ -14,8 +14,8 @@ import { ConfigError } from "./config/errors.js";
 import { servedByOtherShard } from "./config/sharding.js";
 import { authenticator } from "./venue/auth.js";
 
-/** Every credential of `config` as the redactor must know it: its scheme's values and the extra headers' values. */
-function redactSecretsOf(config: Config): void {
+/** Every credential of `config` as the redactor must know it (its scheme's values and the extra headers' values), until released. */
+function redactSecretsOf(config: Config): () => void {
   const values: string[] = [];
   const shownNames = new Set(config.accounts.flatMap((a) => [a.name, ...a.collateralIds]));
   for (const account of config.accounts) {
@@ -23,7 +23,7 @@ function redactSecretsOf(config: Config): void {
     // Any extra header may be a credential (a venue may sign with X-Desk), unless the configuration shows its value anyway.
     for (const value of Object.values(account.headers)) if (!shownNames.has(value)) values.push(value);
   }
-  addSecrets(values);
+  return addSecrets(values);
 }
 
 /**
@@ -68,7 +68,7 @@ export interface ServiceOptions extends Pick<ListenOptions, "tls" | "onTlsServer
 }
 
 export async function startService(config: Config, logger: Logger, options: ServiceOptions = {}): Promise<Service> {
-  redactSecretsOf(config);
+  let releaseSecrets = redactSecretsOf(config);
   const exporter = new Exporter(config, logger, options.self ?? new SelfMetrics({ defaultMetrics: !config.web.disableExporterMetrics }));
   const source = options.source;
   /** The configuration served now: the one a probe of another shard's account is told about. */
@@ -76,8 +76,10 @@ export async function startService(config: Config, logger: Logger, options: Serv
   const reload = async (source: () => Config | Promise<Config>): Promise<void> => {
     try {
       const next = await source();
-      redactSecretsOf(next);
-      exporter.reload(next);
+      const release = releaseSecrets;
+      releaseSecrets = redactSecretsOf(next);
+      // The old configuration's secrets are known until its last collection ends: a line about it is still redacted.
+      void exporter.reload(next).then(release);
       current = next;
       exporter.self.configLoaded(true);
       logger.info({ accounts: next.accounts.map((a) => a.name) }, "configuration reloaded");

@@ -5,7 +5,7 @@
 
 import { Writable } from "node:stream";
 import { afterEach, describe, expect, it } from "vitest";
-import { OrderOutcomes } from "../src/scrape/order-tally.js";
+import { AccountOrders, observeOrders } from "../src/scrape/order-tally.js";
 import { configFromEnv } from "../src/config/load.js";
 import { Exporter } from "../src/exporter.js";
 import { createApp } from "../src/http/app.js";
@@ -59,6 +59,16 @@ function orders(samples: ParsedSample[], status: string): number {
 function rejections(samples: ParsedSample[], code: string): number {
   return valueOf(samples, "trading_order_rejections_total", { account: "acct", market_id: "BTC-USD", code });
 }
+
+/** Counts a collection's orders into `state` under the given bounds. */
+const count = (
+  state: AccountOrders,
+  active: ActiveOrders | undefined,
+  history: OrderHistory | undefined,
+  historyMaxOrders = 100,
+  maxSeries = 1000,
+  onFolded: (family: "orders" | "rejections", n: number) => void = () => {},
+) => observeOrders(state, active, history, { historyMaxOrders, maxSeries, onFolded });
 
 describe("order outcome counters", () => {
   it("count the orders added between two scrapes exactly, nothing on a quiet scrape, and start at the baseline after a restart", async () => {
@@ -125,13 +135,13 @@ function read(ids: number[], truncated = false): { active: ActiveOrders; history
 }
 
 describe("the memory of seen order ids", () => {
-  const observe = (outcomes: OrderOutcomes, ids: number[], truncated = false, maxOrders = 100) => {
+  const observe = (outcomes: AccountOrders, ids: number[], truncated = false, maxOrders = 100) => {
     const { active, history } = read(ids, truncated);
-    return outcomes.observe("a", active, history, maxOrders, 1000);
+    return count(outcomes, active, history, maxOrders);
   };
 
   it("forgets an id two whole reads in a row left out, and keeps it while the history is cut", () => {
-    const outcomes = new OrderOutcomes();
+    const outcomes = new AccountOrders();
     expect(observe(outcomes, [1, 2, 3])?.tracked).toBe(3);
     // One read of grace: an order between the two lists is not forgotten at once.
     expect(observe(outcomes, [3])?.tracked).toBe(3);
@@ -142,12 +152,12 @@ describe("the memory of seen order ids", () => {
     // An active list that filled its limit is cut as well.
     const { history } = read([5]);
     const full = { orders: read([6]).history.orders, limit: 1 };
-    expect(outcomes.observe("a", full, history, 100, 1000)?.tracked).toBe(4);
-    expect(outcomes.observe("a", full, history, 100, 1000)?.tracked).toBe(4);
+    expect(count(outcomes, full, history)?.tracked).toBe(4);
+    expect(count(outcomes, full, history)?.tracked).toBe(4);
   });
 
   it("forgets ids that left a history full to history_max_orders: its window only moves on", () => {
-    const outcomes = new OrderOutcomes();
+    const outcomes = new AccountOrders();
     observe(outcomes, [1, 2, 3, 4], true, 4);
     observe(outcomes, [3, 4, 5, 6], true, 4);
     expect(observe(outcomes, [5, 6, 7, 8], true, 4)?.tracked).toBe(6);
@@ -156,7 +166,7 @@ describe("the memory of seen order ids", () => {
   });
 
   it("never keeps more than twice what one read can hold, the oldest first seen going first", () => {
-    const outcomes = new OrderOutcomes();
+    const outcomes = new AccountOrders();
     // Reads cut short (4 of history_max_orders 5): nothing is forgotten but by the cap, 2 × (5 + active limit 1) = 12.
     observe(outcomes, [1, 2, 3, 4], true, 5);
     observe(outcomes, [5, 6, 7, 8], true, 5);
@@ -167,18 +177,18 @@ describe("the memory of seen order ids", () => {
   });
 
   it("counts each status of an id once, however many it goes through and in whatever order", () => {
-    const outcomes = new OrderOutcomes();
+    const outcomes = new AccountOrders();
     const as = (status: string, id = "7"): OrderHistory =>
       ({ orders: [{ id, marketId: "M", status, rejectionCode: undefined }], truncated: false, askNext: 1, anomalies: {} }) as unknown as OrderHistory;
     const active: ActiveOrders = { orders: [], limit: 1 };
-    outcomes.observe("a", active, as("CREATED", "0"), 100, 1000); // the baseline
-    for (const status of ["CREATED", "PARTIAL", "FILLED", "PARTIAL", "CREATED", "FILLED", "PART", "ED"]) outcomes.observe("a", active, as(status), 100, 1000);
-    const counts = Object.fromEntries((outcomes.peek("a")?.orders ?? []).map((r) => [r.key, r.count]));
+    count(outcomes, active, as("CREATED", "0")); // the baseline
+    for (const status of ["CREATED", "PARTIAL", "FILLED", "PARTIAL", "CREATED", "FILLED", "PART", "ED"]) count(outcomes, active, as(status));
+    const counts = Object.fromEntries((outcomes.counts?.orders ?? []).map((r) => [r.key, r.count]));
     expect(counts).toEqual({ CREATED: 1, PARTIAL: 1, FILLED: 1, PART: 1, ED: 1 });
   });
 
   it("counts each status once past the seventh an account shows, for every id", () => {
-    const outcomes = new OrderOutcomes();
+    const outcomes = new AccountOrders();
     const statuses = Array.from({ length: 10 }, (_, i) => `S${i}`);
     const read = (status: string): OrderHistory =>
       ({
@@ -187,16 +197,16 @@ describe("the memory of seen order ids", () => {
         anomalies: {},
       }) as unknown as OrderHistory;
     const active: ActiveOrders = { orders: [], limit: 1 };
-    outcomes.observe("a", active, read("S0"), 100, 1000); // the baseline
-    for (const status of [...statuses, ...statuses]) outcomes.observe("a", active, read(status), 100, 1000);
-    const counts = Object.fromEntries((outcomes.peek("a")?.orders ?? []).map((r) => [r.key, r.count]));
+    count(outcomes, active, read("S0")); // the baseline
+    for (const status of [...statuses, ...statuses]) count(outcomes, active, read(status));
+    const counts = Object.fromEntries((outcomes.counts?.orders ?? []).map((r) => [r.key, r.count]));
     expect(counts).toEqual(Object.fromEntries(statuses.map((s) => [s, s === "S0" ? 0 : 2])));
   });
 
   it("changes nothing when a list could not be read", () => {
-    const outcomes = new OrderOutcomes();
+    const outcomes = new AccountOrders();
     const before = observe(outcomes, [1]);
-    expect(outcomes.observe("a", undefined, read([2]).history, 100, 1000)).toBe(before);
+    expect(count(outcomes, undefined, read([2]).history)).toBe(before);
     expect(observe(outcomes, [1])).toEqual(before);
   });
 });
@@ -214,19 +224,20 @@ function everNew(collection: number, n: number): OrderHistory {
 
 describe("the bound on an account's order-outcome series", () => {
   const active: ActiveOrders = { orders: [], limit: 1 };
-  const series = (counts: ReturnType<OrderOutcomes["peek"]>) => (counts?.orders.length ?? 0) + (counts?.rejections.length ?? 0);
+  const series = (counts: AccountOrders["counts"]) => (counts?.orders.length ?? 0) + (counts?.rejections.length ?? 0);
   const row = (rows: readonly { marketId: string; key: string; count: number }[], marketId: string, key: string) =>
     rows.find((r) => r.marketId === marketId && r.key === key)?.count;
 
   it("holds at most the bound across both families and counts every new series' orders under other", () => {
     const folded = { orders: 0, rejections: 0 };
-    const outcomes = new OrderOutcomes((family, n) => {
+    const outcomes = new AccountOrders();
+    const onFolded = (family: keyof typeof folded, n: number) => {
       folded[family] += n;
-    });
+    };
     for (let collection = 0; collection < 50; collection++) {
-      expect(series(outcomes.observe("a", active, everNew(collection, 5), 100, 10))).toBeLessThanOrEqual(10);
+      expect(series(count(outcomes, active, everNew(collection, 5), 100, 10, onFolded))).toBeLessThanOrEqual(10);
     }
-    const counts = outcomes.peek("a")!;
+    const counts = outcomes.counts!;
     // The baseline's first four orders took the eight series of the venue's labels; the two other series were kept free.
     expect(series(counts)).toBe(10);
     expect(counts.orders.filter((r) => r.marketId !== "other").map((r) => r.key)).toEqual(["S0-0", "S0-1", "S0-2", "S0-3"]);
@@ -240,16 +251,17 @@ describe("the bound on an account's order-outcome series", () => {
 
   it("keeps counting the series it holds, and a venue's own other shares the folded series", () => {
     const folded = { orders: 0, rejections: 0 };
-    const outcomes = new OrderOutcomes((family, n) => {
+    const outcomes = new AccountOrders();
+    const onFolded = (family: keyof typeof folded, n: number) => {
       folded[family] += n;
-    });
-    outcomes.observe("a", active, everNew(0, 3), 100, 4);
-    outcomes.observe("a", active, everNew(1, 1), 100, 4);
+    };
+    count(outcomes, active, everNew(0, 3), 100, 4, onFolded);
+    count(outcomes, active, everNew(1, 1), 100, 4, onFolded);
     const again = (id: string, marketId: string, status: string, rejectionCode: string) =>
       ({ orders: [{ id, marketId, status, rejectionCode }], truncated: false, askNext: 1, anomalies: {} }) as unknown as OrderHistory;
-    outcomes.observe("a", active, again("x", "M0-0", "S0-0", "C0-0"), 100, 4);
-    outcomes.observe("a", active, again("y", "other", "other", "other"), 100, 4);
-    const counts = outcomes.peek("a")!;
+    count(outcomes, active, again("x", "M0-0", "S0-0", "C0-0"), 100, 4, onFolded);
+    count(outcomes, active, again("y", "other", "other", "other"), 100, 4, onFolded);
+    const counts = outcomes.counts!;
     expect(counts.orders).toEqual([
       { marketId: "M0-0", key: "S0-0", count: 1 },
       { marketId: "other", key: "other", count: 2 },
@@ -327,13 +339,13 @@ describe("the series cap", () => {
 
 describe("one id's statuses", () => {
   it("are counted up to 16 distinct ones; a 17th counts once under other in its market, later ones not at all", () => {
-    const outcomes = new OrderOutcomes();
+    const outcomes = new AccountOrders();
     const read = (status: string): OrderHistory =>
       ({ orders: [{ id: "1", marketId: "M", status, rejectionCode: undefined }], truncated: false, askNext: 1, anomalies: {} }) as unknown as OrderHistory;
     const active: ActiveOrders = { orders: [], limit: 1 };
-    outcomes.observe("a", active, read("S0"), 100, 1000); // the baseline
-    for (let i = 1; i <= 40; i++) outcomes.observe("a", active, read(`S${i}`), 100, 1000);
-    const orders = outcomes.peek("a")?.orders ?? [];
+    count(outcomes, active, read("S0")); // the baseline
+    for (let i = 1; i <= 40; i++) count(outcomes, active, read(`S${i}`));
+    const orders = outcomes.counts?.orders ?? [];
     // S0 to S15 are 16 statuses; S16 is counted as other; S17 to S40 are not counted.
     expect(orders.filter((o) => o.key.startsWith("S")).map((o) => o.key)).toEqual(Array.from({ length: 16 }, (_, i) => `S${i}`));
     expect(orders.find((o) => o.key === "other")).toEqual({ marketId: "M", key: "other", count: 1 });

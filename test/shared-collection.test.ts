@@ -3,7 +3,7 @@
 
 import { afterEach, describe, expect, it } from "vitest";
 import { configFromEnv } from "../src/config/load.js";
-import { SharedCollections } from "../src/scrape/shared-collections.js";
+import { joinOrStart } from "../src/scrape/shared-collections.js";
 import { Deadline } from "../src/util/deadline.js";
 import { type ClockedExporter, START_MS, startClockedExporter } from "./helpers/clocked-exporter.js";
 import { parseExposition, valueOf } from "./helpers/exposition.js";
@@ -263,24 +263,27 @@ describe("the market list's cache", () => {
   });
 });
 
-describe("SharedCollections when a collection rejects", () => {
+describe("joinOrStart when a collection rejects", () => {
   it("hands the rejection to the scrapes joined to it, raises no unhandled rejection, and starts the next one afresh", async () => {
     const unhandled: unknown[] = [];
     const onUnhandled = (reason: unknown) => unhandled.push(reason);
     process.on("unhandledRejection", onUnhandled);
     try {
-      const collections = new SharedCollections<number>(() => 0);
+      const slot: { shared: undefined | { startedAt: number; collection: { done: Promise<number>; partial(): number }; value?: number } } = {
+        shared: undefined,
+      };
+      const get = (start: () => { done: Promise<number>; partial(): number }) => joinOrStart(slot, () => 0, deadline, fresh, start);
       const deadline = new Deadline(5);
       const fresh = () => true;
       const collection = (done: Promise<number>) => () => ({ done, partial: () => -1 });
-      const failing = collections.get("a", deadline, fresh, collection(Promise.reject(new Error("bug"))));
-      const joined = collections.get("a", deadline, fresh, collection(Promise.resolve(2)));
+      const failing = get(collection(Promise.reject(new Error("bug"))));
+      const joined = get(collection(Promise.resolve(2)));
       await expect(failing).rejects.toThrow("bug");
       await expect(joined).rejects.toThrow("bug");
       // A macrotask later, an unhandled rejection would have been reported.
       await new Promise<void>((resolve) => setImmediate(resolve));
       expect(unhandled).toEqual([]);
-      await expect(collections.get("a", deadline, fresh, collection(Promise.resolve(3)))).resolves.toBe(3);
+      await expect(get(collection(Promise.resolve(3)))).resolves.toBe(3);
     } finally {
       process.off("unhandledRejection", onUnhandled);
     }

@@ -31,7 +31,8 @@ const STATUS_BITS = 7;
 /** Distinct statuses one id is counted under; past them it is counted once more under `other`, in its market (docs/order-counters.md). */
 export const MAX_STATUSES_PER_ID = 16;
 
-class AccountOrders {
+/** One account's order memory, kept in its store entry. */
+export class AccountOrders {
   /** Every id's state (see STATE), in the order ids were first seen: the cap forgets from the front. */
   readonly seen = new Map<string, number>();
   readonly statuses: string[] = [];
@@ -85,55 +86,43 @@ function bump(state: AccountOrders, family: OutcomeFamily, marketId: string, key
   return folded;
 }
 
-/** Seen ids per account: one is forgotten once two reads in a row miss it; at most 2 × (history_max_orders + active limit) kept. */
-export class OrderOutcomes {
-  readonly #accounts = new Map<string, AccountOrders>();
-  readonly #onFolded: (family: OutcomeFamily, orders: number) => void;
-
-  constructor(onFolded: (family: OutcomeFamily, orders: number) => void = () => {}) {
-    this.#onFolded = onFolded;
-  }
-
-  peek(account: string): OrderCounts | undefined {
-    return this.#accounts.get(account)?.counts;
-  }
-
-  /** The first complete collection is the baseline (counts 0: no burst on restart); one missing a list changes nothing. */
-  observe(
-    account: string,
-    active: ActiveOrders | undefined,
-    history: OrderHistory | undefined,
-    historyMaxOrders: number,
-    maxSeries: number,
-  ): OrderCounts | undefined {
-    if (active === undefined || history === undefined) return this.peek(account);
-    const state = this.#accounts.get(account) ?? new AccountOrders();
-    const step = this.#accounts.has(account) ? 1 : 0;
-    this.#accounts.set(account, state);
-    const generation = ++state.generation;
-    const folded = { orders: 0, rejections: 0 };
-    for (const list of [active.orders, history.orders]) {
-      for (const o of list) {
-        if (o.id === undefined) continue;
-        const seen = (state.seen.get(o.id) ?? 0) % STATE;
-        state.seen.set(o.id, generation * STATE + seen);
-        if (o.marketId === undefined) continue;
-        const status = o.status === undefined ? undefined : state.countedAs(o.id, generation * STATE + seen, o.status);
-        if (status !== undefined && bump(state, "orders", o.marketId, status, step, maxSeries)) folded.orders++;
-        if (o.rejectionCode !== undefined && o.rejectionCode !== "" && !(seen & REJECTED)) {
-          state.seen.set(o.id, state.seen.get(o.id)! + REJECTED);
-          if (bump(state, "rejections", o.marketId, o.rejectionCode, step, maxSeries)) folded.rejections++;
-        }
+/**
+ * Counts a collection's orders into `state`: seen ids are forgotten once two reads in a row miss them, at most
+ * 2 × (history_max_orders + active limit) kept. The first complete collection is the baseline (counts 0: no burst on
+ * restart); one missing a list changes nothing.
+ */
+export function observeOrders(
+  state: AccountOrders,
+  active: ActiveOrders | undefined,
+  history: OrderHistory | undefined,
+  limits: { historyMaxOrders: number; maxSeries: number; onFolded: (family: OutcomeFamily, orders: number) => void },
+): OrderCounts | undefined {
+  if (active === undefined || history === undefined) return state.counts;
+  const { historyMaxOrders, maxSeries } = limits;
+  const step = state.generation > 0 ? 1 : 0;
+  const generation = ++state.generation;
+  const folded = { orders: 0, rejections: 0 };
+  for (const list of [active.orders, history.orders]) {
+    for (const o of list) {
+      if (o.id === undefined) continue;
+      const seen = (state.seen.get(o.id) ?? 0) % STATE;
+      state.seen.set(o.id, generation * STATE + seen);
+      if (o.marketId === undefined) continue;
+      const status = o.status === undefined ? undefined : state.countedAs(o.id, generation * STATE + seen, o.status);
+      if (status !== undefined && bump(state, "orders", o.marketId, status, step, maxSeries)) folded.orders++;
+      if (o.rejectionCode !== undefined && o.rejectionCode !== "" && !(seen & REJECTED)) {
+        state.seen.set(o.id, state.seen.get(o.id)! + REJECTED);
+        if (bump(state, "rejections", o.marketId, o.rejectionCode, step, maxSeries)) folded.rejections++;
       }
     }
-    // Ids a cut-short read left out may show again, so are kept; a full history window leaves out only older orders.
-    const fullWindow = history.orders.length >= historyMaxOrders && Object.keys(history.anomalies).length === 0;
-    const whole = (!history.truncated || fullWindow) && active.orders.length < active.limit;
-    forget(state, generation, whole, 2 * (historyMaxOrders + active.limit));
-    for (const family of ["orders", "rejections"] as const) if (folded[family] > 0) this.#onFolded(family, folded[family]);
-    state.counts = { orders: [...state.orders.values()], rejections: [...state.rejections.values()], tracked: state.seen.size };
-    return state.counts;
   }
+  // Ids a cut-short read left out may show again, so are kept; a full history window leaves out only older orders.
+  const fullWindow = history.orders.length >= historyMaxOrders && Object.keys(history.anomalies).length === 0;
+  const whole = (!history.truncated || fullWindow) && active.orders.length < active.limit;
+  forget(state, generation, whole, 2 * (historyMaxOrders + active.limit));
+  for (const family of ["orders", "rejections"] as const) if (folded[family] > 0) limits.onFolded(family, folded[family]);
+  state.counts = { orders: [...state.orders.values()], rejections: [...state.rejections.values()], tracked: state.seen.size };
+  return state.counts;
 }
 
 /** Drops ids two reads have missed (only when both reads were whole), then the oldest over the cap. */

@@ -10,11 +10,12 @@ import { VenueClient, type CallContext, type ClientHooks, type RequestTrace } fr
 import type { Endpoint } from "../venue/endpoints.js";
 import { VenueError } from "../venue/errors.js";
 import type { AccountInfo } from "../venue/snapshot.js";
-import type { OrderCounts, OrderOutcomes } from "./order-tally.js";
+import { type OrderCounts, type OutcomeFamily, observeOrders } from "./order-tally.js";
 import type { AccountResult, CollectionLog, EndpointOutcome, MarketsResult, ScrapeResult } from "./result.js";
 import { type ActiveSummary, type HistorySummary, summarizeActive, summarizeHistory } from "./order-summary.js";
 import { mergeOutcomes, runEndpoint } from "./runner.js";
-import { type Collection, SharedCollections } from "./shared-collections.js";
+import { type Collection, joinOrStart } from "./shared-collections.js";
+import type { AccountEntry, AccountStore, Entry } from "./account-store.js";
 import type { Places } from "../util/places.js";
 
 export interface ScrapeOptions {
@@ -31,8 +32,11 @@ export interface ScraperHooks extends ClientHooks {
   onInvalidFields(endpoint: Endpoint, counts: Map<string, number>): void;
   /** Each endpoint call of a collection, once: as it ends, or as a timeout when a scrape was answered without it. */
   onOutcome(outcome: EndpointOutcome): void;
-  /** A history read's paging, as its collection ends. */
   onHistory(account: string, history: HistorySummary): void;
+  /** Orders counted under `other` because their account's order series are at their bound. */
+  onOrdersFolded(family: OutcomeFamily, orders: number): void;
+  /** The deadline of a collection (the default scrape timeout, capped by the longest): read at start-up only, as those are. */
+  collectionSeconds: number;
 }
 
 /** What a collection depends on, credentials included (revealed only into the hash), thresholds not (no venue call reads them). */
@@ -46,8 +50,6 @@ function identityOf(venue: VenueConfig, account: AccountConfig | undefined): str
   );
   return createHash("sha256").update(text).digest("base64");
 }
-
-const MARKETS = "markets";
 
 function newLog(startedBy: string): CollectionLog {
   return { startedBy, requests: [], invalid: new Map() };
@@ -70,51 +72,45 @@ export class Scraper {
   readonly #publicClient: VenueClient;
   readonly #hooks: ScraperHooks;
   readonly #marketsTtlMs: number;
-  /** Per account and endpoint, until when (performance.now() ms, so a wall clock stepped back never stretches it) the venue asked to be left alone. */
-  readonly #retryUntil = new Map<string, number>();
-  readonly #collections: { accounts: SharedCollections<AccountResult>; markets: SharedCollections<MarketsResult> };
+  readonly #store: AccountStore;
   readonly #minIntervalMs: number;
-  readonly #collectionSeconds: number;
   readonly #now: () => number;
-  /** Kept by the exporter across reloads, so the counters live as long as the process. */
-  readonly #orderOutcomes: OrderOutcomes;
   readonly #historyMaxOrders: number;
   readonly #maxOrderOutcomeSeries: number;
   readonly ownsMarkets: boolean;
   /** Each served account's alert thresholds: one object per configuration, so an answer made with other thresholds is never served again. */
   readonly #thresholds: ReadonlyMap<string, Thresholds>;
+  readonly #running = new Set<Promise<unknown>>();
 
-  /** `previous`: the scraper of the configuration this one replaces, whose state it keeps where nothing it depends on changed. */
-  constructor(config: Config, hooks: ScraperHooks, now: () => number, orderOutcomes: OrderOutcomes, previous?: Scraper) {
+  /** Configures `store` for `config`: the entries of accounts it no longer serves go, those whose identity changed start afresh. */
+  constructor(config: Config, hooks: ScraperHooks, now: () => number, store: AccountStore) {
     this.#hooks = hooks;
-    this.#orderOutcomes = orderOutcomes;
+    this.#store = store;
     this.#historyMaxOrders = config.venue.historyMaxOrders;
     this.#maxOrderOutcomeSeries = config.scrape.maxOrderOutcomeSeries;
     this.ownsMarkets = ownsMarkets(config.sharding);
     this.#now = now;
-    this.#collections = { accounts: new SharedCollections(now), markets: new SharedCollections(now) };
     this.#marketsTtlMs = config.venue.marketsCacheSeconds * 1000;
     this.#minIntervalMs = config.scrape.minCollectionIntervalSeconds * 1000;
-    // Both settings are read at start-up only, as the scrape deadlines they bound are: a reload keeps them.
-    this.#collectionSeconds =
-      previous === undefined ? Math.min(config.scrape.defaultTimeoutSeconds, config.scrape.maxTimeoutSeconds) : previous.#collectionSeconds;
     this.#publicClient = new VenueClient(config.venue, undefined, hooks);
     this.#venueIdentity = identityOf(config.venue, undefined);
     this.#accounts = new Map(
       shardAccounts(config).map((a) => [a.name, { config: a, client: new VenueClient(config.venue, a, hooks), identity: identityOf(config.venue, a) }]),
     );
     this.#thresholds = new Map([...this.#accounts].map(([name, a]) => [name, a.config.thresholds]));
-    if (previous !== undefined) this.#keepUnchanged(previous);
+    store.configure(new Map([...this.#accounts].map(([name, a]) => [name, a.identity])), this.#venueIdentity);
   }
 
-  #keepUnchanged(previous: Scraper): void {
-    const kept = [...this.#accounts].filter(([name, a]) => previous.#accounts.get(name)?.identity === a.identity).map(([name]) => name);
-    for (const name of kept) this.#collections.accounts.adopt(previous.#collections.accounts, name);
-    const marketsKept = previous.#venueIdentity === this.#venueIdentity;
-    if (marketsKept) this.#collections.markets.adopt(previous.#collections.markets, MARKETS);
-    const owners = new Set<string>(kept);
-    if (marketsKept) owners.add("");
-    for (const [key, until] of previous.#retryUntil) if (owners.has(key.slice(0, key.indexOf("\u0000")))) this.#retryUntil.set(key, until);
+  /** Resolves once every collection this scraper started has ended: after a reload, nothing of its configuration runs. */
+  async settled(): Promise<void> {
+    await Promise.allSettled([...this.#running]);
+  }
+
+  #track<T>(done: Promise<T>): Promise<T> {
+    this.#running.add(done);
+    const untrack = () => this.#running.delete(done);
+    done.then(untrack, untrack);
+    return done;
   }
 
   accountNames(): string[] {
@@ -137,12 +133,14 @@ export class Scraper {
   }
 
   #account(name: string, deadline: Deadline, arrivedAt: number, startedBy: string): Promise<AccountResult> {
-    return this.#collections.accounts.get(
-      name,
+    const entry = this.#store.get(name)!; // the exporter looks a target up in this scraper's names first
+    return joinOrStart(
+      entry,
+      this.#now,
       deadline,
       (_, startedAt) => this.#isRecent(startedAt, arrivedAt),
       // Only the page count: a closure of the new collection holding the last would keep two an account.
-      (last) => this.#collectAccount(name, newLog(startedBy), last?.history?.askNext ?? 1),
+      (last) => this.#collectAccount(name, entry, newLog(startedBy), last?.history?.askNext ?? 1),
     );
   }
 
@@ -157,8 +155,9 @@ export class Scraper {
       const age = this.#now() - result.readAt;
       return result.outcome.ok && age >= 0 && age < this.#marketsTtlMs;
     };
-    return this.#collections.markets.get(
-      MARKETS,
+    return joinOrStart(
+      this.#store.markets,
+      this.#now,
       deadline,
       (result, startedAt) => cached(result) || this.#isRecent(startedAt, arrivedAt),
       () => this.#collectMarkets(newLog(startedBy)),
@@ -168,13 +167,16 @@ export class Scraper {
   #collectMarkets(log: CollectionLog): Collection<MarketsResult> {
     const { places } = this.#hooks;
     let counted = false;
-    const done = places.run(async () => {
-      const deadline = new Deadline(this.#collectionSeconds);
-      const run = await this.#call("markets", undefined, deadline, (ctx) => this.#publicClient.markets(ctx), log);
-      if (!counted) this.#hooks.onOutcome(run.outcome);
-      counted = true;
-      return { outcome: run.outcome, markets: run.value, readAt: this.#now(), maxAgeSeconds: this.#marketsTtlMs / 1000, log };
-    });
+    const done = this.#track(
+      places.run(async () => {
+        const deadline = new Deadline(this.#hooks.collectionSeconds);
+        const run = await this.#call("markets", this.#store.markets, undefined, deadline, (ctx) => this.#publicClient.markets(ctx), log);
+        deadline.end();
+        if (!counted) this.#hooks.onOutcome(run.outcome);
+        counted = true;
+        return { outcome: run.outcome, markets: run.value, readAt: this.#now(), maxAgeSeconds: this.#marketsTtlMs / 1000, log };
+      }),
+    );
     const partial = (): MarketsResult => {
       const outcome = timedOut("markets", undefined);
       if (!counted) this.#hooks.onOutcome(outcome);
@@ -184,9 +186,15 @@ export class Scraper {
     return { done, partial };
   }
 
-  async #call<T>(endpoint: Endpoint, account: string | undefined, deadline: Deadline, fn: (ctx: CallContext) => Promise<T>, log: CollectionLog) {
-    const key = `${account ?? ""}\u0000${endpoint}`;
-    const waitMs = (this.#retryUntil.get(key) ?? 0) - performance.now();
+  async #call<T>(
+    endpoint: Endpoint,
+    entry: Entry<unknown>,
+    account: string | undefined,
+    deadline: Deadline,
+    fn: (ctx: CallContext) => Promise<T>,
+    log: CollectionLog,
+  ) {
+    const waitMs = (entry.retryUntil.get(endpoint) ?? 0) - performance.now();
     if (waitMs > 0) {
       return runEndpoint(endpoint, account, () =>
         Promise.reject(new VenueError("rate_limited", `${endpoint}: skipped, the venue asked to wait ${Math.ceil(waitMs / 1000)} s more`)),
@@ -205,7 +213,7 @@ export class Scraper {
     const run = await runEndpoint(endpoint, account, () => fn(ctx));
     if (counts.size > 0) this.#hooks.onInvalidFields(endpoint, counts);
     const retryAfterSeconds = run.outcome.retryAfterSeconds ?? 0;
-    if (retryAfterSeconds > 0) this.#retryUntil.set(key, performance.now() + retryAfterSeconds * 1000);
+    if (retryAfterSeconds > 0) entry.retryUntil.set(endpoint, performance.now() + retryAfterSeconds * 1000);
     return run;
   }
 
@@ -214,8 +222,7 @@ export class Scraper {
    * asks `firstPages` at once, as many as the last read used. A scrape that cannot wait is answered with the parts
    * done (partial), the others timed out and counted so, once.
    */
-  #collectAccount(name: string, log: CollectionLog, firstPages: number): Collection<AccountResult> {
-    // Every name is one of this scraper's: the exporter looks a target up in them before it scrapes.
+  #collectAccount(name: string, entry: AccountEntry, log: CollectionLog, firstPages: number): Collection<AccountResult> {
     const { config, client } = this.#accounts.get(name)!;
     const infos: Array<{ outcome: EndpointOutcome; value: AccountInfo | undefined } | undefined> = config.collateralIds.map(() => undefined);
     const parts: {
@@ -254,28 +261,32 @@ export class Scraper {
         ...(parts.startedAt === undefined ? {} : { log }),
       };
     };
-    const done = this.#hooks.places.run(async () => {
-      parts.startedAt = this.#now();
-      const deadline = new Deadline(this.#collectionSeconds);
-      const [, active, history] = await Promise.all([
-        Promise.all(
-          config.collateralIds.map(async (id, i) => {
-            infos[i] = await this.#call("account_info", name, deadline, (ctx) => client.accountInfo(id, ctx), log);
+    const done = this.#track(
+      this.#hooks.places.run(async () => {
+        parts.startedAt = this.#now();
+        const deadline = new Deadline(this.#hooks.collectionSeconds);
+        const [, active, history] = await Promise.all([
+          Promise.all(
+            config.collateralIds.map(async (id, i) => {
+              infos[i] = await this.#call("account_info", entry, name, deadline, (ctx) => client.accountInfo(id, ctx), log);
+            }),
+          ),
+          this.#call("orders_active", entry, name, deadline, (ctx) => client.activeOrders(ctx), log).then((run) => {
+            parts.active = { outcome: run.outcome, summary: run.value && summarizeActive(run.value) };
+            return run.value;
           }),
-        ),
-        this.#call("orders_active", name, deadline, (ctx) => client.activeOrders(ctx), log).then((run) => {
-          parts.active = { outcome: run.outcome, summary: run.value && summarizeActive(run.value) };
-          return run.value;
-        }),
-        this.#call("orders_history", name, deadline, (ctx) => client.orderHistory(ctx, firstPages), log).then((run) => {
-          parts.history = { outcome: run.outcome, summary: run.value && summarizeHistory(run.value) };
-          return run.value;
-        }),
-      ]);
-      if (parts.history?.summary !== undefined) this.#hooks.onHistory(name, parts.history.summary);
-      // Counted here, once per collection: scrapes sharing or reusing it see the same counts.
-      return resultOf(this.#orderOutcomes.observe(name, active, history, this.#historyMaxOrders, this.#maxOrderOutcomeSeries));
-    });
-    return { done, partial: () => resultOf(this.#orderOutcomes.peek(name)) };
+          this.#call("orders_history", entry, name, deadline, (ctx) => client.orderHistory(ctx, firstPages), log).then((run) => {
+            parts.history = { outcome: run.outcome, summary: run.value && summarizeHistory(run.value) };
+            return run.value;
+          }),
+        ]);
+        deadline.end();
+        if (parts.history?.summary !== undefined) this.#hooks.onHistory(name, parts.history.summary);
+        // Counted here, once per collection: scrapes sharing or reusing it see the same counts.
+        const limits = { historyMaxOrders: this.#historyMaxOrders, maxSeries: this.#maxOrderOutcomeSeries, onFolded: this.#hooks.onOrdersFolded };
+        return resultOf(observeOrders(entry.orders, active, history, limits));
+      }),
+    );
+    return { done, partial: () => resultOf(entry.orders.counts) };
   }
 }

@@ -9,48 +9,36 @@ export interface Collection<T> {
   partial(): T;
 }
 
-interface Entry<T> {
-  startedAt: number;
-  collection: Collection<T>;
-  value?: T;
+interface Slot<T> {
+  shared: { startedAt: number; collection: Collection<T>; value?: T } | undefined;
 }
 
-/** A collection runs under its own deadline (set by `start`), so a scrape that gives up first never cuts it short. */
-export class SharedCollections<T> {
-  readonly #entries = new Map<string, Entry<T>>();
-  readonly #now: () => number;
-
-  constructor(now: () => number) {
-    this.#now = now;
-  }
-
-  /** `start(last)` is called only when this scrape starts the collection; `last` is the one it replaces. */
-  get(key: string, deadline: Deadline, fresh: (value: T, startedAt: number) => boolean, start: (last: T | undefined) => Collection<T>): Promise<T> {
-    let entry = this.#entries.get(key);
-    if (entry?.value !== undefined && fresh(entry.value, entry.startedAt)) return Promise.resolve(entry.value);
-    if (entry === undefined || entry.value !== undefined) entry = this.#start(key, start, entry?.value);
-    const { collection } = entry;
-    return orWhenAborted(collection.done, deadline.signal, () => collection.partial());
-  }
-
-  /** `done` never rejects (the runner makes failures outcomes); if it does, joined scrapes get a 500 and the next starts afresh. */
-  #start(key: string, start: (last: T | undefined) => Collection<T>, last: T | undefined): Entry<T> {
-    const started: Entry<T> = { startedAt: this.#now(), collection: start(last) };
-    this.#entries.set(key, started);
+/**
+ * The slot's collection if `fresh`, joined if under way, else one `start(last)` begins (`last`: the one it replaces).
+ * A collection runs under its own deadline (set by `start`), so a scrape that gives up first never cuts it short.
+ */
+export function joinOrStart<T>(
+  slot: Slot<T>,
+  now: () => number,
+  deadline: Deadline,
+  fresh: (value: T, startedAt: number) => boolean,
+  start: (last: T | undefined) => Collection<T>,
+): Promise<T> {
+  let shared = slot.shared;
+  if (shared?.value !== undefined && fresh(shared.value, shared.startedAt)) return Promise.resolve(shared.value);
+  if (shared === undefined || shared.value !== undefined) {
+    const started: NonNullable<Slot<T>["shared"]> = { startedAt: now(), collection: start(shared?.value) };
+    slot.shared = shared = started;
+    // `done` never rejects (the runner makes failures outcomes); if it does, joined scrapes get a 500 and the next starts afresh.
     started.collection.done.then(
       (value) => {
         started.value = value;
       },
       () => {
-        if (this.#entries.get(key) === started) this.#entries.delete(key);
+        if (slot.shared === started) slot.shared = undefined;
       },
     );
-    return started;
   }
-
-  /** Takes over `from`'s entry for `key`, under way or finished: a reload keeps what it did not change. */
-  adopt(from: SharedCollections<T>, key: string): void {
-    const entry = from.#entries.get(key);
-    if (entry !== undefined) this.#entries.set(key, entry);
-  }
+  const { collection } = shared;
+  return orWhenAborted(collection.done, deadline.signal, () => collection.partial());
 }

@@ -58,8 +58,35 @@ function forms(secret: string): string[] {
   });
 }
 
-/** Adds values to redact for the life of the process, so a line about an old configuration is redacted too. */
-export function addSecrets(values: Iterable<string>): void {
+/** How many holders (configurations in use) know each secret: a secret no holder knows any more leaves the indexes. */
+const holders = new Map<string, number>();
+
+/** Adds values to redact until the returned release is called: a configuration holds its secrets while anything of it runs. */
+export function addSecrets(values: Iterable<string>): () => void {
+  const held = [...new Set(values)];
+  for (const value of held) holders.set(value, (holders.get(value) ?? 0) + 1);
+  index(held);
+  let released = false;
+  return () => {
+    if (released) return;
+    released = true;
+    let gone = false;
+    for (const value of held) {
+      const n = holders.get(value)! - 1;
+      if (n === 0) holders.delete(value);
+      gone ||= n === 0;
+    }
+    if (!gone) return;
+    windows.clear();
+    grams.clear();
+    shortForms.clear();
+    numberRuns = false;
+    shortPattern = undefined;
+    index(holders.keys());
+  };
+}
+
+function index(values: Iterable<string>): void {
   const shortBefore = shortForms.size;
   for (const value of values) {
     // A number's text is the secret's own (hex forms are mostly digits: they would send every number through the lookup).
@@ -71,7 +98,8 @@ export function addSecrets(values: Iterable<string>): void {
       for (let at = 0; at + GRAM <= form.length; at++) grams.add(form.slice(at, at + GRAM));
     }
   }
-  if (shortForms.size === shortBefore) return;
+  if (shortForms.size === shortBefore && shortPattern !== undefined) return;
+  if (shortForms.size === 0) return;
   shortPattern = new RegExp(
     [...shortForms]
       .sort((a, b) => b.length - a.length)

@@ -2,7 +2,7 @@
 
 import { DEFAULT_THRESHOLDS } from "../../src/config/threshold-table.js";
 import { readFileSync } from "node:fs";
-import { OrderOutcomes } from "../../src/scrape/order-tally.js";
+import { AccountOrders, observeOrders } from "../../src/scrape/order-tally.js";
 import { summarizeActive, summarizeHistory } from "../../src/scrape/order-summary.js";
 import type { AccountResult, EndpointOutcome, ScrapeResult } from "../../src/scrape/result.js";
 import { COLLECTORS } from "../../src/collectors/index.js";
@@ -85,7 +85,7 @@ export async function scrapeFromFixtures(c: FixtureCase): Promise<{ scrape: Scra
     activeOrders: activeOrders && summarizeActive(activeOrders),
     history: orderHistory && summarizeHistory(orderHistory),
     // An exporter's first collection of the account: the order counters at their baseline.
-    orderCounts: new OrderOutcomes().observe(c.account, activeOrders, orderHistory, 1000, 1000),
+    orderCounts: observeOrders(new AccountOrders(), activeOrders, orderHistory, { historyMaxOrders: 1000, maxSeries: 1000, onFolded: () => {} }),
   };
   return {
     scrape: {

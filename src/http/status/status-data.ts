@@ -1,6 +1,6 @@
 // What the status page shows, read from the families the collectors make of the latest collection: the numbers of /metrics.
 
-import type { LastFailure } from "../../endpoint-health.js";
+import type { LastFailure } from "../../scrape/account-store.js";
 import type { ScrapeResult } from "../../scrape/result.js";
 import { account as accountCollector } from "../../collectors/account.js";
 import { distanceEntry, eachPosition, isFlat, positions as positionsCollector, positionsOf } from "../../collectors/positions.js";

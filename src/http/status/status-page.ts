@@ -327,7 +327,7 @@ export function statusPageHtml(exporter: Exporter, telemetryPath: string): strin
     const account = exporter.account(name);
     return { name, collateralIds: account?.collateralIds ?? [], thresholds: account?.thresholds ?? DEFAULT_THRESHOLDS };
   });
-  const result = exporter.latest.result(shown.map((a) => a.name));
+  const result = exporter.store.lastServed(shown.map((a) => a.name));
   return statusPage({
     data: statusData(result, shown, (endpoint, account) => exporter.health.lastFailure(endpoint, account)),
     collected: result !== undefined,
