@@ -4,26 +4,18 @@
 import { createHash } from "node:crypto";
 import { setFlagsFromString } from "node:v8";
 import { runInNewContext } from "node:vm";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it, onTestFinished } from "vitest";
 import { configFromEnv } from "../src/config/load.js";
 import { Secret } from "../src/config/secret.js";
 import type { Config } from "../src/config/types.js";
 import { createLogger } from "../src/log.js";
 import { SelfMetrics } from "../src/metrics/self.js";
-import { type Service, startService } from "../src/service.js";
+import { startService } from "../src/service.js";
 import { redact } from "../src/util/redact.js";
-import { startTinyVenue, type TinyVenue } from "./helpers/tiny-venue.js";
+import { startTinyVenue } from "./helpers/tiny-venue.js";
 
 setFlagsFromString("--expose-gc");
 const gc = runInNewContext("gc") as () => void;
-
-let venue: TinyVenue | undefined;
-let service: Service | undefined;
-afterEach(async () => {
-  await service?.close(100);
-  await venue?.close();
-  service = venue = undefined;
-});
 
 const ACCOUNTS = 200;
 const RELOADS = 100;
@@ -49,7 +41,7 @@ function heapMB(): number {
 
 describe("100 reloads that each replace every account by new names and keys", () => {
   it("leave the heap where one configuration of that size leaves it, and forget the removed secrets", async () => {
-    venue = await startTinyVenue({});
+    const venue = await startTinyVenue({});
     const base = configFromEnv({
       TRADING_BASE_URL: venue.url,
       TRADING_API_KEY: "k",
@@ -59,7 +51,11 @@ describe("100 reloads that each replace every account by new names and keys", ()
     });
     let generation = 0;
     const source = () => generationConfig(base, generation);
-    service = await startService(source(), createLogger("silent"), { self: new SelfMetrics({ defaultMetrics: false }), source });
+    const service = await startService(source(), createLogger("silent"), { self: new SelfMetrics({ defaultMetrics: false }), source });
+    onTestFinished(async () => {
+      await service.close(100);
+      await venue.close();
+    });
     const metrics = new URL("/metrics", service.server.url);
     const scrape = async () => {
       const res = await fetch(metrics);
@@ -69,10 +65,10 @@ describe("100 reloads that each replace every account by new names and keys", ()
     // Ten generations in, so the heap measured holds one configuration as every later one does, its code compiled.
     const replace = async () => {
       generation++;
-      await service!.reload!();
+      await service.reload!();
       const text = await scrape();
       // The test venue's own log of requests is not the exporter's memory.
-      venue!.reset();
+      venue.reset();
       return text;
     };
     await scrape();
