@@ -7,6 +7,7 @@ import { Scraper, type ScrapeOptions } from "./scrape/scraper.js";
 import type { AccountConfig, Config } from "./config/types.js";
 import { debugReport } from "./debug-report.js";
 import { COLLECTORS, GIVE_WAY } from "./collectors/index.js";
+import { marginFigures } from "./collectors/account.js";
 import type { Collector } from "./metrics/collector.js";
 import { Answer, SharedBody } from "./metrics/answer.js";
 import { type Exposition, expose, type CollectorOutput } from "./metrics/exposition.js";
@@ -119,7 +120,12 @@ export class Exporter {
   /** The collections of a scrape, then their answer: made in a slot, or the one already made for the same collections. */
   async #serve(deadline: Deadline, options: ScrapeOptions): Promise<{ made: Made; result: ScrapeResult }> {
     const result = await this.#scraper.scrape(deadline, options);
-    this.store.served(result);
+    for (const entry of this.store.served(result)) {
+      entry.trend.observe(
+        performance.now() / 1000,
+        (entry.served?.accountInfos ?? []).map((i) => ({ collateralId: i.collateralId, ...marginFigures(i) })),
+      );
+    }
     // A probe (accounts named) is a pure target: the exporter's own metrics stay on /metrics.
     const own = options.accounts === undefined;
     const slot = this.#answerSlot(own, result);

@@ -4,7 +4,7 @@
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { Writable } from "node:stream";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { DEFAULT_THRESHOLDS } from "../src/config/threshold-table.js";
 import { type CollateralStatus, liquidationState, marginState, marginUsageState, type StatusData } from "../src/http/status/status-data.js";
 import { duration, html, percent, statusPage } from "../src/http/status/status-page.js";
@@ -89,6 +89,7 @@ describe("statusPage", () => {
             {
               collateralId: name,
               answered: true,
+              toOne: { ratio: undefined, usage: undefined },
               shape: "detailed",
               positions: 1,
               money: [1, 2, 3, 4],
@@ -136,6 +137,30 @@ describe("GET / on a running exporter", () => {
     expect(requests()).toBe(before);
   });
 
+  it("gives the time to liquidation at the trend of the collections it served, a minute apart, for a drifting ratio", async () => {
+    const real = performance.now.bind(performance);
+    let offset = 0;
+    // Monotonic time moves a minute between scrapes, never during one.
+    const clock = vi.spyOn(performance, "now").mockImplementation(() => real() + offset);
+    stack.venue.setScenario("drift");
+    try {
+      const pageAt = async (minutes: number) => {
+        for (let m = 0; m < minutes; m++) {
+          await stack.scrape();
+          stack.venue.tick(2);
+          offset += 60_000;
+        }
+        return (await (await stack.get("/")).text()).replace(/<[^>]+>/g, " ").replace(/\s+/g, " ");
+      };
+      expect(await pageAt(5)).not.toContain("minutes' trend");
+      // 1 point a minute from 30 %: 70 % at minute 40, 30 minutes from liquidation, inside the default hour.
+      expect(await pageAt(36)).toContain("at the last 30 minutes' trend, liquidation in about 30 min warning (warns within 1 h)");
+    } finally {
+      clock.mockRestore();
+      stack.venue.setScenario("normal");
+    }
+  });
+
   it("shows the endpoint's last failure after it recovered, with when it was seen", async () => {
     stack.venue.setFaults([{ endpoint: "orders_active", kind: "malformed_json", times: 1 }]);
     await stack.scrape();
@@ -178,6 +203,7 @@ describe("a desk of several accounts", () => {
       {
         collateralId: "USDC",
         answered: up !== undefined,
+        toOne: { ratio: undefined as number | undefined, usage: undefined as number | undefined },
         shape: up === undefined ? undefined : "detailed",
         positions: 1,
         money: [1000, 400, 1200.5, 200.5],
@@ -330,6 +356,32 @@ describe("a desk of several accounts", () => {
     expect(section(page, "ratio")).toContain('<a href="runbooks/TradingMarginRatioRising">2 h before liquidation</a>');
     expect(text(page, "usage")).toContain("a rising trend warns 30 min before no margin left");
     expect(section(page, "usage")).toContain('<a href="runbooks/TradingMarginUsageRising">');
+  });
+
+  it("gives the time to 100 % at the last 30 minutes' trend, a warning within the account's horizon that the account's count shows", () => {
+    const own = { ...DEFAULT_THRESHOLDS, margin_ratio_horizon_seconds: 3600, margin_usage_horizon_seconds: 1800 };
+    const near = account("near", 1, 0.7, own);
+    near.collaterals[0] = { ...near.collaterals[0]!, toOne: { ratio: 1500, usage: 100 } };
+    const far = account("far", 1, 0.3, own);
+    far.collaterals[0] = { ...far.collaterals[0]!, toOne: { ratio: 7200, usage: undefined } };
+    const usage = account("usage", 1, undefined, own);
+    usage.collaterals[0] = {
+      ...usage.collaterals[0]!,
+      shape: "summary",
+      positions: 2,
+      marginUsage: 0.6,
+      marginState: "ok",
+      toOne: { ratio: undefined, usage: 1200 },
+    };
+    const page = pageOf([far, near, usage]);
+    expect(text(page, "near")).toContain("at the last 30 minutes' trend, liquidation in about 25 min warning (warns within 1 h)");
+    expect(section(page, "near")).toContain('<a class="badge warning" href="runbooks/TradingMarginRatioRising"');
+    expect(text(page, "far")).toContain("at the last 30 minutes' trend, liquidation in about 2 h (warns within 1 h)");
+    expect(section(page, "far")).not.toContain("badge warning");
+    expect(text(page, "usage")).toContain("at the last 30 minutes' trend, no margin left for new orders in about 20 min warning (warns within 30 min)");
+    // Graded as the alerts: the near account and the summary one are warnings, the far one ok, each counted so.
+    expect(page).toMatch(/3 accounts:.*2 warning.*1 ok/s);
+    expect(page.indexOf('id="account-far"')).toBeGreaterThan(page.indexOf('id="account-usage"'));
   });
 
   it("says what margin in use past 100 % means, and marks a negative amount with a minus sign, not colour alone", () => {

@@ -45,6 +45,13 @@ export function marginUsage(info: AccountInfo): number | undefined {
   return quotient(subtract(totalExact, decimalOf(available, info.exact?.availableMargin)), totalExact);
 }
 
+/** The margin ratio (detailed shape only) and margin in use of one collateral, as their series carry them. */
+export function marginFigures(info: AccountInfo): { ratio: number | undefined; usage: number | undefined; maintenance: Decimal | undefined } {
+  const maintenance = info.shape === "detailed" ? maintenanceMargin(info) : undefined;
+  const ratio = info.shape === "detailed" ? marginRatio(maintenance, info.totalMargin, info.exact?.totalMargin) : undefined;
+  return { ratio, usage: marginUsage(info), maintenance };
+}
+
 function collect(scrape: ScrapeResult): Family[] {
   const families = AMOUNTS.map(([name, , help]) => gauge(metricName("account", name), help, LABELS));
   const positions = gauge(metricName("account", "positions"), "Number of open positions (a count).", LABELS);
@@ -68,12 +75,10 @@ function collect(scrape: ScrapeResult): Family[] {
       const labels = [a.account, info.collateralId];
       AMOUNTS.forEach(([, field], i) => addSample(families[i] as Family, labels, info[field]));
       addSample(positions, labels, info.positionCount);
-      addSample(usage, labels, marginUsage(info));
-      if (info.shape === "detailed") {
-        const mm = maintenanceMargin(info);
-        addSample(maintenance, labels, mm === undefined ? undefined : toNumber(mm));
-        addSample(ratio, labels, marginRatio(mm, info.totalMargin, info.exact?.totalMargin));
-      }
+      const figures = marginFigures(info);
+      addSample(usage, labels, figures.usage);
+      addSample(maintenance, labels, figures.maintenance === undefined ? undefined : toNumber(figures.maintenance));
+      addSample(ratio, labels, figures.ratio);
     }
   }
   return [...families, positions, usage, maintenance, ratio];

@@ -3,6 +3,7 @@
 
 import type { Endpoint } from "../venue/endpoints.js";
 import type { FailureReason } from "../venue/errors.js";
+import { MarginTrend } from "./margin-trend.js";
 import { AccountOrders } from "./order-tally.js";
 import type { AccountResult, MarketsResult, ScrapeResult } from "./result.js";
 import type { Collection } from "./shared-collections.js";
@@ -48,6 +49,8 @@ export class AccountEntry extends Entry<AccountResult> {
   /** Seen order ids and the order counters: counters over the process's life, kept across reloads that keep the account. */
   readonly orders = new AccountOrders();
   paging = "";
+  /** The page's time-to-liquidation, from the collections served. */
+  readonly trend = new MarginTrend();
   /** The probe answer of the last collection: rendered and compressed once however many probes it serves. */
   answer: KeptAnswer<unknown> | undefined;
 }
@@ -65,16 +68,20 @@ export class AccountStore {
     return this.#accounts.get(name);
   }
 
-  /** A collection a scrape served, for the page; a scrape that gave up waiting has no data of its own, so the last real one stays. */
-  served(result: ScrapeResult): void {
+  /** A collection a scrape served, for the page; a scrape that gave up waiting has no data of its own, so the last real one stays. Returns the entries served anew. */
+  served(result: ScrapeResult): AccountEntry[] {
+    const fresh: AccountEntry[] = [];
     for (const a of result.accounts) {
       const entry = this.#accounts.get(a.account);
-      if (entry !== undefined && a.startedAt !== undefined) entry.served = a;
+      if (entry === undefined || a.startedAt === undefined || entry.served === a) continue;
+      entry.served = a;
+      fresh.push(entry);
     }
     if (result.markets !== undefined) {
       this.markets.served = result.markets;
       this.#marketsServedAt = result.collectedAt;
     }
+    return fresh;
   }
 
   lastServed(accounts: readonly string[]): ScrapeResult | undefined {

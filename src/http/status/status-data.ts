@@ -1,6 +1,7 @@
 // What the status page shows, read from the families the collectors make of the latest collection: the numbers of /metrics.
 
 import type { LastFailure } from "../../scrape/account-store.js";
+import type { MarginTrend } from "../../scrape/margin-trend.js";
 import type { ScrapeResult } from "../../scrape/result.js";
 import { account as accountCollector } from "../../collectors/account.js";
 import { distanceEntry, eachPosition, isFlat, positions as positionsCollector, positionsOf } from "../../collectors/positions.js";
@@ -52,7 +53,7 @@ const key = (...labels: string[]) => labels.join("\u0000");
 /** Made by the collectors that make /metrics, so a value on the page is the value in the exposition. */
 export function statusData(
   result: ScrapeResult | undefined,
-  shown: ReadonlyArray<{ name: string; collateralIds: readonly string[]; thresholds: Thresholds }>,
+  shown: ReadonlyArray<{ name: string; collateralIds: readonly string[]; thresholds: Thresholds; trend?: MarginTrend | undefined }>,
   lastFailure: (endpoint: string, account: string | undefined) => LastFailure | undefined,
 ) {
   const families = result === undefined ? [] : [...scrapeHealth.collect(result), ...accountCollector.collect(result), ...positionsCollector.collect(result)];
@@ -79,7 +80,7 @@ export function statusData(
   const endpointsOf = (outcomes: ReadonlyArray<{ endpoint: string }>, account: string | undefined) =>
     outcomes.map(({ endpoint }) => ({ endpoint, success: success.get(key(endpoint, account ?? "")) ?? 0, lastFailure: lastFailure(endpoint, account) }));
   return {
-    accounts: shown.map(({ name, collateralIds, thresholds }) => ({
+    accounts: shown.map(({ name, collateralIds, thresholds, trend }) => ({
       name,
       thresholds,
       up: up.get(name),
@@ -105,9 +106,12 @@ export function statusData(
             entry: entries.get(key(...n.labels)),
             liquidation: liquidations.get(key(...n.labels)),
           };
+        const now = performance.now() / 1000;
         return {
           collateralId,
           answered: info !== undefined,
+          /** Seconds until the margin ratio, or margin in use, reaches 1 at its last 30 minutes' trend; undefined unless rising. */
+          toOne: { ratio: trend?.secondsToOne(collateralId, "ratio", now), usage: trend?.secondsToOne(collateralId, "usage", now) },
           /** detailed: positions listed; summary: only their count, so no margin ratio and no distance. */
           shape: info?.shape,
           positions: count,

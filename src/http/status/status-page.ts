@@ -58,7 +58,6 @@ const UNITS: ReadonlyArray<[number, string]> = [
 /** "3 d 4 h", "2 h 5 min", "4 min", "12 s": the largest unit and the next if not zero, enough to read at a glance. */
 export function duration(seconds: number): string {
   const total = Math.max(0, Math.floor(seconds));
-  // Seconds for anything under a minute, zero included.
   const top = UNITS.findIndex(([size]) => total >= size || size === 1);
   const [[size, unit], next] = [UNITS[top]!, UNITS[top + 1]];
   const first = `${Math.floor(total / size)} ${unit}`;
@@ -127,12 +126,23 @@ function amount(value: number, collateralId: string): Html {
   return html`<span title="${formatValue(value)} ${collateralId}">${money(value)}</span> <bdi class="unit">${collateralId}</bdi>`;
 }
 
-/** The horizon the trend alert of the cell's figure warns within, read from the account's thresholds (Prometheus judges the trend). */
-function trendNote(a: AccountStatus, ratio: boolean): Html {
-  const [alert, horizon, end] = ratio
-    ? ["TradingMarginRatioRising", a.thresholds.margin_ratio_horizon_seconds, "liquidation"]
-    : ["TradingMarginUsageRising", a.thresholds.margin_usage_horizon_seconds, "no margin left"];
-  return html`<small>a rising trend warns <a href="runbooks/${alert}">${duration(horizon)} before ${end}</a></small>`;
+function trendState(a: AccountStatus, c: CollateralStatus, figure: "ratio" | "usage"): "ok" | "warning" {
+  const seconds = c.toOne[figure];
+  const horizon = figure === "ratio" ? a.thresholds.margin_ratio_horizon_seconds : a.thresholds.margin_usage_horizon_seconds;
+  return seconds !== undefined && seconds < horizon ? "warning" : "ok";
+}
+
+/** The estimate at the figure's trend, a warning within the account's horizon as TradingMargin*Rising warns; else that horizon. */
+function trendNote(a: AccountStatus, c: CollateralStatus, figure: "ratio" | "usage"): Html {
+  const [alert, horizon, end] =
+    figure === "ratio"
+      ? ["TradingMarginRatioRising", a.thresholds.margin_ratio_horizon_seconds, "liquidation"]
+      : ["TradingMarginUsageRising", a.thresholds.margin_usage_horizon_seconds, "no margin left for new orders"];
+  const seconds = c.toOne[figure];
+  if (seconds === undefined) return html`<small>a rising trend warns <a href="runbooks/${alert}">${duration(horizon)} before ${end}</a></small>`;
+  const state = trendState(a, c, figure);
+  const flag = state === "ok" ? "" : html` <a class="badge warning" href="runbooks/${alert}" title="Runbook: ${alert}">warning</a>`;
+  return html`<small class="${state}">at the last 30 minutes' trend, ${end} in about ${duration(seconds)}${flag} (warns within ${duration(horizon)})</small>`;
 }
 
 function pastAll(usage: number): Html {
@@ -151,7 +161,7 @@ function marginCell(a: AccountStatus, c: CollateralStatus): Html {
       c.marginRatio === Number.POSITIVE_INFINITY ? "no margin left" : limits(c.marginState, "above", t.margin_ratio_warning, t.margin_ratio_critical);
     const inUse =
       c.marginUsage === undefined ? "" : html`<small>margin ratio; ${usageFigure(a, c, c.marginUsage)} of the margin in use</small>${pastAll(c.marginUsage)}`;
-    return html`<td class="${c.marginState}" data-metric="trading_account_margin_ratio" data-account="${a.name}" data-collateral="${c.collateralId}" data-value="${formatValue(c.marginRatio)}"><strong>${percent(c.marginRatio)}</strong> <span class="limit">— ${words}</span> ${riskBadge(c.marginState, "margin_ratio")}${inUse}${trendNote(a, true)}</td>`;
+    return html`<td class="${c.marginState}" data-metric="trading_account_margin_ratio" data-account="${a.name}" data-collateral="${c.collateralId}" data-value="${formatValue(c.marginRatio)}"><strong>${percent(c.marginRatio)}</strong> <span class="limit">— ${words}</span> ${riskBadge(c.marginState, "margin_ratio")}${inUse}${trendNote(a, c, "ratio")}</td>`;
   }
   if (c.noMarginLeft)
     return html`<td class="critical"><strong>no margin left</strong> <span class="limit">— total margin ${amount(c.money[TOTAL_MARGIN] ?? 0, c.collateralId)} with positions open</span> ${riskBadge("critical", "margin_usage")}<small>${noRatio(c)}</small></td>`;
@@ -164,7 +174,7 @@ function marginCell(a: AccountStatus, c: CollateralStatus): Html {
     return html`<td class="none">${text}</td>`;
   }
   const words = limits(c.marginState, "above", t.margin_usage_warning, t.margin_usage_critical);
-  return html`<td class="${c.marginState}"><strong>${usageFigure(a, c, c.marginUsage)}</strong> of the margin in use <span class="limit">— ${words}</span> ${riskBadge(c.marginState, "margin_usage")}${pastAll(c.marginUsage)}<small>${noRatio(c)}</small>${trendNote(a, false)}</td>`;
+  return html`<td class="${c.marginState}"><strong>${usageFigure(a, c, c.marginUsage)}</strong> of the margin in use <span class="limit">— ${words}</span> ${riskBadge(c.marginState, "margin_usage")}${pastAll(c.marginUsage)}<small>${noRatio(c)}</small>${trendNote(a, c, "usage")}</td>`;
 }
 
 /** "from entry 6.477 to liquidation 6.5688", each price as /metrics writes it. */
@@ -275,7 +285,7 @@ ${endpoints}
 const ATTENTION = ["critical", "down", "warning", "not collected", "ok"] as const;
 
 function attention(a: AccountStatus): (typeof ATTENTION)[number] {
-  const states = a.collaterals.flatMap((c) => [c.marginState, c.nearest?.state]);
+  const states = a.collaterals.flatMap((c) => [c.marginState, c.nearest?.state, trendState(a, c, c.marginRatio === undefined ? "usage" : "ratio")]);
   if (states.includes("critical")) return "critical";
   if (a.up === 0) return "down";
   if (states.includes("warning")) return "warning";
@@ -325,7 +335,7 @@ export function statusPage(input: StatusPageInput): string {
 export function statusPageHtml(exporter: Exporter, telemetryPath: string): string {
   const shown = exporter.accountNames().map((name) => {
     const account = exporter.account(name);
-    return { name, collateralIds: account?.collateralIds ?? [], thresholds: account?.thresholds ?? DEFAULT_THRESHOLDS };
+    return { name, collateralIds: account?.collateralIds ?? [], thresholds: account?.thresholds ?? DEFAULT_THRESHOLDS, trend: exporter.store.get(name)?.trend };
   });
   const result = exporter.store.lastServed(shown.map((a) => a.name));
   return statusPage({
