@@ -142,9 +142,13 @@ async function boundRow(
     const peak = Math.max(...figures.map((f) => f.rssMB));
     const cpu = steadyCpuPerProbe(figures);
     const history = answerShape(last, accountTargets.length).historyOrders;
+    const p50 = percentile(
+      figures.slice(1).flatMap((f) => f.latencies),
+      50,
+    );
     console.log(
       `${libraries.length === 0 ? "bound" : `bound with ${libraries.join(" and ")}`}, same accounts and schedule (${libraries.includes("ky") ? "ky over the pool" : "the pool"}, JSON.parse, a template, gzip${libraries.includes("express") ? ", served by express" : ", node:http"}): CPU per probe ${round2(cpu)} ms ` +
-        `(exporter ${round2(exporter.cpuPerProbe / cpu)}x), peak RSS ${round1(peak)} MB (exporter ${round2(exporter.peakRss / peak)}x), idle RSS ${round1(idle)} MB (exporter ${round2(exporter.idleRss / idle)}x), ${ok} of ${accountTargets.length} answered 200 at the last interval, ${failed} probe${failed === 1 ? "" : "s"} not 200 after the first interval; ${history} history orders read`,
+        `(exporter ${round2(exporter.cpuPerProbe / cpu)}x), peak RSS ${round1(peak)} MB (exporter ${round2(exporter.peakRss / peak)}x), idle RSS ${round1(idle)} MB (exporter ${round2(exporter.idleRss / idle)}x), ${ok} of ${accountTargets.length} answered 200 at the last interval, ${failed} probe${failed === 1 ? "" : "s"} not 200 after the first interval, p50 of a probe ${round1(p50)} ms; ${history} history orders read`,
     );
   } finally {
     await bound.close();

@@ -2,16 +2,20 @@
 
 import { readFileSync } from "node:fs";
 import express from "express";
-import { listen } from "../src/http/server.js";
+import { SETTINGS } from "../src/config/settings.js";
+import { listenAll } from "../src/http/server.js";
 
 const tlsDir = process.env.BENCH_TLS_DIR;
 const tls = tlsDir === undefined ? undefined : { key: readFileSync(`${tlsDir}/server.key`), cert: readFileSync(`${tlsDir}/server.crt`) };
 const counts = { open: 0, dropped: 0 };
 const app = express();
 app.get("/", (_req, res) => void res.send("ok"));
-const server = await listen(app, "127.0.0.1", 0, {
+const server = await listenAll(app, [{ host: "127.0.0.1", port: 0 }], {
   tls,
-  maxConnections: Number(process.env.BENCH_MAX_CONNECTIONS ?? "512"),
+  idleTimeoutMs: SETTINGS["web.idle_timeout_seconds"].default * 1000,
+  readTimeoutMs: SETTINGS["web.read_timeout_seconds"].default * 1000,
+  writeTimeoutMs: SETTINGS["web.write_timeout_seconds"].default * 1000,
+  maxConnections: Number(process.env.BENCH_MAX_CONNECTIONS ?? SETTINGS["web.max_connections"].default),
   events: { opened: () => counts.open++, closed: () => counts.open--, dropped: () => counts.dropped++, writeTimedOut: () => undefined },
 });
 process.send?.({ url: server.url });

@@ -11,7 +11,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import bcrypt from "bcryptjs";
 import type express from "express";
-import { configFromEnv } from "../src/config/load.js";
+import { buildConfig } from "../src/config/load.js";
 import { createLogger, LogSink } from "../src/log.js";
 import { startService } from "../src/service.js";
 import { startExporterProcess, type ExporterProcess } from "./exporter-process.js";
@@ -62,7 +62,7 @@ function naiveAuth(hash: string): express.RequestHandler {
 
 /** The naive peer as its own process, like the exporter: the same service, only the auth differs. */
 async function naiveChild(): Promise<void> {
-  const config = configFromEnv(process.env);
+  const config = buildConfig({ env: process.env }, undefined).config;
   const hash = process.env.NAIVE_HASH ?? "";
   const service = await startService(config, createLogger("error", new LogSink(2)), { guards: [naiveAuth(hash)] });
   process.stdout.write(`${JSON.stringify({ url: service.server.url })}\n`);

@@ -2,7 +2,7 @@
 // Prints RSS and heap after warm-up and at the end, and the handles left open. Not a test: numbers.
 
 import { Writable } from "node:stream";
-import { configFromEnv } from "../src/config/load.js";
+import { buildConfig } from "../src/config/load.js";
 import { createLogger } from "../src/log.js";
 import { startService } from "../src/service.js";
 import type { FaultSpec } from "../tools/simulator/server.js";
@@ -34,13 +34,18 @@ function memory(): { rssMB: number; heapMB: number } {
 async function soak(): Promise<void> {
   // The venue runs in its own process, so the figures below are the exporter's alone.
   const venue = await startSimulatorProcess(["--api-key", "soak", "--tick-ms", "0", "--seed", "3"]);
-  const config = configFromEnv({
-    TRADING_BASE_URL: venue.url,
-    TRADING_API_KEY: "soak",
-    TRADING_COLLATERAL_IDS: "USDC,USDT",
-    TRADING_LISTEN_ADDRESS: "127.0.0.1:0",
-    TRADING_MARKETS_CACHE_SECONDS: "1",
-  });
+  const config = buildConfig(
+    {
+      env: {
+        TRADING_BASE_URL: venue.url,
+        TRADING_API_KEY: "soak",
+        TRADING_COLLATERAL_IDS: "USDC,USDT",
+        TRADING_LISTEN_ADDRESS: "127.0.0.1:0",
+        TRADING_MARKETS_CACHE_SECONDS: "1",
+      },
+    },
+    undefined,
+  ).config;
   const service = await startService(config, createLogger("warn", new Writable({ write: (_c, _e, done) => done() })));
   const url = new URL("metrics", service.server.url);
   const handlesBefore = process.getActiveResourcesInfo().length;

@@ -6,7 +6,7 @@ import type { ScrapeResult } from "./scrape/result.js";
 import { Scraper, type ScrapeOptions } from "./scrape/scraper.js";
 import type { AccountConfig, Config } from "./config/types.js";
 import { debugReport } from "./debug-report.js";
-import { COLLECTORS, GIVE_WAY } from "./collectors/index.js";
+import { COLLECTORS } from "./collectors/index.js";
 import { marginFigures } from "./collectors/account.js";
 import type { Collector } from "./metrics/collector.js";
 import { Answer, SharedBody } from "./metrics/answer.js";
@@ -180,7 +180,7 @@ export class Exporter {
 
   #render(result: ScrapeResult): Exposition {
     const max = this.#config.scrape.maxSeries;
-    const exposition = expose(COLLECTORS, result, max, this.#collectorOutputs, GIVE_WAY);
+    const exposition = expose(COLLECTORS, result, max, this.#collectorOutputs);
     const { dropped, series } = exposition;
     this.self.seriesDuplicated.inc(exposition.duplicates);
     if (dropped > 0) {

@@ -103,18 +103,21 @@ async function exit(code: number): Promise<never> {
   process.exit(code);
 }
 
+function startFailure(error: unknown): string[] {
+  if (error instanceof ConfigError) return error.problems.map((problem) => `configuration error: ${problem}`);
+  if (error instanceof ListenError) return [error.line(listenSetting())];
+  if (error instanceof SystemdSocketError) return [error.message];
+  return [`${libraryErrorText(error, "could not start: unexpected error")}; please report it with the output of --version and the command line`];
+}
+
 main(process.argv.slice(2)).then(
   (code) => exit(code),
   (error: unknown) => {
-    const lines =
-      error instanceof ConfigError
-        ? error.problems.map((problem) => `configuration error: ${problem}`)
-        : error instanceof ListenError
-          ? [error.line(listenSetting())]
-          : error instanceof SystemdSocketError
-            ? [error.message]
-            : [`${libraryErrorText(error, "could not start: unexpected error")}; please report it with the output of --version and the command line`];
-    process.stderr.write(lines.map((line) => `trading-exporter: ${line}\n`).join(""));
+    process.stderr.write(
+      startFailure(error)
+        .map((line) => `trading-exporter: ${line}\n`)
+        .join(""),
+    );
     process.exit(1);
   },
 );

@@ -3,10 +3,11 @@
 
 import { Gauge } from "@prometheus-io/client";
 import { afterEach, describe, expect, it } from "vitest";
-import { configFromEnv } from "../src/config/load.js";
+import { configFromEnv } from "./helpers/env-config.js";
 import { Exporter, NoAnswerSlot } from "../src/exporter.js";
 import { createApp } from "../src/http/app.js";
-import { listen, type RunningServer } from "../src/http/server.js";
+import type { RunningServer } from "../src/http/server.js";
+import { listen } from "./helpers/listen.js";
 import { createLogger } from "../src/log.js";
 import { SelfMetrics } from "../src/metrics/self.js";
 import { Deadline } from "../src/util/deadline.js";

@@ -4,7 +4,7 @@ import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { configFromEnv } from "../src/config/load.js";
+import { configFromEnv } from "./helpers/env-config.js";
 import { ConfigError } from "../src/config/errors.js";
 
 const BASE = { TRADING_BASE_URL: "http://127.0.0.1:8080", TRADING_API_KEY: "k-123", TRADING_COLLATERAL_IDS: "USDC,USDT" };

@@ -4,7 +4,7 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { ConfigError } from "../src/config/errors.js";
-import { configFromEnv } from "../src/config/load.js";
+import { configFromEnv } from "./helpers/env-config.js";
 import { DEFAULT_THRESHOLDS, THRESHOLD_KEYS, THRESHOLDS } from "../src/config/threshold-table.js";
 import { configFromObject, loadConfigFile } from "./helpers/config-files.js";
 

@@ -13,7 +13,8 @@ import { connect as tlsConnect } from "node:tls";
 import express from "express";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { ConnectionEvents } from "../src/http/connection-cap.js";
-import { LIMITS, type ListenOptions, listen, type RunningServer } from "../src/http/server.js";
+import type { ListenOptions, RunningServer } from "../src/http/server.js";
+import { listen, WEB_DEFAULTS } from "./helpers/listen.js";
 import { SelfMetrics } from "../src/metrics/self.js";
 
 const BOUND_MS = 300;
@@ -97,7 +98,7 @@ function ask(socket: Socket, request: string, until = /ok$|no$/): Promise<string
 
 const GET = "GET / HTTP/1.1\r\nHost: x\r\n\r\n";
 
-async function serve(options: ListenOptions, run: (server: RunningServer, port: number) => Promise<void>): Promise<void> {
+async function serve(options: Partial<ListenOptions>, run: (server: RunningServer, port: number) => Promise<void>): Promise<void> {
   const server = await listen(app(), "127.0.0.1", 0, options);
   try {
     await run(server, Number(new URL(server.url).port));
@@ -161,10 +162,6 @@ describe("a connection that never says anything", () => {
       expect(await closedAfter(socket)).toBeLessThan(BOUND_MS + 5_000);
     });
   }, 20_000);
-
-  it("bounds the handshake by the header timeout, 10 s by default, as Go's net/http does", () => {
-    expect(LIMITS.headersTimeoutMs).toBe(10_000);
-  });
 });
 
 describe("a keep-alive connection", () => {
@@ -388,7 +385,10 @@ describe("the write timeout", () => {
   }
 
   /** A server whose events count in the self-metrics; `timedOut` resolves at its next write timeout. */
-  async function serveBig(options: ListenOptions, run: (port: number, timedOut: () => Promise<void>, self: SelfMetrics) => Promise<void>): Promise<void> {
+  async function serveBig(
+    options: Partial<ListenOptions>,
+    run: (port: number, timedOut: () => Promise<void>, self: SelfMetrics) => Promise<void>,
+  ): Promise<void> {
     const self = new SelfMetrics({ defaultMetrics: false });
     const waiting: Array<() => void> = [];
     const events: ConnectionEvents = {
@@ -489,6 +489,6 @@ describe("the write timeout", () => {
   });
 
   it("is two minutes by default, past the longest scrape deadline (60 s) and the longest scrape interval Prometheus recommends", () => {
-    expect(LIMITS.writeTimeoutMs).toBe(120_000);
+    expect(WEB_DEFAULTS.writeTimeoutMs).toBe(120_000);
   });
 });

@@ -117,6 +117,7 @@ describe("the exposition's last guard", () => {
   // collector of the test's own brings the repeat: the guard must still hold for the next collector.
   const scrape = { collectedAt: 0, accounts: [], markets: undefined, marketFamilies: true } satisfies ScrapeResult;
   const repeating: Collector = {
+    givesWay: 1,
     collect: () => [
       family("trading_x", [
         [["a", "b"], 1],

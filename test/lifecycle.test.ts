@@ -6,10 +6,11 @@ import { once } from "node:events";
 import { type AddressInfo, createServer } from "node:net";
 import { Writable } from "node:stream";
 import { afterEach, describe, expect, it } from "vitest";
-import { configFromEnv } from "../src/config/load.js";
+import { configFromEnv } from "./helpers/env-config.js";
 import { Exporter } from "../src/exporter.js";
 import { createApp } from "../src/http/app.js";
-import { addressText, ListenError, listen, listenAll } from "../src/http/server.js";
+import { addressText, ListenError, listenAll } from "../src/http/server.js";
+import { listen, WEB_DEFAULTS } from "./helpers/listen.js";
 import { createLogger } from "../src/log.js";
 import { Answer, SharedBody } from "../src/metrics/answer.js";
 import { SelfMetrics } from "../src/metrics/self.js";
@@ -116,10 +117,14 @@ describe("a listen address that cannot be used", () => {
     await new Promise((resolve) => probe.close(resolve));
     try {
       await withTakenPort(async (port) => {
-        const error = await listenAll(app, [
-          { host: "127.0.0.1", port: first },
-          { host: "127.0.0.1", port },
-        ]).catch((e: unknown) => e);
+        const error = await listenAll(
+          app,
+          [
+            { host: "127.0.0.1", port: first },
+            { host: "127.0.0.1", port },
+          ],
+          WEB_DEFAULTS,
+        ).catch((e: unknown) => e);
         expect(error).toBeInstanceOf(ListenError);
         expect((error as ListenError).address).toBe(`127.0.0.1:${port}`);
         expect((error as ListenError).reason).toBe("the address is in use");

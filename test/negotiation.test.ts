@@ -6,7 +6,7 @@ import { request } from "node:http";
 import { afterEach, describe, expect, it } from "vitest";
 import express from "express";
 import { sendMetrics } from "../src/http/metrics-response.js";
-import { listen } from "../src/http/server.js";
+import { listen } from "./helpers/listen.js";
 import { Answer, SharedBody } from "../src/metrics/answer.js";
 import { parseExposition } from "./helpers/exposition.js";
 import { curlCompressed, pythonFirstMember } from "./helpers/gzip-clients.js";

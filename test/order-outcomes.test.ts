@@ -6,10 +6,11 @@
 import { Writable } from "node:stream";
 import { afterEach, describe, expect, it } from "vitest";
 import { AccountOrders, observeOrders } from "../src/scrape/order-tally.js";
-import { configFromEnv } from "../src/config/load.js";
+import { configFromEnv } from "./helpers/env-config.js";
 import { Exporter } from "../src/exporter.js";
 import { createApp } from "../src/http/app.js";
-import { listen, type RunningServer } from "../src/http/server.js";
+import type { RunningServer } from "../src/http/server.js";
+import { listen } from "./helpers/listen.js";
 import { createLogger } from "../src/log.js";
 import { SelfMetrics } from "../src/metrics/self.js";
 import { fixture } from "./helpers/fixtures.js";

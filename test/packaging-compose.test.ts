@@ -4,7 +4,7 @@ import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync,
 import { tmpdir } from "node:os";
 import { dirname, join, posix, relative, resolve } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { configFromEnv } from "../src/config/load.js";
+import { configFromEnv } from "./helpers/env-config.js";
 import { PROFILES } from "../tools/simulator/config.js";
 import { parseCliArgs } from "../tools/simulator/cli.js";
 import { amtool } from "./helpers/amtool.js";

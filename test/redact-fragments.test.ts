@@ -3,7 +3,7 @@
 
 import fc from "fast-check";
 import { afterEach, describe, expect, it } from "vitest";
-import { configFromEnv } from "../src/config/load.js";
+import { configFromEnv } from "./helpers/env-config.js";
 import { createLogger } from "../src/log.js";
 import { SelfMetrics } from "../src/metrics/self.js";
 import { startService, type Service } from "../src/service.js";

@@ -5,7 +5,7 @@ import { createHash } from "node:crypto";
 import { setFlagsFromString } from "node:v8";
 import { runInNewContext } from "node:vm";
 import { describe, expect, it, onTestFinished } from "vitest";
-import { configFromEnv } from "../src/config/load.js";
+import { configFromEnv } from "./helpers/env-config.js";
 import { Secret } from "../src/config/secret.js";
 import type { Config } from "../src/config/types.js";
 import { createLogger } from "../src/log.js";

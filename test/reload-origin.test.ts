@@ -3,7 +3,7 @@
 
 import { request } from "node:http";
 import { afterEach, describe, expect, it } from "vitest";
-import { configFromEnv } from "../src/config/load.js";
+import { configFromEnv } from "./helpers/env-config.js";
 import { simEnv, startStack, type Stack } from "./helpers/stack.js";
 
 let stack: Stack | undefined;

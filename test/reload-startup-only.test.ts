@@ -1,7 +1,7 @@
 // A reload that changes a start-up-only setting keeps the old value and says so, naming the setting.
 
 import { afterEach, describe, expect, it } from "vitest";
-import { configFromEnv } from "../src/config/load.js";
+import { configFromEnv } from "./helpers/env-config.js";
 import { simEnv, startStack, type Stack } from "./helpers/stack.js";
 
 let stack: Stack | undefined;

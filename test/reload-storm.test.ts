@@ -2,7 +2,7 @@
 // under way and one after it, every request answered with the outcome of the reload that served it.
 
 import { afterEach, describe, expect, it } from "vitest";
-import { configFromEnv } from "../src/config/load.js";
+import { configFromEnv } from "./helpers/env-config.js";
 import type { Config } from "../src/config/types.js";
 import { createLogger } from "../src/log.js";
 import { SelfMetrics } from "../src/metrics/self.js";

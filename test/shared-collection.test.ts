@@ -2,7 +2,7 @@
 // starts it: a short deadline, a debug probe or a reload cannot blind or multiply what the others get.
 
 import { afterEach, describe, expect, it } from "vitest";
-import { configFromEnv } from "../src/config/load.js";
+import { configFromEnv } from "./helpers/env-config.js";
 import { joinOrStart } from "../src/scrape/shared-collections.js";
 import { Deadline } from "../src/util/deadline.js";
 import { type ClockedExporter, START_MS, startClockedExporter } from "./helpers/clocked-exporter.js";

@@ -5,9 +5,9 @@
 import { connect } from "node:net";
 import express from "express";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { configFromEnv } from "../src/config/load.js";
+import { configFromEnv } from "./helpers/env-config.js";
 import { LOGGED_PATH_CHARS } from "../src/http/app.js";
-import { listen } from "../src/http/server.js";
+import { listen } from "./helpers/listen.js";
 import { NONCONFORMING_DEFAULTS } from "../src/metrics/self.js";
 import { checkMetrics } from "./helpers/promtool.js";
 import { simEnv, startStack, type Stack } from "./helpers/stack.js";

@@ -15,7 +15,7 @@ import { gunzipSync } from "node:zlib";
 import bcrypt from "bcryptjs";
 import express from "express";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { listen } from "../src/http/server.js";
+import { listen } from "./helpers/listen.js";
 import { startSimulator, type RunningSimulator } from "../tools/simulator/server.js";
 import { readTlsPems, tlsOptionsFrom } from "../src/http/toolkit/tls-config.js";
 import { parseWebConfig } from "../src/http/toolkit/web-config.js";

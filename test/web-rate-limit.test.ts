@@ -7,7 +7,7 @@ import bcrypt from "bcryptjs";
 import express from "express";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ConfigError } from "../src/config/errors.js";
-import { listen } from "../src/http/server.js";
+import { listen } from "./helpers/listen.js";
 import { SelfMetrics } from "../src/metrics/self.js";
 import { TokenBucket, webGuards } from "../src/http/toolkit/guards.js";
 import { goDurationMs, loadWebConfig, parseWebConfig } from "../src/http/toolkit/web-config.js";

@@ -12,7 +12,7 @@ import express from "express";
 import type { Logger } from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ConfigError } from "../src/config/errors.js";
-import { listen } from "../src/http/server.js";
+import { listen } from "./helpers/listen.js";
 import type { TlsServerConfig } from "../src/http/toolkit/tls-config.js";
 import { subjectAltNames, tlsServing } from "../src/http/toolkit/tls-serving.js";
 import { loadWebConfig, parseWebConfig } from "../src/http/toolkit/web-config.js";

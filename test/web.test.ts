@@ -11,7 +11,7 @@ import bcrypt from "bcryptjs";
 import express from "express";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ConfigError } from "../src/config/errors.js";
-import { listen } from "../src/http/server.js";
+import { listen } from "./helpers/listen.js";
 import { basicAuth, webGuards } from "../src/http/toolkit/guards.js";
 import { readTlsPems, tlsOptionsFrom } from "../src/http/toolkit/tls-config.js";
 import { loadWebConfig, parseWebConfig, type WebConfig } from "../src/http/toolkit/web-config.js";

@@ -1,7 +1,7 @@
 // The demo (`npm run demo`, src/demo.ts): the built-in simulated venue plus the exporter pointed at it, on this machine.
 
 import { ConfigError } from "../src/config/errors.js";
-import { configFromEnv } from "../src/config/load.js";
+import { buildConfig } from "../src/config/load.js";
 import { libraryErrorText } from "../src/util/error-text.js";
 import { ListenError } from "../src/http/server.js";
 import { createLogger } from "../src/log.js";
@@ -13,14 +13,19 @@ const DEMO_KEY = "demo-key";
 async function demo(): Promise<void> {
   // The simulated clock starts now (the simulator's default), so order ages read as real ones on a dashboard.
   const venue = await startSimulator({ host: "127.0.0.1", port: 0, seed: 1, apiKey: DEMO_KEY, tickMs: 1000 });
-  const config = configFromEnv({
-    TRADING_BASE_URL: venue.url,
-    TRADING_API_KEY: DEMO_KEY,
-    TRADING_COLLATERAL_IDS: "USDC,USDT",
-    TRADING_ACCOUNT: "demo",
-    TRADING_LISTEN_ADDRESS: process.env.TRADING_LISTEN_ADDRESS ?? "127.0.0.1:9842",
-    TRADING_LOG_LEVEL: process.env.TRADING_LOG_LEVEL ?? "info",
-  });
+  const config = buildConfig(
+    {
+      env: {
+        TRADING_BASE_URL: venue.url,
+        TRADING_API_KEY: DEMO_KEY,
+        TRADING_COLLATERAL_IDS: "USDC,USDT",
+        TRADING_ACCOUNT: "demo",
+        TRADING_LISTEN_ADDRESS: process.env.TRADING_LISTEN_ADDRESS ?? "127.0.0.1:9842",
+        TRADING_LOG_LEVEL: process.env.TRADING_LOG_LEVEL ?? "info",
+      },
+    },
+    undefined,
+  ).config;
   const logger = createLogger(config.logLevel);
   const { server, close } = await startService(config, logger);
   process.stdout.write(`simulated venue: ${venue.url}\nexporter:        ${server.url}\nopen ${server.url}metrics  (Ctrl-C stops both)\n`);

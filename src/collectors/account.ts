@@ -84,4 +84,4 @@ function collect(scrape: ScrapeResult): Family[] {
   return [...families, positions, usage, maintenance, ratio];
 }
 
-export const account: Collector = { collect };
+export const account: Collector = { collect, givesWay: 7 };

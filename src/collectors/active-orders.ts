@@ -1,14 +1,14 @@
 // Active orders by market, side, direction, type and status: counts, quantities, notional, flags, age.
 
 import { addSample, distinctSeries, gauge, metricName, type Family } from "../metrics/family.js";
-import { rowCount, rowLabels, rowValue } from "../scrape/order-summary.js";
+import { GROUP_COLUMNS, MARKET_COLUMNS, rowCount, rowLabels, rowValue } from "../scrape/order-summary.js";
+import { ORDER_FLAGS } from "../venue/snapshot.js";
 import type { ScrapeResult } from "../scrape/result.js";
 import type { Collector } from "../metrics/collector.js";
 
 const GROUP_LABELS = ["account", "market_id", "side", "direction", "type", "status"] as const;
 
-/** The flag label of each of the summary's pending counts (ORDER_FLAGS' order). */
-const FLAGS = ["expiration", "cancellation", "rejection"] as const;
+const flagLabel = (flag: (typeof ORDER_FLAGS)[number]): string => flag.slice("isPending".length).toLowerCase();
 
 function collect(scrape: ScrapeResult): Family[] {
   const m = (name: string, help: string, labels: readonly string[]) => gauge(metricName("active_orders", ...(name ? [name] : [])), help, labels);
@@ -28,19 +28,19 @@ function collect(scrape: ScrapeResult): Family[] {
   for (const a of scrape.accounts) {
     const active = a.activeOrders;
     if (active === undefined) continue;
-    const sums = [count, quantity, filled, locked, notional];
+    const sums = { count, quantity, filled, locked, notional };
     for (let r = 0; r < rowCount(active.groups); r++) {
       const labels = rowLabels(active.groups, r, a.account);
-      for (let k = 0; k < sums.length; k++) addSample(sums[k]!, labels, rowValue(active.groups, r, k));
+      GROUP_COLUMNS.forEach((column, k) => addSample(sums[column], labels, rowValue(active.groups, r, k)));
     }
     for (let r = 0; r < rowCount(active.markets); r++) {
       const labels = rowLabels(active.markets, r, a.account);
-      addSample(oldest, labels, rowValue(active.markets, r, 0));
-      FLAGS.forEach((flag, k) => addSample(pending, [...labels, flag], rowValue(active.markets, r, k + 1)));
+      addSample(oldest, labels, rowValue(active.markets, r, MARKET_COLUMNS.indexOf("oldest")));
+      for (const flag of ORDER_FLAGS) addSample(pending, [...labels, flagLabel(flag)], rowValue(active.markets, r, MARKET_COLUMNS.indexOf(flag)));
     }
     addSample(truncated, [a.account], active.count >= active.limit ? 1 : 0);
   }
   return distinctSeries([count, quantity, filled, locked, notional, pending, oldest, truncated]);
 }
 
-export const activeOrders: Collector = { collect };
+export const activeOrders: Collector = { collect, givesWay: 3 };

@@ -23,6 +23,3 @@ export const COLLECTORS: readonly Collector[] = [
   orderOutcomes,
   markets,
 ];
-
-/** Over scrape.max_series, the order in which series give way, first first (docs/metrics.md); health and thresholds never do. */
-export const GIVE_WAY: readonly Collector[] = [orderOutcomes, orderHistory, activeOrders, markets, positionMargin, positions, account];

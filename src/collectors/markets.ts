@@ -45,4 +45,4 @@ function collect(scrape: ScrapeResult): Family[] {
 }
 
 // The market list is read once per venue.markets_cache_seconds: its families, most of /metrics, are rendered once per read.
-export const markets: Collector = { collect, madeFrom: (scrape) => (scrape.marketFamilies ? scrape.markets : undefined) };
+export const markets: Collector = { collect, givesWay: 4, madeFrom: (scrape) => (scrape.marketFamilies ? scrape.markets : undefined) };

@@ -39,4 +39,4 @@ function collect(scrape: ScrapeResult): Family[] {
   return distinctSeries([orders, rejections, lastCreated, fetched, truncated]);
 }
 
-export const orderHistory: Collector = { collect };
+export const orderHistory: Collector = { collect, givesWay: 2 };

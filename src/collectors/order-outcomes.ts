@@ -30,4 +30,4 @@ function collect(scrape: ScrapeResult): Family[] {
   return distinctSeries([orders, rejections, tracked]);
 }
 
-export const orderOutcomes: Collector = { collect };
+export const orderOutcomes: Collector = { collect, givesWay: 1 };

@@ -33,4 +33,4 @@ function collect(scrape: ScrapeResult): Family[] {
   return [requirement, limit, missing];
 }
 
-export const positionMargin: Collector = { collect };
+export const positionMargin: Collector = { collect, givesWay: 5 };

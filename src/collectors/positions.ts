@@ -131,4 +131,4 @@ function collect(scrape: ScrapeResult): Family[] {
   return families;
 }
 
-export const positions: Collector = { collect };
+export const positions: Collector = { collect, givesWay: 6 };

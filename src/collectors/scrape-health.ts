@@ -44,4 +44,4 @@ function collect(scrape: ScrapeResult): Family[] {
   return [success, duration, up, collectedAt, age];
 }
 
-export const scrapeHealth: Collector = { collect, uncapped: true };
+export const scrapeHealth: Collector = { collect, givesWay: "never" };

@@ -27,4 +27,4 @@ function collect(scrape: ScrapeResult): Family[] {
 }
 
 /** Never cut by scrape.max_series: the rules would fall back to the defaults for an account whose thresholds were dropped. */
-export const thresholds: Collector = { collect, uncapped: true };
+export const thresholds: Collector = { collect, givesWay: "never" };

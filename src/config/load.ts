@@ -53,10 +53,8 @@ function envAccount(v: Values, env: Env, problems: Problems): AccountConfig[] {
   return [{ name, collateralIds, auth, headers: {}, thresholds: DEFAULT_THRESHOLDS }];
 }
 
-/** Resolves every setting of the table, then the accounts; throws one ConfigError listing every problem. */
-export function buildConfig({ env, flags = {} }: { env: Env; flags?: FlagValues }, file: ConfigFile | undefined): Loaded {
-  const problems = new Problems(file?.data);
-  const warnings: string[] = [];
+/** A TRADING_ variable no setting reads (a misspelling takes the place of what it meant), and settings since removed. */
+function unknownAndRemoved(env: Env, file: ConfigFile | undefined, problems: Problems, warnings: string[]): void {
   const known = knownVariables();
   const unknown = Object.keys(env).filter((n) => n.startsWith("TRADING_") && !known.includes(n) && !REMOVED_SETTINGS.some((r) => r.env === n));
   for (const name of unknown.sort()) {
@@ -79,6 +77,13 @@ export function buildConfig({ env, flags = {} }: { env: Env; flags?: FlagValues 
       else warnings.push(`${where}: removed (${why}), ignored; delete it`);
     }
   }
+}
+
+/** Resolves every setting of the table, then the accounts; throws one ConfigError listing every problem. */
+export function buildConfig({ env, flags = {} }: { env: Env; flags?: FlagValues }, file: ConfigFile | undefined): Loaded {
+  const problems = new Problems(file?.data);
+  const warnings: string[] = [];
+  unknownAndRemoved(env, file, problems, warnings);
   const values: Partial<Record<SettingId, unknown>> = {};
   const given: Partial<Record<SettingId, { name: string; order: Order }>> = {};
 
@@ -134,11 +139,6 @@ export function buildConfig({ env, flags = {} }: { env: Env; flags?: FlagValues 
   if (webConfig !== undefined && file !== undefined && Array.isArray(given["web.config_file"]?.order) && !isAbsolute(webConfig))
     config.webConfigFile = resolve(file.baseDir, webConfig);
   return { config: config as unknown as Config, warnings };
-}
-
-/** The configuration from the environment alone (no config file): the quick start, one account. */
-export function configFromEnv(env: Env): Config {
-  return buildConfig({ env }, undefined).config;
 }
 
 /** Reads the sources: a YAML file when one is named (its reader loaded only then), the environment, the flags; `serving`: a reload. */

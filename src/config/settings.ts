@@ -379,7 +379,6 @@ export const SETTING_LIST = Object.entries(SETTINGS as Record<SettingId, Declare
   const shown = s.shown ?? (s.default === undefined ? "required" : String(s.default));
   return [id as SettingId, { ...s, envAccount, file, flag, arg, switch: flag !== undefined && arg === undefined, at, startupOnly, shown }] as const;
 });
-export type Setting = (typeof SETTING_LIST)[number][1];
 
 /** Settings a release had and this one removed: a config that has one loads with a warning to delete it, or, `refused`, fails in one line saying why. */
 export const REMOVED_SETTINGS = [

@@ -75,43 +75,31 @@ function plain(res: Response, status: number, text: string): void {
   res.send(`${redact(text)}\n`);
 }
 
-export function createApp(options: AppOptions): express.Express {
-  const { exporter, logger, timeouts, telemetryPath = "/metrics", routePrefix = "/", externalUrl } = options;
-  const app = express();
-  // Paths are exact, as in Go's ServeMux that Prometheus users know: /METRICS and /metrics/ are 404.
-  app.set("case sensitive routing", true);
-  app.set("strict routing", true);
-  app.disable("x-powered-by");
-  app.set("etag", false);
-  app.set("query parser", "simple");
-
-  app.use((_req: Request, res: Response, next: NextFunction) => {
-    res.set("x-content-type-options", "nosniff");
-    next();
-  });
-  for (const guard of options.guards ?? []) app.use(guard);
-  const routes = express.Router({ caseSensitive: true, strict: true });
-
-  routes.use((req: Request, res: Response, next: NextFunction) => {
-    if (req.method === "GET" || req.method === "HEAD") return next();
-    if (req.method === "POST" && req.path === "/-/reload" && options.reload) return next();
-    res.set("allow", req.path === "/-/reload" ? "POST" : "GET, HEAD");
-    plain(res, 405, "method not allowed");
-  });
-
-  /** A scrape waits for the venue holding nothing; the exporter takes an answer slot (--web.max-requests) only to make its answer. */
-  async function serveScrape(req: Request, res: Response, scrape: ScrapeRun, contentType?: string): Promise<void> {
-    const budget = scrapeBudgetSeconds(req.get("x-prometheus-scrape-timeout-seconds"), timeouts);
-    if (typeof budget === "string") return plain(res, 400, budget);
-    try {
-      sendMetrics(res, await scrape(new Deadline(budget)), contentType);
-    } catch (error) {
-      if (!(error instanceof NoAnswerSlot)) throw error;
-      res.set("retry-after", "1");
-      plain(res, 503, "too many answers being made at once (--web.max-requests)");
-    }
+/** A scrape waits for the venue holding nothing; the exporter takes an answer slot (--web.max-requests) only to make its answer. */
+async function serveScrape(req: Request, res: Response, timeouts: TimeoutPolicy, scrape: ScrapeRun, contentType?: string): Promise<void> {
+  const budget = scrapeBudgetSeconds(req.get("x-prometheus-scrape-timeout-seconds"), timeouts);
+  if (typeof budget === "string") return plain(res, 400, budget);
+  try {
+    sendMetrics(res, await scrape(new Deadline(budget)), contentType);
+  } catch (error) {
+    if (!(error instanceof NoAnswerSlot)) throw error;
+    res.set("retry-after", "1");
+    plain(res, 503, "too many answers being made at once (--web.max-requests)");
   }
+}
 
+/** The probe's target in the configuration served now: the market target, an account, or why neither. */
+function probeTarget(options: AppOptions, target: string): { account: AccountConfig | undefined } | { refused: string } {
+  const { exporter } = options;
+  if (target === MARKET_TARGET && exporter.ownsMarkets()) return { account: undefined };
+  const account = exporter.account(target);
+  if (account !== undefined) return { account };
+  const elsewhere = options.servedElsewhere?.(target);
+  return { refused: `target: ${elsewhere ?? "not a configured account name"}` };
+}
+
+/** The pages a person reads and the health paths: none of them calls the venue. */
+function pageRoutes(routes: express.Router, exporter: Exporter, telemetryPath: string): void {
   routes.get("/", (_req, res) => {
     setPageHeaders(res);
     res.set("cache-control", "no-store").type("html").send(statusPageHtml(exporter, telemetryPath));
@@ -123,20 +111,11 @@ export function createApp(options: AppOptions): express.Express {
   routes.get("/-/healthy", (_req, res) => plain(res, 200, "Healthy"));
   routes.get("/-/ready", (_req, res) => plain(res, 200, "Ready"));
   routes.use("/runbooks", runbooks());
+}
 
-  // Every account of this shard in one target; the market families once in a fleet, on the shard that owns them.
-  routes.get(telemetryPath, (req, res) => {
-    const marketFamilies = exporter.ownsMarkets();
-    return serveScrape(req, res, (deadline) => exporter.metrics(deadline, { marketFamilies }));
-  });
-
-  // The exporter's own metrics alone (blackbox_exporter's /metrics beside /probe): a job that keeps them costs the venue nothing.
-  routes.get("/exporter-metrics", async (_req, res) => {
-    sendMetrics(res, await exporter.ownMetrics());
-  });
-
-  // Prometheus http_sd_configs: every account a /probe target with instance its name (no account label: the series carry it).
-  routes.get("/sd", (req, res) => {
+/** Prometheus http_sd_configs: every account a /probe target with instance its name (no account label: the series carry it). */
+function discovery(exporter: Exporter, externalUrl: URL | undefined): express.RequestHandler {
+  return (req, res) => {
     const reached = externalUrl ?? new URL(`${req.protocol}://${reachedAddress(req)}${req.baseUrl}/`);
     const group = (target: string, labels: Record<string, string>) => ({
       targets: [reached.host],
@@ -145,59 +124,92 @@ export function createApp(options: AppOptions): express.Express {
     const groups = exporter.accountNames().map((name) => group(name, { __meta_trading_account: name, __meta_trading_target_kind: "account" }));
     if (exporter.ownsMarkets()) groups.push(group(MARKET_TARGET, { __meta_trading_target_kind: "markets" }));
     res.json(groups);
+  };
+}
+
+function scrapeRoutes(routes: express.Router, options: AppOptions, telemetryPath: string): void {
+  const { exporter, timeouts } = options;
+  // Every account of this shard in one target; the market families once in a fleet, on the shard that owns them.
+  routes.get(telemetryPath, (req, res) => {
+    const marketFamilies = exporter.ownsMarkets();
+    return serveScrape(req, res, timeouts, (deadline) => exporter.metrics(deadline, { marketFamilies }));
   });
-
-  /** The probe's target in the configuration served now: the market target, an account, or why neither. */
-  function probeTarget(target: string): { account: AccountConfig | undefined } | { refused: string } {
-    if (target === MARKET_TARGET && exporter.ownsMarkets()) return { account: undefined };
-    const account = exporter.account(target);
-    if (account !== undefined) return { account };
-    const elsewhere = options.servedElsewhere?.(target);
-    return { refused: `target: ${elsewhere ?? "not a configured account name"}` };
-  }
-
+  // The exporter's own metrics alone (blackbox_exporter's /metrics beside /probe): a job that keeps them costs the venue nothing.
+  routes.get("/exporter-metrics", async (_req, res) => {
+    sendMetrics(res, await exporter.ownMetrics());
+  });
+  routes.get("/sd", discovery(exporter, options.externalUrl));
   routes.get("/probe", async (req, res) => {
     const target = req.query.target;
     if (Array.isArray(target)) return plain(res, 400, "target: given more than once (a probe is of one target)");
     // The target is only ever looked up by name, never used as a URL, and never echoed back.
     if (typeof target !== "string" || target === "") return plain(res, 400, `target: required (a configured account name, or ${MARKET_TARGET})`);
-    const found = probeTarget(target);
+    const found = probeTarget(options, target);
     if ("refused" in found) return plain(res, 400, found.refused);
     if (req.query.debug === "true") {
-      return serveScrape(req, res, (deadline) => exporter.debug(deadline, found.account), "text/plain; charset=utf-8");
+      return serveScrape(req, res, timeouts, (deadline) => exporter.debug(deadline, found.account), "text/plain; charset=utf-8");
     }
-    const options = found.account === undefined ? { accounts: [], marketFamilies: true } : { accounts: [found.account.name], marketFamilies: false };
-    await serveScrape(req, res, (deadline) => exporter.metrics(deadline, options));
+    const scrape = found.account === undefined ? { accounts: [], marketFamilies: true } : { accounts: [found.account.name], marketFamilies: false };
+    await serveScrape(req, res, timeouts, (deadline) => exporter.metrics(deadline, scrape));
   });
+}
 
-  const { reload } = options;
-  if (reload) {
-    routes.post("/-/reload", async (req, res) => {
-      // A page of another site could otherwise reload the exporter (a form or a no-cors fetch needs no permission).
-      const crossSite = crossSiteReason(req);
-      if (crossSite !== undefined) return plain(res.set("connection", "close"), 403, crossSite);
-      try {
-        await reload();
-        plain(res, 200, "configuration reloaded");
-      } catch (error) {
-        plain(res, 500, `reload failed: ${error instanceof ConfigError ? error.message : libraryErrorText(error, "unexpected failure")}`);
-      }
-    });
-  }
+function reloadRoute(routes: express.Router, reload: () => Promise<void>): void {
+  routes.post("/-/reload", async (req, res) => {
+    // A page of another site could otherwise reload the exporter (a form or a no-cors fetch needs no permission).
+    const crossSite = crossSiteReason(req);
+    if (crossSite !== undefined) return plain(res.set("connection", "close"), 403, crossSite);
+    try {
+      await reload();
+      plain(res, 200, "configuration reloaded");
+    } catch (error) {
+      plain(res, 500, `reload failed: ${error instanceof ConfigError ? error.message : libraryErrorText(error, "unexpected failure")}`);
+    }
+  });
+}
 
-  // The prefix itself goes to its folder, where the status page's relative links resolve (Go's ServeMux does the same).
-  if (routePrefix !== "/") app.get(routePrefix, (_req, res) => res.redirect(301, `${routePrefix}/`));
-  app.use(routePrefix, routes);
-  app.use((_req: Request, res: Response) => plain(res, 404, "not found"));
-
-  // Express 5 routes rejected promises here: one request fails, the process goes on.
-  app.use((error: unknown, req: Request, res: Response, _next: NextFunction) => {
+/** Express 5 routes rejected promises here: one request fails, the process goes on. */
+function failedRequest(logger: Logger): express.ErrorRequestHandler {
+  return (error: unknown, req: Request, res: Response, _next: NextFunction) => {
     const path = req.path.length > LOGGED_PATH_CHARS ? `${req.path.slice(0, LOGGED_PATH_CHARS)}... (${req.path.length} characters)` : req.path;
     // A malformed percent-escape in a path parameter (`/runbooks/%zz`) is the client's: an answer, not an error-level line.
     const malformed = error instanceof URIError || (error as { status?: unknown } | null)?.status === 400;
     if (malformed) logger.debug({ path }, "request refused: malformed escape in the path");
     else logger.error({ path, error: libraryErrorText(error, "unexpected failure") }, "request failed");
     if (!res.headersSent) plain(res, malformed ? 400 : 500, malformed ? "bad request: malformed percent-escape in the path" : "internal error");
+  };
+}
+
+export function createApp(options: AppOptions): express.Express {
+  const { telemetryPath = "/metrics", routePrefix = "/", reload } = options;
+  const app = express();
+  // Paths are exact, as in Go's ServeMux that Prometheus users know: /METRICS and /metrics/ are 404.
+  app.set("case sensitive routing", true);
+  app.set("strict routing", true);
+  app.disable("x-powered-by");
+  app.set("etag", false);
+  app.set("query parser", "simple");
+  app.use((_req: Request, res: Response, next: NextFunction) => {
+    res.set("x-content-type-options", "nosniff");
+    next();
   });
+  for (const guard of options.guards ?? []) app.use(guard);
+
+  const routes = express.Router({ caseSensitive: true, strict: true });
+  routes.use((req: Request, res: Response, next: NextFunction) => {
+    if (req.method === "GET" || req.method === "HEAD") return next();
+    if (req.method === "POST" && req.path === "/-/reload" && reload) return next();
+    res.set("allow", req.path === "/-/reload" ? "POST" : "GET, HEAD");
+    plain(res, 405, "method not allowed");
+  });
+  pageRoutes(routes, options.exporter, telemetryPath);
+  scrapeRoutes(routes, options, telemetryPath);
+  if (reload) reloadRoute(routes, reload);
+
+  // The prefix itself goes to its folder, where the status page's relative links resolve (Go's ServeMux does the same).
+  if (routePrefix !== "/") app.get(routePrefix, (_req, res) => res.redirect(301, `${routePrefix}/`));
+  app.use(routePrefix, routes);
+  app.use((_req: Request, res: Response) => plain(res, 404, "not found"));
+  app.use(failedRequest(options.logger));
   return app;
 }

@@ -9,22 +9,20 @@ import type express from "express";
 import { libraryErrorText } from "../util/error-text.js";
 import { ConnectionCap, type ConnectionEvents } from "./connection-cap.js";
 
-export const LIMITS = {
-  /** Bounds the TLS handshake, then the first request's headers, against slowloris (as Go's tlsHandshakeTimeout). */
-  headersTimeoutMs: 10_000,
-  /** An idle keep-alive connection is closed after this long: above Prometheus's usual 60 s interval, so scrapes reuse it. */
-  idleTimeoutMs: 65_000,
-  maxConnections: 512,
-  /** A request's body not in by then loses its connection (Go's ReadTimeout): a scrape is a GET whose head comes at once. */
-  readTimeoutMs: 30_000,
-  /** A response not written by then loses its connection (Go's WriteTimeout): Prometheus's longest recommended interval. */
-  writeTimeoutMs: 120_000,
-};
+/** Bounds the TLS handshake, then the first request's headers, against slowloris (as Go's tlsHandshakeTimeout). */
+const HEADERS_TIMEOUT_MS = 10_000;
 
 /** Answers after which the connection is closed (the exporter's own say `Connection: close`): a refused client must pass the cap again. */
 const REFUSALS = new Set([401, 403, 429]);
 
-export interface ListenOptions extends Partial<typeof LIMITS> {
+/** The web.* settings, in ms: the idle keep-alive, the request body's read (Go's ReadTimeout), the response's write (WriteTimeout). */
+export interface ListenOptions {
+  idleTimeoutMs: number;
+  readTimeoutMs: number;
+  writeTimeoutMs: number;
+  maxConnections: number;
+  /** HEADERS_TIMEOUT_MS unless given: the exporter's is fixed, a shorter one lets a test see it act. */
+  headersTimeoutMs?: number;
   tls?: TlsOptions | undefined;
   onTlsServer?: ((server: TlsServer) => void) | undefined;
   events?: ConnectionEvents;
@@ -109,10 +107,6 @@ export function takeSystemdSockets(env: Record<string, string | undefined>, pid:
   return Array.from({ length: n }, (_, i) => 3 + i);
 }
 
-export function listen(app: express.Express, host: string, port: number, options: ListenOptions = {}): Promise<RunningServer> {
-  return listenOn(app, { host, port }, options);
-}
-
 function boundUrl(address: AddressInfo | string, scheme: string): string {
   if (typeof address === "string") return `${scheme}+unix://${encodeURIComponent(address)}/`;
   return `${scheme}://${address.family === "IPv6" ? `[${address.address}]` : address.address}:${address.port}/`;
@@ -120,7 +114,7 @@ function boundUrl(address: AddressInfo | string, scheme: string): string {
 
 async function listenOn(app: express.Express, target: ListenTarget, options: ListenOptions): Promise<RunningServer> {
   const { tls, onTlsServer, events } = options;
-  const { headersTimeoutMs, idleTimeoutMs, writeTimeoutMs, readTimeoutMs, maxConnections } = { ...LIMITS, ...options };
+  const { headersTimeoutMs = HEADERS_TIMEOUT_MS, idleTimeoutMs, writeTimeoutMs, readTimeoutMs, maxConnections } = options;
   const limits = {
     headersTimeout: headersTimeoutMs,
     // A backstop behind the read timer below, which fires first and is counted.
@@ -188,7 +182,7 @@ async function listenOn(app: express.Express, target: ListenTarget, options: Lis
 
 export type RunningServers = RunningServer & { urls: string[] };
 
-export async function listenAll(app: express.Express, targets: readonly ListenTarget[], options: ListenOptions = {}): Promise<RunningServers> {
+export async function listenAll(app: express.Express, targets: readonly ListenTarget[], options: ListenOptions): Promise<RunningServers> {
   const servers: RunningServer[] = [];
   try {
     for (const target of targets) servers.push(await listenOn(app, target, options));

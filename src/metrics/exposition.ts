@@ -36,37 +36,25 @@ function outputOf(collector: Collector, scrape: ScrapeResult, kept: Map<Collecto
   return output;
 }
 
-/** Series each collector keeps under `maxSeries`: `giveWay[0]` gives way first; an uncapped collector takes no room. */
-function shares(collectors: readonly Collector[], series: readonly number[], maxSeries: number, giveWay: readonly Collector[]): number[] {
-  const rank = (i: number) => {
-    const at = giveWay.indexOf(collectors[i]!);
-    return at === -1 ? giveWay.length : at;
-  };
-  const served = collectors.map((_, i) => i).sort((a, b) => rank(b) - rank(a) || a - b);
+/** Series each collector keeps under `maxSeries`: the lowest turn gives way first; one that never does takes no room. */
+function shares(collectors: readonly Collector[], series: readonly number[], maxSeries: number): number[] {
+  const served = collectors.flatMap((c, i) => (c.givesWay === "never" ? [] : [{ turn: c.givesWay, i }])).sort((a, b) => b.turn - a.turn || a.i - b.i);
   const kept = [...series];
   let room = maxSeries;
-  for (const i of served) {
-    if (collectors[i]!.uncapped === true) continue;
+  for (const { i } of served) {
     kept[i] = Math.min(series[i]!, room);
     room -= kept[i]!;
   }
   return kept;
 }
 
-/** Over `maxSeries`, series give way in `giveWay`'s order; `kept` holds outputs made from an input of their own for its next scrape. */
-export function expose(
-  collectors: readonly Collector[],
-  scrape: ScrapeResult,
-  maxSeries: number,
-  kept = new Map<Collector, CollectorOutput>(),
-  giveWay: readonly Collector[] = [],
-): Exposition {
+/** Over `maxSeries`, series give way in their collectors' turns; `kept` holds outputs made from an input of their own for its next scrape. */
+export function expose(collectors: readonly Collector[], scrape: ScrapeResult, maxSeries: number, kept = new Map<Collector, CollectorOutput>()): Exposition {
   const built = collectors.map((collector) => outputOf(collector, scrape, kept));
   const room = shares(
     collectors,
     built.map((output) => seriesOf(output.families)),
     maxSeries,
-    giveWay,
   );
   const lines: string[] = [];
   let series = 0;
@@ -75,7 +63,7 @@ export function expose(
   for (const [i, output] of built.entries()) {
     duplicates += output.duplicates;
     let families = output.families;
-    if (collectors[i]!.uncapped !== true) {
+    if (collectors[i]!.givesWay !== "never") {
       const cut = capSeries(families, room[i]!);
       families = cut.dropped === 0 ? families : cut.families;
       dropped += cut.dropped;

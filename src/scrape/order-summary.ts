@@ -17,9 +17,9 @@ export interface ActiveSummary {
   /** Orders read, and the limit asked for: an answer this long may have been cut. */
   count: number;
   limit: number;
-  /** By market_id, side, direction, type and status: count, quantity, filled, locked, notional. */
+  /** By market_id, side, direction, type and status: GROUP_COLUMNS. */
   groups: Rows;
-  /** By market_id: the oldest creation time, then the orders with each of ORDER_FLAGS set. */
+  /** By market_id: MARKET_COLUMNS. */
   markets: Rows;
 }
 
@@ -31,6 +31,10 @@ export interface HistorySummary extends Omit<OrderHistory, "orders"> {
   rejections: Rows;
   newest: Rows;
 }
+
+export const GROUP_COLUMNS = ["count", "quantity", "filled", "locked", "notional"] as const;
+/** The numbers of each row of ActiveSummary.markets: the oldest creation time, then the orders with each pending flag set. */
+export const MARKET_COLUMNS = ["oldest", ...ORDER_FLAGS] as const;
 
 export const rowCount = (rows: Rows): number => rows.labels.length / rows.width;
 
@@ -79,8 +83,8 @@ export function summarizeActive(active: ActiveOrders): ActiveSummary {
   return {
     count: active.orders.length,
     limit: active.limit,
-    groups: rowsOf(groups, 5, (g) => [g.count, g.quantity.sum, g.filled.sum, g.locked.sum, g.notional.sum]),
-    markets: rowsOf(markets, 1, (m) => [m.created.min, ...m.flags.map((f) => f.sum)]),
+    groups: rowsOf(groups, 5, (g) => GROUP_COLUMNS.map((c) => (c === "count" ? g.count : g[c].sum))),
+    markets: rowsOf(markets, 1, (m) => MARKET_COLUMNS.map((c) => (c === "oldest" ? m.created.min : m.flags[ORDER_FLAGS.indexOf(c)]!.sum))),
   };
 }
 

@@ -121,94 +121,111 @@ class ExactTokenizer extends Tokenizer {
   }
 }
 
-/** The streamed walk: each list item is emitted and forgotten; held values and depth stay bounded whatever the body. */
-export async function walkJsonStreamed(bytes: Buffer, options: WalkOptions, each: (item: unknown) => void): Promise<Walked> {
-  const tokenizer = new ExactTokenizer({ stringBufferSize: 64 * 1024, numberBufferSize: 64 });
-  const parser = new TokenParser({ paths: [options.list === undefined ? "$.*" : `$.${options.list}.*`], keepStack: false });
-  let failure: JsonWalkError | undefined;
-  const fail = (error: JsonWalkError): void => {
-    failure ??= error;
-  };
-  tokenizer.onError = () => fail(notJson());
-  parser.onError = () => fail(notJson());
+/** The state of one streamed walk: the tokenizer's tokens are counted and bounded here, then handed to the parser. */
+class StreamedWalk {
+  readonly tokenizer = new ExactTokenizer({ stringBufferSize: 64 * 1024, numberBufferSize: 64 });
+  readonly parser: TokenParser;
+  failure: JsonWalkError | undefined;
+  root: unknown;
+  /** No prototype, so a key such as __proto__ is an own member like any other. */
+  readonly members: Record<string, unknown> = Object.create(null) as Record<string, unknown>;
+  #depth = 0;
+  #key: string | undefined;
+  readonly #itemDepth: number;
+  #inList = false;
+  #held = 0;
+  #heldBeforeItem = 0;
+  items = 0;
+  /** Past the cap the list's tokens are only counted, never handed to the parser, which would build each item to drop it. */
+  #skipping = false;
+  overCap = 0;
 
-  let root: unknown;
-  const members: Record<string, unknown> = Object.create(null) as Record<string, unknown>;
-  let depth = 0;
-  const enter = (): void => {
-    if (++depth > MAX_DEPTH) fail(new JsonWalkError("depth", `nested deeper than ${MAX_DEPTH}`));
-  };
-  let key: string | undefined;
-  const itemDepth = options.list === undefined ? 1 : 2;
-  let inList = false;
-  let held = 0;
-  let heldBeforeItem = 0;
-  let items = 0;
-  // Past the cap the list's tokens are only counted, never handed to the parser, which would build each item to drop it.
-  let skipping = false;
-  let overCap = 0;
-  tokenizer.onToken = (info) => {
-    if (failure !== undefined) return;
+  constructor(
+    readonly options: WalkOptions,
+    each: (item: unknown) => void,
+  ) {
+    this.#itemDepth = options.list === undefined ? 1 : 2;
+    this.parser = new TokenParser({ paths: [options.list === undefined ? "$.*" : `$.${options.list}.*`], keepStack: false });
+    this.tokenizer.onError = () => this.fail(notJson());
+    this.parser.onError = () => this.fail(notJson());
+    this.tokenizer.onToken = (info) => this.#token(info);
+    this.parser.onValue = ({ value, parent }) => {
+      // `*` matches an object's members too: only the elements of an array are items.
+      if (!Array.isArray(parent)) return;
+      this.#held = this.#heldBeforeItem;
+      this.items++;
+      each(value);
+    };
+  }
+
+  fail(error: JsonWalkError): void {
+    this.failure ??= error;
+  }
+
+  #enter(): void {
+    if (++this.#depth > MAX_DEPTH) this.fail(new JsonWalkError("depth", `nested deeper than ${MAX_DEPTH}`));
+  }
+
+  /** Whether the token is one of the items past the cap, counted and dropped. */
+  #skipped(token: TokenType, opens: boolean, closes: boolean): boolean {
+    if (this.#skipping) {
+      if (opens) this.#enter();
+      else if (closes && this.#depth <= this.#itemDepth) this.#skipping = false;
+      else if (closes) this.#depth--;
+      else if (token === TokenType.COMMA && this.#depth === this.#itemDepth) this.overCap++;
+      return this.#skipping;
+    }
+    if (!this.#inList || this.#depth !== this.#itemDepth || closes || token === TokenType.COLON || this.items < this.options.maxItems) return false;
+    this.#skipping = true;
+    this.overCap = 1;
+    if (opens) this.#enter();
+    return true;
+  }
+
+  #token(info: Parameters<NonNullable<Tokenizer["onToken"]>>[0]): void {
+    if (this.failure !== undefined) return;
     const { token, value } = info;
     const opens = token === TokenType.LEFT_BRACE || token === TokenType.LEFT_BRACKET;
     const closes = token === TokenType.RIGHT_BRACE || token === TokenType.RIGHT_BRACKET;
     const isValue = token !== TokenType.COMMA && token !== TokenType.COLON && !closes;
-    if (skipping) {
-      if (opens) return enter();
-      if (!closes || depth > itemDepth) {
-        if (closes) depth--;
-        else if (token === TokenType.COMMA && depth === itemDepth) overCap++;
-        return;
-      }
-      skipping = false;
-    } else if (inList && depth === itemDepth && !closes && token !== TokenType.COLON && items >= options.maxItems) {
-      skipping = true;
-      overCap = 1;
-      if (opens) enter();
-      return;
+    if (this.#skipped(token, opens, closes)) return;
+    if (this.#depth === 0 && this.root === undefined) {
+      this.root = token === TokenType.LEFT_BRACE ? this.members : token === TokenType.LEFT_BRACKET ? [] : value;
+      this.#inList = this.options.list === undefined && token === TokenType.LEFT_BRACKET;
     }
-    if (depth === 0 && root === undefined) {
-      root = token === TokenType.LEFT_BRACE ? members : token === TokenType.LEFT_BRACKET ? [] : value;
-      inList = options.list === undefined && token === TokenType.LEFT_BRACKET;
-    }
-    // In the root object a key and its value alternate (the parser refuses the body otherwise); `members` has no
-    // prototype, so a key such as __proto__ is an own member like any other.
-    if (depth === 1 && root === members && isValue) {
-      if (key === undefined) {
-        key = String(value);
+    // In the root object a key and its value alternate (the parser refuses the body otherwise).
+    if (this.#depth === 1 && this.root === this.members && isValue) {
+      if (this.#key === undefined) {
+        this.#key = String(value);
       } else {
-        members[key] = opens ? (token === TokenType.LEFT_BRACE ? {} : []) : value;
-        inList = key === options.list && token === TokenType.LEFT_BRACKET;
-        key = undefined;
+        this.members[this.#key] = opens ? (token === TokenType.LEFT_BRACE ? {} : []) : value;
+        this.#inList = this.#key === this.options.list && token === TokenType.LEFT_BRACKET;
+        this.#key = undefined;
       }
     }
     if (isValue) {
-      if (inList && depth === itemDepth) heldBeforeItem = held;
-      if (++held > MAX_HELD_VALUES) return fail(new JsonWalkError("size", `holds more than ${MAX_HELD_VALUES} values outside its list's items`));
+      if (this.#inList && this.#depth === this.#itemDepth) this.#heldBeforeItem = this.#held;
+      if (++this.#held > MAX_HELD_VALUES) return this.fail(new JsonWalkError("size", `holds more than ${MAX_HELD_VALUES} values outside its list's items`));
     }
-    if (opens) enter();
-    else if (closes) depth--;
-    if (failure === undefined) parser.write(info);
-  };
+    if (opens) this.#enter();
+    else if (closes) this.#depth--;
+    if (this.failure === undefined) this.parser.write(info);
+  }
+}
 
-  parser.onValue = ({ value, parent }) => {
-    // `*` matches an object's members too: only the elements of an array are items.
-    if (!Array.isArray(parent)) return;
-    held = heldBeforeItem;
-    items++;
-    each(value);
-  };
-
+/** The streamed walk: each list item is emitted and forgotten; held values and depth stay bounded whatever the body. */
+export async function walkJsonStreamed(bytes: Buffer, options: WalkOptions, each: (item: unknown) => void): Promise<Walked> {
+  const walk = new StreamedWalk(options, each);
   const tick = pacer(options.signal);
-  for (let at = 0; at < bytes.length && failure === undefined; at += CHUNK_BYTES) {
-    tokenizer.write(bytes.subarray(at, at + CHUNK_BYTES));
+  for (let at = 0; at < bytes.length && walk.failure === undefined; at += CHUNK_BYTES) {
+    walk.tokenizer.write(bytes.subarray(at, at + CHUNK_BYTES));
     await tick();
   }
-  if (failure === undefined && !tokenizer.isEnded) tokenizer.end();
-  if (failure === undefined && !parser.isEnded) fail(notJson());
-  if (failure !== undefined) throw failure;
-  const hasList = listOf(root, options.list) !== undefined;
-  return { root, items: hasList ? items + overCap : 0, overCap };
+  if (walk.failure === undefined && !walk.tokenizer.isEnded) walk.tokenizer.end();
+  if (walk.failure === undefined && !walk.parser.isEnded) walk.fail(notJson());
+  if (walk.failure !== undefined) throw walk.failure;
+  const hasList = listOf(walk.root, options.list) !== undefined;
+  return { root: walk.root, items: hasList ? walk.items + walk.overCap : 0, overCap: walk.overCap };
 }
 
 /** Hands at most `maxItems` of the list's items to `each`; throws JsonWalkError, possibly after handing some out. */

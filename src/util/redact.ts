@@ -160,7 +160,8 @@ function keepPercents(run: string, start: number, keep: Keep): void {
   const bytes = Buffer.from(run.replaceAll("%", ""), "hex");
   for (let i = 0; i < bytes.length; ) {
     const lead = bytes[i]!;
-    const n = lead < 0xc0 ? 1 : lead < 0xe0 ? 2 : lead < 0xf0 ? 3 : 4;
+    // A UTF-8 lead byte's high bits give its character's length: 0xxx or 10xx 1, 110x 2, 1110 3, 1111 4.
+    const n = 1 + Number(lead >= 0xc0) + Number(lead >= 0xe0) + Number(lead >= 0xf0);
     keep(bytes.subarray(i, i + n).toString("utf8"), start + 3 * i, start + 3 * Math.min(i + n, bytes.length));
     i += n;
   }

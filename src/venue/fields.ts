@@ -70,7 +70,8 @@ export function readFields<K extends string, V>(
 
 /** A boolean, also when sent as the strings "true"/"false". */
 export function readFlag(value: unknown): boolean | undefined {
-  return typeof value === "boolean" ? value : value === "true" ? true : value === "false" ? false : undefined;
+  if (typeof value === "boolean") return value;
+  return value === "true" || value === "false" ? value === "true" : undefined;
 }
 
 /** Seconds since the epoch from s, ms, µs or ns, told apart by magnitude; 0 or negative means unset (undefined). */

@@ -2,10 +2,11 @@
 // of what a collection's start time decides (the minimum interval, the shared collection and its deadline).
 
 import { Writable } from "node:stream";
-import { configFromEnv } from "../../src/config/load.js";
+import { configFromEnv } from "./env-config.js";
 import { Exporter } from "../../src/exporter.js";
 import { createApp } from "../../src/http/app.js";
-import { listen, type RunningServer } from "../../src/http/server.js";
+import type { RunningServer } from "../../src/http/server.js";
+import { listen } from "./listen.js";
 import { createLogger } from "../../src/log.js";
 import { SelfMetrics } from "../../src/metrics/self.js";
 import { startTinyVenue, type TinyVenue, type TinyVenueOptions } from "./tiny-venue.js";

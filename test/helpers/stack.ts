@@ -2,7 +2,7 @@
 
 import { Writable } from "node:stream";
 import { Agent, fetch as poolFetch } from "undici";
-import { configFromEnv } from "../../src/config/load.js";
+import { configFromEnv } from "./env-config.js";
 import { configFromObject } from "./config-files.js";
 import type { Config } from "../../src/config/types.js";
 import type { Exporter } from "../../src/exporter.js";

@@ -2,7 +2,7 @@
 
 import type { LastFailure } from "../../scrape/account-store.js";
 import type { MarginTrend } from "../../scrape/margin-trend.js";
-import type { ScrapeResult } from "../../scrape/result.js";
+import type { AccountResult, ScrapeResult } from "../../scrape/result.js";
 import { account as accountCollector } from "../../collectors/account.js";
 import { distanceEntry, eachPosition, isFlat, positions as positionsCollector, positionsOf } from "../../collectors/positions.js";
 import { scrapeHealth } from "../../collectors/scrape-health.js";
@@ -50,24 +50,12 @@ function samplesOf(families: Family[], name: string): Map<string, number> {
 
 const key = (...labels: string[]) => labels.join("\u0000");
 
-/** Made by the collectors that make /metrics, so a value on the page is the value in the exposition. */
-export function statusData(
-  result: ScrapeResult | undefined,
-  shown: ReadonlyArray<{ name: string; collateralIds: readonly string[]; thresholds: Thresholds; trend?: MarginTrend | undefined }>,
-  lastFailure: (endpoint: string, account: string | undefined) => LastFailure | undefined,
-) {
+/** The samples the page reads, each under the series it comes from, made by the collectors that make /metrics. */
+function figuresOf(result: ScrapeResult | undefined) {
   const families = result === undefined ? [] : [...scrapeHealth.collect(result), ...accountCollector.collect(result), ...positionsCollector.collect(result)];
-  const up = samplesOf(families, metricName("up"));
-  const collectedAt = samplesOf(families, metricName("collection_timestamp_seconds"));
-  const ratio = samplesOf(families, metricName("account", "margin_ratio"));
-  const usage = samplesOf(families, metricName("account", "margin_usage_ratio"));
-  const positions = samplesOf(families, metricName("account", "positions"));
-  const money = MONEY.map(([family]) => samplesOf(families, metricName("account", family)));
-  const success = samplesOf(families, metricName("scrape_success"));
   // The entry each distance is measured from: a merged position's nearer leg's, not its merged average.
   const entries = new Map<string, number | undefined>();
   if (result !== undefined) eachPosition(result, (labels, p) => entries.set(key(...labels.map((l) => l ?? "")), distanceEntry(p)));
-  const liquidations = samplesOf(families, metricName("position", "liquidation_price"));
   // Per account and collateral, the positions with a distance: one pass over the family, however many accounts.
   const distances = new Map<string, Array<{ labels: string[]; value: number }>>();
   for (const { labels, value } of families.find((f) => f.name === metricName("position", "liquidation_distance_ratio"))?.samples ?? []) {
@@ -76,68 +64,96 @@ export function statusData(
     if (list.length === 0) distances.set(k, list);
     list.push({ labels: labels.map((l) => l ?? ""), value });
   }
+  return {
+    up: samplesOf(families, metricName("up")),
+    collectedAt: samplesOf(families, metricName("collection_timestamp_seconds")),
+    ratio: samplesOf(families, metricName("account", "margin_ratio")),
+    usage: samplesOf(families, metricName("account", "margin_usage_ratio")),
+    positions: samplesOf(families, metricName("account", "positions")),
+    money: MONEY.map(([family]) => samplesOf(families, metricName("account", family))),
+    success: samplesOf(families, metricName("scrape_success")),
+    liquidations: samplesOf(families, metricName("position", "liquidation_price")),
+    entries,
+    distances,
+  };
+}
+
+/** The ratio grades where it is known; margin in use where it is not, as the alerts page. */
+function gradedMargin(ratio: number | undefined, noMarginLeft: boolean, usage: number | undefined, t: Thresholds): RiskState | undefined {
+  if (ratio !== undefined) return marginState(ratio, t);
+  if (noMarginLeft) return "critical";
+  return usage === undefined ? undefined : marginUsageState(usage, t);
+}
+
+interface Shown {
+  name: string;
+  collateralIds: readonly string[];
+  thresholds: Thresholds;
+  trend?: MarginTrend | undefined;
+}
+
+function collateralStatus(f: ReturnType<typeof figuresOf>, collected: AccountResult | undefined, shown: Shown, collateralId: string) {
+  const { name, thresholds, trend } = shown;
+  const k = key(name, collateralId);
+  const marginRatio = f.ratio.get(k);
+  const marginUsage = f.usage.get(k);
+  // Without an answer for the collateral, a missing value is missing data, not a figure the venue lacks.
+  const info = collected?.accountInfos.find((i) => i.collateralId === collateralId);
+  const count = f.positions.get(k);
+  const totalMargin = f.money[TOTAL_MARGIN]!.get(k);
+  // As the margin-in-use alerts fire: a total margin of 0 or less with positions open and no ratio to judge it.
+  const noMarginLeft = marginRatio === undefined && totalMargin !== undefined && totalMargin <= 0 && count !== undefined && count > 0;
+  /** The distance of the nearest position, between its two prices (trading_position_avg_execution_price and _liquidation_price). */
+  const byDistance = (f.distances.get(k) ?? []).sort((x, y) => x.value - y.value);
+  const nearestOf = (n: { labels: string[]; value: number }) => ({
+    marketId: n.labels[2] ?? "",
+    direction: n.labels[3] ?? "",
+    distance: n.value,
+    state: liquidationState(n.value, thresholds),
+    entry: f.entries.get(key(...n.labels)),
+    liquidation: f.liquidations.get(key(...n.labels)),
+  });
+  const now = performance.now() / 1000;
+  return {
+    collateralId,
+    answered: info !== undefined,
+    /** Seconds until the margin ratio, or margin in use, reaches 1 at its last 30 minutes' trend; undefined unless rising. */
+    toOne: { ratio: trend?.secondsToOne(collateralId, "ratio", now), usage: trend?.secondsToOne(collateralId, "usage", now) },
+    /** detailed: positions listed; summary: only their count, so no margin ratio and no distance. */
+    shape: info?.shape,
+    positions: count,
+    money: f.money.map((samples) => samples.get(k)),
+    marginRatio,
+    marginUsage,
+    noMarginLeft,
+    marginState: gradedMargin(marginRatio, noMarginLeft, marginUsage, thresholds),
+    nearest: byDistance[0] && nearestOf(byDistance[0]),
+    /** The next nearest after it, as many as the page has room for, and how many more have a distance. */
+    next: byDistance.slice(1, SHOWN_POSITIONS).map(nearestOf),
+    notShown: Math.max(0, byDistance.length - SHOWN_POSITIONS),
+    /** Listed positions whose liquidation price the venue did not give (0 or below, or none): they have no distance. */
+    unpriced: (info === undefined ? [] : positionsOf(info)).filter((p) => !isFlat(p) && !(p.liquidationPrice !== undefined && p.liquidationPrice > 0)).length,
+  };
+}
+
+/** Made by the collectors that make /metrics, so a value on the page is the value in the exposition. */
+export function statusData(
+  result: ScrapeResult | undefined,
+  shown: readonly Shown[],
+  lastFailure: (endpoint: string, account: string | undefined) => LastFailure | undefined,
+) {
+  const f = figuresOf(result);
   const collected = new Map((result?.accounts ?? []).map((a) => [a.account, a]));
   const endpointsOf = (outcomes: ReadonlyArray<{ endpoint: string }>, account: string | undefined) =>
-    outcomes.map(({ endpoint }) => ({ endpoint, success: success.get(key(endpoint, account ?? "")) ?? 0, lastFailure: lastFailure(endpoint, account) }));
+    outcomes.map(({ endpoint }) => ({ endpoint, success: f.success.get(key(endpoint, account ?? "")) ?? 0, lastFailure: lastFailure(endpoint, account) }));
   return {
-    accounts: shown.map(({ name, collateralIds, thresholds, trend }) => ({
-      name,
-      thresholds,
-      up: up.get(name),
-      collectedAtSeconds: collectedAt.get(name),
-      collaterals: collateralIds.map((collateralId) => {
-        const k = key(name, collateralId);
-        const marginRatio = ratio.get(k);
-        const marginUsage = usage.get(k);
-        // Without an answer for the collateral, a missing value is missing data, not a figure the venue lacks.
-        const info = collected.get(name)?.accountInfos.find((i) => i.collateralId === collateralId);
-        const count = positions.get(k);
-        const totalMargin = money[TOTAL_MARGIN]!.get(k);
-        // As the margin-in-use alerts fire: a total margin of 0 or less with positions open and no ratio to judge it.
-        const noMarginLeft = marginRatio === undefined && totalMargin !== undefined && totalMargin <= 0 && count !== undefined && count > 0;
-        /** The distance of the nearest position, between its two prices (trading_position_avg_execution_price and _liquidation_price). */
-        const byDistance = (distances.get(k) ?? []).sort((x, y) => x.value - y.value);
-        const nearestOf = (n: { labels: string[]; value: number } | undefined) =>
-          n && {
-            marketId: n.labels[2] ?? "",
-            direction: n.labels[3] ?? "",
-            distance: n.value,
-            state: liquidationState(n.value, thresholds),
-            entry: entries.get(key(...n.labels)),
-            liquidation: liquidations.get(key(...n.labels)),
-          };
-        const now = performance.now() / 1000;
-        return {
-          collateralId,
-          answered: info !== undefined,
-          /** Seconds until the margin ratio, or margin in use, reaches 1 at its last 30 minutes' trend; undefined unless rising. */
-          toOne: { ratio: trend?.secondsToOne(collateralId, "ratio", now), usage: trend?.secondsToOne(collateralId, "usage", now) },
-          /** detailed: positions listed; summary: only their count, so no margin ratio and no distance. */
-          shape: info?.shape,
-          positions: count,
-          money: money.map((samples) => samples.get(k)),
-          marginRatio,
-          marginUsage,
-          noMarginLeft,
-          /** The ratio grades where it is known; margin in use where it is not, as the alerts page. */
-          marginState:
-            marginRatio !== undefined
-              ? marginState(marginRatio, thresholds)
-              : noMarginLeft
-                ? ("critical" as const)
-                : marginUsage === undefined
-                  ? undefined
-                  : marginUsageState(marginUsage, thresholds),
-          nearest: nearestOf(byDistance[0]),
-          /** The next nearest after it, as many as the page has room for, and how many more have a distance. */
-          next: byDistance.slice(1, SHOWN_POSITIONS).map((n) => nearestOf(n)!),
-          notShown: Math.max(0, byDistance.length - SHOWN_POSITIONS),
-          /** Listed positions whose liquidation price the venue did not give (0 or below, or none): they have no distance. */
-          unpriced: (info === undefined ? [] : positionsOf(info)).filter((p) => !isFlat(p) && !(p.liquidationPrice !== undefined && p.liquidationPrice > 0))
-            .length,
-        };
-      }),
-      endpoints: endpointsOf(collected.get(name)?.outcomes ?? [], name),
+    accounts: shown.map((one) => ({
+      name: one.name,
+      thresholds: one.thresholds,
+      up: f.up.get(one.name),
+      collectedAtSeconds: f.collectedAt.get(one.name),
+      collaterals: one.collateralIds.map((collateralId) => collateralStatus(f, collected.get(one.name), one, collateralId)),
+      endpoints: endpointsOf(collected.get(one.name)?.outcomes ?? [], one.name),
     })),
     markets: endpointsOf(result?.markets ? [result.markets.outcome] : [], undefined)[0],
   };

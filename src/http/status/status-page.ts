@@ -212,18 +212,19 @@ function nextPositions(a: AccountStatus, c: CollateralStatus): Html {
   return html`${rows}${more}`;
 }
 
+/** Why a collateral shows no liquidation distance. */
+function noDistance(a: AccountStatus, c: CollateralStatus): string {
+  if (c.answered && c.positions === 0) return "no open position";
+  if (c.unpriced > 0) return unpricedText(c.unpriced, false);
+  if (c.shape === "summary" && c.answered && c.positions !== undefined)
+    return `${openPositions(c.positions)}, counted but not listed in the summary shape: no liquidation distance`;
+  return absent(a, c, "no position has both prices and a direction of LONG or SHORT");
+}
+
 function nearestCell(a: AccountStatus, c: CollateralStatus): Html {
   const n = c.nearest;
   if (n === undefined) {
-    const text =
-      c.answered && c.positions === 0
-        ? "no open position"
-        : c.unpriced > 0
-          ? unpricedText(c.unpriced, false)
-          : c.shape === "summary" && c.answered && c.positions !== undefined
-            ? `${openPositions(c.positions)}, counted but not listed in the summary shape: no liquidation distance`
-            : absent(a, c, "no position has both prices and a direction of LONG or SHORT");
-    return html`<td class="none">${text}${positionCount(c)}</td>`;
+    return html`<td class="none">${noDistance(a, c)}${positionCount(c)}</td>`;
   }
   const t = a.thresholds;
   const words =
