@@ -30,7 +30,7 @@ async function main(): Promise<void> {
   }
   if (mode === "code-floor") {
     // What main.js loads before it reads its configuration: the service (express, @prometheus-io/client, undici) and the logger (pino).
-    await import("../src/service.js");
+    await import("../src/lifecycle.js");
     await import("../src/log.js");
   }
   if (mode === "stack-floor") {

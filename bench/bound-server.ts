@@ -8,7 +8,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { deskAccountKey, deskAccountName } from "../tools/simulator/desk.js";
-import { closePool, venuePool } from "../src/venue/http.js";
+import { closePool, venuePool } from "../src/venue/request.js";
 import { Bound } from "./bound.js";
 
 /** The exporter's defaults (config/settings.ts): history pages of 100 up to 1,000 orders, 1,000 active orders. */

@@ -7,7 +7,7 @@
 import { gzipSync } from "node:zlib";
 import type { Agent } from "undici";
 import { addSecrets } from "../src/util/redact.js";
-import { closePool, getBody, venuePool } from "../src/venue/http.js";
+import { closePool, getBody, venuePool } from "../src/venue/request.js";
 import { FAMILIES, OrderIdMemory, venueSeries, type VenueData } from "./venue-series.js";
 
 type Raw = Record<string, unknown>;
@@ -51,7 +51,7 @@ export class Bound {
 
   /** True when the pool is the caller's (one for many bounds), which closes it. */
   readonly #sharedPool: boolean;
-  /** Requests made with ky through the pool, as the exporter makes them (venue/http.ts), instead of the pool alone. */
+  /** Requests made with ky through the pool, as the exporter makes them (venue/request.ts), instead of the pool alone. */
   readonly #ky: boolean;
   /** What the exporter must keep between scrapes too: the order ids its counters count once, and the answer it shares. */
   readonly #ids = new OrderIdMemory();

@@ -13,7 +13,7 @@ import bcrypt from "bcryptjs";
 import type express from "express";
 import { buildConfig } from "../src/config/load.js";
 import { createLogger, LogSink } from "../src/log.js";
-import { startService } from "../src/service.js";
+import { startService } from "../src/lifecycle.js";
 import { startExporterProcess, type ExporterProcess } from "./exporter-process.js";
 import { afterRestart, type Peer, printRestartTable, type RestartRow } from "./login-after-restart.js";
 import { percentile } from "./measure.js";

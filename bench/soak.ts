@@ -4,7 +4,7 @@
 import { Writable } from "node:stream";
 import { buildConfig } from "../src/config/load.js";
 import { createLogger } from "../src/log.js";
-import { startService } from "../src/service.js";
+import { startService } from "../src/lifecycle.js";
 import type { FaultSpec } from "../tools/simulator/server.js";
 import { startSimulatorProcess } from "./simulator-process.js";
 

@@ -1,19 +1,19 @@
 #!/usr/bin/env node
-// Writes src/http/status/runbook-texts.ts, the runbooks the exporter serves at /runbooks/<alertname>, from runbooks/*.md.
+// Writes src/http/pages/runbook-texts.ts, the runbooks the exporter serves at /runbooks/<alertname>, from runbooks/*.md.
 //
-//   node scripts/generate-runbook-texts.mjs           rewrite src/http/status/runbook-texts.ts
+//   node scripts/generate-runbook-texts.mjs           rewrite src/http/pages/runbook-texts.ts
 //   node scripts/generate-runbook-texts.mjs --check   exit 1 if it is stale
 //
 // The Markdown files stay the one source (GitHub shows them as they are); compiling them into a module
 // puts them in dist/, so the image and the npm package serve the runbooks of their own version with no
-// file to mount; src/http/status/runbook-pages.ts renders them with markdown-it. test/runbooks.test.ts runs --check.
+// file to mount; src/http/pages/runbook-pages.ts renders them with markdown-it. test/runbooks.test.ts runs --check.
 
 import { readdirSync, readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { writeOrCheck } from "./generated-file.mjs";
 
 const SOURCE = fileURLToPath(new URL("../runbooks/", import.meta.url));
-const OUTPUT = fileURLToPath(new URL("../src/http/status/runbook-texts.ts", import.meta.url));
+const OUTPUT = fileURLToPath(new URL("../src/http/pages/runbook-texts.ts", import.meta.url));
 
 export function renderModule() {
   const names = readdirSync(SOURCE)
@@ -36,7 +36,7 @@ export function renderModule() {
 
 function main(args) {
   return writeOrCheck(OUTPUT, renderModule(), args, {
-    name: "src/http/status/runbook-texts.ts",
+    name: "src/http/pages/runbook-texts.ts",
     command: "node scripts/generate-runbook-texts.mjs",
   });
 }

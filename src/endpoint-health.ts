@@ -6,7 +6,7 @@ import type { Logger } from "pino";
 import type { SelfMetrics } from "./metrics/self.js";
 import type { EndpointOutcome } from "./scrape/result.js";
 import type { PagingAnomaly } from "./venue/snapshot.js";
-import type { HistorySummary } from "./scrape/order-summary.js";
+import type { HistorySummary } from "./scrape/result.js";
 import type { AccountStore, LastFailure } from "./scrape/account-store.js";
 
 /** At most one log line per kind per window: a warning a thousand accounts repeat is one line a minute, not a thousand. */

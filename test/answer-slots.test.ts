@@ -4,7 +4,7 @@
 import { Gauge } from "@prometheus-io/client";
 import { afterEach, describe, expect, it } from "vitest";
 import { configFromEnv } from "./helpers/env-config.js";
-import { Exporter, NoAnswerSlot } from "../src/exporter.js";
+import { Exporter, NoAnswerSlot } from "../src/scrape-answers.js";
 import { createApp } from "../src/http/app.js";
 import type { RunningServer } from "../src/http/server.js";
 import { listen } from "./helpers/listen.js";

@@ -44,5 +44,7 @@ describe("CONTRIBUTING.md", () => {
     const naming = filesNaming('"bearer"');
     expect(naming).toContain("src/venue/auth.ts");
     expect(naming.filter((f) => !listed.includes(f))).toEqual([]);
+    // A scheme lives in two files besides its rows of SETTINGS: its definition and how it goes on a request.
+    expect(naming).toHaveLength(2);
   });
 });

@@ -6,8 +6,8 @@ import { describe, expect, it } from "vitest";
 import { maintenanceMargin, marginRatio, marginUsage } from "../src/collectors/account.js";
 import { Aggregate } from "../src/scrape/group.js";
 import { liquidationDistance, notional } from "../src/collectors/positions.js";
-import { readAccountInfo } from "../src/venue/parse-account.js";
-import { readOrders } from "../src/venue/parse-orders.js";
+import { readAccountInfo } from "../src/venue/read-account.js";
+import { readOrders } from "../src/venue/read-orders.js";
 import { type ListWalk, bodyWalk } from "../src/venue/walk.js";
 
 /** An exact rational n/d, d > 0. */

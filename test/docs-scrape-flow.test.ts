@@ -1,32 +1,71 @@
-// docs/development.md's "How a scrape flows" is the code: it names every file whose code runs for a /probe
-// (the runtime imports, static or `import()`, reachable from the route's own code and from the middleware a
-// web config puts before it), no file off that path, and in the code's order: each step's file is imported by
-// a file named above it and by none named below.
+// docs/development.md's "How a scrape flows" is the code: a real /probe, behind a web config's basic auth, runs each
+// step's function, each the first time after the step above's (a trace by spies, not a reading of imports); and the
+// section names every file whose code runs for a /probe (the runtime imports, static or `import()`, reachable from
+// the server, the route's own code and the middleware a web config puts before it), no file off that path.
 
 import { existsSync, readFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
-import { describe, expect, it } from "vitest";
+import bcrypt from "bcryptjs";
+import { afterAll, beforeAll, describe, expect, it, type MockInstance, vi } from "vitest";
+import { webGuards } from "../src/http/toolkit/guards.js";
+import { startStack, type Stack } from "./helpers/stack.js";
 
 const ROOT = new URL("..", import.meta.url).pathname;
 const APP = "src/http/app.ts";
-/** The middleware a web config puts before every route (serve.ts loads it with import()): the other root of the path. */
+/** What every request meets first: the listener and its connection cap. */
+const SERVER = "src/http/server.ts";
+/** The middleware a web config puts before every route (command.ts loads it with import()): the other root of the path. */
 const GUARDS = "src/http/toolkit/guards.ts";
 
 function section(doc = readFileSync(join(ROOT, "docs/development.md"), "utf8")): string {
   return doc.split("## How a scrape flows")[1]?.split(/\n## |\n### /)[0] ?? "";
 }
 
-/** The numbered lines of the section, each with every src/ path it names (bare names resolved beside the first). */
-function steps(text = section()): string[][] {
-  const items = text
+function items(text = section()): string[] {
+  return text
     .split("\n\nShared utilities")[0]!
     .split(/\n(?=\d+\. )/)
     .filter((item) => /^\d+\. /.test(item.trim()));
-  return items.map((item) => {
-    const names = [...item.matchAll(/`([\w./-]+\.ts)`/g)].map((m) => m[1]!);
-    const first = names[0] ?? "";
-    return names.map((name) => (name.startsWith("src/") ? name : join(dirname(first), name)));
+}
+
+/** The numbered lines of the section, each with every src/ path it names (a bare name beside the last path before it). */
+function steps(text = section()): string[][] {
+  return items(text).map((item) => {
+    let last = "";
+    return [...item.matchAll(/`([\w./-]+\.ts)`/g)].map((m) => {
+      const name = m[1]!;
+      if (name.startsWith("src/")) last = name;
+      return name.startsWith("src/") ? name : join(dirname(last), name);
+    });
   });
+}
+
+/** Each step's file and the function of it the step says runs first: "1. `src/x.ts`, `Name.method`: ...". */
+function stepFunctions(text = section()): Array<{ file: string; fn: string }> {
+  return items(text).map((item) => {
+    const m = /^\d+\. `(src\/[\w./-]+\.ts)`, `([\w$]+(?:\.[\w$]+)?)`/.exec(item.trim());
+    return { file: m?.[1] ?? "", fn: m?.[2] ?? "" };
+  });
+}
+
+/** A spy on the step's function: a class's method on its prototype, an object's method, or a module's function. */
+async function spyOnStep({ file, fn }: { file: string; fn: string }): Promise<MockInstance> {
+  const module = (await import(join(ROOT, file))) as Record<string, unknown>;
+  const [owner, method] = fn.includes(".") ? (fn.split(".") as [string, string]) : [undefined, fn];
+  if (owner === undefined) return vi.spyOn(module as Record<string, () => unknown>, method);
+  const target = module[owner] as { prototype?: object } | object;
+  const holder = typeof target === "function" ? (target as { prototype: object }).prototype : target;
+  return vi.spyOn(holder as Record<string, () => unknown>, method);
+}
+
+/** The steps whose function never ran, and those whose function first ran before the step above's. */
+function traceProblems(list: Array<{ fn: string }>, firstCalls: Array<number | undefined>): string[] {
+  const problems = list.flatMap((s, i) => (firstCalls[i] === undefined ? [`${s.fn} never ran`] : []));
+  for (let i = 1; i < list.length; i++) {
+    const [before, now] = [firstCalls[i - 1], firstCalls[i]];
+    if (before !== undefined && now !== undefined && now < before) problems.push(`${list[i]!.fn} ran before ${list[i - 1]!.fn}`);
+  }
+  return problems;
 }
 
 /** The files of the paragraph that lists the shared utilities, named once there and not in a step. */
@@ -111,7 +150,7 @@ function probeRouteCode(): string {
   ].join("\n");
 }
 
-/** Every src/ file whose code can run for a /probe: the web config's middleware and app.ts, then the runtime imports reachable from them. */
+/** Every src/ file whose code can run for a /probe: the server, the web config's middleware and app.ts, then the runtime imports reachable from them. */
 function probePath(): Set<string> {
   const code = probeRouteCode();
   // The route reaches a module through a value it uses, or through an object named after a type it imports
@@ -121,7 +160,7 @@ function probePath(): Set<string> {
     .filter((i) => i.names.some((name) => uses(i, name)))
     .map((i) => i.file);
   const path = new Set<string>([APP]);
-  const queue = [GUARDS, ...entries];
+  const queue = [SERVER, GUARDS, ...entries];
   for (let file = queue.shift(); file !== undefined; file = queue.shift()) {
     if (path.has(file) || !hasCode(file)) continue;
     path.add(file);
@@ -155,35 +194,45 @@ describe("docs/development.md: How a scrape flows", () => {
     for (const file of shared) expect(list.flat(), file).not.toContain(file);
   });
 
-  it("starts from the middleware a web config runs, then the route", () => {
-    expect(list[0]?.[0]).toBe(GUARDS);
-    expect(list[1]?.[0]).toBe(APP);
-  });
-
-  it("follows the imports in order: each step's file is imported by a file named on a line above, and by none below", () => {
-    expect(orderProblems(list)).toEqual([]);
-  });
-
-  it("is judged by checks that catch what they look for: two steps swapped, a file loaded by import()", () => {
-    const swapped = [...list];
-    [swapped[4], swapped[5]] = [swapped[5]!, swapped[4]!];
-    expect(orderProblems(swapped)).not.toEqual([]);
+  it("follows a file loaded by import() as one that runs", () => {
     expect(importsIn('const { x } = await import("./toolkit/x.js");', APP)).toEqual([{ file: "src/http/toolkit/x.ts", names: [], typeOnly: false }]);
+  });
+
+  it("starts at the socket, then the middleware a web config runs, then the route", () => {
+    expect(list[0]).toContain(SERVER);
+    expect(list[1]).toContain(GUARDS);
+    expect(list[2]).toContain(APP);
   });
 });
 
-/** Each step's first file after the two roots must be imported (at run time) by a file of a step above, and by no file of a step below. */
-function orderProblems(list: string[][]): string[] {
-  const importers = (target: string, files: string[], runtime: boolean) =>
-    files.filter((file) => importsOf(file).some((i) => i.file === target && !(runtime && i.typeOnly)));
-  const problems: string[] = [];
-  for (let k = 0; k < list.length; k++) {
-    const first = list[k]![0]!;
-    const below = importers(first, list.slice(k + 1).flat(), true);
-    if (below.length > 0) problems.push(`${first} is imported by ${below.join(", ")}, named below it`);
-    if (first === GUARDS || first === APP) continue;
-    const above = list.slice(0, k).flat();
-    if (importers(first, above, false).length === 0) problems.push(`${first} is imported by none of the files above it`);
-  }
-  return problems;
-}
+describe("docs/development.md: How a scrape flows, traced", () => {
+  const list = stepFunctions();
+  let stack: Stack;
+  beforeAll(async () => {
+    const guards = webGuards({ tls: undefined, basicAuthUsers: { alice: bcrypt.hashSync("secret", 4) }, headers: {} });
+    stack = await startStack({ guards });
+  });
+  afterAll(async () => {
+    vi.restoreAllMocks();
+    await stack.close();
+  });
+
+  it("names in each step a file of src/ and a function of it", () => {
+    expect(list.length).toBe(steps().length);
+    expect(list.filter((s) => s.file === "" || s.fn === "")).toEqual([]);
+  });
+
+  it("is the order a real /probe runs: each step's function runs, the first time after the step above's", async () => {
+    const spies = await Promise.all(list.map(spyOnStep));
+    const res = await stack.get(`/probe?target=${encodeURIComponent(stack.config.accounts[0]!.name)}`, {
+      authorization: `Basic ${Buffer.from("alice:secret").toString("base64")}`,
+    });
+    expect(res.status).toBe(200);
+    await res.arrayBuffer();
+    const firstCalls = spies.map((spy) => spy.mock.invocationCallOrder[0]);
+    expect(traceProblems(list, firstCalls)).toEqual([]);
+    // The check catches what it looks for: two steps swapped, and a step whose function never ran.
+    expect(traceProblems([list[1]!, list[0]!], [firstCalls[1], firstCalls[0]])).not.toEqual([]);
+    expect(traceProblems(list.slice(0, 1), [undefined])).toEqual([`${list[0]!.fn} never ran`]);
+  });
+});

@@ -19,11 +19,11 @@ const LAYERS: Record<string, number> = {
   collectors: 7,
   "debug-report": 8,
   "endpoint-health": 8,
-  exporter: 9,
+  "scrape-answers": 9,
   http: 10,
-  service: 11,
+  lifecycle: 11,
   cli: 12,
-  serve: 13,
+  command: 13,
   main: 14,
 };
 
@@ -84,8 +84,28 @@ function circles(edges: Map<string, string[]>): string[] {
   return found;
 }
 
+/** The longest chain of imports from `from`, type-only included, as the files it runs through. */
+function longestChain(edges: Map<string, string[]>, from: string, known = new Map<string, string[]>()): string[] {
+  const kept = known.get(from);
+  if (kept !== undefined) return kept;
+  let best = [from];
+  for (const to of edges.get(from) ?? []) {
+    const chain = [from, ...longestChain(edges, to, known)];
+    if (chain.length > best.length) best = chain;
+  }
+  known.set(from, best);
+  return best;
+}
+
 describe("imports", () => {
   const edges = graph();
+
+  it("make a house at most 12 files tall: the longest chain from main.ts, type-only imports included", () => {
+    const chain = longestChain(edges, "main.ts");
+    expect(chain.length, chain.join(" -> ")).toBeLessThanOrEqual(12);
+    // A check that can fail: the chain runs from the entry point down to util/ or config/.
+    expect(chain.length).toBeGreaterThan(5);
+  });
 
   it("place every file of src/ in a layer", () => {
     expect(edges.size).toBeGreaterThan(50);

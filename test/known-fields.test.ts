@@ -4,9 +4,9 @@ import { describe, expect, it } from "vitest";
 import { SelfMetrics } from "../src/metrics/self.js";
 import { ENDPOINTS } from "../src/venue/endpoints.js";
 import { KNOWN_INVALID_FIELDS } from "../src/venue/known-fields.js";
-import { readAccountInfo } from "../src/venue/parse-account.js";
-import { readMarkets } from "../src/venue/parse-markets.js";
-import { readOrders } from "../src/venue/parse-orders.js";
+import { readAccountInfo } from "../src/venue/read-account.js";
+import { readMarkets } from "../src/venue/read-markets.js";
+import { readOrders } from "../src/venue/read-orders.js";
 import { bodyWalk } from "../src/venue/walk.js";
 import { objectWalk } from "./helpers/fixtures.js";
 

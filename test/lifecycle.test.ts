@@ -7,7 +7,7 @@ import { type AddressInfo, createServer } from "node:net";
 import { Writable } from "node:stream";
 import { afterEach, describe, expect, it } from "vitest";
 import { configFromEnv } from "./helpers/env-config.js";
-import { Exporter } from "../src/exporter.js";
+import { Exporter } from "../src/scrape-answers.js";
 import { createApp } from "../src/http/app.js";
 import { addressText, ListenError, listenAll } from "../src/http/server.js";
 import { listen, WEB_DEFAULTS } from "./helpers/listen.js";

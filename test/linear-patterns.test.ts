@@ -2,7 +2,7 @@
 // ends in a letter costs microseconds, not the quadratic seconds of a pattern that can split the run anywhere.
 
 import { describe, expect, it } from "vitest";
-import { scrapeBudgetSeconds } from "../src/http/app.js";
+import { scrapeBudgetSeconds } from "../src/http/scrape-budget.js";
 import { addSecrets } from "../src/util/redact.js";
 import { readId, readNumber } from "../src/venue/fields.js";
 

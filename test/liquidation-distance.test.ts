@@ -3,7 +3,7 @@
 
 import { describe, expect, it } from "vitest";
 import { liquidationDistance } from "../src/collectors/positions.js";
-import { readAccountInfo } from "../src/venue/parse-account.js";
+import { readAccountInfo } from "../src/venue/read-account.js";
 import type { Position } from "../src/venue/snapshot.js";
 import { objectWalk } from "./helpers/fixtures.js";
 

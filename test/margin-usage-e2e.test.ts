@@ -9,7 +9,7 @@ import { Writable } from "node:stream";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createLogger } from "../src/log.js";
 import { SelfMetrics } from "../src/metrics/self.js";
-import { startService, type Service } from "../src/service.js";
+import { startService, type Service } from "../src/lifecycle.js";
 import { testRules } from "./helpers/alerting-files.js";
 import { configFromObject } from "./helpers/config-files.js";
 import { RULES_FILE, startPrometheus, waitFor, type RunningPrometheus } from "./helpers/prometheus.js";

@@ -7,7 +7,7 @@ import { Writable } from "node:stream";
 import { afterEach, describe, expect, it } from "vitest";
 import { AccountOrders, observeOrders } from "../src/scrape/order-tally.js";
 import { configFromEnv } from "./helpers/env-config.js";
-import { Exporter } from "../src/exporter.js";
+import { Exporter } from "../src/scrape-answers.js";
 import { createApp } from "../src/http/app.js";
 import type { RunningServer } from "../src/http/server.js";
 import { listen } from "./helpers/listen.js";

@@ -10,7 +10,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { configFromEnv } from "./helpers/env-config.js";
 import { createLogger } from "../src/log.js";
 import { SelfMetrics } from "../src/metrics/self.js";
-import { startService, type Service } from "../src/service.js";
+import { startService, type Service } from "../src/lifecycle.js";
 import { webGuards } from "../src/http/toolkit/guards.js";
 import { chromiumMissing } from "./helpers/chromium.js";
 import { type Browser, startBrowser } from "./helpers/chromium-page.js";

@@ -2,9 +2,9 @@
 
 import { describe, expect, it } from "vitest";
 import { VenueError } from "../src/venue/errors.js";
-import { readAccountInfo } from "../src/venue/parse-account.js";
-import { readMarkets } from "../src/venue/parse-markets.js";
-import { readOrders } from "../src/venue/parse-orders.js";
+import { readAccountInfo } from "../src/venue/read-account.js";
+import { readMarkets } from "../src/venue/read-markets.js";
+import { readOrders } from "../src/venue/read-orders.js";
 import { addSecrets } from "../src/util/redact.js";
 import { MARKET_SETTINGS } from "../src/venue/snapshot.js";
 import { fixture, objectWalk, scrapeFromFixtures } from "./helpers/fixtures.js";

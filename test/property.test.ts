@@ -8,9 +8,9 @@ import { describe, expect, it } from "vitest";
 import type { ScrapeResult } from "../src/scrape/result.js";
 import { summarizeActive, summarizeHistory } from "../src/scrape/order-summary.js";
 import { VenueError } from "../src/venue/errors.js";
-import { readAccountInfo } from "../src/venue/parse-account.js";
-import { readMarkets } from "../src/venue/parse-markets.js";
-import { readOrders } from "../src/venue/parse-orders.js";
+import { readAccountInfo } from "../src/venue/read-account.js";
+import { readMarkets } from "../src/venue/read-markets.js";
+import { readOrders } from "../src/venue/read-orders.js";
 import { MARKET_SETTINGS, POSITION_NUMBERS } from "../src/venue/snapshot.js";
 import { checkMetrics } from "./helpers/promtool.js";
 

@@ -6,7 +6,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { configFromEnv } from "./helpers/env-config.js";
 import { createLogger } from "../src/log.js";
 import { SelfMetrics } from "../src/metrics/self.js";
-import { startService, type Service } from "../src/service.js";
+import { startService, type Service } from "../src/lifecycle.js";
 import { readLabel } from "../src/venue/fields.js";
 import { WINDOW, addSecrets, redact } from "../src/util/redact.js";
 import { parseExposition } from "./helpers/exposition.js";

@@ -10,7 +10,7 @@ import { Secret } from "../src/config/secret.js";
 import type { Config } from "../src/config/types.js";
 import { createLogger } from "../src/log.js";
 import { SelfMetrics } from "../src/metrics/self.js";
-import { startService } from "../src/service.js";
+import { startService } from "../src/lifecycle.js";
 import { redact } from "../src/util/redact.js";
 import { startTinyVenue } from "./helpers/tiny-venue.js";
 

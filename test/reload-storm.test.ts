@@ -6,7 +6,7 @@ import { configFromEnv } from "./helpers/env-config.js";
 import type { Config } from "../src/config/types.js";
 import { createLogger } from "../src/log.js";
 import { SelfMetrics } from "../src/metrics/self.js";
-import { type Service, startService } from "../src/service.js";
+import { type Service, startService } from "../src/lifecycle.js";
 import { parseExposition, valueOf } from "./helpers/exposition.js";
 import { startTinyVenue, type TinyVenue } from "./helpers/tiny-venue.js";
 

@@ -3,7 +3,7 @@
 
 import { describe, expect, it } from "vitest";
 import { DEFAULT_THRESHOLDS } from "../src/config/threshold-table.js";
-import { statusData } from "../src/http/status/status-data.js";
+import { statusData } from "../src/http/pages/status-data.js";
 import { collectFamilies, scrapeFromFixtures } from "./helpers/fixtures.js";
 
 /** The scrape of one account of `file`'s positions, the other endpoints failed. */

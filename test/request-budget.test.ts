@@ -2,7 +2,7 @@
 // every account is collected in turn when the budget is the bottleneck.
 
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { Exporter } from "../src/exporter.js";
+import { Exporter } from "../src/scrape-answers.js";
 import { createLogger } from "../src/log.js";
 import { SelfMetrics } from "../src/metrics/self.js";
 import { Deadline } from "../src/util/deadline.js";

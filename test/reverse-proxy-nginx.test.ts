@@ -11,7 +11,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createLogger } from "../src/log.js";
 import { SelfMetrics } from "../src/metrics/self.js";
-import { type Service, startService } from "../src/service.js";
+import { type Service, startService } from "../src/lifecycle.js";
 import { startSimulator, type RunningSimulator } from "../tools/simulator/server.js";
 import { configFromObject } from "./helpers/config-files.js";
 import { readDoc } from "./helpers/markdown-docs.js";

@@ -4,8 +4,8 @@ import { execFile } from "node:child_process";
 import { readdirSync } from "node:fs";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { RUNBOOK_MARKDOWN } from "../src/http/status/runbook-texts.js";
-import { renderRunbook } from "../src/http/status/runbook-pages.js";
+import { RUNBOOK_MARKDOWN } from "../src/http/pages/runbook-texts.js";
+import { renderRunbook } from "../src/http/pages/runbook-pages.js";
 import { dig, readRepoFile, readYaml, repoPath } from "./helpers/yaml-files.js";
 import { startStack, type Stack } from "./helpers/stack.js";
 
@@ -30,7 +30,7 @@ describe("the runbook files and the rules", () => {
     for (const name of alertNames) expect(RUNBOOK_MARKDOWN[name]?.split("\n")[0], `${name}.md starts with its name`).toBe(`# ${name}`);
   });
 
-  it("are compiled into src/http/status/runbook-texts.ts as they are now", async () => {
+  it("are compiled into src/http/pages/runbook-texts.ts as they are now", async () => {
     await expect(run(process.execPath, [repoPath("scripts/generate-runbook-texts.mjs"), "--check"], { timeout: 20_000 })).resolves.toBeDefined();
   });
 

@@ -2,7 +2,7 @@
 // positive number is refused alike.
 
 import { describe, expect, it } from "vitest";
-import { scrapeBudgetSeconds } from "../src/http/app.js";
+import { scrapeBudgetSeconds } from "../src/http/scrape-budget.js";
 
 const POLICY = { defaultSeconds: 10, offsetSeconds: 0.5, maxSeconds: 60 };
 

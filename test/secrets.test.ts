@@ -12,7 +12,7 @@ import { configFromObject, loadConfigFile } from "./helpers/config-files.js";
 import { echoedEverywhere } from "./helpers/echoing-venue.js";
 import { createLogger } from "../src/log.js";
 import { SelfMetrics } from "../src/metrics/self.js";
-import { startService, type Service } from "../src/service.js";
+import { startService, type Service } from "../src/lifecycle.js";
 import { basicAuth } from "../src/http/toolkit/guards.js";
 import { startSimulator, type FaultSpec, type RunningSimulator } from "../tools/simulator/server.js";
 

@@ -9,7 +9,7 @@ import { gunzipSync } from "node:zlib";
 import type { Response } from "express";
 import { afterEach, describe, expect, it } from "vitest";
 import { configFromEnv } from "./helpers/env-config.js";
-import { Exporter } from "../src/exporter.js";
+import { Exporter } from "../src/scrape-answers.js";
 import { createApp } from "../src/http/app.js";
 import { sendMetrics, WRITE_SLICE_BYTES } from "../src/http/metrics-response.js";
 import type { RunningServer } from "../src/http/server.js";

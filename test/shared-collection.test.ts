@@ -272,9 +272,8 @@ describe("joinOrStart when a collection rejects", () => {
       const slot: { shared: undefined | { startedAt: number; collection: { done: Promise<number>; partial(): number }; value?: number } } = {
         shared: undefined,
       };
-      const get = (start: () => { done: Promise<number>; partial(): number }) => joinOrStart(slot, () => 0, deadline, fresh, start);
+      const get = (start: () => { done: Promise<number>; partial(): number }) => joinOrStart(slot, () => 0, deadline, start);
       const deadline = new Deadline(5);
-      const fresh = () => true;
       const collection = (done: Promise<number>) => () => ({ done, partial: () => -1 });
       const failing = get(collection(Promise.reject(new Error("bug"))));
       const joined = get(collection(Promise.resolve(2)));

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parse } from "yaml";
 import { createLogger } from "../src/log.js";
 import { SelfMetrics } from "../src/metrics/self.js";
-import { startService } from "../src/service.js";
+import { startService } from "../src/lifecycle.js";
 import { runCli } from "../tools/simulator/cli.js";
 import type { RunningSimulator } from "../tools/simulator/server.js";
 import { configFromObject } from "./helpers/config-files.js";

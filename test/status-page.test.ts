@@ -6,13 +6,13 @@ import type { AddressInfo } from "node:net";
 import { Writable } from "node:stream";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { DEFAULT_THRESHOLDS } from "../src/config/threshold-table.js";
-import { type CollateralStatus, liquidationState, marginState, marginUsageState, type StatusData } from "../src/http/status/status-data.js";
-import { duration, html, percent, statusPage } from "../src/http/status/status-page.js";
+import { type CollateralStatus, liquidationState, marginState, marginUsageState, type StatusData } from "../src/http/pages/status-data.js";
+import { duration, html, percent, statusPage } from "../src/http/pages/status-page.js";
 import { startStack, type Stack } from "./helpers/stack.js";
 import { configFromObject } from "./helpers/config-files.js";
 import { createLogger } from "../src/log.js";
 import { SelfMetrics } from "../src/metrics/self.js";
-import { startService } from "../src/service.js";
+import { startService } from "../src/lifecycle.js";
 
 describe("html``", () => {
   it("escapes every interpolated value, in text and in attributes", () => {

@@ -13,7 +13,7 @@ import { THRESHOLD_KEYS } from "../src/config/threshold-table.js";
 import type { Config } from "../src/config/types.js";
 import { createLogger } from "../src/log.js";
 import { SelfMetrics } from "../src/metrics/self.js";
-import { startService } from "../src/service.js";
+import { startService } from "../src/lifecycle.js";
 import { testRules } from "./helpers/alerting-files.js";
 import { loadConfigFile } from "./helpers/config-files.js";
 import { parseExposition } from "./helpers/exposition.js";

@@ -8,7 +8,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { configFromEnv } from "./helpers/env-config.js";
 import { createLogger } from "../src/log.js";
 import { SelfMetrics } from "../src/metrics/self.js";
-import { startService, type Service } from "../src/service.js";
+import { startService, type Service } from "../src/lifecycle.js";
 import { parseExposition, valueOf, type ParsedSample } from "./helpers/exposition.js";
 import { checkMetrics } from "./helpers/promtool.js";
 import { ACTIVE, HISTORY, order, position, startTinyVenue, type Paging, type TinyVenue, type TinyVenueOptions } from "./helpers/tiny-venue.js";

@@ -5,7 +5,7 @@ import { createServer, type IncomingMessage, type Server } from "node:http";
 import { describe, expect, it } from "vitest";
 import { createLogger } from "../src/log.js";
 import { SelfMetrics } from "../src/metrics/self.js";
-import { startService } from "../src/service.js";
+import { startService } from "../src/lifecycle.js";
 import { configFromObject } from "./helpers/config-files.js";
 import { outputBlocks, readDoc } from "./helpers/markdown-docs.js";
 

@@ -3,7 +3,7 @@
 import { createServer, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
-import { closePool, getBody, venuePool } from "../src/venue/http.js";
+import { closePool, getBody, venuePool } from "../src/venue/request.js";
 
 /** A venue that holds every answer until `release()`, counting the requests it holds at once. */
 async function holdingVenue() {

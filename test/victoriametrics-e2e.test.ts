@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { MARKET_TARGET } from "../src/config/sharding.js";
 import { createLogger } from "../src/log.js";
 import { SelfMetrics } from "../src/metrics/self.js";
-import { startService } from "../src/service.js";
+import { startService } from "../src/lifecycle.js";
 import { startSimulator, type RunningSimulator } from "../tools/simulator/server.js";
 import { startReceiver, type RunningReceiver, type WebhookAlert } from "../tools/webhook/receiver.js";
 import { normalized, SCRAPE_SCALE, testAlertmanagerConfig, testRules } from "./helpers/alerting-files.js";

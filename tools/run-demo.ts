@@ -5,7 +5,7 @@ import { buildConfig } from "../src/config/load.js";
 import { libraryErrorText } from "../src/util/error-text.js";
 import { ListenError } from "../src/http/server.js";
 import { createLogger } from "../src/log.js";
-import { startService } from "../src/service.js";
+import { startService } from "../src/lifecycle.js";
 import { startSimulator } from "./simulator/server.js";
 
 const DEMO_KEY = "demo-key";

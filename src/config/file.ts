@@ -6,7 +6,8 @@ import { ConfigError, type KeyPath, keyPath, type Problems, valueAt } from "./er
 import { checkHeaderValue, readText, Secret, secretFromFile, secretFromText } from "./secret.js";
 import { REMOVED_SETTINGS, SETTING_LIST, SETTINGS } from "./settings.js";
 import { DEFAULT_THRESHOLDS, mergeThresholds, THRESHOLD_KEYS, type Thresholds } from "./threshold-table.js";
-import { type AccountConfig, authOf } from "./types.js";
+import { AUTH_SCHEMES, type AuthType, authOf } from "./auth-schemes.js";
+import type { AccountConfig } from "./types.js";
 import { parseAccountName, parseHeaderName, parseHeaderValue, parseIdList } from "./values.js";
 import { addZodIssues, parseYaml, parseYamlAside } from "./yaml.js";
 
@@ -14,13 +15,15 @@ const text = z.string().min(1);
 
 const secretKeys = (key: string) => ({ [key]: text.optional(), [`${key}_file`]: text.optional(), [`${key}_env`]: text.optional() });
 
-const AUTH = z.discriminatedUnion("type", [
-  z.strictObject({ type: z.literal("api_key"), header_name: text.default(SETTINGS["account.api_key_header"].default), ...secretKeys("key") }),
-  z.strictObject({ type: z.literal("bearer"), ...secretKeys("token") }),
-  z.strictObject({ type: z.literal("basic"), username: text, ...secretKeys("password") }),
-  z.strictObject({ type: z.literal("none") }),
-]);
-const SECRET_KEY = { api_key: "key", bearer: "token", basic: "password", none: "" };
+const AUTH_SHAPES = Object.entries(AUTH_SCHEMES).map(([type, scheme]) =>
+  z.strictObject({
+    type: z.literal(type as AuthType),
+    ...(scheme.headerName ? { header_name: text.default(SETTINGS["account.api_key_header"].default) } : {}),
+    ...(scheme.username ? { username: text } : {}),
+    ...(scheme.secret === undefined ? {} : secretKeys(scheme.secret)),
+  }),
+);
+const AUTH = z.discriminatedUnion("type", AUTH_SHAPES as [(typeof AUTH_SHAPES)[number], ...typeof AUTH_SHAPES]);
 
 const HEADERS = z.record(z.string(), z.string()).default({});
 
@@ -126,7 +129,7 @@ export class ConfigFile {
         problems.collect(at("headers", header), () => checkHeaderValue(value, `${key}.headers.${header}`), undefined);
       }
       const thresholds = this.#thresholds(at("thresholds"), defaults, problems);
-      const [raw, secret] = [parsedAuth as Record<string, string>, SECRET_KEY[parsedAuth?.type ?? "none"]];
+      const [raw, secret] = [parsedAuth as Record<string, string>, AUTH_SCHEMES[parsedAuth?.type ?? "none"].secret ?? ""];
       const step =
         <T>(run: (where: string) => T) =>
         () =>

@@ -6,7 +6,8 @@ import type { ConfigFile } from "./file.js";
 import { type Secret, secretFromFile, secretFromText } from "./secret.js";
 import { knownVariables, REMOVED_SETTINGS, SETTING_LIST, type SettingId, type Values } from "./settings.js";
 import { DEFAULT_THRESHOLDS } from "./threshold-table.js";
-import { type AccountConfig, authOf, type Config } from "./types.js";
+import { AUTH_SCHEMES, authOf } from "./auth-schemes.js";
+import type { AccountConfig, Config } from "./types.js";
 
 type Env = NodeJS.ProcessEnv;
 
@@ -34,8 +35,6 @@ function readSecret(env: Env, name: string): Secret {
   return secretFromFile(file, `${name}_FILE`);
 }
 
-const ENV_SECRETS = { api_key: "TRADING_API_KEY", bearer: "TRADING_BEARER_TOKEN", basic: "TRADING_BASIC_PASSWORD", none: "" };
-
 /** The environment's one account, its credential by TRADING_AUTH_TYPE. */
 function envAccount(v: Values, env: Env, problems: Problems): AccountConfig[] {
   const order = (variable: string) => ENV_ORDER + SETTING_LIST.findIndex(([, s]) => s.env === variable);
@@ -43,11 +42,11 @@ function envAccount(v: Values, env: Env, problems: Problems): AccountConfig[] {
   const username = () => {
     // A bad value was named by its parser; "required" only when the variable is not there at all.
     if (envValue(env, "TRADING_BASIC_USERNAME") === undefined)
-      problems.add("TRADING_BASIC_USERNAME", "required with TRADING_AUTH_TYPE=basic", order("TRADING_BASIC_USERNAME"));
+      problems.add("TRADING_BASIC_USERNAME", `required with TRADING_AUTH_TYPE=${type}`, order("TRADING_BASIC_USERNAME"));
     return v["account.basic_username"];
   };
   const secret = (name: string) => () => problems.collect(order(name), () => readSecret(env, name), undefined);
-  const auth = type && authOf(type, () => v["account.api_key_header"], username, secret(ENV_SECRETS[type]));
+  const auth = type && authOf(type, () => v["account.api_key_header"], username, secret(AUTH_SCHEMES[type].secretEnv ?? ""));
   const [name, collateralIds] = [v["account.name"], v["account.collateral_ids"]];
   if (auth === undefined || name === undefined || collateralIds === undefined) return [];
   return [{ name, collateralIds, auth, headers: {}, thresholds: DEFAULT_THRESHOLDS }];

@@ -1,5 +1,6 @@
 // The one table of settings; the file loader, the environment, the flags, --help and docs/configuration.md read it.
 
+import { AUTH_TYPES } from "./auth-schemes.js";
 import { valueAt } from "./errors.js";
 import * as v from "./values.js";
 
@@ -190,7 +191,7 @@ export const SETTINGS = {
     default: "api_key",
     help: "How the credential is sent: api_key, bearer, basic or none.",
     more: "In the config file: each account's `auth.type`.",
-    parse: v.oneOf(v.AUTH_TYPES),
+    parse: v.oneOf(AUTH_TYPES),
   },
   "account.api_key": {
     env: "TRADING_API_KEY",

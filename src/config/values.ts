@@ -149,8 +149,6 @@ export function oneOf<const T extends string>(words: readonly T[], { anyCase = f
   };
 }
 
-export const AUTH_TYPES = ["api_key", "bearer", "basic", "none"] as const;
-
 export const LOG_LEVELS = ["debug", "info", "warn", "error"] as const;
 
 export const LOG_FORMATS = ["json", "logfmt"] as const;

@@ -2,21 +2,20 @@
 
 import express, { type NextFunction, type Request, type Response } from "express";
 import type { Logger } from "pino";
-import { type Exporter, NoAnswerSlot } from "../exporter.js";
+import { type Exporter, NoAnswerSlot } from "../scrape-answers.js";
 import type { Answer } from "../metrics/answer.js";
 import { sendMetrics } from "./metrics-response.js";
+import { scrapeBudgetSeconds, type TimeoutPolicy } from "./scrape-budget.js";
 import { Deadline } from "../util/deadline.js";
 import { redact } from "../util/redact.js";
 import { MARKET_TARGET } from "../config/sharding.js";
 import { libraryErrorText } from "../util/error-text.js";
 import { ConfigError } from "../config/errors.js";
-import { runbooks } from "./status/runbooks.js";
-import { STATUS_CSS } from "./status/status-css.js";
-import { STATUS_CSS_PATH, setPageHeaders, statusPageHtml } from "./status/status-page.js";
+import { runbooks } from "./pages/runbooks.js";
+import { STATUS_CSS } from "./pages/status-css.js";
+import { setPageHeaders } from "./pages/page-headers.js";
+import { STATUS_CSS_PATH, statusPageHtml } from "./pages/status-page.js";
 import type { AccountConfig } from "../config/types.js";
-
-/** offsetSeconds is subtracted from the header, so the answer reaches Prometheus before it gives up. */
-export type TimeoutPolicy = Record<"defaultSeconds" | "offsetSeconds" | "maxSeconds", number>;
 
 export interface AppOptions {
   exporter: Exporter;
@@ -39,17 +38,6 @@ type ScrapeRun = (deadline: Deadline) => Promise<Answer>;
 
 /** Log lines quote at most this much of a request's path: a client chooses its length (up to Node's 16 KiB of headers). */
 export const LOGGED_PATH_CHARS = 100;
-
-/** Seconds a scrape may spend by Prometheus's X-Prometheus-Scrape-Timeout-Seconds header, or the one-line reason (a 400) it is refused. */
-export function scrapeBudgetSeconds(header: string | undefined, policy: TimeoutPolicy): number | string {
-  if (header === undefined) return Math.min(policy.defaultSeconds, policy.maxSeconds);
-  const text = header.trim();
-  // Any decimal spelling of a number (10, 10.0, 1e1, 1E+1) means the same budget; hex, Infinity and signs do not read.
-  // Each digit matches one way only, so a client's 16,000 digits cost linear time, not quadratic.
-  const seconds = /^(\d+(\.\d*)?|\.\d+)(e[+-]?\d+)?$/i.test(text) ? Number(text) : Number.NaN;
-  if (!Number.isFinite(seconds) || seconds <= 0) return "X-Prometheus-Scrape-Timeout-Seconds: expected a positive number of seconds";
-  return Math.max(Math.min(seconds - policy.offsetSeconds, policy.maxSeconds), Math.min(seconds / 2, 0.1));
-}
 
 /** Why to refuse a state-changing request as a page of another site's (browsers say so, curl does not), or undefined. */
 function crossSiteReason(req: Request): string | undefined {

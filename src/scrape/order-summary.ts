@@ -4,33 +4,7 @@
 
 import { ORDER_FLAGS, type ActiveOrders, type Order, type OrderHistory } from "../venue/snapshot.js";
 import { Aggregate, Groups } from "./group.js";
-
-/** Rows of `width` label values (market_id first; no account) and `stride` numbers each, NaN where not given. */
-export interface Rows {
-  width: number;
-  stride: number;
-  labels: string[];
-  values: number[];
-}
-
-export interface ActiveSummary {
-  /** Orders read, and the limit asked for: an answer this long may have been cut. */
-  count: number;
-  limit: number;
-  /** By market_id, side, direction, type and status: GROUP_COLUMNS. */
-  groups: Rows;
-  /** By market_id: MARKET_COLUMNS. */
-  markets: Rows;
-}
-
-export interface HistorySummary extends Omit<OrderHistory, "orders"> {
-  /** Orders read, after paging and removing repeats. */
-  count: number;
-  /** Orders by market_id, side, direction, type and status; rejections by market_id and code; newest creation time by market_id. */
-  statuses: Rows;
-  rejections: Rows;
-  newest: Rows;
-}
+import type { ActiveSummary, HistorySummary, Rows } from "./result.js";
 
 export const GROUP_COLUMNS = ["count", "quantity", "filled", "locked", "notional"] as const;
 /** The numbers of each row of ActiveSummary.markets: the oldest creation time, then the orders with each pending flag set. */

@@ -1,12 +1,9 @@
 // What one scrape read: per account and for the markets, the outcomes and the validated data.
 
 import type { Thresholds } from "../config/threshold-table.js";
-import type { AccountInfo, Market } from "../venue/snapshot.js";
-import type { ActiveSummary, HistorySummary } from "./order-summary.js";
-import type { OrderCounts } from "./order-tally.js";
-import type { Endpoint } from "../venue/endpoints.js";
+import type { AccountInfo, Market, OrderHistory } from "../venue/snapshot.js";
+import type { Endpoint, RequestTrace } from "../venue/endpoints.js";
 import type { FailureReason } from "../venue/errors.js";
-import type { RequestTrace } from "../venue/client.js";
 
 /** What a collection asked of the venue and who started it: the debug report of every probe served the collection. */
 export interface CollectionLog {
@@ -60,4 +57,44 @@ export interface ScrapeResult {
   marketFamilies: boolean;
   /** The alert thresholds of each configured account by name, exported with its series whatever its collection read. */
   thresholds?: ReadonlyMap<string, Thresholds>;
+}
+
+export interface OrderCount {
+  readonly marketId: string;
+  /** The status (trading_orders_total) or the rejection code (trading_order_rejections_total). */
+  readonly key: string;
+  readonly count: number;
+}
+
+export interface OrderCounts {
+  readonly orders: readonly OrderCount[];
+  readonly rejections: readonly OrderCount[];
+  readonly tracked: number;
+}
+
+/** Rows of `width` label values (market_id first; no account) and `stride` numbers each, NaN where not given. */
+export interface Rows {
+  width: number;
+  stride: number;
+  labels: string[];
+  values: number[];
+}
+
+export interface ActiveSummary {
+  /** Orders read, and the limit asked for: an answer this long may have been cut. */
+  count: number;
+  limit: number;
+  /** By market_id, side, direction, type and status: GROUP_COLUMNS. */
+  groups: Rows;
+  /** By market_id: MARKET_COLUMNS. */
+  markets: Rows;
+}
+
+export interface HistorySummary extends Omit<OrderHistory, "orders"> {
+  /** Orders read, after paging and removing repeats. */
+  count: number;
+  /** Orders by market_id, side, direction, type and status; rejections by market_id and code; newest creation time by market_id. */
+  statuses: Rows;
+  rejections: Rows;
+  newest: Rows;
 }

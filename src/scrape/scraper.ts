@@ -6,13 +6,13 @@ import { Secret } from "../config/secret.js";
 import type { Thresholds } from "../config/threshold-table.js";
 import type { AccountConfig, Config, VenueConfig } from "../config/types.js";
 import { Deadline } from "../util/deadline.js";
-import { VenueClient, type CallContext, type ClientHooks, type RequestTrace } from "../venue/client.js";
-import type { Endpoint } from "../venue/endpoints.js";
+import { VenueClient, type CallContext, type ClientHooks } from "../venue/client.js";
+import type { Endpoint, RequestTrace } from "../venue/endpoints.js";
 import { VenueError } from "../venue/errors.js";
 import type { AccountInfo } from "../venue/snapshot.js";
-import { type OrderCounts, type OutcomeFamily, observeOrders } from "./order-tally.js";
-import type { AccountResult, CollectionLog, EndpointOutcome, MarketsResult, ScrapeResult } from "./result.js";
-import { type ActiveSummary, type HistorySummary, summarizeActive, summarizeHistory } from "./order-summary.js";
+import { type OutcomeFamily, observeOrders } from "./order-tally.js";
+import type { AccountResult, ActiveSummary, CollectionLog, EndpointOutcome, HistorySummary, MarketsResult, OrderCounts, ScrapeResult } from "./result.js";
+import { summarizeActive, summarizeHistory } from "./order-summary.js";
 import { mergeOutcomes, runEndpoint } from "./runner.js";
 import { type Collection, joinOrStart } from "./shared-collections.js";
 import type { AccountEntry, AccountStore, Entry } from "./account-store.js";
@@ -134,14 +134,10 @@ export class Scraper {
 
   #account(name: string, deadline: Deadline, arrivedAt: number, startedBy: string): Promise<AccountResult> {
     const entry = this.#store.get(name)!; // the exporter looks a target up in this scraper's names first
-    return joinOrStart(
-      entry,
-      this.#now,
-      deadline,
-      (_, startedAt) => this.#isRecent(startedAt, arrivedAt),
-      // Only the page count: a closure of the new collection holding the last would keep two an account.
-      (last) => this.#collectAccount(name, entry, newLog(startedBy), last?.history?.askNext ?? 1),
-    );
+    const last = entry.shared;
+    if (last?.value !== undefined && this.#isRecent(last.startedAt, arrivedAt)) return Promise.resolve(last.value);
+    // Only the page count: a closure of the new collection holding the last would keep two an account.
+    return joinOrStart(entry, this.#now, deadline, (value) => this.#collectAccount(name, entry, newLog(startedBy), value?.history?.askNext ?? 1));
   }
 
   /** Started less than the minimum interval before the scrape arrived, or since: served again (never across a clock stepped back). */
@@ -155,13 +151,9 @@ export class Scraper {
       const age = this.#now() - result.readAt;
       return result.outcome.ok && age >= 0 && age < this.#marketsTtlMs;
     };
-    return joinOrStart(
-      this.#store.markets,
-      this.#now,
-      deadline,
-      (result, startedAt) => cached(result) || this.#isRecent(startedAt, arrivedAt),
-      () => this.#collectMarkets(newLog(startedBy)),
-    );
+    const last = this.#store.markets.shared;
+    if (last?.value !== undefined && (cached(last.value) || this.#isRecent(last.startedAt, arrivedAt))) return Promise.resolve(last.value);
+    return joinOrStart(this.#store.markets, this.#now, deadline, () => this.#collectMarkets(newLog(startedBy)));
   }
 
   #collectMarkets(log: CollectionLog): Collection<MarketsResult> {

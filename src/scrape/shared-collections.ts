@@ -14,18 +14,12 @@ interface Slot<T> {
 }
 
 /**
- * The slot's collection if `fresh`, joined if under way, else one `start(last)` begins (`last`: the one it replaces).
- * A collection runs under its own deadline (set by `start`), so a scrape that gives up first never cuts it short.
+ * The slot's collection joined if under way, else one `start(last)` begins (`last`: the one it replaces); the caller
+ * serves a fresh one itself. A collection runs under its own deadline (set by `start`), so a scrape that gives up
+ * first never cuts it short.
  */
-export function joinOrStart<T>(
-  slot: Slot<T>,
-  now: () => number,
-  deadline: Deadline,
-  fresh: (value: T, startedAt: number) => boolean,
-  start: (last: T | undefined) => Collection<T>,
-): Promise<T> {
+export function joinOrStart<T>(slot: Slot<T>, now: () => number, deadline: Deadline, start: (last: T | undefined) => Collection<T>): Promise<T> {
   let shared = slot.shared;
-  if (shared?.value !== undefined && fresh(shared.value, shared.startedAt)) return Promise.resolve(shared.value);
   if (shared === undefined || shared.value !== undefined) {
     const started: NonNullable<Slot<T>["shared"]> = { startedAt: now(), collection: start(shared?.value) };
     slot.shared = shared = started;

@@ -1,7 +1,7 @@
 // Authenticators: how an account's credential goes on a request, which headers carry it, and how it is redacted and shown.
 
 import { REDACTED } from "../config/secret.js";
-import type { AccountConfig, AuthConfig } from "../config/types.js";
+import type { AuthConfig } from "../config/auth-schemes.js";
 
 export interface Authenticator {
   apply(headers: Headers, url: URL): void;
@@ -42,7 +42,7 @@ export function authenticator(auth: AuthConfig): Authenticator {
 }
 
 /** Every header that carries a credential for these accounts (their extra headers too), lower case. */
-export function secretHeaderNames(accounts: readonly AccountConfig[]): string[] {
+export function secretHeaderNames(accounts: ReadonlyArray<{ auth: AuthConfig; headers: Record<string, string> }>): string[] {
   const names = accounts.flatMap((a) => [...authenticator(a.auth).secretHeaders, ...Object.keys(a.headers)]);
   return [...new Set(names.map((n) => n.toLowerCase()))];
 }

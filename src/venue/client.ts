@@ -1,28 +1,19 @@
-// The venue client: one GET per read (venue/http.ts), its body parsed once within bounds and read tolerantly into a typed snapshot.
+// The venue client: one GET per read (venue/request.ts), its body parsed once within bounds and read tolerantly into a typed snapshot.
 
 import type { AccountConfig, VenueConfig } from "../config/types.js";
 import type { Deadline } from "../util/deadline.js";
 import { authenticator, type Authenticator } from "./auth.js";
-import { PATHS, type Endpoint } from "./endpoints.js";
+import { PATHS, type Endpoint, type RequestTrace } from "./endpoints.js";
 import type { FieldReporter } from "./fields.js";
-import { getBody } from "./http.js";
+import { getBody } from "./request.js";
 import type { RequestPace } from "./request-pace.js";
 import type { Agent } from "undici";
-import { readAccountInfo } from "./parse-account.js";
-import { readMarkets } from "./parse-markets.js";
-import { type OrderList, readOrders } from "./parse-orders.js";
+import { readAccountInfo } from "./read-account.js";
+import { readMarkets } from "./read-markets.js";
+import { type OrderList, readOrders } from "./read-orders.js";
 import { bodyWalk, type ListWalk } from "./walk.js";
 import { pageHistory, type RequestBudget } from "./history-pager.js";
 import type { AccountInfo, ActiveOrders, Market, Order, OrderHistory } from "./snapshot.js";
-
-/** One request as a debug report shows it: no header values, no host credentials. */
-export interface RequestTrace {
-  endpoint: Endpoint;
-  target: string;
-  headerNames: string[];
-  result: string;
-  durationMs: number;
-}
 
 export interface CallContext {
   deadline: Deadline;

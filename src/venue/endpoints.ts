@@ -9,3 +9,12 @@ export const PATHS: Record<Endpoint, string> = {
   orders_history: "v1/private/orders/history",
   markets: "v1/public/markets",
 };
+
+/** One request as a debug report shows it: no header values, no host credentials. */
+export interface RequestTrace {
+  endpoint: Endpoint;
+  target: string;
+  headerNames: string[];
+  result: string;
+  durationMs: number;
+}

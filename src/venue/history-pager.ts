@@ -52,7 +52,7 @@ async function readPages(
     const asked: { offset: number; limit: number; page: Promise<Order[]> }[] = [];
     for (let k = 0, at = offset, have = orders.length; k < batch && budget.left > 0 && have < maxOrders; k++) {
       const limit = Math.min(pageSize, maxOrders - have);
-      // Spent here, as it is asked: a retry spends its own (venue/http.ts).
+      // Spent here, as it is asked: a retry spends its own (venue/request.ts).
       budget.left--;
       const page = fetchPage(at, limit);
       // A page past the one that ends the read is never awaited: its failure must not become an unhandled rejection.

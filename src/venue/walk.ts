@@ -2,7 +2,6 @@
 
 import { JsonWalkError, type Walked, walkJson } from "../util/json-walk.js";
 import { VenueError } from "./errors.js";
-import type { FieldReporter } from "./fields.js";
 
 /** The reporter's name for items past the cap, with their count: they were not examined. */
 export const OVER_CAP_FIELD = "over_cap";
@@ -25,7 +24,12 @@ export function bodyWalk(body: Buffer, url: URL, limits: { maxItems: number; sig
   };
 }
 
-export async function walkList(walk: ListWalk, list: string | undefined, invalid: FieldReporter, each: (item: unknown) => void): Promise<Walked> {
+export async function walkList(
+  walk: ListWalk,
+  list: string | undefined,
+  invalid: (field: string, count?: number) => void,
+  each: (item: unknown) => void,
+): Promise<Walked> {
   const walked = await walk(list, each);
   if (walked.overCap > 0) invalid(OVER_CAP_FIELD, walked.overCap);
   return walked;

@@ -3,7 +3,7 @@
 
 import { Writable } from "node:stream";
 import { configFromEnv } from "./env-config.js";
-import { Exporter } from "../../src/exporter.js";
+import { Exporter } from "../../src/scrape-answers.js";
 import { createApp } from "../../src/http/app.js";
 import type { RunningServer } from "../../src/http/server.js";
 import { listen } from "./listen.js";

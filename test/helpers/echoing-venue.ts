@@ -6,7 +6,7 @@ import { Writable } from "node:stream";
 import type { Config } from "../../src/config/types.js";
 import { createLogger } from "../../src/log.js";
 import { SelfMetrics } from "../../src/metrics/self.js";
-import { startService } from "../../src/service.js";
+import { startService } from "../../src/lifecycle.js";
 import { WINDOW } from "../../src/util/redact.js";
 import { HISTORY, order, position, startTinyVenue } from "./tiny-venue.js";
 

@@ -10,9 +10,9 @@ import type { Family } from "../../src/metrics/family.js";
 import type { Endpoint } from "../../src/venue/endpoints.js";
 import type { FailureReason } from "../../src/venue/errors.js";
 import { isRecord } from "../../src/venue/fields.js";
-import { readAccountInfo } from "../../src/venue/parse-account.js";
-import { readMarkets } from "../../src/venue/parse-markets.js";
-import { readOrders } from "../../src/venue/parse-orders.js";
+import { readAccountInfo } from "../../src/venue/read-account.js";
+import { readMarkets } from "../../src/venue/read-markets.js";
+import { readOrders } from "../../src/venue/read-orders.js";
 import type { ListWalk } from "../../src/venue/walk.js";
 
 export function fixture(name: string): unknown {

@@ -5,11 +5,11 @@ import { Agent, fetch as poolFetch } from "undici";
 import { configFromEnv } from "./env-config.js";
 import { configFromObject } from "./config-files.js";
 import type { Config } from "../../src/config/types.js";
-import type { Exporter } from "../../src/exporter.js";
+import type { Exporter } from "../../src/scrape-answers.js";
 import type { RunningServer } from "../../src/http/server.js";
 import { createLogger } from "../../src/log.js";
 import { SelfMetrics } from "../../src/metrics/self.js";
-import { startService } from "../../src/service.js";
+import { startService } from "../../src/lifecycle.js";
 import { startSimulator, type RunningSimulator, type SimulatorOptions } from "../../tools/simulator/server.js";
 
 export const SIM_KEY = "sim-test-key";

@@ -14,7 +14,7 @@ import { type Exposition, expose, type CollectorOutput } from "./metrics/exposit
 import { SelfMetrics } from "./metrics/self.js";
 import { type Deadline, orWhenAborted } from "./util/deadline.js";
 import { EndpointHealth } from "./endpoint-health.js";
-import { closePool, venuePool } from "./venue/http.js";
+import { closePool, venuePool } from "./venue/request.js";
 import { RequestPace } from "./venue/request-pace.js";
 import { redact } from "./util/redact.js";
 import { Places } from "./util/places.js";

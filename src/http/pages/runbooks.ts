@@ -1,7 +1,7 @@
 // Serves each alert's runbook as an HTML page at /runbooks/<alertname>, so an alert's runbook_url opens wherever the exporter runs.
 
 import express, { type Request, type Response } from "express";
-import { setPageHeaders } from "./status-page.js";
+import { setPageHeaders } from "./page-headers.js";
 
 /** The stylesheet's name beside the pages, so a `default-src 'self'` policy allows it (an inline <style> it refuses); no alert name has a dot. */
 const CSS_NAME = "runbook.css";

@@ -7,7 +7,7 @@ import { shardLines } from "./config/sharding.js";
 import { routePrefix } from "./config/types.js";
 import { createLogger, stderrSink, type LogSink } from "./log.js";
 import { ListenError, SystemdSocketError } from "./http/server.js";
-import { startService } from "./service.js";
+import { startService } from "./lifecycle.js";
 import { secretHeaderNames } from "./venue/auth.js";
 import { VERSION, versionText } from "./version.js";
 import { libraryErrorText } from "./util/error-text.js";

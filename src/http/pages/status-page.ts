@@ -1,8 +1,8 @@
 // The status page at /: per account its health, risks graded by its own thresholds, money and endpoints, for the person on call.
 
-import type { Response } from "express";
 import { DEFAULT_THRESHOLDS } from "../../config/threshold-table.js";
-import type { Exporter } from "../../exporter.js";
+import type { AccountStore, LastFailure } from "../../scrape/account-store.js";
+import type { Thresholds } from "../../config/threshold-table.js";
 import { formatValue } from "../../metrics/text-render.js";
 import { VERSION } from "../../version.js";
 import { escapeHtml } from "../../util/html-escape.js";
@@ -11,12 +11,6 @@ import { type AccountStatus, alertOf, type CollateralStatus, MONEY, type RiskSta
 export const STATUS_CSS_PATH = "/status.css";
 /** Seconds between reloads: a page left open on a phone stays current without any script. */
 export const REFRESH_SECONDS = 15;
-
-/** The headers every HTML page carries unless the web config's `headers` gave its own. */
-export function setPageHeaders(res: Response): void {
-  if (!res.hasHeader("content-security-policy")) res.setHeader("content-security-policy", "default-src 'self'");
-  if (!res.hasHeader("x-frame-options")) res.setHeader("x-frame-options", "DENY");
-}
 
 /** A piece of HTML that is safe as it is: made only by the html`` tag, which escapes every value put in it unless it is itself Html. */
 export class Html {
@@ -332,8 +326,16 @@ export function statusPage(input: StatusPageInput): string {
   return page.text;
 }
 
+/** What the page reads of the exporter: the accounts it serves, their entries, the endpoints' last failures. */
+export interface PageSource {
+  accountNames(): string[];
+  account(name: string): { collateralIds: readonly string[]; thresholds: Thresholds } | undefined;
+  readonly store: Pick<AccountStore, "lastServed" | "get">;
+  readonly health: { lastFailure(endpoint: string, account: string | undefined): LastFailure | undefined };
+}
+
 /** The status page of the latest collection: it never collects, so opening it costs the venue nothing. */
-export function statusPageHtml(exporter: Exporter, telemetryPath: string): string {
+export function statusPageHtml(exporter: PageSource, telemetryPath: string): string {
   const shown = exporter.accountNames().map((name) => {
     const account = exporter.account(name);
     return { name, collateralIds: account?.collateralIds ?? [], thresholds: account?.thresholds ?? DEFAULT_THRESHOLDS, trend: exporter.store.get(name)?.trend };

@@ -136,7 +136,6 @@ function collateralStatus(f: ReturnType<typeof figuresOf>, collected: AccountRes
   };
 }
 
-/** Made by the collectors that make /metrics, so a value on the page is the value in the exposition. */
 export function statusData(
   result: ScrapeResult | undefined,
   shown: readonly Shown[],

@@ -4,7 +4,7 @@ import type express from "express";
 import type { Logger } from "pino";
 import { startupOnlyChanges } from "./config/settings.js";
 import { type Config, routePrefix } from "./config/types.js";
-import { Exporter } from "./exporter.js";
+import { Exporter } from "./scrape-answers.js";
 import { createApp } from "./http/app.js";
 import { type ListenOptions, type ListenTarget, listenAll, type RunningServers, takeSystemdSockets } from "./http/server.js";
 import { SelfMetrics } from "./metrics/self.js";
