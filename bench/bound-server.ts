@@ -8,7 +8,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { deskAccountKey, deskAccountName } from "../tools/simulator/desk.js";
-import { closePool, venuePool } from "../src/venue/request.js";
+import { VenuePool } from "../src/venue/request.js";
 import { Bound } from "./bound.js";
 
 /** The exporter's defaults (config/settings.ts): history pages of 100 up to 1,000 orders, 1,000 active orders. */
@@ -16,7 +16,7 @@ const LIMITS = { activeLimit: 1000, historyLimit: 1000, historyPageSize: Number(
 
 const [venue, key, count] = [process.argv[2] ?? "", process.argv[3] ?? "", Number(process.argv[4])];
 const libraries = new Set((process.argv[5] ?? "").split(",").filter(Boolean));
-const pool = venuePool(16);
+const pool = new VenuePool(16);
 // The market list read once for every account, as the exporter's cache holds it: a probe reads it for its positions'
 // margin and renders none of its families (they are the venue target's).
 const markets = (await (await fetch(new URL("v1/public/markets", venue))).json()) as Record<string, unknown>[];
@@ -48,5 +48,5 @@ server.listen(0, "127.0.0.1", () => {
 process.on("SIGTERM", () => {
   server.close();
   server.closeAllConnections();
-  void closePool(pool);
+  void pool.close();
 });

@@ -5,9 +5,8 @@
 // history repeats across pages counted once, label values escaped: what no exporter can beat.
 
 import { gzipSync } from "node:zlib";
-import type { Agent } from "undici";
 import { addSecrets } from "../src/util/redact.js";
-import { closePool, getBody, venuePool } from "../src/venue/request.js";
+import { getBody, VenuePool } from "../src/venue/request.js";
 import { FAMILIES, OrderIdMemory, venueSeries, type VenueData } from "./venue-series.js";
 
 type Raw = Record<string, unknown>;
@@ -47,7 +46,7 @@ export class Bound {
   /** Whether the market list's families are rendered; an account's probe reads the list for its positions only. */
   readonly #marketFamilies: boolean;
   /** With `pool`, bodies come through the exporter's own connection pool (undici's Agent) instead of fetch. */
-  readonly #pool: Agent | undefined;
+  readonly #pool: VenuePool | undefined;
 
   /** True when the pool is the caller's (one for many bounds), which closes it. */
   readonly #sharedPool: boolean;
@@ -64,7 +63,7 @@ export class Bound {
    */
   constructor(
     target: VenueTarget,
-    options: { marketsEveryScrape?: boolean; client?: "fetch" | "pool" | Agent; markets?: Raw[]; marketFamilies?: boolean; ky?: boolean } = {},
+    options: { marketsEveryScrape?: boolean; client?: "fetch" | "pool" | VenuePool; markets?: Raw[]; marketFamilies?: boolean; ky?: boolean } = {},
   ) {
     this.#target = target;
     addSecrets([target.key]);
@@ -74,7 +73,7 @@ export class Bound {
     this.#marketFamilies = options.marketFamilies !== false;
     this.#sharedPool = typeof options.client === "object";
     this.#ky = options.ky === true;
-    this.#pool = typeof options.client === "object" ? options.client : options.client === "pool" ? venuePool(16) : undefined;
+    this.#pool = typeof options.client === "object" ? options.client : options.client === "pool" ? new VenuePool(16) : undefined;
   }
 
   async #get(path: string): Promise<unknown> {
@@ -92,12 +91,12 @@ export class Bound {
       });
       return parse(body.toString("utf8"));
     }
-    const answer = await this.#pool.request({ origin: url.origin, path: url.pathname + url.search, method: "GET", headers: this.#headers });
+    const answer = await this.#pool.agent.request({ origin: url.origin, path: url.pathname + url.search, method: "GET", headers: this.#headers });
     return parse(await answer.body.text());
   }
 
   async close(): Promise<void> {
-    if (!this.#sharedPool && this.#pool !== undefined) await closePool(this.#pool);
+    if (!this.#sharedPool && this.#pool !== undefined) await this.#pool.close();
   }
 
   /** The history as the exporter reads it: pages of historyPageSize until a short one or historyLimit orders, an id repeated across pages kept once. */

@@ -14,7 +14,7 @@ import { type Exposition, expose, type CollectorOutput } from "./metrics/exposit
 import { SelfMetrics } from "./metrics/self.js";
 import { type Deadline, orWhenAborted } from "./util/deadline.js";
 import { EndpointHealth } from "./endpoint-health.js";
-import { closePool, venuePool } from "./venue/request.js";
+import { VenuePool } from "./venue/request.js";
 import { RequestPace } from "./venue/request-pace.js";
 import { redact } from "./util/redact.js";
 import { Places } from "./util/places.js";
@@ -41,8 +41,8 @@ export class Exporter {
   #config: Config;
   readonly #logger: Logger;
   readonly health: EndpointHealth;
-  readonly #pool: ReturnType<typeof venuePool>;
-  readonly store = new AccountStore("");
+  readonly #pool: VenuePool;
+  readonly store = new AccountStore<KeptAnswer<Made>>("");
   /** A collection is rendered and compressed once however many scrapes it serves: /metrics's and the market target's here, a probe's in its account's entry. */
   readonly #answers: { all: AnswerSlot; markets: AnswerSlot } = { all: { answer: undefined }, markets: { answer: undefined } };
   readonly #collectionSeconds: number;
@@ -62,7 +62,7 @@ export class Exporter {
     this.health = new EndpointHealth(this.store, logger, self, now);
     // Read at start-up only, as the scrape deadlines it is bounded by: a reload keeps it.
     this.#collectionSeconds = Math.min(config.scrape.defaultTimeoutSeconds, config.scrape.maxTimeoutSeconds);
-    this.#pool = venuePool(config.venue.maxConnections, () => this.self.venueConnectionWaits.inc());
+    this.#pool = new VenuePool(config.venue.maxConnections, () => this.self.venueConnectionWaits.inc());
     const { maxConnections, maxRequestsPerSecond: perSecond } = config.venue;
     this.#pace = perSecond > 0 ? new RequestPace(perSecond, (ms) => this.self.venueBudgetWaited(ms)) : undefined;
     // With a budget, a collection in flight waits for at most about a second of it: its own deadline is not spent in line.
@@ -157,7 +157,7 @@ export class Exporter {
     if (own) return this.#answers.all;
     const [one] = result.accounts;
     if (one === undefined) return this.#answers.markets;
-    return (this.store.get(one.account) as AnswerSlot | undefined) ?? { answer: undefined };
+    return this.store.get(one.account) ?? { answer: undefined };
   }
 
   /** The exporter's own metrics alone, for the job beside /probe: no venue call, where /metrics collects every account. */
@@ -200,6 +200,6 @@ export class Exporter {
   }
 
   close(): Promise<void> {
-    return closePool(this.#pool);
+    return this.#pool.close();
   }
 }

@@ -3,7 +3,7 @@
 import { createServer, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
-import { closePool, getBody, venuePool } from "../src/venue/request.js";
+import { getBody, VenuePool } from "../src/venue/request.js";
 
 /** A venue that holds every answer until `release()`, counting the requests it holds at once. */
 async function holdingVenue() {
@@ -44,10 +44,10 @@ afterEach(async () => {
 async function fiveRequests(maxConnections: number, batches = 1) {
   const venue = await holdingVenue();
   let waits = 0;
-  const pool = venuePool(maxConnections, () => waits++);
+  const pool = new VenuePool(maxConnections, () => waits++);
   stops.push(
     () => venue.close(),
-    () => closePool(pool, 100),
+    () => pool.close(100),
   );
   const get = () =>
     getBody({

@@ -45,18 +45,18 @@ export interface KeptAnswer<M> {
   made: Promise<M>;
 }
 
-export class AccountEntry extends Entry<AccountResult> {
+export class AccountEntry<A = unknown> extends Entry<AccountResult> {
   /** Seen order ids and the order counters: counters over the process's life, kept across reloads that keep the account. */
   readonly orders = new AccountOrders();
   paging = "";
   /** The page's time-to-liquidation, from the collections served. */
   readonly trend = new MarginTrend();
   /** The probe answer of the last collection: rendered and compressed once however many probes it serves. */
-  answer: KeptAnswer<unknown> | undefined;
+  answer: A | undefined;
 }
 
-export class AccountStore {
-  readonly #accounts = new Map<string, AccountEntry>();
+export class AccountStore<A = unknown> {
+  readonly #accounts = new Map<string, AccountEntry<A>>();
   readonly markets: Entry<MarketsResult>;
   #marketsServedAt: number | undefined;
 
@@ -64,13 +64,13 @@ export class AccountStore {
     this.markets = new Entry(venueIdentity);
   }
 
-  get(name: string): AccountEntry | undefined {
+  get(name: string): AccountEntry<A> | undefined {
     return this.#accounts.get(name);
   }
 
   /** A collection a scrape served, for the page; a scrape that gave up waiting has no data of its own, so the last real one stays. Returns the entries served anew. */
-  served(result: ScrapeResult): AccountEntry[] {
-    const fresh: AccountEntry[] = [];
+  served(result: ScrapeResult): Array<AccountEntry<A>> {
+    const fresh: Array<AccountEntry<A>> = [];
     for (const a of result.accounts) {
       const entry = this.#accounts.get(a.account);
       if (entry === undefined || a.startedAt === undefined || entry.served === a) continue;
@@ -97,7 +97,7 @@ export class AccountStore {
     for (const name of this.#accounts.keys()) if (!accounts.has(name)) this.#accounts.delete(name);
     for (const [name, identity] of accounts) {
       const entry = this.#accounts.get(name);
-      if (entry === undefined) this.#accounts.set(name, new AccountEntry(identity));
+      if (entry === undefined) this.#accounts.set(name, new AccountEntry<A>(identity));
       else renew(entry, identity);
     }
     renew(this.markets, venueIdentity);

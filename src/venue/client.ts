@@ -5,9 +5,8 @@ import type { Deadline } from "../util/deadline.js";
 import { authenticator, type Authenticator } from "./auth.js";
 import { PATHS, type Endpoint, type RequestTrace } from "./endpoints.js";
 import type { FieldReporter } from "./fields.js";
-import { getBody } from "./request.js";
+import { getBody, type VenuePool } from "./request.js";
 import type { RequestPace } from "./request-pace.js";
-import type { Agent } from "undici";
 import { readAccountInfo } from "./read-account.js";
 import { readMarkets } from "./read-markets.js";
 import { type OrderList, readOrders } from "./read-orders.js";
@@ -22,8 +21,8 @@ export interface CallContext {
 }
 
 export interface ClientHooks {
-  /** The connection pool (http.ts's venuePool) every request of the exporter goes through. */
-  pool: Agent;
+  /** The connection pool every request of the exporter goes through. */
+  pool: VenuePool;
   /** The venue's request budget, when venue.max_requests_per_second sets one. */
   pace?: RequestPace | undefined;
   onAnswer(endpoint: Endpoint, code: string): void;

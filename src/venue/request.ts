@@ -9,19 +9,23 @@ import { Agent } from "undici";
 import { type FailureReason, VenueError } from "./errors.js";
 import type { RequestPace } from "./request-pace.js";
 
-/** Each pool's size per origin, what it calls for a request that found every connection busy, and our requests in flight. */
-const pools = new WeakMap<Agent, { maxConnections: number; onWait: () => void; inFlight: number }>();
-
 /** The connection pool to the venue: keep-alive, `maxConnections` per origin, `onWait` told of each request that waits for one. */
-export function venuePool(maxConnections: number, onWait: () => void = () => undefined): Agent {
-  const pool = new Agent({ keepAliveTimeout: 30_000, keepAliveMaxTimeout: 60_000, connections: maxConnections, connect: { timeout: 10_000 } });
-  pools.set(pool, { maxConnections, onWait, inFlight: 0 });
-  return pool;
-}
+export class VenuePool {
+  readonly agent: Agent;
+  /** Our requests in flight: only one past the pool's size can have found every connection busy. */
+  inFlight = 0;
 
-export async function closePool(pool: Agent, graceMs = 5_000): Promise<void> {
-  const late = delay(graceMs, "late" as const, { ref: false });
-  if ((await Promise.race([pool.close(), late])) === "late") await pool.destroy();
+  constructor(
+    readonly maxConnections: number,
+    readonly onWait: () => void = () => undefined,
+  ) {
+    this.agent = new Agent({ keepAliveTimeout: 30_000, keepAliveMaxTimeout: 60_000, connections: maxConnections, connect: { timeout: 10_000 } });
+  }
+
+  async close(graceMs = 5_000): Promise<void> {
+    const late = delay(graceMs, "late" as const, { ref: false });
+    if ((await Promise.race([this.agent.close(), late])) === "late") await this.agent.destroy();
+  }
 }
 
 export interface GetOptions {
@@ -33,7 +37,7 @@ export interface GetOptions {
   /** Counted in decoded bytes, so a gzip bomb stops here too. */
   maxBodyBytes: number;
   maxRetryAfterSeconds: number;
-  pool: Agent;
+  pool: VenuePool;
   /** The history read's requests left: its first attempt is spent by the caller, a retry spends one more. */
   budget?: { left: number };
   /** The venue's request budget per second (venue.max_requests_per_second), taken before every attempt. */
@@ -103,12 +107,12 @@ const DECODERS = new Map<string, () => Transform>([
 async function attempt(request: Request, options: GetOptions, where: string): Promise<{ status: number; body: Buffer }> {
   const url = new URL(request.url);
   const headers = { "accept-encoding": "gzip, deflate, br", ...Object.fromEntries(request.headers) };
-  const pool = pools.get(options.pool) ?? { maxConnections: Number.POSITIVE_INFINITY, onWait: () => undefined, inFlight: 0 };
+  const { pool } = options;
   pool.inFlight++;
-  const answering = options.pool.request({ origin: url.origin, path: url.pathname + url.search, method: "GET", headers, signal: request.signal });
+  const answering = pool.agent.request({ origin: url.origin, path: url.pathname + url.search, method: "GET", headers, signal: request.signal });
   // undici dispatches at once: a request queued in the origin's pool now found every connection busy. Only one past
   // the pool's size can be, so undici's stats (every connection walked, per origin) are read only then.
-  if (pool.inFlight > pool.maxConnections && ((options.pool.stats[url.origin] as { queued?: number } | undefined)?.queued ?? 0) > 0) pool.onWait();
+  if (pool.inFlight > pool.maxConnections && ((pool.agent.stats[url.origin] as { queued?: number } | undefined)?.queued ?? 0) > 0) pool.onWait();
   const answer = await answering.catch((error: unknown) => {
     pool.inFlight--;
     throw error;
