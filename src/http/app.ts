@@ -86,7 +86,6 @@ function probeTarget(options: AppOptions, target: string): { account: AccountCon
   return { refused: `target: ${elsewhere ?? "not a configured account name"}` };
 }
 
-/** The pages a person reads and the health paths: none of them calls the venue. */
 function pageRoutes(routes: express.Router, exporter: Exporter, telemetryPath: string): void {
   routes.get("/", (_req, res) => {
     setPageHeaders(res);

@@ -115,7 +115,6 @@ function noRatio(c: CollateralStatus): string {
     : "no margin ratio: a figure it needs was missing or invalid";
 }
 
-/** The amount rounded as people read it, its exact value one hover away, the collateral beside it. */
 function amount(value: number, collateralId: string): Html {
   return html`<span title="${formatValue(value)} ${collateralId}">${money(value)}</span> <bdi class="unit">${collateralId}</bdi>`;
 }
@@ -206,7 +205,6 @@ function nextPositions(a: AccountStatus, c: CollateralStatus): Html {
   return html`${rows}${more}`;
 }
 
-/** Why a collateral shows no liquidation distance. */
 function noDistance(a: AccountStatus, c: CollateralStatus): string {
   if (c.answered && c.positions === 0) return "no open position";
   if (c.unpriced > 0) return unpricedText(c.unpriced, false);
