@@ -28,6 +28,12 @@ describe("MarginTrend", () => {
     const past = new MarginTrend();
     feed(past, 0, 40, (m) => 0.9 + m / 100);
     expect(past.secondsToOne("USDC", "ratio", 2400)).toBeUndefined();
+    // A ratio of +Inf (total margin gone with positions open) ends the trend before it: no time to liquidation is left.
+    const wiped = new MarginTrend();
+    feed(wiped, 0, 40, (m) => 0.3 + m / 100);
+    wiped.observe(2415, [{ collateralId: "USDC", ratio: Number.POSITIVE_INFINITY, usage: undefined }]);
+    expect(wiped.secondsToOne("USDC", "ratio", 2415)).toBeUndefined();
+    expect(wiped.secondsToOne("USDC", "usage", 2415)).toBeCloseTo(1800, 3);
     const young = new MarginTrend();
     feed(young, 0, 9, (m) => 0.3 + m / 100);
     expect(young.secondsToOne("USDC", "ratio", 540)).toBeUndefined();

@@ -34,8 +34,10 @@ export class MarginTrend {
     for (const c of collaterals) {
       for (const figure of ["ratio", "usage"] as const) {
         const value = c[figure];
-        if (value === undefined || !Number.isFinite(value)) continue;
         const key = `${figure} ${c.collateralId}`;
+        // +Inf is past liquidation (no margin left): the trend before it no longer tells when, so it starts again.
+        if (value !== undefined && !Number.isFinite(value)) this.#samples.delete(key);
+        if (value === undefined || !Number.isFinite(value)) continue;
         const samples = this.#samples.get(key) ?? [];
         if (samples.length === 0) this.#samples.set(key, samples);
         // The newest sample moves forward until a minute has passed since the one before it.
