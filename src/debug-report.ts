@@ -1,7 +1,6 @@
 // The plain-text report of a debug probe: what was asked of the venue, how it answered, what was wrong.
 
-import type { HistorySummary } from "./scrape/result.js";
-import type { CollectionLog, ScrapeResult } from "./scrape/result.js";
+import type { CollectionLog, HistorySummary, ScrapeResult } from "./scrape/result.js";
 import type { AccountConfig } from "./config/types.js";
 import { REDACTED } from "./config/secret.js";
 import { MARKET_TARGET } from "./config/sharding.js";

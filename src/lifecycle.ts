@@ -26,10 +26,8 @@ function redactSecretsOf(config: Config): () => void {
   return addSecrets(values);
 }
 
-/**
- * `run` one at a time: a call while one runs waits for it, and every call made meanwhile is served by one run after
- * it (which reads the files as they are by then), each answered with the outcome of the run that served it.
- */
+/** `run` one at a time: a call while one runs waits for it, and every call made meanwhile is served by one run after
+ * it (which reads the files as they are by then), each answered with the outcome of the run that served it. */
 function oneAtATime(run: () => Promise<void>): () => Promise<void> {
   let running: Promise<void> | undefined;
   let next: Promise<void> | undefined;
@@ -98,11 +96,7 @@ export async function startService(config: Config, logger: Logger, options: Serv
   const app = createApp({
     exporter,
     logger,
-    timeouts: {
-      defaultSeconds: config.scrape.defaultTimeoutSeconds,
-      offsetSeconds: config.scrape.timeoutOffsetSeconds,
-      maxSeconds: config.scrape.maxTimeoutSeconds,
-    },
+    timeouts: config.scrape,
     servedElsewhere: (name) => servedByOtherShard(current, name),
     telemetryPath: config.web.telemetryPath,
     routePrefix: routePrefix(config),

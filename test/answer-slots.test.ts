@@ -41,7 +41,11 @@ describe("answer slots", () => {
     });
     const env = { TRADING_BASE_URL: venue.url, TRADING_API_KEY: "k", TRADING_COLLATERAL_IDS: "USDC", TRADING_ACCOUNT: "acct" };
     exporter = new Exporter(configFromEnv({ ...env, TRADING_MAX_IN_FLIGHT_SCRAPES: "1" }), createLogger("silent"), self);
-    const app = createApp({ exporter, logger: createLogger("silent"), timeouts: { defaultSeconds: 10, offsetSeconds: 0.5, maxSeconds: 60 } });
+    const app = createApp({
+      exporter,
+      logger: createLogger("silent"),
+      timeouts: { defaultTimeoutSeconds: 10, timeoutOffsetSeconds: 0.5, maxTimeoutSeconds: 60 },
+    });
     server = await listen(app, "127.0.0.1", 0);
     const url = new URL("/metrics", server.url);
     const holder = fetch(url);

@@ -109,7 +109,11 @@ describe("a listen address that cannot be used", () => {
   it("closes the listeners already open when a later one fails, and throws a ListenError naming the failed address", async () => {
     const config = configFromEnv({ TRADING_BASE_URL: "http://127.0.0.1:1", TRADING_API_KEY: "k", TRADING_COLLATERAL_IDS: "X" });
     const exporter = new Exporter(config, createLogger("silent"), new SelfMetrics({ defaultMetrics: false }));
-    const app = createApp({ exporter, logger: createLogger("silent"), timeouts: { defaultSeconds: 5, offsetSeconds: 0.5, maxSeconds: 10 } });
+    const app = createApp({
+      exporter,
+      logger: createLogger("silent"),
+      timeouts: { defaultTimeoutSeconds: 5, timeoutOffsetSeconds: 0.5, maxTimeoutSeconds: 10 },
+    });
     // A port just let go by this test, so free: the exporter binds it first, then fails on a taken one.
     const probe = createServer().listen(0, "127.0.0.1");
     await once(probe, "listening");
@@ -212,7 +216,11 @@ describe("an unexpected error in one request", () => {
     const exporter = new Exporter(config, logger, new SelfMetrics({ defaultMetrics: false }));
     let calls = 0;
     exporter.metrics = () => (++calls === 1 ? Promise.reject(new Error("boom")) : Promise.resolve(new Answer(new SharedBody("ok_metric 1\n"))));
-    const server = await listen(createApp({ exporter, logger, timeouts: { defaultSeconds: 5, offsetSeconds: 0.5, maxSeconds: 10 } }), "127.0.0.1", 0);
+    const server = await listen(
+      createApp({ exporter, logger, timeouts: { defaultTimeoutSeconds: 5, timeoutOffsetSeconds: 0.5, maxTimeoutSeconds: 10 } }),
+      "127.0.0.1",
+      0,
+    );
     try {
       const first = await fetch(new URL("metrics", server.url));
       expect(first.status).toBe(500);

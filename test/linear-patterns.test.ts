@@ -6,7 +6,7 @@ import { scrapeBudgetSeconds } from "../src/http/scrape-budget.js";
 import { addSecrets } from "../src/util/redact.js";
 import { readId, readNumber } from "../src/venue/fields.js";
 
-const POLICY = { defaultSeconds: 10, offsetSeconds: 0.5, maxSeconds: 60 };
+const POLICY = { defaultTimeoutSeconds: 10, timeoutOffsetSeconds: 0.5, maxTimeoutSeconds: 60 };
 
 /** Milliseconds `run` takes. */
 function timed(run: () => void): number {

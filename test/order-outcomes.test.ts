@@ -41,7 +41,11 @@ async function exporterOn(url: string, env: Record<string, string> = {}): Promis
   });
   const logger = createLogger("error", new Writable({ write: (_c, _e, done) => done() }));
   const exporter = new Exporter(config, logger, new SelfMetrics({ defaultMetrics: false }));
-  const server = await listen(createApp({ exporter, logger, timeouts: { defaultSeconds: 5, offsetSeconds: 0.5, maxSeconds: 10 } }), "127.0.0.1", 0);
+  const server = await listen(
+    createApp({ exporter, logger, timeouts: { defaultTimeoutSeconds: 5, timeoutOffsetSeconds: 0.5, maxTimeoutSeconds: 10 } }),
+    "127.0.0.1",
+    0,
+  );
   running.push({ server, exporter });
   const scrape = async (accept?: string) => {
     const res = await fetch(new URL("/metrics", server.url), accept === undefined ? {} : { headers: { accept } });

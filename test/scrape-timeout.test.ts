@@ -4,7 +4,7 @@
 import { describe, expect, it } from "vitest";
 import { scrapeBudgetSeconds } from "../src/http/scrape-budget.js";
 
-const POLICY = { defaultSeconds: 10, offsetSeconds: 0.5, maxSeconds: 60 };
+const POLICY = { defaultTimeoutSeconds: 10, timeoutOffsetSeconds: 0.5, maxTimeoutSeconds: 60 };
 
 describe("X-Prometheus-Scrape-Timeout-Seconds", () => {
   it.each([

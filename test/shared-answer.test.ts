@@ -161,7 +161,11 @@ describe("over HTTP", () => {
   it.each(["/metrics", "/probe?target=acct"])("%s: GET's content-length is the bytes sent, plain and gzip; HEAD says the same and sends none", async (path) => {
     const r = await start();
     const logger = createLogger("error", new Writable({ write: (_c, _e, done) => done() }));
-    server = await listen(createApp({ exporter: r.exporter, logger, timeouts: { defaultSeconds: 5, offsetSeconds: 0.5, maxSeconds: 10 } }), "127.0.0.1", 0);
+    server = await listen(
+      createApp({ exporter: r.exporter, logger, timeouts: { defaultTimeoutSeconds: 5, timeoutOffsetSeconds: 0.5, maxTimeoutSeconds: 10 } }),
+      "127.0.0.1",
+      0,
+    );
     const url = new URL(path, server.url);
     // The clock stands still: every request is served the one answer, so the lengths compare.
     for (const encoding of ["identity", "gzip"]) {

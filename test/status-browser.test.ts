@@ -7,7 +7,7 @@ import { join } from "node:path";
 import type express from "express";
 import { afterEach, describe, expect, it } from "vitest";
 import { DEFAULT_THRESHOLDS } from "../src/config/threshold-table.js";
-import { marginState, liquidationState } from "../src/http/pages/status-data.js";
+import { grade } from "../src/http/pages/status-data.js";
 import { percent } from "../src/http/pages/status-page.js";
 import { formatValue } from "../src/metrics/text-render.js";
 import { webGuards } from "../src/http/toolkit/guards.js";
@@ -112,7 +112,7 @@ describe.skipIf(chromiumMissing)(title, () => {
     );
     for (const s of ratios) {
       const value = matching(samples, s)[0]!.value;
-      const state = marginState(value, DEFAULT_THRESHOLDS);
+      const state = grade("margin_ratio", value, DEFAULT_THRESHOLDS);
       const words = value === Infinity ? "no margin left" : `${state === "ok" ? "warning" : state} above`;
       expect(s.text.startsWith(`${percent(value)} — ${words}`), s.text).toBe(true);
       expect(s.text, "its badge, then margin in use beside it, what past 100 % means, and the trend alert's horizon").toMatch(
@@ -148,7 +148,7 @@ describe.skipIf(chromiumMissing)(title, () => {
       expect(s.attrs["data-market"]).toBe(min.labels.market_id);
       expect(s.text).toContain(percent(min.value));
       expect(s.text).toContain(`${min.labels.market_id} ${min.labels.direction}`);
-      expect(s.className).toBe(liquidationState(min.value, DEFAULT_THRESHOLDS));
+      expect(s.className).toBe(grade("liquidation_distance", min.value, DEFAULT_THRESHOLDS));
       expect(s.text).toContain(min.value < 0 ? "liquidation price is beyond the entry" : "below");
       // The two prices the distance is measured between, as /metrics writes them.
       const price = (name: string) =>

@@ -6,7 +6,7 @@ import type { AddressInfo } from "node:net";
 import { Writable } from "node:stream";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { DEFAULT_THRESHOLDS } from "../src/config/threshold-table.js";
-import { type CollateralStatus, liquidationState, marginState, marginUsageState, type StatusData } from "../src/http/pages/status-data.js";
+import { type CollateralStatus, grade, type StatusData } from "../src/http/pages/status-data.js";
 import { duration, html, percent, statusPage } from "../src/http/pages/status-page.js";
 import { startStack, type Stack } from "./helpers/stack.js";
 import { configFromObject } from "./helpers/config-files.js";
@@ -33,20 +33,14 @@ describe("the status page's grades", () => {
   const desk = { ...D, margin_ratio_warning: 0.4, margin_ratio_critical: 0.5, liquidation_distance_warning: 0.2, liquidation_distance_critical: 0.1 };
 
   it("grade a liquidation distance as the two tiers fire: strictly below each threshold, a negative one critical", () => {
-    expect([-0.05, 0, 0.04, D.liquidation_distance_critical, 0.07, D.liquidation_distance_warning, 0.3].map((d) => liquidationState(d, D))).toEqual([
-      "critical",
-      "critical",
-      "critical",
-      "warning",
-      "warning",
-      "ok",
-      "ok",
-    ]);
-    expect([0.09, 0.1, 0.15, 0.2].map((d) => liquidationState(d, desk))).toEqual(["critical", "warning", "warning", "ok"]);
+    expect(
+      [-0.05, 0, 0.04, D.liquidation_distance_critical, 0.07, D.liquidation_distance_warning, 0.3].map((d) => grade("liquidation_distance", d, D)),
+    ).toEqual(["critical", "critical", "critical", "warning", "warning", "ok", "ok"]);
+    expect([0.09, 0.1, 0.15, 0.2].map((d) => grade("liquidation_distance", d, desk))).toEqual(["critical", "warning", "warning", "ok"]);
   });
 
   it("grade a margin ratio as the alerts compare: strictly above each of the account's thresholds, +Inf critical", () => {
-    expect([0, D.margin_ratio_warning, 0.85, D.margin_ratio_critical, 0.95, Number.POSITIVE_INFINITY].map((r) => marginState(r, D))).toEqual([
+    expect([0, D.margin_ratio_warning, 0.85, D.margin_ratio_critical, 0.95, Number.POSITIVE_INFINITY].map((r) => grade("margin_ratio", r, D))).toEqual([
       "ok",
       "ok",
       "warning",
@@ -54,7 +48,7 @@ describe("the status page's grades", () => {
       "critical",
       "critical",
     ]);
-    expect([0.4, 0.45, 0.5, 0.6].map((r) => marginState(r, desk))).toEqual(["ok", "warning", "warning", "critical"]);
+    expect([0.4, 0.45, 0.5, 0.6].map((r) => grade("margin_ratio", r, desk))).toEqual(["ok", "warning", "warning", "critical"]);
   });
 });
 
@@ -210,7 +204,7 @@ describe("a desk of several accounts", () => {
         marginRatio: ratio,
         marginUsage: undefined as number | undefined,
         noMarginLeft: false,
-        marginState: ratio === undefined ? undefined : marginState(ratio, thresholds),
+        marginState: ratio === undefined ? undefined : grade("margin_ratio", ratio, thresholds),
         nearest: undefined as CollateralStatus["nearest"],
         next: [],
         notShown: 0,
@@ -298,7 +292,7 @@ describe("a desk of several accounts", () => {
       marketId: "BTC-USD",
       direction: "LONG",
       distance: -0.05,
-      state: liquidationState(-0.05, DEFAULT_THRESHOLDS),
+      state: grade("liquidation_distance", -0.05, DEFAULT_THRESHOLDS),
       entry: 100,
       liquidation: 105,
     };
@@ -307,7 +301,7 @@ describe("a desk of several accounts", () => {
       marketId: "ETH-USD",
       direction: "SHORT",
       distance: 0.05,
-      state: liquidationState(0.05, DEFAULT_THRESHOLDS),
+      state: grade("liquidation_distance", 0.05, DEFAULT_THRESHOLDS),
       entry: 200,
       liquidation: 210,
     };
@@ -333,7 +327,7 @@ describe("a desk of several accounts", () => {
       marketId,
       direction: "LONG",
       distance,
-      state: liquidationState(distance, DEFAULT_THRESHOLDS),
+      state: grade("liquidation_distance", distance, DEFAULT_THRESHOLDS),
       entry: 100,
       liquidation: 90,
     });
@@ -422,7 +416,7 @@ describe("a desk of several accounts", () => {
         shape: "summary",
         positions: 2,
         marginUsage: usage,
-        marginState: usage === undefined ? undefined : marginUsageState(usage, thresholds),
+        marginState: usage === undefined ? undefined : grade("margin_usage", usage, thresholds),
       };
       return a;
     };

@@ -2,7 +2,7 @@
 
 import { execFileSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { Agent, request as httpRequest } from "node:http";
+import { request as httpRequest } from "node:http";
 import { request as httpsRequest, Server as HttpsServer, type RequestOptions } from "node:https";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -12,6 +12,7 @@ import express from "express";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ConfigError } from "../src/config/errors.js";
 import { listen } from "./helpers/listen.js";
+import { BcryptWorker } from "../src/http/toolkit/check-queue.js";
 import { basicAuth, webGuards } from "../src/http/toolkit/guards.js";
 import { readTlsPems, tlsOptionsFrom } from "../src/http/toolkit/tls-config.js";
 import { loadWebConfig, parseWebConfig, type WebConfig } from "../src/http/toolkit/web-config.js";
@@ -71,6 +72,15 @@ function loadError(text: string): unknown {
 }
 
 const TLS_OK = "tls_server_config:\n  cert_file: server.crt\n  key_file: server.key\n";
+
+/** The real bcrypt thread, `onCheck` called with the hash before each check. */
+function counted(onCheck: (hash: string) => void): (password: string, hash: string) => Promise<boolean> {
+  const worker = new BcryptWorker();
+  return (password, hash) => {
+    onCheck(hash);
+    return worker.compare(password, hash);
+  };
+}
 
 describe("web config file", () => {
   const bad: Array<[string, string, string]> = [
@@ -252,16 +262,6 @@ function appWith(config: WebConfig): express.Express {
 
 const basic = (user: string, password: string): string => `Basic ${Buffer.from(`${user}:${password}`).toString("base64")}`;
 
-async function fastest(times: number, run: () => Promise<unknown>): Promise<number> {
-  let best = Infinity;
-  for (let i = 0; i < times; i++) {
-    const started = performance.now();
-    await run();
-    best = Math.min(best, performance.now() - started);
-  }
-  return best;
-}
-
 describe("basic auth", () => {
   it("asks for credentials, refuses bad ones, admits good ones, and adds the configured headers", async () => {
     const config: WebConfig = {
@@ -306,34 +306,27 @@ describe("basic auth", () => {
   });
 
   it("makes an unknown user cost a bcrypt compare like a wrong password, and caches a good check", async () => {
-    const config: WebConfig = { tls: undefined, basicAuthUsers: { alice: HASH }, headers: {} };
-    const { port, close } = await serve(config);
-    // One kept-alive connection, so connection set-up does not blur the bcrypt time being measured.
-    const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+    // Each check the guard asks of the real bcrypt thread, with the hash it ran against.
+    const ran: string[] = [];
+    const app = express();
+    app.use(basicAuth({ alice: HASH }, { compare: counted((hash) => ran.push(hash)) }));
+    app.get("/metrics", (_req, res) => void res.type("text/plain").send("up 1\n"));
+    const { port, close } = await serveApp(app);
     try {
-      const as = (user: string, password: string, expected: number) => async () => {
-        const headers = user === "" ? {} : { authorization: basic(user, password) };
-        const reply = await get(port, { agent, headers });
-        expect(reply.status).toBe(expected);
-      };
-      // A request that never reaches bcrypt: the cost of the round trip alone.
-      const roundTrip = await fastest(5, as("", "", 401));
-      const compare = await fastest(5, () => bcrypt.compare("not it", HASH));
-      // A new password each time: a repeated wrong one is refused from the failure cache without bcrypt.
-      let n = 0;
-      const unknownUser = await fastest(3, () => as("mallory", `${PASSWORD}${n++}`, 401)());
-      const wrongPassword = await fastest(3, () => as("alice", `not it ${n++}`, 401)());
-      expect(unknownUser).toBeGreaterThanOrEqual(0.5 * compare);
-      expect(wrongPassword).toBeGreaterThanOrEqual(0.5 * compare);
-      // Sharper: beyond the round trip, each paid for a compare at the configured cost, not a cheaper one.
-      expect(unknownUser - roundTrip).toBeGreaterThanOrEqual(0.5 * compare);
-      expect(wrongPassword - roundTrip).toBeGreaterThanOrEqual(0.5 * compare);
+      const as = async (user: string, password: string) => (await get(port, { headers: { authorization: basic(user, password) } })).status;
+      expect(await as("mallory", PASSWORD)).toBe(401);
+      expect(await as("alice", "not it")).toBe(401);
+      // The unknown user paid one compare at the configured cost, against a hash that is not alice's.
+      expect(ran).toHaveLength(2);
+      expect(ran[0]).not.toBe(HASH);
+      expect(bcrypt.getRounds(ran[0] ?? "")).toBe(COST);
+      expect(ran[1]).toBe(HASH);
 
-      await as("alice", PASSWORD, 200)();
-      const cached = await fastest(5, as("alice", PASSWORD, 200));
-      expect(cached).toBeLessThan(compare);
+      expect(await as("alice", PASSWORD)).toBe(200);
+      expect(ran).toHaveLength(3);
+      expect(await as("alice", PASSWORD)).toBe(200);
+      expect(ran).toHaveLength(3);
     } finally {
-      agent.destroy();
       await close();
     }
   });
@@ -348,7 +341,7 @@ describe("basic auth under a flood of wrong passwords", () => {
   it("refuses a repeated wrong password without bcrypt, and the same new credentials share one check", async () => {
     let checks = 0;
     const app = express();
-    app.use(basicAuth({ alice: HASH }, { onCheck: () => checks++ }));
+    app.use(basicAuth({ alice: HASH }, { compare: counted(() => checks++) }));
     app.get("/metrics", (_req, res) => void res.type("text/plain").send("up 1\n"));
     const { port, close } = await serveApp(app);
     try {
@@ -367,7 +360,7 @@ describe("basic auth under a flood of wrong passwords", () => {
     const hash = bcrypt.hashSync(PASSWORD, 10);
     let checks = 0;
     const app = express();
-    app.use(basicAuth({ alice: hash }, { onCheck: () => checks++ }));
+    app.use(basicAuth({ alice: hash }, { compare: counted(() => checks++) }));
     app.get("/metrics", (_req, res) => void res.type("text/plain").send("up 1\n"));
     const { port, close } = await serveApp(app);
     try {

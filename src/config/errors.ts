@@ -112,14 +112,8 @@ export class Problems {
   throwIfAny(): void {
     // "TRADING_API_KEY or TRADING_API_KEY_FILE: required" is what TRADING_API_KEY_FIEL was meant to be. Looked up by
     // name, so 20,000 accounts' problems are sorted out in one pass, not one pass per problem.
-    const meantBy = new Map<string, Problem[]>();
-    for (const q of this.#list) {
-      if (q.meant === undefined) continue;
-      const same = meantBy.get(q.meant);
-      if (same === undefined) meantBy.set(q.meant, [q]);
-      else same.push(q);
-    }
-    const meaning = (p: Problem) => (meantBy.size === 0 ? [] : p.where.split(" or ").flatMap((name) => meantBy.get(name) ?? []));
+    const meantBy = Map.groupBy(this.#list, (q) => q.meant);
+    const meaning = (p: Problem) => p.where.split(" or ").flatMap((name) => meantBy.get(name) ?? []);
     const kept = this.#list.flatMap((p): Problem[] => {
       if (p.standIn) return [];
       if (!p.text.startsWith("required") || meaning(p).length === 0) return [p];

@@ -4,10 +4,8 @@ import { AUTH_TYPES } from "./auth-schemes.js";
 import { valueAt } from "./errors.js";
 import * as v from "./values.js";
 
-/**
- * A row of the table as declared. An account. setting describes the environment's one account (only without a config
- * file); config. and sharding. settings are each process's own; the others are also read from the file at their id.
- */
+/** A row of the table as declared. An account. setting describes the environment's one account (only without a config
+ * file); config. and sharding. settings are each process's own; the others are also read from the file at their id. */
 interface Declared {
   env?: string;
   /** The flag as --help writes it, without dashes: `name=ARG`, or `name` alone for a switch (`--name`, `--no-name`, as kingpin's Bool). */

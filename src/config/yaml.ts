@@ -1,8 +1,6 @@
 // The config and web config files' YAML, and a schema's issues with it: a problem is one line in our words, never the file's text.
 
 import { once } from "node:events";
-import { createRequire } from "node:module";
-import { pathToFileURL } from "node:url";
 import { Worker } from "node:worker_threads";
 import * as yaml from "yaml";
 import { z } from "zod";
@@ -84,7 +82,7 @@ import("node:worker_threads").then(async ({ parentPort, workerData }) => {
 
 /** As `parseYaml`, on a worker thread: a 1 MiB file takes about 2 s to parse, which a reload must not hold the event loop for. */
 export async function parseYamlAside(source: string, label: string): Promise<unknown> {
-  const yamlUrl = pathToFileURL(createRequire(import.meta.url).resolve("yaml")).href;
+  const yamlUrl = import.meta.resolve("yaml");
   const worker = new Worker(PROGRAM, { eval: true, workerData: { yaml: yamlUrl, source } });
   try {
     const [read] = (await once(worker, "message")) as [Read];
@@ -107,10 +105,7 @@ function knownKeys(schema: z.ZodType, path: KeyPath, data: unknown): string[] {
     return branch === undefined ? [] : knownKeys(branch, path, data);
   }
   const [head, ...rest] = path;
-  const child = (value: unknown) => (value !== null && typeof value === "object" ? (value as Record<PropertyKey, unknown>)[head!] : undefined);
-  if (schema instanceof z.ZodObject) return head === undefined ? Object.keys(schema.shape) : knownKeys(schema.shape[String(head)], rest, child(data));
-  if (schema instanceof z.ZodArray && head !== undefined) return knownKeys(schema.element as z.ZodType, rest, child(data));
-  if (schema instanceof z.ZodRecord && head !== undefined) return knownKeys(schema.valueType as z.ZodType, rest, child(data));
+  if (schema instanceof z.ZodObject) return head === undefined ? Object.keys(schema.shape) : knownKeys(schema.shape[String(head)], rest, valueAt(data, [head]));
   return [];
 }
 
@@ -137,12 +132,12 @@ function describe(issue: z.core.$ZodIssue, given: unknown): string {
       if (values === undefined) return "does not match any accepted form";
       return `expected one of ${values.map((v) => JSON.stringify(v)).join(", ")}${didYouMean(given, values)}`;
     }
+    case "not_multiple_of":
+      return `must be a multiple of ${String(issue.divisor)}`;
     case "custom":
     case "invalid_format":
       // Our own texts: every refine and regex in our schemas passes one.
       return issue.message;
-    case "not_multiple_of":
-      return `must be a multiple of ${String(issue.divisor)}`;
     default:
       // zod's own wording never reaches the user (it may change with a zod release).
       return "not accepted here";

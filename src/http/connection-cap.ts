@@ -109,7 +109,6 @@ export class ConnectionCap {
   #drop(connection: Connection): void {
     this.#open.delete(connection);
     this.#waiting.delete(connection);
-    clearTimeout(connection.reading);
-    connection.reading = undefined;
+    this.read(connection);
   }
 }

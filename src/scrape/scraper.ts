@@ -9,7 +9,7 @@ import { Deadline } from "../util/deadline.js";
 import { VenueClient, type CallContext, type ClientHooks } from "../venue/client.js";
 import type { Endpoint, RequestTrace } from "../venue/endpoints.js";
 import { VenueError } from "../venue/errors.js";
-import type { AccountInfo } from "../venue/snapshot.js";
+import type { AccountInfo, Market } from "../venue/snapshot.js";
 import { type OutcomeFamily, observeOrders } from "./order-tally.js";
 import type { AccountResult, ActiveSummary, CollectionLog, EndpointOutcome, HistorySummary, MarketsResult, OrderCounts, ScrapeResult } from "./result.js";
 import { summarizeActive, summarizeHistory } from "./order-summary.js";
@@ -49,6 +49,15 @@ function identityOf(venue: VenueConfig, account: AccountConfig | undefined): str
     },
   );
   return createHash("sha256").update(text).digest("base64");
+}
+
+/** Counts each endpoint's outcome once: one a scrape was answered without is counted as a timeout then, not again when it ends. */
+function countOnce(onOutcome: (outcome: EndpointOutcome) => void): (outcome: EndpointOutcome) => void {
+  const counted = new Set<Endpoint>();
+  return (outcome) => {
+    if (!counted.has(outcome.endpoint)) onOutcome(outcome);
+    counted.add(outcome.endpoint);
+  };
 }
 
 function newLog(startedBy: string): CollectionLog {
@@ -157,25 +166,20 @@ export class Scraper {
   }
 
   #collectMarkets(log: CollectionLog): Collection<MarketsResult> {
-    const { places } = this.#hooks;
-    let counted = false;
+    const count = countOnce(this.#hooks.onOutcome);
+    const resultOf = (outcome: EndpointOutcome, markets?: Market[]): MarketsResult => {
+      count(outcome);
+      return { outcome, markets, readAt: this.#now(), maxAgeSeconds: this.#marketsTtlMs / 1000 };
+    };
     const done = this.#track(
-      places.run(async () => {
+      this.#hooks.places.run(async () => {
         const deadline = new Deadline(this.#hooks.collectionSeconds);
         const run = await this.#call("markets", this.#store.markets, undefined, deadline, (ctx) => this.#publicClient.markets(ctx), log);
         deadline.end();
-        if (!counted) this.#hooks.onOutcome(run.outcome);
-        counted = true;
-        return { outcome: run.outcome, markets: run.value, readAt: this.#now(), maxAgeSeconds: this.#marketsTtlMs / 1000, log };
+        return { ...resultOf(run.outcome, run.value), log };
       }),
     );
-    const partial = (): MarketsResult => {
-      const outcome = timedOut("markets", undefined);
-      if (!counted) this.#hooks.onOutcome(outcome);
-      counted = true;
-      return { outcome, markets: undefined, readAt: this.#now(), maxAgeSeconds: this.#marketsTtlMs / 1000 };
-    };
-    return { done, partial };
+    return { done, partial: () => resultOf(timedOut("markets", undefined)) };
   }
 
   async #call<T>(
@@ -209,11 +213,9 @@ export class Scraper {
     return run;
   }
 
-  /**
-   * One account's collection: every endpoint at once, once it holds a place, each part kept as it ends; the history
+  /** One account's collection: every endpoint at once, once it holds a place, each part kept as it ends; the history
    * asks `firstPages` at once, as many as the last read used. A scrape that cannot wait is answered with the parts
-   * done (partial), the others timed out and counted so, once.
-   */
+   * done (partial), the others timed out and counted so, once. */
   #collectAccount(name: string, entry: AccountEntry, log: CollectionLog, firstPages: number): Collection<AccountResult> {
     const { config, client } = this.#accounts.get(name)!;
     const infos: Array<{ outcome: EndpointOutcome; value: AccountInfo | undefined } | undefined> = config.collateralIds.map(() => undefined);
@@ -222,22 +224,11 @@ export class Scraper {
       active?: { outcome: EndpointOutcome; summary: ActiveSummary | undefined };
       history?: { outcome: EndpointOutcome; summary: HistorySummary | undefined };
     } = {};
-    /** Endpoints a scrape was answered without: counted as timeouts then, so not again when they end. */
-    const counted = new Set<Endpoint>();
-    const count = (outcome: EndpointOutcome) => {
-      if (!counted.has(outcome.endpoint)) this.#hooks.onOutcome(outcome);
-      counted.add(outcome.endpoint);
-    };
+    const count = countOnce(this.#hooks.onOutcome);
     const resultOf = (orderCounts: OrderCounts | undefined): AccountResult => {
-      const info = infos.every((r) => r !== undefined)
-        ? mergeOutcomes(
-            "account_info",
-            name,
-            infos.map((r) => r!.outcome),
-          )
-        : undefined;
+      const info = infos.every((r) => r !== undefined) ? infos.map((r) => r!.outcome) : undefined;
       const outcomes = [
-        info ?? timedOut("account_info", name),
+        info === undefined ? timedOut("account_info", name) : mergeOutcomes("account_info", name, info),
         parts.active?.outcome ?? timedOut("orders_active", name),
         parts.history?.outcome ?? timedOut("orders_history", name),
       ];

@@ -3,7 +3,7 @@
 import { VenueError } from "./errors.js";
 import { type FieldReporter, UNSET_PREFIX, exactFields, isRecord, isUnset, readFields, readId, readLabel, readNumber } from "./fields.js";
 import { ACCOUNT_NUMBERS, type AccountInfo, POSITION_NUMBERS, type Position } from "./snapshot.js";
-import { OVER_CAP_FIELD, type ListWalk, walkList } from "./walk.js";
+import { OVER_CAP_FIELD, type ListWalk } from "./walk.js";
 
 /** Every field the account-info readers may report, which SelfMetrics starts at 0 (test/known-fields.test.ts holds them equal). */
 export const ACCOUNT_INFO_FIELDS = [
@@ -54,7 +54,7 @@ function readDirection(value: unknown, invalid: FieldReporter): string | undefin
 export async function readAccountInfo(walk: ListWalk, collateralId: string, invalid: FieldReporter): Promise<AccountInfo> {
   const positions: Position[] = [];
   const seen = new Set<string>();
-  const { root: body, items: listed } = await walkList(walk, "positions", invalid, (raw) => {
+  const { root: body, items: listed } = await walk("positions", invalid, (raw) => {
     const position = readPosition(raw, invalid);
     if (position === undefined) return;
     // A repeat of a market and direction is counted here; the collectors merge it into one series (positions.ts).

@@ -2,7 +2,7 @@
 
 import { VenueError } from "./errors.js";
 import { type FieldReporter, isRecord, readFields, readLabel, readNumber } from "./fields.js";
-import { OVER_CAP_FIELD, type ListWalk, walkList } from "./walk.js";
+import { OVER_CAP_FIELD, type ListWalk } from "./walk.js";
 import { MARKET_SETTINGS, type Market } from "./snapshot.js";
 
 /** Every field the market reader may report, which SelfMetrics starts at 0 (test/known-fields.test.ts holds them equal). */
@@ -38,7 +38,7 @@ function readMarket(raw: Record<string, unknown>, invalid: FieldReporter): Marke
 export async function readMarkets(walk: ListWalk, invalid: FieldReporter): Promise<Market[]> {
   const markets: Market[] = [];
   const seen = new Set<string>();
-  const walked = await walkList(walk, undefined, invalid, (raw) => {
+  const walked = await walk(undefined, invalid, (raw) => {
     if (!isRecord(raw)) return invalid("[]");
     const market = readMarket(raw, invalid);
     if (market === undefined) return;

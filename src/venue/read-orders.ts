@@ -16,7 +16,7 @@ import {
   readTimestampSeconds,
 } from "./fields.js";
 import { ORDER_FLAGS, ORDER_NUMBERS, type Order } from "./snapshot.js";
-import { OVER_CAP_FIELD, type ListWalk, walkList } from "./walk.js";
+import { OVER_CAP_FIELD, type ListWalk } from "./walk.js";
 
 /** Every field the order readers may report, which SelfMetrics starts at 0 (test/known-fields.test.ts holds them equal). */
 export const ORDER_FIELDS = [
@@ -102,7 +102,7 @@ function readOrder(raw: Record<string, unknown>, invalid: FieldReporter, label: 
 export async function readOrders(walk: ListWalk, endpoint: OrderList, invalid: FieldReporter): Promise<Order[]> {
   const orders: Order[] = [];
   const label = labelReader(invalid);
-  const walked = await walkList(walk, undefined, invalid, (raw) => {
+  const walked = await walk(undefined, invalid, (raw) => {
     if (isRecord(raw)) orders.push(readOrder(raw, invalid, label, endpoint));
     else invalid("[]");
   });

@@ -51,7 +51,7 @@ export async function startClockedExporter(
   });
   const logger = createLogger(options.lines === undefined ? "error" : "warn", sink);
   const exporter = new Exporter(configFromEnv(env), logger, new SelfMetrics({ defaultMetrics: false }), () => clock.now);
-  const app = createApp({ exporter, logger, timeouts: { defaultSeconds: 10, offsetSeconds: 0.5, maxSeconds: 60 } });
+  const app = createApp({ exporter, logger, timeouts: { defaultTimeoutSeconds: 10, timeoutOffsetSeconds: 0.5, maxTimeoutSeconds: 60 } });
   const server = await listen(app, "127.0.0.1", 0);
   const get = (path: string, timeoutHeader?: string) =>
     fetch(new URL(path, server.url), timeoutHeader === undefined ? {} : { headers: { "x-prometheus-scrape-timeout-seconds": timeoutHeader } });

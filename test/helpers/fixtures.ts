@@ -21,7 +21,7 @@ export function fixture(name: string): unknown {
 
 /** A ListWalk over an already parsed body: every item of the list handed out, none over a cap. */
 export function objectWalk(body: unknown): ListWalk {
-  return async (list, each) => {
+  return async (list, _invalid, each) => {
     const value = list === undefined ? body : isRecord(body) ? body[list] : undefined;
     const items: unknown[] = Array.isArray(value) ? value : [];
     for (const item of items) each(item);

@@ -13,14 +13,10 @@ export type RiskState = "ok" | "warning" | "critical";
 type Tier = "margin_ratio" | "margin_usage" | "liquidation_distance";
 
 /** By the account's own thresholds, strictly past each on the side its alert fires: +Inf (no margin left) and a negative distance are critical. */
-function grade(tier: Tier, value: number, t: Thresholds): RiskState {
+export function grade(tier: Tier, value: number, t: Thresholds): RiskState {
   const past = (key: ThresholdKey) => (THRESHOLDS[key].fires === "above" ? value > t[key] : value < t[key]);
   return past(`${tier}_critical`) ? "critical" : past(`${tier}_warning`) ? "warning" : "ok";
 }
-
-export const marginState = (ratio: number, t: Thresholds): RiskState => grade("margin_ratio", ratio, t);
-export const marginUsageState = (usage: number, t: Thresholds): RiskState => grade("margin_usage", usage, t);
-export const liquidationState = (distance: number, t: Thresholds): RiskState => grade("liquidation_distance", distance, t);
 
 /** The alert a graded state stands for, whose runbook its badge links to. */
 export const alertOf = (tier: Tier, state: "warning" | "critical"): string => THRESHOLDS[`${tier}_${state}`].alert;
@@ -57,13 +53,11 @@ function figuresOf(result: ScrapeResult | undefined) {
   const entries = new Map<string, number | undefined>();
   if (result !== undefined) eachPosition(result, (labels, p) => entries.set(key(...labels.map((l) => l ?? "")), distanceEntry(p)));
   // Per account and collateral, the positions with a distance: one pass over the family, however many accounts.
-  const distances = new Map<string, Array<{ labels: string[]; value: number }>>();
-  for (const { labels, value } of families.find((f) => f.name === metricName("position", "liquidation_distance_ratio"))?.samples ?? []) {
-    const k = key(labels[0] ?? "", labels[1] ?? "");
-    const list = distances.get(k) ?? [];
-    if (list.length === 0) distances.set(k, list);
-    list.push({ labels: labels.map((l) => l ?? ""), value });
-  }
+  const samples = families.find((f) => f.name === metricName("position", "liquidation_distance_ratio"))?.samples ?? [];
+  const distances = Map.groupBy(
+    samples.map(({ labels, value }) => ({ labels: labels.map((l) => l ?? ""), value })),
+    ({ labels }) => key(labels[0] ?? "", labels[1] ?? ""),
+  );
   return {
     up: samplesOf(families, metricName("up")),
     collectedAt: samplesOf(families, metricName("collection_timestamp_seconds")),
@@ -80,9 +74,9 @@ function figuresOf(result: ScrapeResult | undefined) {
 
 /** The ratio grades where it is known; margin in use where it is not, as the alerts page. */
 function gradedMargin(ratio: number | undefined, noMarginLeft: boolean, usage: number | undefined, t: Thresholds): RiskState | undefined {
-  if (ratio !== undefined) return marginState(ratio, t);
+  if (ratio !== undefined) return grade("margin_ratio", ratio, t);
   if (noMarginLeft) return "critical";
-  return usage === undefined ? undefined : marginUsageState(usage, t);
+  return usage === undefined ? undefined : grade("margin_usage", usage, t);
 }
 
 interface Shown {
@@ -109,7 +103,7 @@ function collateralStatus(f: ReturnType<typeof figuresOf>, collected: AccountRes
     marketId: n.labels[2] ?? "",
     direction: n.labels[3] ?? "",
     distance: n.value,
-    state: liquidationState(n.value, thresholds),
+    state: grade("liquidation_distance", n.value, thresholds),
     entry: f.entries.get(key(...n.labels)),
     liquidation: f.liquidations.get(key(...n.labels)),
   });

@@ -1,8 +1,7 @@
 // The status page at /: per account its health, risks graded by its own thresholds, money and endpoints, for the person on call.
 
-import { DEFAULT_THRESHOLDS } from "../../config/threshold-table.js";
+import { DEFAULT_THRESHOLDS, THRESHOLDS, type Thresholds } from "../../config/threshold-table.js";
 import type { AccountStore, LastFailure } from "../../scrape/account-store.js";
-import type { Thresholds } from "../../config/threshold-table.js";
 import { formatValue } from "../../metrics/text-render.js";
 import { VERSION } from "../../version.js";
 import { escapeHtml } from "../../util/html-escape.js";
@@ -83,12 +82,12 @@ function badge(state: RiskState | "up" | "down" | "none", text: string): Html {
   return html`<span class="badge ${state}">${text}</span>`;
 }
 
+const runbookBadge = (state: "warning" | "critical", alert: string): Html =>
+  html`<a class="badge ${state}" href="runbooks/${alert}" title="Runbook: ${alert}">${state}</a>`;
+
 /** A graded state's badge; a warning or critical one links to the runbook of the alert it stands for. */
-function riskBadge(state: RiskState, tier: Parameters<typeof alertOf>[0]): Html {
-  if (state === "ok") return badge("ok", "ok");
-  const alert = alertOf(tier, state);
-  return html`<a class="badge ${state}" href="runbooks/${alert}" title="Runbook: ${alert}">${state}</a>`;
-}
+const riskBadge = (state: RiskState, tier: Parameters<typeof alertOf>[0]): Html =>
+  state === "ok" ? badge("ok", "ok") : runbookBadge(state, alertOf(tier, state));
 
 /** The thresholds that grade a figure, the one it is past first: "critical above 50 %", "warning above 80 %". */
 function limits(state: RiskState, side: "above" | "below", warning: number, critical: number): string {
@@ -121,20 +120,17 @@ function amount(value: number, collateralId: string): Html {
 
 function trendState(a: AccountStatus, c: CollateralStatus, figure: "ratio" | "usage"): "ok" | "warning" {
   const seconds = c.toOne[figure];
-  const horizon = figure === "ratio" ? a.thresholds.margin_ratio_horizon_seconds : a.thresholds.margin_usage_horizon_seconds;
-  return seconds !== undefined && seconds < horizon ? "warning" : "ok";
+  return seconds !== undefined && seconds < a.thresholds[`margin_${figure}_horizon_seconds`] ? "warning" : "ok";
 }
 
 /** The estimate at the figure's trend, a warning within the account's horizon as TradingMargin*Rising warns; else that horizon. */
 function trendNote(a: AccountStatus, c: CollateralStatus, figure: "ratio" | "usage"): Html {
-  const [alert, horizon, end] =
-    figure === "ratio"
-      ? ["TradingMarginRatioRising", a.thresholds.margin_ratio_horizon_seconds, "liquidation"]
-      : ["TradingMarginUsageRising", a.thresholds.margin_usage_horizon_seconds, "no margin left for new orders"];
+  const [alert, horizon] = [THRESHOLDS[`margin_${figure}_horizon_seconds`].alert, a.thresholds[`margin_${figure}_horizon_seconds`]];
+  const end = figure === "ratio" ? "liquidation" : "no margin left for new orders";
   const seconds = c.toOne[figure];
   if (seconds === undefined) return html`<small>a rising trend warns <a href="runbooks/${alert}">${duration(horizon)} before ${end}</a></small>`;
   const state = trendState(a, c, figure);
-  const flag = state === "ok" ? "" : html` <a class="badge warning" href="runbooks/${alert}" title="Runbook: ${alert}">warning</a>`;
+  const flag = state === "ok" ? "" : html` ${runbookBadge("warning", alert)}`;
   return html`<small class="${state}">at the last 30 minutes' trend, ${end} in about ${duration(seconds)}${flag} (warns within ${duration(horizon)})</small>`;
 }
 

@@ -1,8 +1,6 @@
 // Password checks one at a time on a bcrypt worker thread, the next from the address with the fewest failures lately.
 
-import { createRequire } from "node:module";
 import { isIP } from "node:net";
-import { pathToFileURL } from "node:url";
 import { Worker } from "node:worker_threads";
 import ipaddr from "ipaddr.js";
 
@@ -158,7 +156,7 @@ export class BcryptWorker {
 
   #start(): Worker {
     if (this.#worker !== undefined) return this.#worker;
-    const bcrypt = pathToFileURL(createRequire(import.meta.url).resolve("bcryptjs")).href;
+    const bcrypt = import.meta.resolve("bcryptjs");
     const worker = new Worker(PROGRAM, { eval: true, workerData: bcrypt });
     worker.unref();
     worker.on("message", (ok: unknown) => {

@@ -42,7 +42,6 @@ const CHALLENGE = 'Basic realm="trading-exporter", charset="UTF-8"';
 const GOOD_ENTRIES = 256;
 const FAILED_ENTRIES = 4096;
 const FAILED_TTL_MS = 5 * 60_000;
-const BCRYPT_BASE64 = "./ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
 
 interface Credentials {
   user: string;
@@ -58,7 +57,7 @@ function credentialsOf(header: string | undefined): Credentials | undefined {
 
 /** A hash no password matches, so an unknown user costs one bcrypt run like a known one. */
 function dummyHash(cost: number): string {
-  return bcrypt.genSaltSync(cost) + Array.from(randomBytes(31), (byte) => BCRYPT_BASE64[byte % 64]).join("");
+  return bcrypt.genSaltSync(cost) + bcrypt.encodeBase64(randomBytes(23), 23);
 }
 
 /** Closed after the answer (server.ts): a refused client passes the connection cap again to retry. */
@@ -73,7 +72,7 @@ const deny = (res: express.Response) => refuse(res, 401, { "WWW-Authenticate": C
 /** Credentials that passed skip bcrypt, ones that failed lately are refused without it, and the rest queue for the one bcrypt thread. */
 export function basicAuth(
   users: Record<string, string>,
-  options: { onCheck?: () => void; compare?: (password: string, hash: string) => Promise<boolean> } = {},
+  options: { compare?: (password: string, hash: string) => Promise<boolean> } = {},
 ): express.RequestHandler {
   // A Map, so names such as "constructor" or "__proto__" find nothing inherited.
   const hashes = new Map(Object.entries(users));
@@ -95,12 +94,7 @@ export function basicAuth(
     const shared = inFlight.get(digest);
     if (shared !== undefined) return shared;
     const hash = hashes.get(credentials.user);
-    const outcome = queue
-      .submit(group, () => {
-        options.onCheck?.();
-        return compare(credentials.password, hash ?? dummy);
-      })
-      .then((matches) => matches && hash !== undefined);
+    const outcome = queue.submit(group, () => compare(credentials.password, hash ?? dummy)).then((matches) => matches && hash !== undefined);
     inFlight.set(digest, outcome);
     outcome.finally(() => inFlight.delete(digest)).catch(() => undefined);
     return outcome;

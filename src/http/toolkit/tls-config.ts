@@ -1,11 +1,11 @@
 // tls_server_config as exporter-toolkit spells it (Go's crypto/tls names), and the Node TLS options it makes, naming a bad key.
 
 import { X509Certificate } from "node:crypto";
-import { readFileSync } from "node:fs";
 import { createSecureContext, DEFAULT_CIPHERS, type SecureVersion, type TlsOptions } from "node:tls";
 import { z } from "zod";
 import { ConfigError } from "../../config/errors.js";
-import { fileErrorText, libraryErrorText } from "../../util/error-text.js";
+import { readText } from "../../config/secret.js";
+import { libraryErrorText } from "../../util/error-text.js";
 
 /** Oldest first: min_version and max_version are compared by index. */
 const TLS_VERSIONS = ["TLS10", "TLS11", "TLS12", "TLS13"] as const;
@@ -132,13 +132,7 @@ function check(key: string, what: string, build: () => unknown): void {
 }
 
 function readPem(name: string, source: PemSource): Buffer {
-  if ("inline" in source) return Buffer.from(source.inline);
-  try {
-    return readFileSync(source.file);
-  } catch (error) {
-    // The path and the code only: a failed read's message is the library's.
-    throw new ConfigError(`web config: tls_server_config.${keyOf(name, source)}: ${fileErrorText(error, source.file)}`);
-  }
+  return Buffer.from("inline" in source ? source.inline : readText(source.file, `web config: tls_server_config.${keyOf(name, source)}`));
 }
 
 export function readTlsPems(tls: TlsServerConfig) {
