@@ -5,9 +5,8 @@
 // history repeats across pages counted once, label values escaped: what no exporter can beat.
 
 import { gzipSync } from "node:zlib";
-import { addSecrets } from "../src/util/redact.js";
 import { getBody, VenuePool } from "../src/venue/request.js";
-import { FAMILIES, OrderIdMemory, venueSeries, type VenueData } from "./venue-series.js";
+import { FAMILIES, OrderIdMemory, redactor, venueSeries, type VenueData } from "./venue-series.js";
 
 type Raw = Record<string, unknown>;
 
@@ -66,7 +65,7 @@ export class Bound {
     options: { marketsEveryScrape?: boolean; client?: "fetch" | "pool" | VenuePool; markets?: Raw[]; marketFamilies?: boolean; ky?: boolean } = {},
   ) {
     this.#target = target;
-    addSecrets([target.key]);
+    redactor.hold([target.key]);
     this.#markets = options.markets;
     this.#headers = { "x-api-key": target.key };
     this.#marketsEveryScrape = options.marketsEveryScrape === true;

@@ -7,8 +7,8 @@ import { COLLECTORS } from "../src/collectors/index.js";
 import { THRESHOLD_KEYS, THRESHOLDS } from "../src/config/threshold-table.js";
 import { ExactSum } from "../src/util/decimal.js";
 import { wellFormedLabel } from "../src/util/label-text.js";
-import { redactVenueText } from "../src/util/redact.js";
-import { readNumber } from "../src/venue/fields.js";
+import { Redactor } from "../src/util/redact.js";
+import { VenueFields } from "../src/venue/fields.js";
 import { MARKET_SETTINGS } from "../src/venue/snapshot.js";
 
 type Raw = Record<string, unknown>;
@@ -95,10 +95,13 @@ const I = {
   settings: MARKET_SETTINGS.map((x) => at(`market_${snake(x).replace(/_fraction$/, "_ratio")}`)),
 };
 
-/** A venue string as a label: no configured secret may reach an answer (the exporter's redactor, given the keys by the caller), well-formed and cut. */
-const text = (value: unknown): string => wellFormedLabel(redactVenueText(String(value)));
+/** The bound's own redactor, as the exporter keeps one per process; the caller gives it the keys. */
+export const redactor = new Redactor();
+const fields = new VenueFields(redactor);
+/** A venue string as a label: no configured secret may reach an answer, well-formed and cut. */
+const text = (value: unknown): string => wellFormedLabel(redactor.venueText(String(value)));
 /** A venue number as the exporter reads it (a JSON number or a decimal string, finite, no run of a secret); else NaN, a value not given. */
-const num = (value: unknown): number => readNumber(value) ?? Number.NaN;
+const num = (value: unknown): number => fields.number(value) ?? Number.NaN;
 /** Sums as the venue wrote its numbers (0.1 + 0.2 is 0.3): the exporter's numbers are exactly the venue's. */
 const exactSum = <T>(items: T[], value: (item: T) => number): number => items.reduce((sum, item) => sum.add(value(item)), new ExactSum()).value;
 

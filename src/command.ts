@@ -11,6 +11,7 @@ import { startService } from "./lifecycle.js";
 import { secretHeaderNames } from "./venue/auth.js";
 import { VERSION, versionText } from "./version.js";
 import { libraryErrorText } from "./util/error-text.js";
+import { Redactor } from "./util/redact.js";
 import type { SelfMetrics } from "./metrics/self.js";
 
 let sink: LogSink | undefined;
@@ -38,8 +39,9 @@ async function main(argv: string[]): Promise<number> {
     return 0;
   }
   // A sink that never blocks: a closed or stalled stderr drops log lines, never a scrape or the stop.
-  sink = stderrSink();
-  const logger = createLogger(config.logLevel, sink, secretHeaderNames(config.accounts), config.logFormat);
+  const redactor = new Redactor();
+  sink = stderrSink(redactor);
+  const logger = createLogger(config.logLevel, sink, secretHeaderNames(config.accounts), config.logFormat, redactor);
   for (const warning of warnings) logger.warn({ problem: warning }, "configuration warning");
   const source = async () => {
     const next = await load(true);
@@ -60,7 +62,7 @@ async function main(argv: string[]): Promise<number> {
   // Read again here: the certificate files may have changed since the web config was checked.
   const tls = web?.tls === undefined ? undefined : (await import("./http/toolkit/tls-serving.js")).tlsServing(web.tls, logger);
   if (web?.http2 === true) logger.info("http_server_config.http2 is accepted, but Express serves HTTP/1.1 only: ALPN settles on it with HTTP/2 clients");
-  const service = await startService(config, logger, { source, guards, tls: tls?.options, onTlsServer: tls?.attach });
+  const service = await startService(config, logger, { redactor, source, guards, tls: tls?.options, onTlsServer: tls?.attach });
   // Start-up's garbage (the config read, every account's client built) handed back before the first scrape: idle RSS
   // at 1,000 accounts 145 -> 94 MB. `gc` is there with --expose-gc, which every shipped way of starting it passes;
   // "last-resort" is V8's collection that also returns the emptied pages to the system.

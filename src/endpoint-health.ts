@@ -1,7 +1,7 @@
 // The venue's health per endpoint and account, held in one place: counted in the exporter's metrics, logged once
 // per change (at most a line a minute per kind), and each endpoint's last failure kept for the status page.
 
-import { redact } from "./util/redact.js";
+import type { Redactor } from "./util/redact.js";
 import type { Logger } from "pino";
 import type { SelfMetrics } from "./metrics/self.js";
 import type { EndpointOutcome } from "./scrape/result.js";
@@ -40,6 +40,7 @@ function suppressed(held: number): { suppressed?: number } {
 
 export class EndpointHealth {
   /** Where the health of each endpoint and account is kept, in the account's entry. */
+  readonly #redactor: Redactor;
   readonly #store: AccountStore;
   /** One line a minute per kind: an endpoint failing for one account usually fails for all, and so does bad paging. */
   readonly #lines = new LineRateLimit();
@@ -47,7 +48,8 @@ export class EndpointHealth {
   readonly #self: SelfMetrics;
   readonly #now: () => number;
 
-  constructor(store: AccountStore, logger: Logger, self: SelfMetrics, now: () => number) {
+  constructor(store: AccountStore, logger: Logger, self: SelfMetrics, now: () => number, redactor: Redactor) {
+    this.#redactor = redactor;
     this.#store = store;
     this.#logger = logger;
     this.#self = self;
@@ -68,7 +70,7 @@ export class EndpointHealth {
     // An account a reload removed while its collection ran has no entry: its outcome is counted, not kept.
     const entry = this.#entry(o.account);
     if (!o.ok && o.reason !== undefined) {
-      const message = o.message === undefined ? undefined : redact(o.message);
+      const message = o.message === undefined ? undefined : this.#redactor.redact(o.message);
       entry?.failures.set(o.endpoint, { reason: o.reason, httpStatus: o.httpStatus, message, at: this.#now() });
     }
     const before = entry?.healthy.get(o.endpoint);

@@ -8,14 +8,14 @@ import { Exporter } from "./scrape-answers.js";
 import { createApp } from "./http/app.js";
 import { type ListenOptions, type ListenTarget, listenAll, type RunningServers, takeSystemdSockets } from "./http/server.js";
 import { SelfMetrics } from "./metrics/self.js";
-import { addSecrets } from "./util/redact.js";
+import { Redactor } from "./util/redact.js";
 import { libraryErrorText } from "./util/error-text.js";
 import { ConfigError } from "./config/errors.js";
 import { servedByOtherShard } from "./config/sharding.js";
 import { authenticator } from "./venue/auth.js";
 
 /** Every credential of `config` as the redactor must know it (its scheme's values and the extra headers' values), until released. */
-function redactSecretsOf(config: Config): () => void {
+function redactSecretsOf(redactor: Redactor, config: Config): () => void {
   const values: string[] = [];
   const shownNames = new Set(config.accounts.flatMap((a) => [a.name, ...a.collateralIds]));
   for (const account of config.accounts) {
@@ -23,7 +23,7 @@ function redactSecretsOf(config: Config): () => void {
     // Any extra header may be a credential (a venue may sign with X-Desk), unless the configuration shows its value anyway.
     for (const value of Object.values(account.headers)) if (!shownNames.has(value)) values.push(value);
   }
-  return addSecrets(values);
+  return redactor.hold(values);
 }
 
 /** `run` one at a time: a call while one runs waits for it, and every call made meanwhile is served by one run after
@@ -59,6 +59,8 @@ export interface Service {
 }
 
 export interface ServiceOptions extends Pick<ListenOptions, "tls" | "onTlsServer"> {
+  /** The process's one redactor, the logger's too; a new one when not given. */
+  redactor?: Redactor;
   self?: SelfMetrics;
   source?: () => Config | Promise<Config>;
   /** Middleware before every route (the web config's); a function is given the self-metrics to count in. */
@@ -66,8 +68,10 @@ export interface ServiceOptions extends Pick<ListenOptions, "tls" | "onTlsServer
 }
 
 export async function startService(config: Config, logger: Logger, options: ServiceOptions = {}): Promise<Service> {
-  let releaseSecrets = redactSecretsOf(config);
-  const exporter = new Exporter(config, logger, options.self ?? new SelfMetrics({ defaultMetrics: !config.web.disableExporterMetrics }));
+  const redactor = options.redactor ?? new Redactor();
+  let releaseSecrets = redactSecretsOf(redactor, config);
+  const self = options.self ?? new SelfMetrics({ defaultMetrics: !config.web.disableExporterMetrics });
+  const exporter = new Exporter(config, logger, self, Date.now, redactor);
   const source = options.source;
   /** The configuration served now: the one a probe of another shard's account is told about. */
   let current = config;
@@ -75,7 +79,7 @@ export async function startService(config: Config, logger: Logger, options: Serv
     try {
       const next = await source();
       const release = releaseSecrets;
-      releaseSecrets = redactSecretsOf(next);
+      releaseSecrets = redactSecretsOf(redactor, next);
       // The old configuration's secrets are known until its last collection ends: a line about it is still redacted.
       void exporter.reload(next).then(release);
       current = next;

@@ -6,7 +6,7 @@ import { type LogFn, type Logger, pino } from "pino";
 import { REDACTED } from "./config/secret.js";
 import type { LogFormat } from "./config/values.js";
 import { LogSink } from "./util/log-sink.js";
-import { redact } from "./util/redact.js";
+import { Redactor } from "./util/redact.js";
 
 export { LogSink };
 
@@ -82,15 +82,21 @@ function jsonLine(time: string, level: string, msg: string, fields: Fields): str
 }
 
 /** stderr as a LogSink: every line passes the redactor on its way out. */
-export function stderrSink(): LogSink {
-  return new LogSink(2, redact);
+export function stderrSink(redactor: Redactor): LogSink {
+  return new LogSink(2, (line) => redactor.redact(line));
 }
 
-/** Every line passes the redactor; pino picks the calls by level, the hook writes each line (child bindings are not written). */
-export function createLogger(level: string, destination?: LogSink | Writable, secretHeaders: readonly string[] = [], form: LogFormat = "json"): Logger {
+/** Every line passes `redactor` (a LogSink's own, else here); pino picks the calls by level, the hook writes each line (child bindings are not written). */
+export function createLogger(
+  level: string,
+  destination?: LogSink | Writable,
+  secretHeaders: readonly string[] = [],
+  form: LogFormat = "json",
+  redactor = new Redactor(),
+): Logger {
   const secret = new Set(["authorization", ...secretHeaders.map((h) => h.toLowerCase())]);
-  const out = destination ?? stderrSink();
-  const write = out instanceof LogSink ? (line: string) => out.write(line) : (line: string) => out.write(redact(line));
+  const out = destination ?? stderrSink(redactor);
+  const write = out instanceof LogSink ? (line: string) => out.write(line) : (line: string) => out.write(redactor.redact(line));
   const lineOf = form === "logfmt" ? logfmtLine : jsonLine;
   function logMethod(args: Parameters<LogFn>, _method: LogFn, levelNumber: number): void {
     const [first, ...rest] = args as unknown[];

@@ -15,8 +15,9 @@ import { SelfMetrics } from "./metrics/self.js";
 import { type Deadline, orWhenAborted } from "./util/deadline.js";
 import { EndpointHealth } from "./endpoint-health.js";
 import { VenuePool } from "./venue/request.js";
+import { VenueFields } from "./venue/fields.js";
 import { RequestPace } from "./venue/request-pace.js";
-import { redact } from "./util/redact.js";
+import { Redactor } from "./util/redact.js";
 import { Places } from "./util/places.js";
 
 /** An answer made once and shared; `body` is kept so a later /metrics scrape appends own metrics as they are then. */
@@ -37,11 +38,14 @@ export class NoAnswerSlot extends Error {
 
 export class Exporter {
   readonly self: SelfMetrics;
+  /** The process's one redactor: the venue's strings, the debug report and the endpoints' messages pass it. */
+  readonly redactor: Redactor;
   #scraper: Scraper;
   #config: Config;
   readonly #logger: Logger;
   readonly health: EndpointHealth;
   readonly #pool: VenuePool;
+  readonly #fields: VenueFields;
   readonly store = new AccountStore<KeptAnswer<Made>>("");
   /** A collection is rendered and compressed once however many scrapes it serves: /metrics's and the market target's here, a probe's in its account's entry. */
   readonly #answers: { all: AnswerSlot; markets: AnswerSlot } = { all: { answer: undefined }, markets: { answer: undefined } };
@@ -54,12 +58,14 @@ export class Exporter {
   readonly #now: () => number;
   readonly #collectorOutputs = new Map<Collector, CollectorOutput>();
 
-  constructor(config: Config, logger: Logger, self: SelfMetrics = new SelfMetrics(), now: () => number = Date.now) {
+  constructor(config: Config, logger: Logger, self: SelfMetrics = new SelfMetrics(), now: () => number = Date.now, redactor = new Redactor()) {
     this.self = self;
+    this.redactor = redactor;
+    this.#fields = new VenueFields(redactor);
     this.#logger = logger;
     this.#now = now;
     this.#config = config;
-    this.health = new EndpointHealth(this.store, logger, self, now);
+    this.health = new EndpointHealth(this.store, logger, self, now, redactor);
     // Read at start-up only, as the scrape deadlines it is bounded by: a reload keeps it.
     this.#collectionSeconds = Math.min(config.scrape.defaultTimeoutSeconds, config.scrape.maxTimeoutSeconds);
     this.#pool = new VenuePool(config.venue.maxConnections, () => this.self.venueConnectionWaits.inc());
@@ -77,6 +83,7 @@ export class Exporter {
       config,
       {
         pool: this.#pool,
+        fields: this.#fields,
         pace: this.#pace,
         places: this.#collectionPlaces,
         onAnswer: (endpoint, code) => this.self.requests.inc({ endpoint, code }),
@@ -174,7 +181,7 @@ export class Exporter {
     const startedAt = account === undefined ? result.markets?.readAt : result.accounts[0]?.startedAt;
     const collection = { startedAt, minIntervalSeconds: this.#config.scrape.minCollectionIntervalSeconds };
     const text = debugReport({ account, log: collected?.log, result, dropped: made.dropped, exposition: made.answer.text(), collection });
-    made.report = new Answer(new SharedBody(redact(text)));
+    made.report = new Answer(new SharedBody(this.redactor.redact(text)));
     return made.report;
   }
 

@@ -9,6 +9,7 @@ import { liquidationDistance, notional } from "../src/collectors/positions.js";
 import { readAccountInfo } from "../src/venue/read-account.js";
 import { readOrders } from "../src/venue/read-orders.js";
 import { type ListWalk, bodyWalk } from "../src/venue/walk.js";
+import { fields } from "./helpers/redactor.js";
 
 /** An exact rational n/d, d > 0. */
 type Rational = [bigint, bigint];
@@ -104,7 +105,7 @@ describe("derived values are the exact decimals rounded once", () => {
           fc.constantFrom("LONG", "SHORT"),
           async (size, avg, liq, mm, total, available, direction) => {
             const json = `{"collateralBalance":"1","availableMargin":"${available.text}","totalInvested":"1","totalMargin":"${total.text}","totalUnrealizedPnl":"0","positions":[${position(size.text, avg.text, liq.text, mm.text, direction)}]}`;
-            const info = await readAccountInfo(body(json, asNumbers), "USDC", ignore);
+            const info = await readAccountInfo(body(json, asNumbers), fields, "USDC", ignore);
             const p = info.positions[0]!;
             expect(nearest(notional(p)!, mul(size.value, avg.value))).toBe(true);
             // A liquidation price of 0 or below is none given: no distance.
@@ -132,7 +133,7 @@ describe("derived values are the exact decimals rounded once", () => {
       await fc.assert(
         fc.asyncProperty(fc.array(fc.tuple(decimalText, decimalText), { minLength: 1, maxLength: 6 }), async (rows) => {
           const json = `[${rows.map(([price, qty]) => `{"id":"x","price":"${price.text}","quantity":"${qty.text}"}`).join(",")}]`;
-          const orders = await readOrders(body(json, asNumbers), "orders_active", ignore);
+          const orders = await readOrders(body(json, asNumbers), fields, "orders_active", ignore);
           const quantity = new Aggregate();
           const notionalSum = new Aggregate();
           let wantQuantity: Rational = [0n, 1n];
@@ -154,7 +155,7 @@ describe("derived values are the exact decimals rounded once", () => {
 
   it("an 18-digit size times 1.1 is the exact product rounded once, not a product of doubles", async () => {
     const json = `{"collateralBalance":"1","availableMargin":"1","totalInvested":"1","totalMargin":"1","totalUnrealizedPnl":"0","positions":[${position("123456789012345678", "1.1", "1", "1")}]}`;
-    const p = (await readAccountInfo(body(json, false), "USDC", ignore)).positions[0]!;
+    const p = (await readAccountInfo(body(json, false), fields, "USDC", ignore)).positions[0]!;
     expect(Number("123456789012345678") * 1.1).not.toBe(Number("135802467913580245.8"));
     expect(notional(p)).toBe(Number("135802467913580245.8"));
   });

@@ -1,7 +1,8 @@
 // The single-field readers: what counts as a number, a label, a flag and a timestamp.
 
 import { describe, expect, it } from "vitest";
-import { readFlag, readLabel, readNumber, readTimestampSeconds } from "../src/venue/fields.js";
+import { readFlag } from "../src/venue/fields.js";
+import { fields } from "./helpers/redactor.js";
 
 describe("readNumber", () => {
   it.each([
@@ -14,13 +15,13 @@ describe("readNumber", () => {
     [42, 42],
     [-1.25, -1.25],
   ])("reads %j as %d", (input, expected) => {
-    expect(readNumber(input)).toBe(expected);
+    expect(fields.number(input)).toBe(expected);
   });
 
   it.each([["NaN"], ["Infinity"], ["-Infinity"], ["0x10"], [""], ["  "], ["1,000"], ["abc"], [true], [null], [{}], [[]], ["1e400"], [undefined]])(
     "rejects %j",
     (input) => {
-      expect(readNumber(input)).toBeUndefined();
+      expect(fields.number(input)).toBeUndefined();
     },
   );
 });
@@ -34,12 +35,12 @@ describe("readTimestampSeconds", () => {
     ["nanoseconds", seconds * 1e9, seconds],
     ["a decimal string of ms", `${seconds * 1e3}`, seconds],
   ])("recognises %s by magnitude", (_unit, input, expected) => {
-    expect(readTimestampSeconds(input)).toBeCloseTo(expected, 3);
+    expect(fields.timestampSeconds(input)).toBeCloseTo(expected, 3);
   });
 
   it("treats zero and negative as not set", () => {
-    expect(readTimestampSeconds(0)).toBeUndefined();
-    expect(readTimestampSeconds(-5)).toBeUndefined();
+    expect(fields.timestampSeconds(0)).toBeUndefined();
+    expect(fields.timestampSeconds(-5)).toBeUndefined();
   });
 });
 
@@ -47,10 +48,10 @@ describe("readLabel and readFlag", () => {
   it("accepts strings and numbers as labels, not empties or objects, which are reported", () => {
     const reported: string[] = [];
     const report = (field: string): void => void reported.push(field);
-    expect(readLabel("BTC-USD", "a", report)).toBe("BTC-USD");
-    expect(readLabel(42, "b", report)).toBe("42");
-    expect(readLabel("", "c", report)).toBeUndefined();
-    expect(readLabel({ id: 1 }, "d", report)).toBeUndefined();
+    expect(fields.label("BTC-USD", "a", report)).toBe("BTC-USD");
+    expect(fields.label(42, "b", report)).toBe("42");
+    expect(fields.label("", "c", report)).toBeUndefined();
+    expect(fields.label({ id: 1 }, "d", report)).toBeUndefined();
     expect(reported).toEqual(["c", "d"]);
   });
 
@@ -58,10 +59,10 @@ describe("readLabel and readFlag", () => {
     const reported: string[] = [];
     const report = (field: string): void => void reported.push(field);
     const controls = ["\u202A", "\u202B", "\u202C", "\u202D", "\u202E", "\u2066", "\u2067", "\u2068", "\u2069", "\u200E", "\u200F", "\u061C"];
-    for (const c of controls) expect(readLabel(`BTC-USD${c} GNOL`, "marketId", report)).toBe("BTC-USD\uFFFD GNOL");
+    for (const c of controls) expect(fields.label(`BTC-USD${c} GNOL`, "marketId", report)).toBe("BTC-USD\uFFFD GNOL");
     expect(reported).toEqual(controls.map(() => "marketId"));
     // Right-to-left text itself is no control: it stays as sent, and is not reported.
-    expect(readLabel("\u05E9\u05D5\u05E7", "marketId", report)).toBe("\u05E9\u05D5\u05E7");
+    expect(fields.label("\u05E9\u05D5\u05E7", "marketId", report)).toBe("\u05E9\u05D5\u05E7");
     expect(reported).toHaveLength(controls.length);
   });
 

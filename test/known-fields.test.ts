@@ -9,16 +9,17 @@ import { readMarkets } from "../src/venue/read-markets.js";
 import { readOrders } from "../src/venue/read-orders.js";
 import { bodyWalk } from "../src/venue/walk.js";
 import { objectWalk } from "./helpers/fixtures.js";
+import { fields } from "./helpers/redactor.js";
 
 /** Every value of the wrong kind: an object where a number, label, flag or time is expected. */
 const BAD = { nested: true };
 
 /** Fields reported while reading `body` with at most 2 items of its list. */
 async function reported(body: unknown, read: (walk: ReturnType<typeof bodyWalk>, report: (field: string) => void) => Promise<unknown>): Promise<Set<string>> {
-  const fields = new Set<string>();
+  const names = new Set<string>();
   const walk = bodyWalk(Buffer.from(JSON.stringify(body)), new URL("http://venue.test/"), { maxItems: 2, signal: new AbortController().signal });
-  await read(walk, (field) => fields.add(field));
-  return fields;
+  await read(walk, (field) => names.add(field));
+  return names;
 }
 
 describe("the fields each reader knows", () => {
@@ -30,19 +31,19 @@ describe("the fields each reader knows", () => {
       {},
     ];
     for (const endpoint of ["orders_active", "orders_history"] as const) {
-      const got = await reported(orderBody, (walk, report) => readOrders(walk, endpoint, report));
+      const got = await reported(orderBody, (walk, report) => readOrders(walk, fields, endpoint, report));
       expect([...got].sort(), endpoint).toEqual([...KNOWN_INVALID_FIELDS[endpoint]].sort());
     }
     const settings = Object.fromEntries(KNOWN_INVALID_FIELDS.markets.filter((f) => f.startsWith("settings.")).map((f) => [f.slice("settings.".length), BAD]));
     const marketBody = [42, { id: "A-USD", name: BAD, assetId: BAD, collateralAssetId: BAD, status: BAD, settings }, { id: BAD }, {}, {}];
-    const markets = await reported(marketBody, (walk, report) => readMarkets(walk, report));
+    const markets = await reported(marketBody, (walk, report) => readMarkets(walk, fields, report));
     // A settings object that is not one, and a repeated id, are reported too.
     const more = await reported(
       [
         { id: "A-USD", settings: 5 },
         { id: "A-USD", settings: {} },
       ],
-      (walk, report) => readMarkets(walk, report),
+      (walk, report) => readMarkets(walk, fields, report),
     );
     expect([...new Set([...markets, ...more])].sort()).toEqual([...KNOWN_INVALID_FIELDS.markets].sort());
 
@@ -50,8 +51,8 @@ describe("the fields each reader knows", () => {
       KNOWN_INVALID_FIELDS.account_info.filter((f) => f.startsWith("positions[].")).map((f) => [f.slice("positions[].".length), BAD]),
     );
     const top = Object.fromEntries(KNOWN_INVALID_FIELDS.account_info.filter((f) => !f.includes("[")).map((f) => [f, BAD]));
-    const detailed = await reported({ ...top, positions: [42, position, {}] }, (walk, report) => readAccountInfo(walk, "USDC", report));
-    const summary = await reported({ ...top }, (walk, report) => readAccountInfo(walk, "USDC", report));
+    const detailed = await reported({ ...top, positions: [42, position, {}] }, (walk, report) => readAccountInfo(walk, fields, "USDC", report));
+    const summary = await reported({ ...top }, (walk, report) => readAccountInfo(walk, fields, "USDC", report));
     expect([...new Set([...detailed, ...summary])].sort()).toEqual([...KNOWN_INVALID_FIELDS.account_info].sort());
   });
 
@@ -81,7 +82,7 @@ describe("the fields each reader knows", () => {
 
 describe("an empty rejection code", () => {
   it("is no rejection and no invalid field; a code-less or malformed reason still is invalid", async () => {
-    const fields: string[] = [];
+    const reported: string[] = [];
     const order = (rejectionReason: unknown) => ({
       id: "1",
       marketId: "A-USD",
@@ -108,10 +109,11 @@ describe("an empty rejection code", () => {
         order({ message: "no code" }),
         order("text"),
       ]),
+      fields,
       "orders_history",
-      (field) => fields.push(field),
+      (field) => reported.push(field),
     );
     expect(orders.map((o) => o.rejectionCode)).toEqual([undefined, undefined, undefined, "MARGIN", undefined, undefined]);
-    expect(fields).toEqual(["rejectionReason.code", "rejectionReason.code"]);
+    expect(reported).toEqual(["rejectionReason.code", "rejectionReason.code"]);
   });
 });

@@ -6,6 +6,7 @@ import { liquidationDistance } from "../src/collectors/positions.js";
 import { readAccountInfo } from "../src/venue/read-account.js";
 import type { Position } from "../src/venue/snapshot.js";
 import { objectWalk } from "./helpers/fixtures.js";
+import { fields } from "./helpers/redactor.js";
 
 const position = (direction: string | undefined, avgExecutionPrice: number, liquidationPrice: number) =>
   ({ marketId: "M", direction, avgExecutionPrice, liquidationPrice }) as unknown as Position;
@@ -41,7 +42,9 @@ describe("a liquidation price the venue does not give", () => {
       ...(liquidationPrice === "absent" ? {} : { liquidationPrice }),
     });
     const reported: string[] = [];
-    const info = await readAccountInfo(objectWalk({ positions: ["0", "-1", null, "absent", "6.5688", "soon"].map(at) }), "USDT", (f) => reported.push(f));
+    const info = await readAccountInfo(objectWalk({ positions: ["0", "-1", null, "absent", "6.5688", "soon"].map(at) }), fields, "USDT", (f) =>
+      reported.push(f),
+    );
     expect(info.positions.map((p) => p.liquidationPrice)).toEqual([0, -1, undefined, undefined, 6.5688, undefined]);
     expect(reported.filter((f) => f.includes("liquidationPrice")).sort()).toEqual(
       [...Array(4).fill("unset:positions[].liquidationPrice"), "positions[].liquidationPrice"].sort(),

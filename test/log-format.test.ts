@@ -5,7 +5,7 @@ import { Writable } from "node:stream";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { startExporterChild } from "./helpers/child.js";
 import { createLogger } from "../src/log.js";
-import { addSecrets } from "../src/util/redact.js";
+import { redactor } from "./helpers/redactor.js";
 
 const RFC3339_MS_UTC = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/;
 
@@ -17,7 +17,7 @@ function capture(format: "json" | "logfmt", secretHeaders: string[] = []) {
       done();
     },
   });
-  return { logger: createLogger("debug", sink, secretHeaders, format), lines };
+  return { logger: createLogger("debug", sink, secretHeaders, format, redactor), lines };
 }
 
 /** A logfmt line's pairs in order, values unquoted as slog quotes them (a Go-quoted string is a JSON string). */
@@ -108,7 +108,7 @@ describe("a logfmt line", () => {
   });
 
   it("is redacted as a JSON line is: credential fields, secret headers, and known secrets anywhere", () => {
-    addSecrets(["log-format-secret-value-77"]);
+    redactor.hold(["log-format-secret-value-77"]);
     for (const format of ["json", "logfmt"] as const) {
       const { logger, lines } = capture(format, ["X-Desk-Key"]);
       logger.warn(

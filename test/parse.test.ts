@@ -5,12 +5,12 @@ import { VenueError } from "../src/venue/errors.js";
 import { readAccountInfo } from "../src/venue/read-account.js";
 import { readMarkets } from "../src/venue/read-markets.js";
 import { readOrders } from "../src/venue/read-orders.js";
-import { addSecrets } from "../src/util/redact.js";
 import { MARKET_SETTINGS } from "../src/venue/snapshot.js";
 import { fixture, objectWalk, scrapeFromFixtures } from "./helpers/fixtures.js";
+import { fields, redactor } from "./helpers/redactor.js";
 
 const ignore = () => undefined;
-const readInfo = (body: unknown, collateralId: string, invalid: (field: string) => void) => readAccountInfo(objectWalk(body), collateralId, invalid);
+const readInfo = (body: unknown, collateralId: string, invalid: (field: string) => void) => readAccountInfo(objectWalk(body), fields, collateralId, invalid);
 
 describe("readAccountInfo", () => {
   it("tells the detailed shape by its list of positions", async () => {
@@ -44,14 +44,14 @@ describe("readAccountInfo", () => {
 
 describe("readOrders and readMarkets", () => {
   it("refuse a body that is not an array", async () => {
-    await expect(readOrders(objectWalk({ orders: [] }), "orders_active", ignore)).rejects.toThrowError(/expected a JSON array/);
-    await expect(readMarkets(objectWalk({}), ignore)).rejects.toThrowError(expect.objectContaining({ reason: "invalid_schema" }));
+    await expect(readOrders(objectWalk({ orders: [] }), fields, "orders_active", ignore)).rejects.toThrowError(/expected a JSON array/);
+    await expect(readMarkets(objectWalk({}), fields, ignore)).rejects.toThrowError(expect.objectContaining({ reason: "invalid_schema" }));
   });
 
   it("keep an order id of up to 128 characters as it is, a longer one as its SHA-256 of fixed size", async () => {
     const long = (c: string) => c.repeat(90 * 1024);
     const body = [{ id: "a".repeat(128) }, { id: long("x") }, { id: long("y") }, { id: long("x") }, { id: 42 }];
-    const ids = (await readOrders(objectWalk(body), "orders_history", ignore)).map((o) => o.id);
+    const ids = (await readOrders(objectWalk(body), fields, "orders_history", ignore)).map((o) => o.id);
     expect(ids[0]).toBe("a".repeat(128));
     for (const id of ids.slice(1, 4)) expect(id).toMatch(/^sha256:[A-Za-z0-9_-]{43}$/);
     expect(ids[1]).not.toBe(ids[2]);
@@ -60,17 +60,17 @@ describe("readOrders and readMarkets", () => {
   });
 
   it("read each label as it is in every order: a repeated bad value reported each time, a repeated secret redacted each time", async () => {
-    addSecrets(["parse-orders-secret-4417"]);
+    redactor.hold(["parse-orders-secret-4417"]);
     const bidi = "BTC\u202E-USD";
     const body = [1, 2, 3].map((i) => ({ id: String(i), marketId: bidi, side: "key parse-orders-secret-4417", status: "FILLED" }));
     const reported: string[] = [];
-    const orders = await readOrders(objectWalk(body), "orders_history", (field) => reported.push(field));
+    const orders = await readOrders(objectWalk(body), fields, "orders_history", (field) => reported.push(field));
     expect(reported.filter((f) => f === "marketId")).toHaveLength(3);
     expect(orders.map((o) => [o.marketId, o.side, o.status])).toEqual(Array(3).fill(["BTC\uFFFD-USD", "key <secret>", "FILLED"]));
   });
 
   it("keep the first of two markets with one id", async () => {
-    const markets = await readMarkets(objectWalk(fixture("markets-odd.json")), ignore);
+    const markets = await readMarkets(objectWalk(fixture("markets-odd.json")), fields, ignore);
     expect(markets.map((m) => [m.id, m.name])).toEqual([
       ["BTC-USD", "Bitcoin"],
       ["SOL-USD", undefined],

@@ -13,6 +13,7 @@ import { readMarkets } from "../src/venue/read-markets.js";
 import { readOrders } from "../src/venue/read-orders.js";
 import { MARKET_SETTINGS, POSITION_NUMBERS } from "../src/venue/snapshot.js";
 import { checkMetrics } from "./helpers/promtool.js";
+import { fields } from "./helpers/redactor.js";
 
 /** Values a venue might plausibly (or implausibly) put in a field. */
 const fieldValue = fc.oneof(
@@ -93,10 +94,10 @@ async function scrapeOf(b: { account: unknown; active: unknown; history: unknown
     reason: good ? undefined : ("invalid_schema" as const),
     message: undefined,
   });
-  const info = await attempt(() => readAccountInfo(objectWalk(b.account), "C", ignore));
-  const active = await attempt(() => readOrders(objectWalk(b.active), "orders_active", ignore));
-  const history = await attempt(() => readOrders(objectWalk(b.history), "orders_history", ignore));
-  const markets = await attempt(() => readMarkets(objectWalk(b.markets), ignore));
+  const info = await attempt(() => readAccountInfo(objectWalk(b.account), fields, "C", ignore));
+  const active = await attempt(() => readOrders(objectWalk(b.active), fields, "orders_active", ignore));
+  const history = await attempt(() => readOrders(objectWalk(b.history), fields, "orders_history", ignore));
+  const markets = await attempt(() => readMarkets(objectWalk(b.markets), fields, ignore));
   return {
     collectedAt: 0,
     accounts: [

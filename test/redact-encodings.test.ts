@@ -7,8 +7,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { configFromObject } from "./helpers/config-files.js";
 import { echoedEverywhere, leaks } from "./helpers/echoing-venue.js";
-import { addSecrets, redact } from "../src/util/redact.js";
-import { readId } from "../src/venue/fields.js";
+import { fields, redactor } from "./helpers/redactor.js";
 
 const bytesOf = (text: string) => Buffer.from(text, "utf8");
 const WINDOW = 12;
@@ -60,18 +59,18 @@ describe("a secret echoed after one encoding step", () => {
   it.each(Object.keys(ENCODINGS))("leaves no 12-character run of it %s in a venue string or a log line", (name) => {
     fc.assert(
       fc.property(secretArb, noise, noise, (secret, before, after) => {
-        addSecrets([secret]);
+        redactor.hold([secret]);
         const text = `${before}${ENCODINGS[name]!.echo(secret)}${after}`;
-        expect(shownIn(readId(text) ?? "", secret, name)).toEqual([]);
-        expect(shownIn(redact(text), secret, name)).toEqual([]);
+        expect(shownIn(fields.id(text) ?? "", secret, name)).toEqual([]);
+        expect(shownIn(redactor.redact(text), secret, name)).toEqual([]);
       }),
       { numRuns: 150 },
     );
   });
 
   it("leaves text alone whose escapes stand for no secret", () => {
-    addSecrets(["Kp2Wm9Xv-zq7L-41hd"]);
-    for (const text of ["100%25 of margin", "R&#38;D desk", "&#x1F600; &#99999999;", "%7E%2Fpath", "3% of 40%"]) expect(readId(text)).toBe(text);
+    redactor.hold(["Kp2Wm9Xv-zq7L-41hd"]);
+    for (const text of ["100%25 of margin", "R&#38;D desk", "&#x1F600; &#99999999;", "%7E%2Fpath", "3% of 40%"]) expect(fields.id(text)).toBe(text);
   });
 
   it.each(Object.keys(ENCODINGS))("shows no part of a key echoed %s in /metrics, /probe, the debug probe, the page or the log", async (name) => {

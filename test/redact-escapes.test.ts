@@ -13,14 +13,14 @@ import { createLogger } from "../src/log.js";
 import { renderText } from "./helpers/render-text.js";
 import { SelfMetrics } from "../src/metrics/self.js";
 import { startService } from "../src/lifecycle.js";
-import { WINDOW, addSecrets } from "../src/util/redact.js";
-import { readId, readNumber } from "../src/venue/fields.js";
+import { WINDOW } from "../src/util/redact.js";
 import { readAccountInfo } from "../src/venue/read-account.js";
 import { readMarkets } from "../src/venue/read-markets.js";
 import { readOrders } from "../src/venue/read-orders.js";
 import { bodyWalk } from "../src/venue/walk.js";
 import { leaks } from "./helpers/echoing-venue.js";
 import { ACCOUNT, ACTIVE, HISTORY, MARKETS, order, position, startTinyVenue, type TinyVenue } from "./helpers/tiny-venue.js";
+import { fields, redactor } from "./helpers/redactor.js";
 
 /** How the venue writes each echoed value into its JSON: as a string, its text put between quotes unescaped; or as a number. */
 type Echo = { raw: string } | { number: string };
@@ -71,10 +71,10 @@ async function collected(b: ReturnType<typeof bodies>): Promise<ScrapeResult> {
   const signal = new AbortController().signal;
   const walk = (text: string) => bodyWalk(Buffer.from(text), new URL("http://venue.test/"), { maxItems: 10_000, signal });
   const ignore = () => undefined;
-  const info = await readAccountInfo(walk(b.account), "USDC", ignore);
-  const active = await readOrders(walk(b.orders), "orders_active", ignore);
-  const history = await readOrders(walk(b.orders), "orders_history", ignore);
-  const markets = await readMarkets(walk(b.markets), ignore);
+  const info = await readAccountInfo(walk(b.account), fields, "USDC", ignore);
+  const active = await readOrders(walk(b.orders), fields, "orders_active", ignore);
+  const history = await readOrders(walk(b.orders), fields, "orders_history", ignore);
+  const markets = await readMarkets(walk(b.markets), fields, ignore);
   const ok = (endpoint: "account_info" | "orders_active" | "orders_history" | "markets") => ({
     endpoint,
     account: endpoint === "markets" ? undefined : "acct",
@@ -132,7 +132,7 @@ describe("a secret with JSON escapes, echoed unescaped", () => {
     await fc.assert(
       fc.asyncProperty(secretTokens, fc.array(fc.tuple(fc.nat(), fc.nat({ max: 40 })), { maxLength: 4 }), noise(), async (tokens, cuts, around) => {
         const secret = tokens.join("");
-        addSecrets([secret]);
+        redactor.hold([secret]);
         const echoes: Echo[] = [secret, `${around}${secret}${around}`, ...cuts.map(([at, extra]) => `${around}${run(tokens, at, WINDOW + extra)}`)].map(
           (raw) => ({ raw }),
         );
@@ -147,15 +147,15 @@ describe("a secret with JSON escapes, echoed unescaped", () => {
 
   it("turns the issue's key into <secret> in the label, not back into its text", async () => {
     const secret = "k3Y7\\nQz8Lm2Wp";
-    addSecrets([secret]);
+    redactor.hold([secret]);
     const { text } = await shown([{ raw: secret }]);
     expect(text).toContain('market_id="<secret>"');
     expect(leaks(text, secret)).toEqual([]);
   });
 
   it("leaves a value without escapes as it was", () => {
-    addSecrets(["k3Y7\\nQz8Lm2Wp"]);
-    for (const value of ["BTC-USD", 'a "quoted"\nline \\ with escapes', "é☃\u0000"]) expect(readId(value)).toBe(value);
+    redactor.hold(["k3Y7\\nQz8Lm2Wp"]);
+    for (const value of ["BTC-USD", 'a "quoted"\nline \\ with escapes', "é☃\u0000"]) expect(fields.id(value)).toBe(value);
   });
 });
 
@@ -169,7 +169,7 @@ describe("a digits-only secret echoed as a JSON number", () => {
     await fc.assert(
       fc.asyncProperty(fc.bigInt({ min: 10n ** 11n, max: 2n ** 53n - 1n }), async (n) => {
         const secret = String(n);
-        addSecrets([secret]);
+        redactor.hold([secret]);
         const { text } = await shown([{ number: secret }, { raw: `m-${secret}` }]);
         expect(text).toContain("<secret>");
         expect(leaks(text, secret)).toEqual([]);
@@ -179,12 +179,12 @@ describe("a digits-only secret echoed as a JSON number", () => {
   });
 
   it("reads the issue's market id as <secret>, and the key as no number", () => {
-    addSecrets(["836204719365"]);
-    expect(readId(836204719365)).toBe("<secret>");
-    expect(readNumber(836204719365)).toBeUndefined();
-    expect(readNumber("836204719365.0")).toBeUndefined();
-    expect(readId(1_700_000_000_000)).toBe("1700000000000");
-    expect(readNumber(1_700_000_000_000)).toBe(1_700_000_000_000);
+    redactor.hold(["836204719365"]);
+    expect(fields.id(836204719365)).toBe("<secret>");
+    expect(fields.number(836204719365)).toBeUndefined();
+    expect(fields.number("836204719365.0")).toBeUndefined();
+    expect(fields.id(1_700_000_000_000)).toBe("1700000000000");
+    expect(fields.number(1_700_000_000_000)).toBe(1_700_000_000_000);
   });
 });
 
@@ -229,7 +229,10 @@ describe("an exporter against a venue that pastes its keys into its JSON", () =>
         done();
       },
     });
-    const service = await startService(config, createLogger("debug", sink), { self: new SelfMetrics({ defaultMetrics: false }) });
+    const service = await startService(config, createLogger("debug", sink, [], "json", redactor), {
+      redactor,
+      self: new SelfMetrics({ defaultMetrics: false }),
+    });
     close = () => service.close(0);
     const seen: string[] = [];
     for (const path of ["/metrics", "/probe?target=acct", "/probe?target=acct&debug=true", "/"]) {

@@ -7,11 +7,11 @@ import { configFromEnv } from "./helpers/env-config.js";
 import { createLogger } from "../src/log.js";
 import { SelfMetrics } from "../src/metrics/self.js";
 import { startService, type Service } from "../src/lifecycle.js";
-import { readLabel } from "../src/venue/fields.js";
-import { WINDOW, addSecrets, redact } from "../src/util/redact.js";
+import { WINDOW } from "../src/util/redact.js";
 import { parseExposition } from "./helpers/exposition.js";
 import { leaks } from "./helpers/echoing-venue.js";
 import { position, startTinyVenue, type TinyVenue } from "./helpers/tiny-venue.js";
+import { fields, redactor } from "./helpers/redactor.js";
 
 const SECRET_CHARS = fc.constantFrom(..."ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_.~+/=é☃");
 const secretArb = fc.string({ unit: SECRET_CHARS, minLength: 16, maxLength: 512 });
@@ -21,11 +21,11 @@ describe("redaction of any 12-character run of a secret", () => {
   it("finds a run of any length at any offset, with anything around it", () => {
     fc.assert(
       fc.property(secretArb, fc.nat(), fc.nat(), noise, noise, (secret, a, b, before, after) => {
-        addSecrets([secret]);
+        redactor.hold([secret]);
         const length = WINDOW + (b % (secret.length - WINDOW + 1));
         const start = a % (secret.length - length + 1);
         const text = `${before}${secret.slice(start, start + length)}${after}`;
-        expect(leaks(redact(text), secret)).toEqual([]);
+        expect(leaks(redactor.redact(text), secret)).toEqual([]);
       }),
       { numRuns: 400 },
     );
@@ -37,13 +37,13 @@ describe("redaction of any 12-character run of a secret", () => {
         fc.array(secretArb, { minLength: 1, maxLength: 5 }),
         fc.array(fc.tuple(fc.nat(), fc.nat()), { minLength: 1, maxLength: 8 }),
         (secrets, cuts) => {
-          addSecrets(secrets);
+          redactor.hold(secrets);
           const pieces = cuts.map(([i, at], n) => {
             const secret = secrets[i % secrets.length]!;
             const start = at % (secret.length - WINDOW + 1);
             return `piece ${n}: ${secret.slice(start, start + WINDOW + (at % 40))};`;
           });
-          const out = redact(pieces.join(" "));
+          const out = redactor.redact(pieces.join(" "));
           for (const secret of secrets) expect(leaks(out, secret)).toEqual([]);
         },
       ),
@@ -54,11 +54,11 @@ describe("redaction of any 12-character run of a secret", () => {
   it("finds short secrets whole in one pass however many there are", () => {
     // Many short forms, several of one length: each is found wherever it stands.
     const shorts = Array.from({ length: 40 }, (_, i) => `k${i}-${"abcdefghij".slice(0, 2 + (i % 7))}`);
-    addSecrets(shorts);
+    redactor.hold(shorts);
     fc.assert(
       fc.property(fc.array(fc.nat(), { minLength: 1, maxLength: 6 }), noise, (picks, around) => {
         const chosen = picks.map((i) => shorts[i % shorts.length]!);
-        const out = redact(chosen.map((s) => `${around}${s}`).join("|"));
+        const out = redactor.redact(chosen.map((s) => `${around}${s}`).join("|"));
         for (const s of chosen) expect(out).not.toContain(s);
       }),
       { numRuns: 200 },
@@ -66,23 +66,23 @@ describe("redaction of any 12-character run of a secret", () => {
   });
 
   it("finds short secrets that overlap or hold a pattern's special characters, and nothing that only looks like them", () => {
-    addSecrets(["a.b*(c)|", "[x]+\\y", "abcd", "cdefg"]);
-    expect(redact("1 a.b*(c)| 2 [x]+\\y 3 axb*(c)| xx]+\\y abcdefgh")).toBe("1 <secret> 2 <secret> 3 axb*(c)| xx]+\\y <secret>h");
+    redactor.hold(["a.b*(c)|", "[x]+\\y", "abcd", "cdefg"]);
+    expect(redactor.redact("1 a.b*(c)| 2 [x]+\\y 3 axb*(c)| xx]+\\y abcdefgh")).toBe("1 <secret> 2 <secret> 3 axb*(c)| xx]+\\y <secret>h");
   });
 
   it("redacts where a venue string is read, before a label value is cut, so the cut leaves no part of the secret", () => {
     const key = `K${"0123456789abcdefghij".repeat(9)}`;
-    addSecrets([key]);
-    const label = readLabel(`${"x".repeat(10)}${key}`, "marketId", () => undefined)!;
+    redactor.hold([key]);
+    const label = fields.label(`${"x".repeat(10)}${key}`, "marketId", () => undefined)!;
     expect(label.length).toBeLessThanOrEqual(128);
     expect(leaks(label, key)).toEqual([]);
     expect(label).toContain("<secret>");
   });
 
   it("leaves text without a secret as it was", () => {
-    addSecrets(["an-entirely-different-secret-value"]);
+    redactor.hold(["an-entirely-different-secret-value"]);
     const text = 'trading_market_status{market_id="BTC-USD",status="TRADABLE"} 1';
-    expect(redact(text)).toBe(text);
+    expect(redactor.redact(text)).toBe(text);
   });
 });
 
@@ -127,7 +127,10 @@ describe("a venue that echoes the API key", () => {
       TRADING_ACCOUNT: "acct",
       TRADING_LISTEN_ADDRESS: "127.0.0.1:0",
     });
-    service = await startService(config, createLogger("error"), { self: new SelfMetrics({ defaultMetrics: false }) });
+    service = await startService(config, createLogger("error", undefined, [], "json", redactor), {
+      redactor,
+      self: new SelfMetrics({ defaultMetrics: false }),
+    });
     for (const path of ["/metrics", "/probe?target=acct", "/probe?target=acct&debug=true"]) {
       const text = await (await fetch(new URL(path, service.server.url))).text();
       expect(leaks(text, KEY), path).toEqual([]);

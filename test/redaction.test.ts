@@ -7,9 +7,8 @@ import { describe, expect, it } from "vitest";
 import { configFromObject } from "./helpers/config-files.js";
 import { echoedEverywhere, leaks } from "./helpers/echoing-venue.js";
 import { createLogger } from "../src/log.js";
-import { addSecrets } from "../src/util/redact.js";
 import { authenticator, secretHeaderNames } from "../src/venue/auth.js";
-import { readId } from "../src/venue/fields.js";
+import { fields, redactor } from "./helpers/redactor.js";
 
 function logged(secretHeaders: readonly string[], object: Record<string, unknown>): string {
   const lines: string[] = [];
@@ -19,7 +18,7 @@ function logged(secretHeaders: readonly string[], object: Record<string, unknown
       done();
     },
   });
-  createLogger("info", sink, secretHeaders).info(object, "line");
+  createLogger("info", sink, secretHeaders, "json", redactor).info(object, "line");
   return lines.join("");
 }
 
@@ -119,10 +118,10 @@ describe("a key with HTML entities, echoed HTML-decoded by the venue", () => {
   });
 
   it("reads a cut the page's escaping would write back as 12 characters of the key as <secret>", () => {
-    addSecrets(["Zq7&amp;Kp2Wm9Xv"]);
+    redactor.hold(["Zq7&amp;Kp2Wm9Xv"]);
     // Eight characters, written on the page as `&amp;Kp2Wm9X`.
-    expect(readId("&Kp2Wm9X")).toBe("<secret>");
-    expect(readId("&Kp2")).toBe("&Kp2");
+    expect(fields.id("&Kp2Wm9X")).toBe("<secret>");
+    expect(fields.id("&Kp2")).toBe("&Kp2");
   });
 
   it("holds for any such key, whole or cut", async () => {

@@ -8,9 +8,9 @@ import { afterEach, describe, expect, it } from "vitest";
 import { configFromObject, loadConfigFile } from "./helpers/config-files.js";
 import { echoedEverywhere } from "./helpers/echoing-venue.js";
 import { headerValueProblem } from "../src/config/secret.js";
-import { redact, addSecrets } from "../src/util/redact.js";
 import { runExporter } from "./helpers/child.js";
 import { SIM_KEY, startStack, type Stack } from "./helpers/stack.js";
+import { redactor } from "./helpers/redactor.js";
 
 /** Each bad value carries a distinctive part that must never be seen again. */
 const BAD = {
@@ -194,17 +194,17 @@ describe("reload", () => {
 describe("the redactor, the last line of defence", () => {
   it("replaces a known secret in its plain, JSON-escaped and base64 forms, and any Authorization value", () => {
     const secret = 'redact-me-"quoted"-42';
-    addSecrets([secret]);
+    redactor.hold([secret]);
     const b64 = Buffer.from(secret).toString("base64");
     const text = `a ${secret} b ${JSON.stringify({ e: secret })} c ${b64} authorization: Basic dXNlcjpwYXNzd29yZA== Bearer abc.def-123`;
-    const out = redact(text);
+    const out = redactor.redact(text);
     expect(out).not.toContain("redact-me");
     expect(out).not.toContain(b64);
     expect(out).not.toContain("dXNlcjpwYXNzd29yZA");
     expect(out).not.toContain("abc.def-123");
     expect(out.match(/<secret>/g)?.length).toBeGreaterThanOrEqual(4);
     // Ordinary words after "basic" stay.
-    expect(redact("basic authentication required")).toBe("basic authentication required");
+    expect(redactor.redact("basic authentication required")).toBe("basic authentication required");
   });
 });
 

@@ -15,6 +15,7 @@ import { SelfMetrics } from "../src/metrics/self.js";
 import { startService, type Service } from "../src/lifecycle.js";
 import { basicAuth } from "../src/http/toolkit/guards.js";
 import { startSimulator, type FaultSpec, type RunningSimulator } from "../tools/simulator/server.js";
+import { redactor } from "./helpers/redactor.js";
 
 const SECRETS = {
   venueKey: "SECRET-VENUEKEY-a81f",
@@ -72,9 +73,13 @@ accounts:
         done();
       },
     }),
+    [],
+    "json",
+    redactor,
   );
   const source = () => loadConfigFile(configPath, env);
   service = await startService(source(), logger, {
+    redactor,
     self: new SelfMetrics(),
     source,
     guards: [basicAuth({ prom: bcrypt.hashSync(SECRETS.webPassword, 4) })],

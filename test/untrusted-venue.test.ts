@@ -12,6 +12,7 @@ import { startService, type Service } from "../src/lifecycle.js";
 import { parseExposition, valueOf, type ParsedSample } from "./helpers/exposition.js";
 import { checkMetrics } from "./helpers/promtool.js";
 import { ACTIVE, HISTORY, order, position, startTinyVenue, type Paging, type TinyVenue, type TinyVenueOptions } from "./helpers/tiny-venue.js";
+import { redactor } from "./helpers/redactor.js";
 
 const MAX_ORDERS = 1000;
 const PAGE_SIZE = 100;
@@ -53,7 +54,7 @@ async function start(options: TinyVenueOptions, env: Record<string, string> = {}
       done();
     },
   });
-  const service = await startService(config, createLogger("info", sink), { self: new SelfMetrics({ defaultMetrics: false }) });
+  const service = await startService(config, createLogger("info", sink, [], "json", redactor), { redactor, self: new SelfMetrics({ defaultMetrics: false }) });
   rig = {
     venue,
     service,

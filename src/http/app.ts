@@ -7,7 +7,7 @@ import type { Answer } from "../metrics/answer.js";
 import { sendMetrics } from "./metrics-response.js";
 import { scrapeBudgetSeconds, type TimeoutPolicy } from "./scrape-budget.js";
 import { Deadline } from "../util/deadline.js";
-import { redact } from "../util/redact.js";
+import type { Redactor } from "../util/redact.js";
 import { MARKET_TARGET } from "../config/sharding.js";
 import { libraryErrorText } from "../util/error-text.js";
 import { ConfigError } from "../config/errors.js";
@@ -57,10 +57,10 @@ function reachedAddress(req: Request): string {
   return `${ip.includes(":") ? `[${ip}]` : ip}:${req.socket.localPort ?? 9842}`;
 }
 
-/** A plain-text answer; every known secret and Authorization value in it shows as <secret>. */
+/** A plain-text answer: our own words, a reload's reason redacted (reloadRoute). */
 function plain(res: Response, status: number, text: string): void {
   res.status(status).type("text/plain");
-  res.send(`${redact(text)}\n`);
+  res.send(`${text}\n`);
 }
 
 /** A scrape waits for the venue holding nothing; the exporter takes an answer slot (--web.max-requests) only to make its answer. */
@@ -141,7 +141,7 @@ function scrapeRoutes(routes: express.Router, options: AppOptions, telemetryPath
   });
 }
 
-function reloadRoute(routes: express.Router, reload: () => Promise<void>): void {
+function reloadRoute(routes: express.Router, reload: () => Promise<void>, redactor: Redactor): void {
   routes.post("/-/reload", async (req, res) => {
     // A page of another site could otherwise reload the exporter (a form or a no-cors fetch needs no permission).
     const crossSite = crossSiteReason(req);
@@ -150,7 +150,7 @@ function reloadRoute(routes: express.Router, reload: () => Promise<void>): void 
       await reload();
       plain(res, 200, "configuration reloaded");
     } catch (error) {
-      plain(res, 500, `reload failed: ${error instanceof ConfigError ? error.message : libraryErrorText(error, "unexpected failure")}`);
+      plain(res, 500, redactor.redact(`reload failed: ${error instanceof ConfigError ? error.message : libraryErrorText(error, "unexpected failure")}`));
     }
   });
 }
@@ -191,7 +191,7 @@ export function createApp(options: AppOptions): express.Express {
   });
   pageRoutes(routes, options.exporter, telemetryPath);
   scrapeRoutes(routes, options, telemetryPath);
-  if (reload) reloadRoute(routes, reload);
+  if (reload) reloadRoute(routes, reload, options.exporter.redactor);
 
   // The prefix itself goes to its folder, where the status page's relative links resolve (Go's ServeMux does the same).
   if (routePrefix !== "/") app.get(routePrefix, (_req, res) => res.redirect(301, `${routePrefix}/`));

@@ -16,13 +16,7 @@ const AUTHORIZATION = /(authorization\\?"?\s*[:=]\s*\\?"?)(?:(?:basic|bearer|dig
 // A credential, not a word: 8 characters or more, with a digit or one of + / = in them.
 const SCHEME = /\b(basic|bearer)\s+(?=[A-Za-z._~-]*[0-9+/=])[A-Za-z0-9+/=._~-]{8,}/gi;
 
-const windows = new Set<string>();
-const grams = new Set<string>();
 const NUMBER_RUN = /^-?\d*\.?\d*(?:e(?:[+-]\d*)?)?$/;
-let numberRuns = false;
-/** Forms shorter than WINDOW, found whole by one pattern, longest first. */
-const shortForms = new Set<string>();
-let shortPattern: RegExp | undefined;
 const escapeRegExp = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 
 /** Letters in lower case, every position kept (ASCII's toLowerCase keeps them; other code units one by one); secrets are kept folded, text looked up folded. */
@@ -56,86 +50,6 @@ function forms(secret: string): string[] {
       base64Inside(bytes, 2),
     ];
   });
-}
-
-/** How many holders (configurations in use) know each secret: a secret no holder knows any more leaves the indexes. */
-const holders = new Map<string, number>();
-
-/** Adds values to redact until the returned release is called: a configuration holds its secrets while anything of it runs. */
-export function addSecrets(values: Iterable<string>): () => void {
-  const held = [...new Set(values)];
-  for (const value of held) holders.set(value, (holders.get(value) ?? 0) + 1);
-  index(held);
-  let released = false;
-  return () => {
-    if (released) return;
-    released = true;
-    let gone = false;
-    for (const value of held) {
-      const n = holders.get(value)! - 1;
-      if (n === 0) holders.delete(value);
-      gone ||= n === 0;
-    }
-    if (!gone) return;
-    windows.clear();
-    grams.clear();
-    shortForms.clear();
-    numberRuns = false;
-    shortPattern = undefined;
-    index(holders.keys());
-  };
-}
-
-function index(values: Iterable<string>): void {
-  const shortBefore = shortForms.size;
-  for (const value of values) {
-    // A number's text is the secret's own (hex forms are mostly digits: they would send every number through the lookup).
-    for (let at = 0; at + WINDOW <= value.length && !numberRuns; at++) numberRuns = NUMBER_RUN.test(value.slice(at, at + WINDOW));
-    for (const form of new Set(forms(value).map(fold))) {
-      if (form.length < MIN_LENGTH) continue;
-      if (form.length < WINDOW) shortForms.add(form);
-      for (let at = 0; at + WINDOW <= form.length; at++) windows.add(form.slice(at, at + WINDOW));
-      for (let at = 0; at + GRAM <= form.length; at++) grams.add(form.slice(at, at + GRAM));
-    }
-  }
-  if (shortForms.size === shortBefore && shortPattern !== undefined) return;
-  if (shortForms.size === 0) return;
-  shortPattern = new RegExp(
-    [...shortForms]
-      .sort((a, b) => b.length - a.length)
-      .map(escapeRegExp)
-      .join("|"),
-    "gi",
-  );
-  // Compiled now, as the configuration loads, not by the first venue string a scrape reads: thousands of forms take long.
-  shortPattern.test("");
-}
-
-function windowRanges(original: string, found: Array<[number, number]>): Array<[number, number]> {
-  let checked = -1;
-  // No window fits a shorter text; a longer one is folded once, and its grams and windows are slices of that.
-  const text = original.length < WINDOW ? original : fold(original);
-  for (let q = 0; text.length >= WINDOW && q + GRAM <= text.length && windows.size > 0; q += STRIDE) {
-    if (!grams.has(text.slice(q, q + GRAM))) continue;
-    const last = Math.min(q, text.length - WINDOW);
-    for (let p = Math.max(q - STRIDE + 1, checked + 1, 0); p <= last; p++) {
-      if (windows.has(text.slice(p, p + WINDOW))) found.push([p, p + WINDOW]);
-    }
-    checked = Math.max(checked, last);
-  }
-  return found;
-}
-
-function secretRanges(text: string): Array<[number, number]> {
-  const found = windowRanges(text, []);
-  if (shortPattern === undefined) return found;
-  // From every position a form starts at, the longest one there: together they cover every occurrence of every form.
-  shortPattern.lastIndex = 0;
-  for (let match = shortPattern.exec(text); match !== null; match = shortPattern.exec(text)) {
-    found.push([match.index, match.index + match[0].length]);
-    shortPattern.lastIndex = match.index + 1;
-  }
-  return found;
 }
 
 function replaceRanges(text: string, found: Array<[number, number]>): string {
@@ -173,39 +87,6 @@ function keepEntity(entity: string, start: number, keep: Keep): void {
   keep(code <= 0x10ffff ? String.fromCodePoint(code) : entity, start, start + entity.length);
 }
 
-const ESCAPE_START = /%|&#/;
-
-/** Adds to `found` the secrets in `text` with its percent and numeric-entity escapes decoded, as spans of `text`. */
-function decodedRanges(text: string, found: Array<[number, number]>): Array<[number, number]> {
-  if (!ESCAPE_START.test(text)) return found;
-  let view = "";
-  const from: number[] = [];
-  const to: number[] = [];
-  const keep: Keep = (piece, start, end) => {
-    view += piece;
-    for (let k = 0; k < piece.length; k++) {
-      from.push(start);
-      to.push(end);
-    }
-  };
-  let at = 0;
-  for (const match of text.matchAll(ENCODED)) {
-    for (; at < match.index; at++) keep(text[at]!, at, at + 1);
-    at = match.index + match[0].length;
-    (match[0][0] === "%" ? keepPercents : keepEntity)(match[0], match.index, keep);
-  }
-  if (from.length === 0) return found;
-  for (; at < text.length; at++) keep(text[at]!, at, at + 1);
-  for (const [start, end] of secretRanges(view)) found.push([from[start]!, to[end - 1]!]);
-  return found;
-}
-
-/** `text` with every run of a known secret replaced, as written or percent- or entity-encoded. */
-export function redactKnown(text: string): string {
-  if (text.length < MIN_LENGTH || (text.length < WINDOW && shortForms.size === 0)) return text;
-  return replaceRanges(text, decodedRanges(text, secretRanges(text)));
-}
-
 /** A code unit some output writes as more than itself: a control character, a quote, a backslash, a surrogate, an HTML special. */
 const ESCAPABLE = /[^\u0020\u0021\u0023-\u0025\u0028-\u003b\u003d\u003f-\u005b\u005d-\ud7ff\ue000-\uffff]/;
 
@@ -229,37 +110,160 @@ const ESCAPES: Array<[(text: string) => string, UnitEscape]> = [
   [escapeHtml, (text, at) => escapeHtmlUnit(text[at]!)],
 ];
 
-function escapedRanges(text: string, [whole, unit]: (typeof ESCAPES)[number]): Array<[number, number]> {
-  const form = whole(text);
-  const found = secretRanges(form);
-  if (found.length === 0) return found;
-  let written = "";
-  const origin: number[] = [];
-  for (let at = 0; at < text.length; at++) {
-    const piece = unit(text, at);
-    written += piece;
-    for (let k = 0; k < piece.length; k++) origin.push(at);
+const ESCAPE_START = /%|&#/;
+
+/** The secrets of the configurations in use, and every venue string checked against them: one per process, passed to what reads the venue or writes out. */
+export class Redactor {
+  readonly #windows = new Set<string>();
+  readonly #grams = new Set<string>();
+  #numberRuns = false;
+  /** Forms shorter than WINDOW, found whole by one pattern, longest first. */
+  readonly #shortForms = new Set<string>();
+  #shortPattern: RegExp | undefined;
+  /** How many holders (configurations in use) know each secret: a secret no holder knows any more leaves the indexes. */
+  readonly #holders = new Map<string, number>();
+
+  /** Adds values to redact until the returned release is called: a configuration holds its secrets while anything of it runs. */
+  hold(values: Iterable<string>): () => void {
+    const held = [...new Set(values)];
+    for (const value of held) this.#holders.set(value, (this.#holders.get(value) ?? 0) + 1);
+    this.#index(held);
+    let released = false;
+    return () => {
+      if (released) return;
+      released = true;
+      let gone = false;
+      for (const value of held) {
+        const n = this.#holders.get(value)! - 1;
+        if (n === 0) this.#holders.delete(value);
+        gone ||= n === 0;
+      }
+      if (!gone) return;
+      this.#windows.clear();
+      this.#grams.clear();
+      this.#shortForms.clear();
+      this.#numberRuns = false;
+      this.#shortPattern = undefined;
+      this.#index(this.#holders.keys());
+    };
   }
-  if (written !== form) return [[0, text.length]];
-  return found.map(([start, end]) => [origin[start]!, origin[end - 1]! + 1]);
-}
 
-/** A venue string with every known secret replaced, including one an output's escaping would write back (a line feed as `\n`, `&` as `&amp;`). */
-export function redactVenueText(text: string): string {
-  if (windows.size === 0 && shortForms.size === 0) return text;
-  if (!ESCAPABLE.test(text)) return redactKnown(text);
-  const escaped = ESCAPES.flatMap((output) => escapedRanges(text, output));
-  return replaceRanges(text, [...decodedRanges(text, secretRanges(text)), ...escaped]);
-}
+  #index(values: Iterable<string>): void {
+    const shortBefore = this.#shortForms.size;
+    for (const value of values) {
+      // A number's text is the secret's own (hex forms are mostly digits: they would send every number through the lookup).
+      for (let at = 0; at + WINDOW <= value.length && !this.#numberRuns; at++) this.#numberRuns = NUMBER_RUN.test(value.slice(at, at + WINDOW));
+      for (const form of new Set(forms(value).map(fold))) {
+        if (form.length < MIN_LENGTH) continue;
+        if (form.length < WINDOW) this.#shortForms.add(form);
+        for (let at = 0; at + WINDOW <= form.length; at++) this.#windows.add(form.slice(at, at + WINDOW));
+        for (let at = 0; at + GRAM <= form.length; at++) this.#grams.add(form.slice(at, at + GRAM));
+      }
+    }
+    if (this.#shortForms.size === shortBefore && this.#shortPattern !== undefined) return;
+    if (this.#shortForms.size === 0) return;
+    this.#shortPattern = new RegExp(
+      [...this.#shortForms]
+        .sort((a, b) => b.length - a.length)
+        .map(escapeRegExp)
+        .join("|"),
+      "gi",
+    );
+    // Compiled now, as the configuration loads, not by the first venue string a scrape reads: thousands of forms take long.
+    this.#shortPattern.test("");
+  }
 
-/** Whether `value`'s decimal text holds a WINDOW-character run of a secret; a few digits of a short key are still a value. */
-export function isSecretNumber(value: number): boolean {
-  if (!numberRuns) return false;
-  const text = String(value);
-  return text.length >= WINDOW && windowRanges(text, []).length > 0;
-}
+  #windowRanges(original: string, found: Array<[number, number]>): Array<[number, number]> {
+    let checked = -1;
+    // No window fits a shorter text; a longer one is folded once, and its grams and windows are slices of that.
+    const text = original.length < WINDOW ? original : fold(original);
+    for (let q = 0; text.length >= WINDOW && q + GRAM <= text.length && this.#windows.size > 0; q += STRIDE) {
+      if (!this.#grams.has(text.slice(q, q + GRAM))) continue;
+      const last = Math.min(q, text.length - WINDOW);
+      for (let p = Math.max(q - STRIDE + 1, checked + 1, 0); p <= last; p++) {
+        if (this.#windows.has(text.slice(p, p + WINDOW))) found.push([p, p + WINDOW]);
+      }
+      checked = Math.max(checked, last);
+    }
+    return found;
+  }
 
-/** `text` with every known secret and any Authorization value replaced by <secret>. */
-export function redact(text: string): string {
-  return redactKnown(text).replace(AUTHORIZATION, `$1${REDACTED}`).replace(SCHEME, `$1 ${REDACTED}`);
+  #secretRanges(text: string): Array<[number, number]> {
+    const found = this.#windowRanges(text, []);
+    const pattern = this.#shortPattern;
+    if (pattern === undefined) return found;
+    // From every position a form starts at, the longest one there: together they cover every occurrence of every form.
+    pattern.lastIndex = 0;
+    for (let match = pattern.exec(text); match !== null; match = pattern.exec(text)) {
+      found.push([match.index, match.index + match[0].length]);
+      pattern.lastIndex = match.index + 1;
+    }
+    return found;
+  }
+
+  /** Adds to `found` the secrets in `text` with its percent and numeric-entity escapes decoded, as spans of `text`. */
+  #decodedRanges(text: string, found: Array<[number, number]>): Array<[number, number]> {
+    if (!ESCAPE_START.test(text)) return found;
+    let view = "";
+    const from: number[] = [];
+    const to: number[] = [];
+    const keep: Keep = (piece, start, end) => {
+      view += piece;
+      for (let k = 0; k < piece.length; k++) {
+        from.push(start);
+        to.push(end);
+      }
+    };
+    let at = 0;
+    for (const match of text.matchAll(ENCODED)) {
+      for (; at < match.index; at++) keep(text[at]!, at, at + 1);
+      at = match.index + match[0].length;
+      (match[0][0] === "%" ? keepPercents : keepEntity)(match[0], match.index, keep);
+    }
+    if (from.length === 0) return found;
+    for (; at < text.length; at++) keep(text[at]!, at, at + 1);
+    for (const [start, end] of this.#secretRanges(view)) found.push([from[start]!, to[end - 1]!]);
+    return found;
+  }
+
+  #escapedRanges(text: string, [whole, unit]: (typeof ESCAPES)[number]): Array<[number, number]> {
+    const form = whole(text);
+    const found = this.#secretRanges(form);
+    if (found.length === 0) return found;
+    let written = "";
+    const origin: number[] = [];
+    for (let at = 0; at < text.length; at++) {
+      const piece = unit(text, at);
+      written += piece;
+      for (let k = 0; k < piece.length; k++) origin.push(at);
+    }
+    if (written !== form) return [[0, text.length]];
+    return found.map(([start, end]) => [origin[start]!, origin[end - 1]! + 1]);
+  }
+
+  /** `text` with every run of a known secret replaced, as written or percent- or entity-encoded. */
+  known(text: string): string {
+    if (text.length < MIN_LENGTH || (text.length < WINDOW && this.#shortForms.size === 0)) return text;
+    return replaceRanges(text, this.#decodedRanges(text, this.#secretRanges(text)));
+  }
+
+  /** A venue string with every known secret replaced, including one an output's escaping would write back (a line feed as `\n`, `&` as `&amp;`). */
+  venueText(text: string): string {
+    if (this.#windows.size === 0 && this.#shortForms.size === 0) return text;
+    if (!ESCAPABLE.test(text)) return this.known(text);
+    const escaped = ESCAPES.flatMap((output) => this.#escapedRanges(text, output));
+    return replaceRanges(text, [...this.#decodedRanges(text, this.#secretRanges(text)), ...escaped]);
+  }
+
+  /** Whether `value`'s decimal text holds a WINDOW-character run of a secret; a few digits of a short key are still a value. */
+  isSecretNumber(value: number): boolean {
+    if (!this.#numberRuns) return false;
+    const text = String(value);
+    return text.length >= WINDOW && this.#windowRanges(text, []).length > 0;
+  }
+
+  /** `text` with every known secret and any Authorization value replaced by <secret>. */
+  redact(text: string): string {
+    return this.known(text).replace(AUTHORIZATION, `$1${REDACTED}`).replace(SCHEME, `$1 ${REDACTED}`);
+  }
 }

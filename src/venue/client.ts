@@ -4,7 +4,7 @@ import type { AccountConfig, VenueConfig } from "../config/types.js";
 import type { Deadline } from "../util/deadline.js";
 import { authenticator, type Authenticator } from "./auth.js";
 import { PATHS, type Endpoint, type RequestTrace } from "./endpoints.js";
-import type { FieldReporter } from "./fields.js";
+import type { FieldReporter, VenueFields } from "./fields.js";
 import { getBody, type VenuePool } from "./request.js";
 import type { RequestPace } from "./request-pace.js";
 import { readAccountInfo } from "./read-account.js";
@@ -23,6 +23,8 @@ export interface CallContext {
 export interface ClientHooks {
   /** The connection pool every request of the exporter goes through. */
   pool: VenuePool;
+  /** The field readers, through the process's redactor. */
+  fields: VenueFields;
   /** The venue's request budget, when venue.max_requests_per_second sets one. */
   pace?: RequestPace | undefined;
   onAnswer(endpoint: Endpoint, code: string): void;
@@ -43,7 +45,7 @@ export class VenueClient {
   }
 
   async accountInfo(collateralId: string, ctx: CallContext): Promise<AccountInfo> {
-    return this.#read("account_info", { collateralId }, ctx, (walk) => readAccountInfo(walk, collateralId, ctx.invalid));
+    return this.#read("account_info", { collateralId }, ctx, (walk) => readAccountInfo(walk, this.#hooks.fields, collateralId, ctx.invalid));
   }
 
   async activeOrders(ctx: CallContext): Promise<ActiveOrders> {
@@ -62,11 +64,18 @@ export class VenueClient {
   }
 
   async markets(ctx: CallContext): Promise<Market[]> {
-    return this.#read("markets", {}, ctx, (walk) => readMarkets(walk, ctx.invalid));
+    return this.#read("markets", {}, ctx, (walk) => readMarkets(walk, this.#hooks.fields, ctx.invalid));
   }
 
   #readOrders(endpoint: OrderList, query: Record<string, string>, ctx: CallContext, limit: number, budget?: RequestBudget): Promise<Order[]> {
-    return this.#read(endpoint, query, ctx, (walk) => readOrders(walk, endpoint, ctx.invalid), Math.max(this.#venue.maxItems, limit), budget);
+    return this.#read(
+      endpoint,
+      query,
+      ctx,
+      (walk) => readOrders(walk, this.#hooks.fields, endpoint, ctx.invalid),
+      Math.max(this.#venue.maxItems, limit),
+      budget,
+    );
   }
 
   async #read<T>(

@@ -1,7 +1,7 @@
 // Reads the public market list into Markets.
 
 import { VenueError } from "./errors.js";
-import { type FieldReporter, isRecord, readFields, readLabel, readNumber } from "./fields.js";
+import { type FieldReporter, type VenueFields, isRecord, readFields } from "./fields.js";
 import { OVER_CAP_FIELD, type ListWalk } from "./walk.js";
 import { MARKET_SETTINGS, type Market } from "./snapshot.js";
 
@@ -18,10 +18,10 @@ export const MARKET_FIELDS = [
   OVER_CAP_FIELD,
 ] as const;
 
-function readMarket(raw: Record<string, unknown>, invalid: FieldReporter): Market | undefined {
-  const id = readLabel(raw.id, "id", invalid);
+function readMarket(raw: Record<string, unknown>, f: VenueFields, invalid: FieldReporter): Market | undefined {
+  const id = f.label(raw.id, "id", invalid);
   if (id === undefined) return undefined;
-  const label = (field: string): string | undefined => readLabel(raw[field], field, invalid);
+  const label = (field: string): string | undefined => f.label(raw[field], field, invalid);
   const settings = isRecord(raw.settings) ? raw.settings : undefined;
   if (settings === undefined) invalid("settings");
   return {
@@ -30,17 +30,17 @@ function readMarket(raw: Record<string, unknown>, invalid: FieldReporter): Marke
     assetId: label("assetId"),
     collateralAssetId: label("collateralAssetId"),
     status: label("status"),
-    settings: readFields(settings ?? {}, MARKET_SETTINGS, readNumber, settings === undefined ? () => undefined : invalid, "settings."),
+    settings: readFields(settings ?? {}, MARKET_SETTINGS, f.number, settings === undefined ? () => undefined : invalid, "settings."),
   };
 }
 
 /** A repeated id keeps its first entry. */
-export async function readMarkets(walk: ListWalk, invalid: FieldReporter): Promise<Market[]> {
+export async function readMarkets(walk: ListWalk, f: VenueFields, invalid: FieldReporter): Promise<Market[]> {
   const markets: Market[] = [];
   const seen = new Set<string>();
   const walked = await walk(undefined, invalid, (raw) => {
     if (!isRecord(raw)) return invalid("[]");
-    const market = readMarket(raw, invalid);
+    const market = readMarket(raw, f, invalid);
     if (market === undefined) return;
     if (seen.has(market.id)) return invalid("id");
     seen.add(market.id);

@@ -2,19 +2,7 @@
 
 import { createHash } from "node:crypto";
 import { VenueError } from "./errors.js";
-import {
-  type FieldReporter,
-  UNSET_PREFIX,
-  exactFields,
-  isRecord,
-  isUnset,
-  readField,
-  readFlag,
-  readId,
-  readLabel,
-  readNumber,
-  readTimestampSeconds,
-} from "./fields.js";
+import { type FieldReporter, UNSET_PREFIX, type VenueFields, isRecord, readField, readFlag } from "./fields.js";
 import { ORDER_FLAGS, ORDER_NUMBERS, type Order } from "./snapshot.js";
 import { OVER_CAP_FIELD, type ListWalk } from "./walk.js";
 
@@ -39,8 +27,8 @@ export const HISTORY_ORDER_FIELDS = ORDER_FIELDS.filter((f) => !HISTORY_UNUSED.h
 export const MAX_ORDER_ID_LENGTH = 128;
 
 /** An order id, or a longer one's SHA-256: ids are only compared, and thousands of seen ids are kept. */
-export function readOrderId(value: unknown): string | undefined {
-  const id = readId(value);
+export function readOrderId(value: unknown, f: VenueFields): string | undefined {
+  const id = f.id(value);
   return id !== undefined && id.length > MAX_ORDER_ID_LENGTH ? `sha256:${createHash("sha256").update(id).digest("base64url")}` : id;
 }
 
@@ -48,14 +36,14 @@ export type OrderList = "orders_active" | "orders_history";
 
 type LabelReader = (value: unknown, field: string) => string | undefined;
 
-/** readLabel, each distinct string read once per body: a list's orders repeat a few markets, sides and statuses. */
-function labelReader(invalid: FieldReporter): LabelReader {
+/** VenueFields.label, each distinct string read once per body: a list's orders repeat a few markets, sides and statuses. */
+function labelReader(f: VenueFields, invalid: FieldReporter): LabelReader {
   const read = new Map<string, string>();
   return (value, field) => {
     const known = typeof value === "string" ? read.get(value) : undefined;
     if (known !== undefined) return known;
     let reported = false;
-    const text = readLabel(value, field, (name, count) => {
+    const text = f.label(value, field, (name, count) => {
       reported = true;
       invalid(name, count);
     });
@@ -65,9 +53,9 @@ function labelReader(invalid: FieldReporter): LabelReader {
 }
 
 /** Every field is read tolerantly, as the reference does not say which are required; an empty rejection code is no rejection. */
-function readOrder(raw: Record<string, unknown>, invalid: FieldReporter, label: LabelReader, list: OrderList): Order {
-  const createdAt = readTimestampSeconds(raw.createdAt);
-  if (createdAt === undefined) invalid(isUnset(raw.createdAt) ? `${UNSET_PREFIX}createdAt` : "createdAt");
+function readOrder(raw: Record<string, unknown>, f: VenueFields, invalid: FieldReporter, label: LabelReader, list: OrderList): Order {
+  const createdAt = f.timestampSeconds(raw.createdAt);
+  if (createdAt === undefined) invalid(f.isUnset(raw.createdAt) ? `${UNSET_PREFIX}createdAt` : "createdAt");
   let rejectionCode: string | undefined;
   const rejection = raw.rejectionReason;
   if (rejection !== undefined && rejection !== null && !(isRecord(rejection) && (rejection.code === "" || rejection.code === null))) {
@@ -75,7 +63,7 @@ function readOrder(raw: Record<string, unknown>, invalid: FieldReporter, label: 
     else invalid("rejectionReason.code");
   }
   const order: Order = {
-    id: readOrderId(raw.id),
+    id: readOrderId(raw.id, f),
     marketId: label(raw.marketId, "marketId"),
     type: label(raw.type, "type"),
     side: label(raw.side, "side"),
@@ -90,20 +78,20 @@ function readOrder(raw: Record<string, unknown>, invalid: FieldReporter, label: 
     isPendingExpiration: readField(raw, "isPendingExpiration", readFlag, invalid),
     isPendingCancellation: readField(raw, "isPendingCancellation", readFlag, invalid),
     isPendingRejection: readField(raw, "isPendingRejection", readFlag, invalid),
-    price: readField(raw, "price", readNumber, invalid),
-    quantity: readField(raw, "quantity", readNumber, invalid),
-    quantityLocked: readField(raw, "quantityLocked", readNumber, invalid),
-    quantityFilled: readField(raw, "quantityFilled", readNumber, invalid),
-    exact: exactFields(raw, ORDER_NUMBERS),
+    price: readField(raw, "price", f.number, invalid),
+    quantity: readField(raw, "quantity", f.number, invalid),
+    quantityLocked: readField(raw, "quantityLocked", f.number, invalid),
+    quantityFilled: readField(raw, "quantityFilled", f.number, invalid),
+    exact: f.exact(raw, ORDER_NUMBERS),
   };
 }
 
 /** Reads each order as it is parsed, so the JSON of thousands of orders never lives at once. */
-export async function readOrders(walk: ListWalk, endpoint: OrderList, invalid: FieldReporter): Promise<Order[]> {
+export async function readOrders(walk: ListWalk, f: VenueFields, endpoint: OrderList, invalid: FieldReporter): Promise<Order[]> {
   const orders: Order[] = [];
-  const label = labelReader(invalid);
+  const label = labelReader(f, invalid);
   const walked = await walk(undefined, invalid, (raw) => {
-    if (isRecord(raw)) orders.push(readOrder(raw, invalid, label, endpoint));
+    if (isRecord(raw)) orders.push(readOrder(raw, f, invalid, label, endpoint));
     else invalid("[]");
   });
   if (!Array.isArray(walked.root)) throw new VenueError("invalid_schema", `${endpoint}: expected a JSON array of orders`);

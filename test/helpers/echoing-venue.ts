@@ -9,6 +9,7 @@ import { SelfMetrics } from "../../src/metrics/self.js";
 import { startService } from "../../src/lifecycle.js";
 import { WINDOW } from "../../src/util/redact.js";
 import { HISTORY, order, position, startTinyVenue } from "./tiny-venue.js";
+import { redactor } from "./redactor.js";
 
 /** Each way a venue may echo `secret`: whole, a 12-character run inside other text, with a suffix. */
 function echoes(secret: string): string[] {
@@ -72,7 +73,7 @@ export async function echoedEverywhere(
     },
   });
   const built = config(venue.url);
-  const service = await startService(built, createLogger("debug", sink), { self: new SelfMetrics({ defaultMetrics: false }) });
+  const service = await startService(built, createLogger("debug", sink, [], "json", redactor), { redactor, self: new SelfMetrics({ defaultMetrics: false }) });
   try {
     const paths = ["/metrics", ...built.accounts.flatMap((a) => [`/probe?target=${a.name}`, `/probe?target=${a.name}&debug=true`]), "/"];
     for (const path of paths) seen.push(await (await fetch(new URL(path, service.server.url))).text());

@@ -14,6 +14,7 @@ import { readAccountInfo } from "../../src/venue/read-account.js";
 import { readMarkets } from "../../src/venue/read-markets.js";
 import { readOrders } from "../../src/venue/read-orders.js";
 import type { ListWalk } from "../../src/venue/walk.js";
+import { fields } from "./redactor.js";
 
 export function fixture(name: string): unknown {
   return JSON.parse(readFileSync(new URL(`../fixtures/${name}`, import.meta.url), "utf8")) as unknown;
@@ -69,10 +70,12 @@ export async function scrapeFromFixtures(c: FixtureCase): Promise<{ scrape: Scra
       ? [outcome(endpoint, endpoint === "markets" ? undefined : c.account), await parse(objectWalk(fixture(source)))]
       : [outcome(endpoint, endpoint === "markets" ? undefined : c.account, source.fail), undefined];
 
-  const infos = await Promise.all(c.accountInfos.map(([id, source]) => read("account_info", source, (w) => readAccountInfo(w, id, reporter("account_info")))));
-  const [activeOutcome, active] = await read("orders_active", c.active, (w) => readOrders(w, "orders_active", reporter("orders_active")));
-  const [historyOutcome, history] = await read("orders_history", c.history, (w) => readOrders(w, "orders_history", reporter("orders_history")));
-  const [marketsOutcome, markets] = await read("markets", c.markets, (w) => readMarkets(w, reporter("markets")));
+  const infos = await Promise.all(
+    c.accountInfos.map(([id, source]) => read("account_info", source, (w) => readAccountInfo(w, fields, id, reporter("account_info")))),
+  );
+  const [activeOutcome, active] = await read("orders_active", c.active, (w) => readOrders(w, fields, "orders_active", reporter("orders_active")));
+  const [historyOutcome, history] = await read("orders_history", c.history, (w) => readOrders(w, fields, "orders_history", reporter("orders_history")));
+  const [marketsOutcome, markets] = await read("markets", c.markets, (w) => readMarkets(w, fields, reporter("markets")));
   const infoFailure = infos.find(([o]) => !o.ok)?.[0].reason;
   const activeOrders = active === undefined ? undefined : { orders: active, limit: c.activeLimit ?? 1000 };
   const orderHistory = history === undefined ? undefined : { orders: history, truncated: false, askNext: 1, anomalies: {} };
