@@ -131,16 +131,16 @@ export class ConfigFile {
       const thresholds = this.#thresholds(at("thresholds"), defaults, problems);
       const [raw, secret] = [parsedAuth as Record<string, string>, AUTH_SCHEMES[parsedAuth?.type ?? "none"].secret ?? ""];
       const step =
-        <T>(run: (where: string) => T) =>
+        <T>(run: () => T) =>
         () =>
-          problems.collect(at("auth"), () => run(`${key}.auth`), undefined);
+          problems.collect(at("auth"), run, undefined);
       const auth =
         parsedAuth &&
         authOf(
           parsedAuth.type,
-          step((where) => parseHeaderName(raw.header_name, `${where}.header_name`)),
-          step((where) => parseHeaderValue(raw.username, `${where}.username`)),
-          step((where) => secretOf(raw, secret, `${where}.${secret}`, env, this.baseDir)),
+          step(() => parseHeaderName(raw.header_name, `${key}.auth.header_name`)),
+          step(() => parseHeaderValue(raw.username, `${key}.auth.username`)),
+          step(() => secretOf(raw, secret, `${key}.auth.${secret}`, env, this.baseDir)),
         );
       if (auth === undefined || headers === undefined || thresholds === undefined || problems.size > before) return [];
       return [{ name, collateralIds, auth, headers, thresholds }];

@@ -52,7 +52,6 @@ function number(pattern: RegExp, expected: string, ok: (n: number) => boolean): 
 
 export const wholeNumber = (min: number, max: number, expected: string) => number(/^\d+$/, expected, (n) => Number.isSafeInteger(n) && n >= min && n <= max);
 
-/** A whole number from 0 to `max`; 0 means no limit. */
 export const countOrZero = (max: number) => wholeNumber(0, max, `a whole number from 0 (no limit) to ${max}`);
 
 export const positiveInt = (max: number) => wholeNumber(1, max, `a whole number from 1 to ${max}`);

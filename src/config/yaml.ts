@@ -82,8 +82,7 @@ import("node:worker_threads").then(async ({ parentPort, workerData }) => {
 
 /** As `parseYaml`, on a worker thread: a 1 MiB file takes about 2 s to parse, which a reload must not hold the event loop for. */
 export async function parseYamlAside(source: string, label: string): Promise<unknown> {
-  const yamlUrl = import.meta.resolve("yaml");
-  const worker = new Worker(PROGRAM, { eval: true, workerData: { yaml: yamlUrl, source } });
+  const worker = new Worker(PROGRAM, { eval: true, workerData: { yaml: import.meta.resolve("yaml"), source } });
   try {
     const [read] = (await once(worker, "message")) as [Read];
     return dataOf(read, label);

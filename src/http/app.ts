@@ -59,8 +59,7 @@ function reachedAddress(req: Request): string {
 
 /** A plain-text answer: our own words, a reload's reason redacted (reloadRoute). */
 function plain(res: Response, status: number, text: string): void {
-  res.status(status).type("text/plain");
-  res.send(`${text}\n`);
+  res.status(status).type("text/plain").send(`${text}\n`);
 }
 
 /** A scrape waits for the venue holding nothing; the exporter takes an answer slot (--web.max-requests) only to make its answer. */
@@ -92,9 +91,7 @@ function pageRoutes(routes: express.Router, exporter: Exporter, telemetryPath: s
     res.set("cache-control", "no-store").type("html").send(statusPageHtml(exporter, telemetryPath));
   });
   // Its own path so a policy of default-src 'self' allows it; it changes only with the version.
-  routes.get(STATUS_CSS_PATH, (_req, res) => {
-    res.set("cache-control", "public, max-age=3600").type("css").send(STATUS_CSS);
-  });
+  routes.get(STATUS_CSS_PATH, (_req, res) => res.set("cache-control", "public, max-age=3600").type("css").send(STATUS_CSS));
   routes.get("/-/healthy", (_req, res) => plain(res, 200, "Healthy"));
   routes.get("/-/ready", (_req, res) => plain(res, 200, "Ready"));
   routes.use("/runbooks", runbooks());
@@ -117,14 +114,11 @@ function discovery(exporter: Exporter, externalUrl: URL | undefined): express.Re
 function scrapeRoutes(routes: express.Router, options: AppOptions, telemetryPath: string): void {
   const { exporter, timeouts } = options;
   // Every account of this shard in one target; the market families once in a fleet, on the shard that owns them.
-  routes.get(telemetryPath, (req, res) => {
-    const marketFamilies = exporter.ownsMarkets();
-    return serveScrape(req, res, timeouts, (deadline) => exporter.metrics(deadline, { marketFamilies }));
-  });
+  routes.get(telemetryPath, (req, res) =>
+    serveScrape(req, res, timeouts, (deadline) => exporter.metrics(deadline, { marketFamilies: exporter.ownsMarkets() })),
+  );
   // The exporter's own metrics alone (blackbox_exporter's /metrics beside /probe): a job that keeps them costs the venue nothing.
-  routes.get("/exporter-metrics", async (_req, res) => {
-    sendMetrics(res, await exporter.ownMetrics());
-  });
+  routes.get("/exporter-metrics", async (_req, res) => sendMetrics(res, await exporter.ownMetrics()));
   routes.get("/sd", discovery(exporter, options.externalUrl));
   routes.get("/probe", async (req, res) => {
     const target = req.query.target;
@@ -133,9 +127,7 @@ function scrapeRoutes(routes: express.Router, options: AppOptions, telemetryPath
     if (typeof target !== "string" || target === "") return plain(res, 400, `target: required (a configured account name, or ${MARKET_TARGET})`);
     const found = probeTarget(options, target);
     if ("refused" in found) return plain(res, 400, found.refused);
-    if (req.query.debug === "true") {
-      return serveScrape(req, res, timeouts, (deadline) => exporter.debug(deadline, found.account), "text/plain; charset=utf-8");
-    }
+    if (req.query.debug === "true") return serveScrape(req, res, timeouts, (deadline) => exporter.debug(deadline, found.account), "text/plain; charset=utf-8");
     const scrape = found.account === undefined ? { accounts: [], marketFamilies: true } : { accounts: [found.account.name], marketFamilies: false };
     await serveScrape(req, res, timeouts, (deadline) => exporter.metrics(deadline, scrape));
   });

@@ -23,8 +23,6 @@ export interface Shared<T> {
 }
 
 export class Entry<T> {
-  /** What the collection depends on (credentials hashed): a reload that changes it starts afresh. */
-  identity: string;
   shared: Shared<T> | undefined;
   /** Per endpoint, until when (performance.now() ms, so a wall clock stepped back never stretches it) the venue asked to be left alone. */
   readonly retryUntil = new Map<Endpoint, number>();
@@ -34,9 +32,8 @@ export class Entry<T> {
   readonly failures = new Map<string, LastFailure>();
   served: T | undefined;
 
-  constructor(identity: string) {
-    this.identity = identity;
-  }
+  /** `identity`: what the collection depends on (credentials hashed); a reload that changes it starts afresh. */
+  constructor(public identity: string) {}
 }
 
 export interface KeptAnswer<M> {

@@ -58,14 +58,9 @@ function parseDecimal(text: string): Decimal | undefined {
   if (int === "" && frac === "") return undefined;
   const exponent = Number(exp);
   if (!(Math.abs(exponent) <= MAX_EXPONENT)) return undefined;
-  let mantissa = BigInt(int + frac);
-  if (sign === "-") mantissa = -mantissa;
-  let scale = frac.length - exponent;
-  if (scale < 0) {
-    mantissa *= 10n ** BigInt(-scale);
-    scale = 0;
-  }
-  return { mantissa, scale };
+  const mantissa = BigInt(sign + int + frac);
+  const scale = frac.length - exponent;
+  return scale < 0 ? { mantissa: mantissa * 10n ** BigInt(-scale), scale: 0 } : { mantissa, scale };
 }
 
 export function significantDigits(text: string): number {

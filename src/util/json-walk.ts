@@ -223,8 +223,7 @@ export async function walkJsonStreamed(bytes: Buffer, options: WalkOptions, each
   if (walk.failure === undefined && !walk.tokenizer.isEnded) walk.tokenizer.end();
   if (walk.failure === undefined && !walk.parser.isEnded) walk.fail(notJson());
   if (walk.failure !== undefined) throw walk.failure;
-  const hasList = listOf(walk.root, options.list) !== undefined;
-  return { root: walk.root, items: hasList ? walk.items + walk.overCap : 0, overCap: walk.overCap };
+  return { root: walk.root, items: listOf(walk.root, options.list) === undefined ? 0 : walk.items + walk.overCap, overCap: walk.overCap };
 }
 
 /** Hands at most `maxItems` of the list's items to `each`; throws JsonWalkError, possibly after handing some out. */

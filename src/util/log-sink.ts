@@ -64,16 +64,15 @@ export class LogSink {
 
   flush(timeoutMs = 1_000): Promise<void> {
     if (this.#failed || this.#stalled || this.#pending <= 0) return Promise.resolve();
-    const destination = this.#destination;
     return new Promise((resolve) => {
       const done = () => {
         clearTimeout(timer);
-        destination.off("drain", done).off("error", done);
+        this.#destination.off("drain", done).off("error", done);
         resolve();
       };
       const timer = setTimeout(done, timeoutMs);
       timer.unref();
-      destination.on("drain", done).on("error", done);
+      this.#destination.on("drain", done).on("error", done);
     });
   }
 }

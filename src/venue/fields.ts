@@ -12,12 +12,6 @@ export type FieldReporter = (field: string, count?: number) => void;
 const DECIMAL_TEXT = /^[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?$/;
 const MAX_NUMBER_TEXT = 400;
 
-export function readField<V>(raw: Record<string, unknown>, field: string, read: (value: unknown) => V | undefined, invalid: FieldReporter): V | undefined {
-  const value = read(raw[field]);
-  if (value === undefined) invalid(field);
-  return value;
-}
-
 export function readFields<K extends string, V>(
   raw: Record<string, unknown>,
   fields: readonly K[],

@@ -8,10 +8,9 @@ export interface RequestBudget {
   left: number;
 }
 
-/** Pages until a short page, the cap, the budget, or a page adding no new id; a page longer than asked is used and
- * skipped past whole. `firstBatch` pages at once (the last read's askNext, which ends in its short page: one more
- * would be 20% more requests, enough to fill venue.max_connections at 300 ms), then 2, 4, 8. Once a page comes
- * back longer than asked, no later offset can be foretold: the rest is read one page at a time. */
+/** Pages until a short page, the cap, the budget, or a page adding no new id; a page longer than asked is used and skipped past whole.
+ * `firstBatch` pages at once (the last read's askNext, which ends in its short page: one more would be 20% more requests, enough to fill
+ * venue.max_connections at 300 ms), then 2, 4, 8. Once a page comes back longer than asked, no later offset can be foretold: the rest is read one page at a time. */
 export async function pageHistory(
   maxOrders: number,
   pageSize: number,

@@ -63,9 +63,7 @@ export async function readAccountInfo(walk: ListWalk, f: VenueFields, collateral
     seen.add(key);
     positions.push(position);
   });
-  if (!isRecord(body)) {
-    throw new VenueError("invalid_schema", "account_info: expected a JSON object");
-  }
+  if (!isRecord(body)) throw new VenueError("invalid_schema", "account_info: expected a JSON object");
   const detailed = Array.isArray(body.positions);
   const count = detailed ? listed : f.number(body.positions);
   const positionCount = count !== undefined && count >= 0 && Number.isInteger(count) ? count : undefined;

@@ -2,7 +2,7 @@
 
 import { createHash } from "node:crypto";
 import { VenueError } from "./errors.js";
-import { type FieldReporter, UNSET_PREFIX, type VenueFields, isRecord, readField, readFlag } from "./fields.js";
+import { type FieldReporter, UNSET_PREFIX, type VenueFields, isRecord, readFields, readFlag } from "./fields.js";
 import { ORDER_FLAGS, ORDER_NUMBERS, type Order } from "./snapshot.js";
 import { OVER_CAP_FIELD, type ListWalk } from "./walk.js";
 
@@ -75,13 +75,8 @@ function readOrder(raw: Record<string, unknown>, f: VenueFields, invalid: FieldR
   if (list === "orders_history") return order;
   return {
     ...order,
-    isPendingExpiration: readField(raw, "isPendingExpiration", readFlag, invalid),
-    isPendingCancellation: readField(raw, "isPendingCancellation", readFlag, invalid),
-    isPendingRejection: readField(raw, "isPendingRejection", readFlag, invalid),
-    price: readField(raw, "price", f.number, invalid),
-    quantity: readField(raw, "quantity", f.number, invalid),
-    quantityLocked: readField(raw, "quantityLocked", f.number, invalid),
-    quantityFilled: readField(raw, "quantityFilled", f.number, invalid),
+    ...readFields(raw, ORDER_FLAGS, readFlag, invalid),
+    ...readFields(raw, ORDER_NUMBERS, f.number, invalid),
     exact: f.exact(raw, ORDER_NUMBERS),
   };
 }

@@ -5,7 +5,7 @@ export class RequestPace {
   readonly #gapMs: number;
   /** performance.now() ms before which the next request may not be sent. */
   #next = 0;
-  readonly #waiting: Array<{ go: () => void }> = [];
+  readonly #waiting: Array<() => void> = [];
   #timer: ReturnType<typeof setTimeout> | undefined;
   readonly #onWait: (ms: number) => void;
 
@@ -24,19 +24,17 @@ export class RequestPace {
       return Promise.resolve();
     }
     const { promise, resolve, reject } = Promise.withResolvers<void>();
-    const waiter = {
-      go: () => {
-        signal.removeEventListener("abort", onAbort);
-        this.#onWait(performance.now() - now);
-        resolve();
-      },
+    const go = () => {
+      signal.removeEventListener("abort", onAbort);
+      this.#onWait(performance.now() - now);
+      resolve();
     };
     const onAbort = () => {
-      this.#waiting.splice(this.#waiting.indexOf(waiter), 1);
+      this.#waiting.splice(this.#waiting.indexOf(go), 1);
       reject(signal.reason);
     };
     signal.addEventListener("abort", onAbort, { once: true });
-    this.#waiting.push(waiter);
+    this.#waiting.push(go);
     this.#schedule();
     return promise;
   }
@@ -49,7 +47,7 @@ export class RequestPace {
         const now = performance.now();
         if (now >= this.#next) {
           this.#next = now + this.#gapMs;
-          this.#waiting.shift()?.go();
+          this.#waiting.shift()?.();
         }
         this.#schedule();
       },

@@ -133,29 +133,21 @@ async function attempt(request: Request, options: GetOptions, where: string): Pr
 }
 
 /** A status past 599, of no class, counts as the server's fault (a 5xx). */
-function reasonForStatus(status: number): FailureReason {
-  if (status >= 300 && status < 400) return "redirect";
-  if (status === 401 || status === 403) return "auth";
-  if (status === 429 || status === 418) return "rate_limited";
-  if (status >= 500) return "http_5xx";
-  return "http_4xx";
-}
-
 function statusFailure(status: number, retryAfter: string | undefined, where: string, options: GetOptions): VenueError {
-  const reason = reasonForStatus(status);
-  const retryAfterSeconds = reason === "rate_limited" ? parseRetryAfter(retryAfter, Date.now(), options.maxRetryAfterSeconds) : undefined;
-  const message = reason === "redirect" ? `${where}: answered ${status}, a redirect, which is never followed` : `${where}: HTTP ${status}`;
-  return new VenueError(reason, message, retryAfterSeconds, status);
+  if (status >= 300 && status < 400) return new VenueError("redirect", `${where}: answered ${status}, a redirect, which is never followed`, undefined, status);
+  const message = `${where}: HTTP ${status}`;
+  if (status === 429 || status === 418) return new VenueError("rate_limited", message, parseRetryAfter(retryAfter, options.maxRetryAfterSeconds), status);
+  return new VenueError(status === 401 || status === 403 ? "auth" : status >= 500 ? "http_5xx" : "http_4xx", message, undefined, status);
 }
 
-/** Seconds to wait from `nowMs` (delta seconds or an HTTP date), capped at `capSeconds`; undefined when the header says nothing usable. */
-function parseRetryAfter(header: string | undefined, nowMs: number, capSeconds: number): number | undefined {
+/** Seconds to wait from now (delta seconds or an HTTP date), capped at `capSeconds`; undefined when the header says nothing usable. */
+function parseRetryAfter(header: string | undefined, capSeconds: number): number | undefined {
   const text = header?.trim() ?? "";
   if (/^\d+$/.test(text)) return Math.min(Number(text), capSeconds);
   if (text.length === 0 || text.length > 64) return undefined;
   const at = Date.parse(text);
   if (Number.isNaN(at)) return undefined;
-  return Math.min(Math.max(0, (at - nowMs) / 1000), capSeconds);
+  return Math.min(Math.max(0, (at - Date.now()) / 1000), capSeconds);
 }
 
 /** The body under `maxBytes` decoded bytes, so a gzip bomb stops there; zlib ends strictly: a body cut short is an error, not a shorter body. */
