@@ -72,11 +72,8 @@ export class ConnectionCap {
 
   /** A request's head is in: not evicted until answered. `bodyIn` is asked again at the deadline: a GET completes after 'request'. */
   began(socket: Socket, readTimeoutMs: number, bodyIn: () => boolean): Connection {
-    let connection = this.#bySocket.get(socket);
-    if (connection === undefined) {
-      connection = { socket, answering: 0 };
-      this.#bySocket.set(socket, connection);
-    }
+    const connection = this.#bySocket.get(socket) ?? { socket, answering: 0 };
+    this.#bySocket.set(socket, connection);
     this.#waiting.delete(connection);
     connection.answering++;
     clearTimeout(connection.reading);

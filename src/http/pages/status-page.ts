@@ -211,9 +211,7 @@ function noDistance(a: AccountStatus, c: CollateralStatus): string {
 
 function nearestCell(a: AccountStatus, c: CollateralStatus): Html {
   const n = c.nearest;
-  if (n === undefined) {
-    return html`<td class="none">${noDistance(a, c)}${positionCount(c)}</td>`;
-  }
+  if (n === undefined) return html`<td class="none">${noDistance(a, c)}${positionCount(c)}</td>`;
   const t = a.thresholds;
   const words =
     n.distance < 0

@@ -86,7 +86,6 @@ export function basicAuth(
   const good = new Map<string, true>();
   const failed = new Map<string, number>();
   const queue = new CheckQueue<boolean>(new AddressStandings(now));
-  const { standings } = queue;
   const compare = options.compare ?? new BcryptWorker().compare;
   const inFlight = new Map<string, Promise<boolean>>();
 
@@ -114,11 +113,11 @@ export function basicAuth(
       (ok) => {
         if (!ok) {
           setNewest(failed, digest, now() + FAILED_TTL_MS, FAILED_ENTRIES);
-          standings.add(group, "failures");
+          queue.standings.add(group, "failures");
           return deny(res);
         }
         setNewest(good, digest, true, GOOD_ENTRIES);
-        standings.succeeded(group);
+        queue.standings.succeeded(group);
         next();
       },
       (error: unknown) => (error instanceof CheckRefusedError ? busy(res) : deny(res)),
