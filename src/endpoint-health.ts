@@ -40,8 +40,9 @@ function suppressed(held: number): { suppressed?: number } {
 
 export class EndpointHealth {
   /** Where the health of each endpoint and account is kept, in the account's entry. */
-  readonly #redactor: Redactor;
   readonly #store: AccountStore;
+  /** The process's one redactor: a failure's message is kept for the page redacted. */
+  readonly #redactor: Redactor;
   /** One line a minute per kind: an endpoint failing for one account usually fails for all, and so does bad paging. */
   readonly #lines = new LineRateLimit();
   readonly #logger: Logger;

@@ -20,8 +20,14 @@ type Fields = Record<string, unknown>;
 
 const isObject = (value: unknown): value is Fields => typeof value === "object" && value !== null && !Array.isArray(value);
 
+const LEVEL_WORDS: ReadonlyArray<[number, string]> = [
+  [50, "ERROR"],
+  [40, "WARN"],
+  [30, "INFO"],
+];
+
 /** pino's level numbers as slog's words; pino's trace and fatal, which the exporter does not use, as their neighbours. */
-const levelWord = (level: number): string => (level >= 50 ? "ERROR" : level >= 40 ? "WARN" : level >= 30 ? "INFO" : "DEBUG");
+const levelWord = (level: number): string => LEVEL_WORDS.find(([from]) => level >= from)?.[1] ?? "DEBUG";
 
 /** `fields` with the credential fields and the secret headers of a `headers` object replaced, here and one object down. */
 function censor(fields: Fields, secret: ReadonlySet<string>, nested = false, isSecret = (key: string) => SECRET_FIELDS.has(key)): Fields {

@@ -6,6 +6,7 @@ import { libraryErrorText } from "../src/util/error-text.js";
 import { ListenError } from "../src/http/server.js";
 import { createLogger } from "../src/log.js";
 import { startService } from "../src/lifecycle.js";
+import { Redactor } from "../src/util/redact.js";
 import { startSimulator } from "./simulator/server.js";
 
 const DEMO_KEY = "demo-key";
@@ -26,8 +27,10 @@ async function demo(): Promise<void> {
     },
     undefined,
   ).config;
-  const logger = createLogger(config.logLevel);
-  const { server, close } = await startService(config, logger);
+  // One redactor for the log and the service, as the exporter's command keeps: the demo's key never reaches a log line.
+  const redactor = new Redactor();
+  const logger = createLogger(config.logLevel, undefined, [], "json", redactor);
+  const { server, close } = await startService(config, logger, { redactor });
   process.stdout.write(`simulated venue: ${venue.url}\nexporter:        ${server.url}\nopen ${server.url}metrics  (Ctrl-C stops both)\n`);
   const stop = () => void Promise.all([close(1000), venue.close()]).then(() => process.exit(0));
   process.once("SIGINT", stop);
