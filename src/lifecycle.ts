@@ -29,25 +29,16 @@ function redactSecretsOf(redactor: Redactor, config: Config): () => void {
 /** `run` one at a time: a call while one runs waits for it, and every call made meanwhile is served by one run after
  * it (which reads the files as they are by then), each answered with the outcome of the run that served it. */
 function oneAtATime(run: () => Promise<void>): () => Promise<void> {
-  let running: Promise<void> | undefined;
+  let running = Promise.resolve();
   let next: Promise<void> | undefined;
-  const start = (): Promise<void> => {
-    const started = run().finally(() => {
-      if (running === started) running = undefined;
-    });
-    running = started;
-    return started;
-  };
-  return () => {
-    if (running === undefined) return start();
-    next ??= running
+  return () =>
+    (next ??= running
       .catch(() => undefined)
       .then(() => {
         next = undefined;
-        return start();
-      });
-    return next;
-  };
+        running = run();
+        return running;
+      }));
 }
 
 export interface Service {

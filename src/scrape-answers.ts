@@ -3,7 +3,7 @@
 import type { Logger } from "pino";
 import { AccountStore, type KeptAnswer } from "./scrape/account-store.js";
 import type { ScrapeResult } from "./scrape/result.js";
-import { Scraper, type ScrapeOptions } from "./scrape/scraper.js";
+import { Scraper, type ScraperHooks, type ScrapeOptions } from "./scrape/scraper.js";
 import type { AccountConfig, Config } from "./config/types.js";
 import { debugReport } from "./debug-report.js";
 import { COLLECTORS } from "./collectors/index.js";
@@ -57,6 +57,7 @@ export class Exporter {
   readonly #pace: RequestPace | undefined;
   readonly #now: () => number;
   readonly #collectorOutputs = new Map<Collector, CollectorOutput>();
+  readonly #hooks: ScraperHooks;
 
   constructor(config: Config, logger: Logger, self: SelfMetrics = new SelfMetrics(), now: () => number = Date.now, redactor = new Redactor()) {
     this.self = self;
@@ -75,33 +76,25 @@ export class Exporter {
     this.#collectionPlaces = new Places(perSecond > 0 ? Math.min(maxConnections, Math.ceil(perSecond)) : maxConnections);
     this.#answerSlots = new Places(config.scrape.maxInFlight === 0 ? Number.POSITIVE_INFINITY : config.scrape.maxInFlight);
     this.self.venueBudget(perSecond);
-    this.#scraper = this.#scraperFor(config);
-  }
-
-  #scraperFor(config: Config): Scraper {
-    return new Scraper(
-      config,
-      {
-        pool: this.#pool,
-        fields: this.#fields,
-        pace: this.#pace,
-        places: this.#collectionPlaces,
-        onAnswer: (endpoint, code) => this.self.requests.inc({ endpoint, code }),
-        onInvalidFields: (endpoint, counts) => this.self.invalidFields(endpoint, counts),
-        onOutcome: (outcome) => this.health.record(outcome),
-        onHistory: (account, history) => this.health.paging(account, history),
-        onOrdersFolded: (family, orders) => this.self.orderOutcomesFolded(family, orders),
-        collectionSeconds: this.#collectionSeconds,
-      },
-      this.#now,
-      this.store,
-    );
+    this.#hooks = {
+      pool: this.#pool,
+      fields: this.#fields,
+      pace: this.#pace,
+      places: this.#collectionPlaces,
+      onAnswer: (endpoint, code) => this.self.requests.inc({ endpoint, code }),
+      onInvalidFields: (endpoint, counts) => this.self.invalidFields(endpoint, counts),
+      onOutcome: (outcome) => this.health.record(outcome),
+      onHistory: (account, history) => this.health.paging(account, history),
+      onOrdersFolded: (family, orders) => this.self.orderOutcomesFolded(family, orders),
+      collectionSeconds: this.#collectionSeconds,
+    };
+    this.#scraper = new Scraper(config, this.#hooks, now, this.store);
   }
 
   /** Serves `config` from the next scrape on; scrapes in flight finish with the old one, and the promise resolves when they have. */
   reload(config: Config): Promise<void> {
     const retired = this.#scraper;
-    this.#scraper = this.#scraperFor(config);
+    this.#scraper = new Scraper(config, this.#hooks, this.#now, this.store);
     this.#config = config;
     return retired.settled();
   }

@@ -152,8 +152,7 @@ async function listenOn(app: express.Express, target: ListenTarget, options: Lis
       if (req.complete) cap.read(connection);
     });
   });
-  if ("fd" in target) server.listen({ fd: target.fd });
-  else server.listen(target.port, target.host);
+  server.listen(target);
   await once(server, "listening").catch((error: unknown) => {
     // Node's words name no address for a name that does not resolve, and say only EINVAL for a descriptor that is no socket.
     if (!("fd" in target)) throw new ListenError(addressText(target.host, target.port), error);
@@ -164,18 +163,17 @@ async function listenOn(app: express.Express, target: ListenTarget, options: Lis
     url: boundUrl(server.address()!, tls === undefined ? "http" : "https"),
     close: (graceMs = 10_000) =>
       new Promise<void>((resolve) => {
-        const closeIdle = (): void => server.closeIdleConnections();
         const force = setTimeout(() => {
           server.closeAllConnections();
           cap.destroyAll();
         }, graceMs);
-        const sweep = setInterval(closeIdle, 25);
+        const sweep = setInterval(() => server.closeIdleConnections(), 25);
         server.close(() => {
           clearTimeout(force);
           clearInterval(sweep);
           resolve();
         });
-        closeIdle();
+        server.closeIdleConnections();
       }),
   };
 }
@@ -192,12 +190,6 @@ export async function listenAll(app: express.Express, targets: readonly ListenTa
   }
   const first = servers[0];
   if (first === undefined) throw new Error("nothing to listen on");
-  return {
-    server: first.server,
-    url: first.url,
-    urls: servers.map((s) => s.url),
-    close: async (graceMs) => {
-      await Promise.all(servers.map((s) => s.close(graceMs)));
-    },
-  };
+  const close = async (graceMs?: number) => void (await Promise.all(servers.map((s) => s.close(graceMs))));
+  return { ...first, urls: servers.map((s) => s.url), close };
 }

@@ -1,5 +1,6 @@
 // Reads an account-info body, in either of its two shapes, into an AccountInfo.
 
+import { wellFormedLabel } from "../util/label-text.js";
 import { VenueError } from "./errors.js";
 import { type FieldReporter, UNSET_PREFIX, type VenueFields, isRecord, readFields } from "./fields.js";
 import { ACCOUNT_NUMBERS, type AccountInfo, POSITION_NUMBERS, type Position } from "./snapshot.js";
@@ -40,13 +41,9 @@ function readPosition(raw: unknown, f: VenueFields, invalid: FieldReporter): Pos
 
 /** A position's direction in any case, written upper case ("long" and "LONG" are one position); one not LONG or SHORT is counted. */
 function readDirection(value: unknown, f: VenueFields, invalid: FieldReporter): string | undefined {
-  let reported = false;
-  const report: FieldReporter = (field, n) => {
-    reported = true;
-    invalid(field, n);
-  };
-  const direction = f.label(value, "positions[].direction", report)?.toUpperCase();
-  if (!reported && direction !== undefined && direction !== "LONG" && direction !== "SHORT") invalid("positions[].direction");
+  const text = f.id(value);
+  const direction = text === undefined ? undefined : wellFormedLabel(text).toUpperCase();
+  if (direction !== "LONG" && direction !== "SHORT") invalid("positions[].direction");
   return direction;
 }
 

@@ -28,9 +28,7 @@ export function runbooks(): express.Router {
     res.type("html").send((await pages()).index);
   });
   // Before /:name, which would take it for an alert; it changes only with the version.
-  router.get(`/${CSS_NAME}`, (_req: Request, res: Response) => {
-    res.set("cache-control", "public, max-age=3600").type("css").send(CSS);
-  });
+  router.get(`/${CSS_NAME}`, (_req: Request, res: Response) => res.set("cache-control", "public, max-age=3600").type("css").send(CSS));
   router.get("/:name", async (req: Request, res: Response) => {
     const html = (await pages()).pages.get(String(req.params.name));
     if (html === undefined) return res.status(404).type("text/plain").send("no runbook for that alert\n");

@@ -41,23 +41,21 @@ export type CollateralStatus = AccountStatus["collaterals"][number];
 
 function samplesOf(families: Family[], name: string): Map<string, number> {
   const family = families.find((f) => f.name === name);
-  return new Map((family?.samples ?? []).map((s) => [s.labels.map((l) => l ?? "").join("\u0000"), s.value]));
+  return new Map((family?.samples ?? []).map((s) => [key(...s.labels), s.value]));
 }
 
-const key = (...labels: string[]) => labels.join("\u0000");
+/** join writes a missing label as "", as the page reads it. */
+const key = (...labels: ReadonlyArray<string | null | undefined>) => labels.join("\u0000");
 
 /** The samples the page reads, each under the series it comes from, made by the collectors that make /metrics. */
 function figuresOf(result: ScrapeResult | undefined) {
   const families = result === undefined ? [] : [...scrapeHealth.collect(result), ...accountCollector.collect(result), ...positionsCollector.collect(result)];
   // The entry each distance is measured from: a merged position's nearer leg's, not its merged average.
   const entries = new Map<string, number | undefined>();
-  if (result !== undefined) eachPosition(result, (labels, p) => entries.set(key(...labels.map((l) => l ?? "")), distanceEntry(p)));
+  if (result !== undefined) eachPosition(result, (labels, p) => entries.set(key(...labels), distanceEntry(p)));
   // Per account and collateral, the positions with a distance: one pass over the family, however many accounts.
   const samples = families.find((f) => f.name === metricName("position", "liquidation_distance_ratio"))?.samples ?? [];
-  const distances = Map.groupBy(
-    samples.map(({ labels, value }) => ({ labels: labels.map((l) => l ?? ""), value })),
-    ({ labels }) => key(labels[0] ?? "", labels[1] ?? ""),
-  );
+  const distances = Map.groupBy(samples, ({ labels }) => key(labels[0], labels[1]));
   return {
     up: samplesOf(families, metricName("up")),
     collectedAt: samplesOf(families, metricName("collection_timestamp_seconds")),
@@ -99,7 +97,7 @@ function collateralStatus(f: ReturnType<typeof figuresOf>, collected: AccountRes
   const noMarginLeft = marginRatio === undefined && totalMargin !== undefined && totalMargin <= 0 && count !== undefined && count > 0;
   /** The distance of the nearest position, between its two prices (trading_position_avg_execution_price and _liquidation_price). */
   const byDistance = (f.distances.get(k) ?? []).sort((x, y) => x.value - y.value);
-  const nearestOf = (n: { labels: string[]; value: number }) => ({
+  const nearestOf = (n: { labels: ReadonlyArray<string | null>; value: number }) => ({
     marketId: n.labels[2] ?? "",
     direction: n.labels[3] ?? "",
     distance: n.value,

@@ -55,11 +55,6 @@ function credentialsOf(header: string | undefined): Credentials | undefined {
   return colon < 0 ? undefined : { user: decoded.slice(0, colon), password: decoded.slice(colon + 1) };
 }
 
-/** A hash no password matches, so an unknown user costs one bcrypt run like a known one. */
-function dummyHash(cost: number): string {
-  return bcrypt.genSaltSync(cost) + bcrypt.encodeBase64(randomBytes(23), 23);
-}
-
 /** Closed after the answer (server.ts): a refused client passes the connection cap again to retry. */
 function refuse(res: express.Response, status: 401 | 429, headers: Record<string, string>, text: string): void {
   res.status(status).set({ ...headers, connection: "close" });
@@ -78,8 +73,10 @@ export function basicAuth(
   const hashes = new Map(Object.entries(users));
   if (hashes.size === 0) return (_req, _res, next) => next();
   const now = Date.now;
-  // At the highest configured cost: with mixed costs no dummy matches all, and this never makes unknown users cheaper.
-  const dummy = dummyHash(Math.max(...[...hashes.values()].map((hash) => bcrypt.getRounds(hash))));
+  // A hash no password matches, so an unknown user costs one bcrypt run like a known one; at the highest configured cost:
+  // with mixed costs no dummy matches all, and this never makes unknown users cheaper.
+  const cost = Math.max(...[...hashes.values()].map((hash) => bcrypt.getRounds(hash)));
+  const dummy = bcrypt.genSaltSync(cost) + bcrypt.encodeBase64(randomBytes(23), 23);
   // Digests keyed per process: the password is not kept, and a memory dump holds no unsalted digest.
   const key = randomBytes(32);
   const digestOf = ({ user, password }: Credentials): string => createHmac("sha256", key).update(user).update("\0").update(password).digest("base64");

@@ -44,8 +44,7 @@ function clientCertRefusal(socket: TLSSocket, { clientAuthType: type, clientAllo
   }
   if ((type === "VerifyClientCertIfGiven" || type === "RequireAndVerifyClientCert") && !socket.authorized) return "unverified";
   const wanted = new Set(sans?.map(canonical));
-  if (sans !== undefined && !subjectAltNames(cert.subjectAltName).some((name) => wanted.has(name))) return "san";
-  return undefined;
+  return sans === undefined || subjectAltNames(cert.subjectAltName).some((name) => wanted.has(name)) ? undefined : "san";
 }
 
 // A digest, so a bad key file is not kept in memory to be compared with.
