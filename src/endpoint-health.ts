@@ -11,21 +11,19 @@ import type { AccountStore, LastFailure } from "./scrape/account-store.js";
 
 /** At most one log line per kind per window: a warning a thousand accounts repeat is one line a minute, not a thousand. */
 export class LineRateLimit {
-  readonly #windowMs: number;
-  readonly #now: () => number;
   readonly #kinds = new Map<string, { writtenAt: number; held: number }>();
 
   /** `now` is monotonic: a wall clock stepped back would hold every line of a kind back until it caught up. */
-  constructor(windowMs = 60_000, now: () => number = () => performance.now()) {
-    this.#windowMs = windowMs;
-    this.#now = now;
-  }
+  constructor(
+    readonly windowMs = 60_000,
+    readonly now: () => number = () => performance.now(),
+  ) {}
 
   /** `undefined` holds a line of `kind` back; a number lets it through and says how many were held back since. */
   take(kind: string): number | undefined {
-    const now = this.#now();
+    const now = this.now();
     const last = this.#kinds.get(kind);
-    if (last !== undefined && now - last.writtenAt < this.#windowMs) {
+    if (last !== undefined && now - last.writtenAt < this.windowMs) {
       last.held += 1;
       return undefined;
     }
@@ -96,10 +94,7 @@ export class EndpointHealth {
     // The anomalies are all in the counter above; only the lines are rate-limited.
     const held = this.#lines.take(now !== "" ? "paging misbehaves" : "paging behaves");
     if (held === undefined) return;
-    if (now !== "") {
-      this.#logger.warn({ account, anomalies: kinds, truncated: history.truncated, ...suppressed(held) }, "venue history paging misbehaves");
-    } else {
-      this.#logger.info({ account, ...suppressed(held) }, "venue history paging behaves again");
-    }
+    if (now !== "") this.#logger.warn({ account, anomalies: kinds, truncated: history.truncated, ...suppressed(held) }, "venue history paging misbehaves");
+    else this.#logger.info({ account, ...suppressed(held) }, "venue history paging behaves again");
   }
 }

@@ -59,13 +59,11 @@ function logfmtValue(text: string): string {
 /** `key=value` pairs for one field: a list of scalars comma-joined, an object's fields (and a list of objects) under `key.`. */
 function logfmtPairs(key: string, value: unknown, out: string[]): void {
   if (value === undefined || typeof value === "function" || typeof value === "symbol") return;
-  if (Array.isArray(value) && value.every((item) => !isObject(item) && !Array.isArray(item))) {
-    out.push(`${key}=${logfmtValue(value.map(scalarText).join(","))}`);
-  } else if (typeof value === "object" && value !== null && !(value instanceof Date) && !(value instanceof Error)) {
+  const scalars = Array.isArray(value) && value.every((item) => !isObject(item) && !Array.isArray(item));
+  if (scalars) out.push(`${key}=${logfmtValue(value.map(scalarText).join(","))}`);
+  else if (typeof value === "object" && value !== null && !(value instanceof Date) && !(value instanceof Error)) {
     for (const [k, v] of Object.entries(value)) logfmtPairs(`${key}.${k}`, v, out);
-  } else {
-    out.push(`${key}=${logfmtValue(scalarText(value))}`);
-  }
+  } else out.push(`${key}=${logfmtValue(scalarText(value))}`);
 }
 
 function logfmtLine(time: string, level: string, msg: string, fields: Fields): string {

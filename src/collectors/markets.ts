@@ -25,17 +25,10 @@ const SETTINGS: Array<[MarketSetting, string, string]> = [
 
 function collect(scrape: ScrapeResult): Family[] {
   const cached = `the public market list is cached up to ${scrape.markets?.maxAgeSeconds ?? 0} s`;
-  const info = gauge(metricName("market", "info"), `Market reference data as labels; the value is always 1 (${cached}).`, [
-    "market_id",
-    "name",
-    "asset_id",
-    "collateral_asset_id",
-  ]);
-  const status = gauge(metricName("market", "status"), `Status of the market as a label (e.g. TRADABLE); the value is always 1 (${cached}).`, [
-    "market_id",
-    "status",
-  ]);
-  const settings = SETTINGS.map(([, suffix, help]) => gauge(metricName("market", suffix), `${help.slice(0, -1)} (${cached}).`, ["market_id"]));
+  const g = (name: string, help: string, labels: string[]) => gauge(metricName("market", name), `${help} (${cached}).`, labels);
+  const info = g("info", "Market reference data as labels; the value is always 1", ["market_id", "name", "asset_id", "collateral_asset_id"]);
+  const status = g("status", "Status of the market as a label (e.g. TRADABLE); the value is always 1", ["market_id", "status"]);
+  const settings = SETTINGS.map(([, suffix, help]) => g(suffix, help.slice(0, -1), ["market_id"]));
   for (const m of (scrape.marketFamilies ? scrape.markets?.markets : undefined) ?? []) {
     addSample(info, [m.id, m.name, m.assetId, m.collateralAssetId], 1);
     addSample(status, [m.id, m.status], 1);

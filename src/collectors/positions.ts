@@ -11,9 +11,7 @@ export const LABELS = ["account", "collateral_id", "market_id", "direction"] as 
 /** Each position of the scrape with its labels (LABELS); a repeat of a market and direction merged into one (`merge`). */
 export function eachPosition(scrape: ScrapeResult, use: (labels: Array<string | undefined>, p: Position) => void): void {
   for (const a of scrape.accounts) {
-    for (const info of a.accountInfos) {
-      for (const p of positionsOf(info)) use([a.account, info.collateralId, p.marketId, p.direction], p);
-    }
+    for (const info of a.accountInfos) for (const p of positionsOf(info)) use([a.account, info.collateralId, p.marketId, p.direction], p);
   }
 }
 
@@ -68,13 +66,11 @@ function merge(a: Position, b: Position): Position {
   const price = flat ? undefined : both ? quotient(add(multiply(sa, pa), multiply(sb, pb)), size) : priced[0]?.avgExecutionPrice;
   const [da, db] = [liquidationDistance(a), liquidationDistance(b)];
   const near = da === undefined || (db !== undefined && db < da) ? b : a;
+  const summed = Object.fromEntries(SUMMED.map((field, i) => [field, sums[i] && toNumber(sums[i])])) as Pick<Position, (typeof SUMMED)[number]>;
   const merged: Position = {
     marketId: a.marketId,
     direction: a.direction,
-    ...(Object.fromEntries(SUMMED.map((field, i) => [field, sums[i] === undefined ? undefined : toNumber(sums[i])])) as Pick<
-      Position,
-      (typeof SUMMED)[number]
-    >),
+    ...summed,
     avgExecutionPrice: price,
     leverage: a.leverage === b.leverage ? a.leverage : undefined,
     liquidationPrice: flat ? undefined : near.liquidationPrice,

@@ -6,7 +6,7 @@ import type { FailureReason } from "../venue/errors.js";
 import { MarginTrend } from "./margin-trend.js";
 import { AccountOrders } from "./order-tally.js";
 import type { AccountResult, MarketsResult, ScrapeResult } from "./result.js";
-import type { Collection } from "./shared-collections.js";
+import type { Shared } from "./shared-collections.js";
 
 export interface LastFailure {
   reason: FailureReason;
@@ -14,12 +14,6 @@ export interface LastFailure {
   /** The failure in our words, as the log writes it ("GET /v1/private/account-info: connection refused (ECONNREFUSED)"). */
   message: string | undefined;
   at: number;
-}
-
-export interface Shared<T> {
-  startedAt: number;
-  collection: Collection<T>;
-  value?: T;
 }
 
 export class Entry<T> {

@@ -9,9 +9,14 @@ export interface Collection<T> {
   partial(): T;
 }
 
-interface Slot<T> {
-  shared: { startedAt: number; collection: Collection<T>; value?: T } | undefined;
+/** A key's collection, in flight (no value yet) or last. */
+export interface Shared<T> {
+  startedAt: number;
+  collection: Collection<T>;
+  value?: T;
 }
+
+type Slot<T> = { shared: Shared<T> | undefined };
 
 /** The slot's collection joined if under way, else one `start(last)` begins (`last`: the one it replaces); the caller
  * serves a fresh one itself. A collection runs under its own deadline (set by `start`), so a scrape that gives up
@@ -19,7 +24,7 @@ interface Slot<T> {
 export function joinOrStart<T>(slot: Slot<T>, now: () => number, deadline: Deadline, start: (last: T | undefined) => Collection<T>): Promise<T> {
   let shared = slot.shared;
   if (shared === undefined || shared.value !== undefined) {
-    const started: NonNullable<Slot<T>["shared"]> = { startedAt: now(), collection: start(shared?.value) };
+    const started: Shared<T> = { startedAt: now(), collection: start(shared?.value) };
     slot.shared = shared = started;
     // `done` never rejects (the runner makes failures outcomes); if it does, joined scrapes get a 500 and the next starts afresh.
     started.collection.done.then(

@@ -45,7 +45,7 @@ export class VenueClient {
   }
 
   async accountInfo(collateralId: string, ctx: CallContext): Promise<AccountInfo> {
-    return this.#read("account_info", { collateralId }, ctx, (walk) => readAccountInfo(walk, this.#hooks.fields, collateralId, ctx.invalid));
+    return this.#read("account_info", { collateralId }, ctx, (walk, f) => readAccountInfo(walk, f, collateralId, ctx.invalid));
   }
 
   async activeOrders(ctx: CallContext): Promise<ActiveOrders> {
@@ -64,25 +64,18 @@ export class VenueClient {
   }
 
   async markets(ctx: CallContext): Promise<Market[]> {
-    return this.#read("markets", {}, ctx, (walk) => readMarkets(walk, this.#hooks.fields, ctx.invalid));
+    return this.#read("markets", {}, ctx, (walk, f) => readMarkets(walk, f, ctx.invalid));
   }
 
   #readOrders(endpoint: OrderList, query: Record<string, string>, ctx: CallContext, limit: number, budget?: RequestBudget): Promise<Order[]> {
-    return this.#read(
-      endpoint,
-      query,
-      ctx,
-      (walk) => readOrders(walk, this.#hooks.fields, endpoint, ctx.invalid),
-      Math.max(this.#venue.maxItems, limit),
-      budget,
-    );
+    return this.#read(endpoint, query, ctx, (walk, f) => readOrders(walk, f, endpoint, ctx.invalid), Math.max(this.#venue.maxItems, limit), budget);
   }
 
   async #read<T>(
     endpoint: Endpoint,
     query: Record<string, string>,
     ctx: CallContext,
-    read: (walk: ListWalk) => Promise<T>,
+    read: (walk: ListWalk, fields: VenueFields) => Promise<T>,
     maxItems = this.#venue.maxItems,
     budget?: RequestBudget,
   ): Promise<T> {
@@ -105,6 +98,6 @@ export class VenueClient {
         ctx.trace?.({ endpoint, target: url.pathname + url.search, headerNames: [...headers.keys()], result: reason ?? code, durationMs });
       },
     });
-    return read(bodyWalk(body, url, { maxItems, signal: ctx.deadline.signal }));
+    return read(bodyWalk(body, url, { maxItems, signal: ctx.deadline.signal }), this.#hooks.fields);
   }
 }

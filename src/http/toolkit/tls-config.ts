@@ -99,9 +99,8 @@ export const tlsServerConfig = z
       const problem = cipherSuiteProblem(name);
       if (problem !== undefined) report(["cipher_suites", i], `${shownName(name)}${problem}`);
     });
-    if (suites.length > 0 && suites.every((name) => TLS13_SUITES.has(name))) {
+    if (suites.length > 0 && suites.every((name) => TLS13_SUITES.has(name)))
       report(["cipher_suites"], "lists only TLS 1.3 suites, which are not configurable (as in Go): list TLS 1.0-1.2 ones or leave the key out");
-    }
     (tls.curve_preferences ?? []).forEach((name, i) => {
       if (!Object.hasOwn(CURVES, name)) report(["curve_preferences", i], `${shownName(name)}unknown curve (one of ${Object.keys(CURVES).join(", ")})`);
     });

@@ -63,10 +63,7 @@ const goDuration = z.union([z.string(), z.number().int()]).transform((value, ctx
 
 // A zero burst would refuse every request, which no one means: it turns the limiter off, as a zero interval does.
 const rateLimit = z
-  .strictObject({
-    interval: goDuration.optional(),
-    burst: z.number().int().min(0).optional(),
-  })
+  .strictObject({ interval: goDuration.optional(), burst: z.number().int().min(0).optional() })
   .transform(({ interval = 0, burst = 0 }) => (interval > 0 && burst > 0 ? { intervalMs: interval, burst } : undefined));
 
 export type RateLimit = NonNullable<z.output<typeof rateLimit>>;
