@@ -5,16 +5,13 @@ import type { Collector } from "../metrics/collector.js";
 import { addSample, counter, distinctSeries, gauge, metricName, type Family } from "../metrics/family.js";
 
 function collect(scrape: ScrapeResult): Family[] {
-  const orders = counter(
-    metricName("orders_total"),
-    "Orders seen with a status for the first time since the exporter started, by market and status; the orders of an account's first collection count 0 (a count).",
-    ["account", "market_id", "status"],
-  );
-  const rejections = counter(
-    metricName("order_rejections_total"),
-    "Orders first seen with a rejection code since the exporter started, by market and code; the orders of an account's first collection count 0 (a count).",
-    ["account", "market_id", "code"],
-  );
+  const since = (what: string) => `since the exporter started, by market and ${what}; the orders of an account's first collection count 0 (a count).`;
+  const orders = counter(metricName("orders_total"), `Orders seen with a status for the first time ${since("status")}`, ["account", "market_id", "status"]);
+  const rejections = counter(metricName("order_rejections_total"), `Orders first seen with a rejection code ${since("code")}`, [
+    "account",
+    "market_id",
+    "code",
+  ]);
   const tracked = gauge(
     metricName("order_ids_tracked"),
     "Order ids the exporter remembers to count each order once, bounded by what the order reads cover (a count).",

@@ -8,16 +8,9 @@ import { addSample, distinctSeries, gauge, metricName, type Family } from "../me
 const LABELS = ["account", "threshold"] as const;
 
 function collect(scrape: ScrapeResult): Family[] {
-  const ratios = gauge(
-    metricName("account", "alert_threshold"),
-    "Alert threshold of the account as a 0-1 ratio, by threshold key (the config file's thresholds: map over the defaults).",
-    LABELS,
-  );
-  const seconds = gauge(
-    metricName("account", "alert_threshold_seconds"),
-    "Alert threshold of the account in seconds, by threshold key (the config file's thresholds: map over the defaults).",
-    LABELS,
-  );
+  const by = "by threshold key (the config file's thresholds: map over the defaults)";
+  const ratios = gauge(metricName("account", "alert_threshold"), `Alert threshold of the account as a 0-1 ratio, ${by}.`, LABELS);
+  const seconds = gauge(metricName("account", "alert_threshold_seconds"), `Alert threshold of the account in seconds, ${by}.`, LABELS);
   for (const a of scrape.accounts) {
     const own = scrape.thresholds?.get(a.account);
     if (own === undefined) continue;

@@ -15,12 +15,8 @@ export function dedupeSeries(families: readonly Family[]): { families: Family[];
   const out = families.map((family) => {
     if (family.unique === true) return family;
     const seen = new Set<string>();
-    const kept = family.samples.filter((sample) => {
-      const key = keyOf(sample.labels);
-      if (seen.has(key)) return false;
-      seen.add(key);
-      return true;
-    });
+    // A key already seen leaves the set's size as it was.
+    const kept = family.samples.filter((sample) => seen.size < seen.add(keyOf(sample.labels)).size);
     duplicates += family.samples.length - kept.length;
     return kept.length === family.samples.length ? family : { ...family, samples: kept };
   });

@@ -51,11 +51,8 @@ function shares(collectors: readonly Collector[], series: readonly number[], max
 /** Over `maxSeries`, series give way in their collectors' turns; `kept` holds outputs made from an input of their own for its next scrape. */
 export function expose(collectors: readonly Collector[], scrape: ScrapeResult, maxSeries: number, kept = new Map<Collector, CollectorOutput>()): Exposition {
   const built = collectors.map((collector) => outputOf(collector, scrape, kept));
-  const room = shares(
-    collectors,
-    built.map((output) => seriesOf(output.families)),
-    maxSeries,
-  );
+  const sizes = built.map((output) => seriesOf(output.families));
+  const room = shares(collectors, sizes, maxSeries);
   const lines: string[] = [];
   let series = 0;
   let dropped = 0;
