@@ -44,7 +44,6 @@ export function isFlat(p: Position): boolean {
 
 const SUMMED = ["size", "marginAmount", "borrowedAmount", "realizedPnl", "maintenanceMargin"] as const;
 
-/** The exact decimal of a field, as the venue wrote it. */
 function decimal(p: Position, field: (typeof SUMMED)[number] | "avgExecutionPrice"): Decimal | undefined {
   const value = p[field];
   const exact = field === "size" || field === "maintenanceMargin" || field === "avgExecutionPrice" ? p.exact?.[field] : undefined;

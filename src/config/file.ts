@@ -148,9 +148,8 @@ export class ConfigFile {
   }
 }
 
-/** Reads a config file; an unreadable file or bad YAML is one line (the rest cannot be read). Its YAML is parsed on a
- * worker thread when the exporter serves (a reload), on this one at start-up, when nothing waits: a worker's memory
- * outlives it by seconds (about 28 MB of idle RSS at 1,000 accounts). */
+/** Reads a config file; an unreadable file or bad YAML is one line (the rest cannot be read). Its YAML is parsed on a worker thread when the exporter serves (a
+ * reload), on this one at start-up, when nothing waits: a worker's memory outlives it by seconds (about 28 MB of idle RSS at 1,000 accounts). */
 export async function readConfigFile(path: string, serving: boolean): Promise<ConfigFile> {
   const text = readText(path, "config file");
   return new ConfigFile(serving ? await parseYamlAside(text, "config file") : parseYaml(text, "config file"), dirname(path));

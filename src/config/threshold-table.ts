@@ -2,9 +2,8 @@
 
 type Spec = { default: number; unit: "ratio" | "seconds"; fires: "above" | "below"; alert: string; series: string; help: string; measure?: string };
 
-// unit: a ratio in (0, 1] is exported in trading_account_alert_threshold, seconds in ..._seconds. fires: the side of it
-// that alerts (of two values the stricter is the lower for above, the higher for below). alert: the shipped rule on `series`
-// (or on `measure` of it).
+// unit: a ratio in (0, 1] is exported in trading_account_alert_threshold, seconds in ..._seconds. fires: the side of it that alerts (of two values the stricter
+// is the lower for above, the higher for below). alert: the shipped rule on `series` (or on `measure` of it).
 export const THRESHOLDS = {
   margin_ratio_warning: {
     default: 0.8,

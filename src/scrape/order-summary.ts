@@ -1,6 +1,5 @@
-// What the order families need of a collection's two order lists, kept in their place until the next collection:
-// rows of label values and numbers in flat arrays, so the garbage collector copies and marks a few arrays, not an
-// object per order or per row.
+// What the order families need of a collection's two order lists, kept in their place until the next collection: rows of label values and numbers in flat
+// arrays, so the garbage collector copies and marks a few arrays, not an object per order or per row.
 
 import { ORDER_FLAGS, type ActiveOrders, type Order, type OrderHistory } from "../venue/snapshot.js";
 import { Aggregate, Groups } from "./group.js";
@@ -19,7 +18,6 @@ export function rowLabels(rows: Rows, r: number, account: string): string[] {
   return labels;
 }
 
-/** Row `r`'s `k`th number. */
 export const rowValue = (rows: Rows, r: number, k: number): number => rows.values[r * rows.stride + k]!;
 
 function rowsOf<T>(groups: Groups<T>, width: number, values: (group: T) => Array<number | undefined>): Rows {

@@ -74,9 +74,8 @@ function bump(orders: AccountOrders, family: OutcomeFamily, marketId: string, ke
   return folded;
 }
 
-/** Counts a collection's orders into `orders`: seen ids are forgotten once two reads in a row miss them, at most
- * 2 × (history_max_orders + active limit) kept. The first complete collection is the baseline (counts 0: no burst on
- * restart); one missing a list changes nothing. */
+/** Counts a collection's orders into `orders`: seen ids are forgotten once two reads in a row miss them, at most 2 × (history_max_orders + active limit) kept.
+ * The first complete collection is the baseline (counts 0: no burst on restart); one missing a list changes nothing. */
 export function observeOrders(
   orders: AccountOrders,
   active: ActiveOrders | undefined,

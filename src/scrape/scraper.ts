@@ -213,9 +213,8 @@ export class Scraper {
     return run;
   }
 
-  /** One account's collection: every endpoint at once, once it holds a place, each part kept as it ends; the history
-   * asks `firstPages` at once, as many as the last read used. A scrape that cannot wait is answered with the parts
-   * done (partial), the others timed out and counted so, once. */
+  /** One account's collection: every endpoint at once, once it holds a place, each part kept as it ends; the history asks `firstPages` at once, as many as the
+   * last read used. A scrape that cannot wait is answered with the parts done (partial), the others timed out and counted so, once. */
   #collectAccount(name: string, entry: AccountEntry, log: CollectionLog, firstPages: number): Collection<AccountResult> {
     const { config, client } = this.#accounts.get(name)!;
     const infos: Array<{ outcome: EndpointOutcome; value: AccountInfo | undefined } | undefined> = config.collateralIds.map(() => undefined);

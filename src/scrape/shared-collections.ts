@@ -18,9 +18,8 @@ export interface Shared<T> {
 
 type Slot<T> = { shared: Shared<T> | undefined };
 
-/** The slot's collection joined if under way, else one `start(last)` begins (`last`: the one it replaces); the caller
- * serves a fresh one itself. A collection runs under its own deadline (set by `start`), so a scrape that gives up
- * first never cuts it short. */
+/** The slot's collection joined if under way, else one `start(last)` begins (`last`: the one it replaces); the caller serves a fresh one itself. A collection
+ * runs under its own deadline (set by `start`), so a scrape that gives up first never cuts it short. */
 export function joinOrStart<T>(slot: Slot<T>, now: () => number, deadline: Deadline, start: (last: T | undefined) => Collection<T>): Promise<T> {
   let shared = slot.shared;
   if (shared === undefined || shared.value !== undefined) {

@@ -19,7 +19,6 @@ export class Places {
     return promise;
   }
 
-  /** The place goes to the first waiter, if any. */
   release(): void {
     const next = this.#waiting.shift();
     if (next !== undefined) next();

@@ -21,7 +21,6 @@ export interface CallContext {
 }
 
 export interface ClientHooks {
-  /** The connection pool every request of the exporter goes through. */
   pool: VenuePool;
   /** The field readers, through the process's redactor. */
   fields: VenueFields;
