@@ -9,6 +9,7 @@ import { echoedEverywhere, leaks } from "./helpers/echoing-venue.js";
 import { createLogger } from "../src/log.js";
 import { authenticator, secretHeaderNames } from "../src/venue/auth.js";
 import { fields, redactor } from "./helpers/redactor.js";
+import { Redactor } from "../src/util/redact.js";
 
 function logged(secretHeaders: readonly string[], object: Record<string, unknown>): string {
   const lines: string[] = [];
@@ -132,5 +133,17 @@ describe("a key with HTML entities, echoed HTML-decoded by the venue", () => {
       }),
       { numRuns: 20 },
     );
+  });
+});
+
+describe("a secret two configurations hold", () => {
+  it("is redacted until the last of them releases it, then forgotten", () => {
+    const own = new Redactor();
+    const secret = "shared-across-reloads-key-31";
+    const [first, second] = [own.hold([secret]), own.hold([secret])];
+    first();
+    expect(own.redact(`echo ${secret}`)).toBe("echo <secret>");
+    second();
+    expect(own.redact(`echo ${secret}`)).toBe(`echo ${secret}`);
   });
 });

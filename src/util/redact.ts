@@ -132,13 +132,13 @@ export class Redactor {
     return () => {
       if (released) return;
       released = true;
-      let gone = false;
+      const before = this.#holders.size;
       for (const value of held) {
         const n = this.#holders.get(value)! - 1;
         if (n === 0) this.#holders.delete(value);
-        gone ||= n === 0;
+        else this.#holders.set(value, n);
       }
-      if (!gone) return;
+      if (this.#holders.size === before) return;
       this.#windows.clear();
       this.#grams.clear();
       this.#shortForms.clear();
