@@ -7,7 +7,7 @@ import { summarizeActive, summarizeHistory } from "../src/scrape/order-summary.j
 import { activeOrders } from "../src/collectors/active-orders.js";
 import { orderHistory } from "../src/collectors/order-history.js";
 import type { Collector } from "../src/metrics/collector.js";
-import { dedupeSeries } from "../src/metrics/dedupe-series.js";
+import { dedupeSeries } from "../src/metrics/exposition.js";
 import { expose } from "../src/metrics/exposition.js";
 import { addSample, distinctSeries, gauge, type Family } from "../src/metrics/family.js";
 import type { Order } from "../src/venue/snapshot.js";

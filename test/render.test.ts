@@ -5,7 +5,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import type { Family } from "../src/metrics/family.js";
-import { dedupeSeries } from "../src/metrics/dedupe-series.js";
+import { dedupeSeries } from "../src/metrics/exposition.js";
 import { render as clientRender } from "./helpers/prometheus-client-render.js";
 import { renderText } from "./helpers/render-text.js";
 import { scrapeFromFixtures, collectFamilies } from "./helpers/fixtures.js";

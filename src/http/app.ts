@@ -33,9 +33,6 @@ export interface AppOptions {
   servedElsewhere?: (name: string) => string | undefined;
 }
 
-/** What a scrape runs: its answer, or a NoAnswerSlot rejection when no answer slot freed within its deadline (a 503). */
-type ScrapeRun = (deadline: Deadline) => Promise<Answer>;
-
 /** Log lines quote at most this much of a request's path: a client chooses its length (up to Node's 16 KiB of headers). */
 export const LOGGED_PATH_CHARS = 100;
 
@@ -63,7 +60,13 @@ function plain(res: Response, status: number, text: string): void {
 }
 
 /** A scrape waits for the venue holding nothing; the exporter takes an answer slot (--web.max-requests) only to make its answer. */
-async function serveScrape(req: Request, res: Response, timeouts: TimeoutPolicy, scrape: ScrapeRun, contentType?: string): Promise<void> {
+async function serveScrape(
+  req: Request,
+  res: Response,
+  timeouts: TimeoutPolicy,
+  scrape: (deadline: Deadline) => Promise<Answer>,
+  contentType?: string,
+): Promise<void> {
   const budget = scrapeBudgetSeconds(req.get("x-prometheus-scrape-timeout-seconds"), timeouts);
   if (typeof budget === "string") return plain(res, 400, budget);
   try {

@@ -2,10 +2,46 @@
 
 import type { ScrapeResult } from "../scrape/result.js";
 import type { Collector } from "./collector.js";
-import type { Family } from "./family.js";
-import { dedupeSeries } from "./dedupe-series.js";
-import { capSeries } from "./series-cap.js";
+import type { Family, Sample } from "./family.js";
 import { renderFamily } from "./text-render.js";
+
+/** An unambiguous key of a sample's labels: each value length-prefixed, an absent one as "-". */
+function keyOf(labels: Sample["labels"]): string {
+  let key = "";
+  for (const value of labels) key += value === null ? "-" : `${value.length}:${value}`;
+  return key;
+}
+
+/** Leaves one series per final label set in each family (two venue strings can still become one label): the first sample of a label set wins; a family without repeats is returned as the same object. */
+export function dedupeSeries(families: readonly Family[]): { families: Family[]; duplicates: number } {
+  let duplicates = 0;
+  const out = families.map((family) => {
+    if (family.unique === true) return family;
+    const seen = new Set<string>();
+    // A key already seen leaves the set's size as it was.
+    const kept = family.samples.filter((sample) => seen.size < seen.add(keyOf(sample.labels)).size);
+    duplicates += family.samples.length - kept.length;
+    return kept.length === family.samples.length ? family : { ...family, samples: kept };
+  });
+  return { families: out, duplicates };
+}
+
+export function capSeries(families: readonly Family[], max: number): { families: Family[]; dropped: number } {
+  const kept: Family[] = [];
+  let room = max;
+  let dropped = 0;
+  for (const family of families) {
+    if (family.samples.length <= room) {
+      kept.push(family);
+      room -= family.samples.length;
+      continue;
+    }
+    dropped += family.samples.length - room;
+    if (room > 0) kept.push({ ...family, samples: family.samples.slice(0, room) });
+    room = 0;
+  }
+  return { families: kept, dropped };
+}
 
 export interface Exposition {
   text: string;

@@ -29,13 +29,6 @@ export async function runEndpoint<T>(endpoint: Endpoint, account: string | undef
 /** Several calls of one endpoint (account-info per collateral) as one outcome: ok only if all were. */
 export function mergeOutcomes(endpoint: Endpoint, account: string, outcomes: EndpointOutcome[]): EndpointOutcome {
   const failed = outcomes.find((o) => !o.ok);
-  return {
-    endpoint,
-    account,
-    ok: failed === undefined,
-    durationSeconds: Math.max(0, ...outcomes.map((o) => o.durationSeconds)),
-    reason: failed?.reason,
-    message: failed?.message,
-    httpStatus: failed?.httpStatus,
-  };
+  const durationSeconds = Math.max(0, ...outcomes.map((o) => o.durationSeconds));
+  return { endpoint, account, ok: failed === undefined, durationSeconds, reason: failed?.reason, message: failed?.message, httpStatus: failed?.httpStatus };
 }

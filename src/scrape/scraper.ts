@@ -65,14 +65,8 @@ function newLog(startedBy: string): CollectionLog {
 }
 
 function timedOut(endpoint: Endpoint, account: string | undefined): EndpointOutcome {
-  return {
-    endpoint,
-    account,
-    ok: false,
-    durationSeconds: 0,
-    reason: "timeout",
-    message: `${endpoint}: the shared collection did not finish before this scrape's deadline`,
-  };
+  const message = `${endpoint}: the shared collection did not finish before this scrape's deadline`;
+  return { endpoint, account, ok: false, durationSeconds: 0, reason: "timeout", message };
 }
 
 export class Scraper {

@@ -22,16 +22,10 @@ function readMarket(raw: Record<string, unknown>, f: VenueFields, invalid: Field
   const id = f.label(raw.id, "id", invalid);
   if (id === undefined) return undefined;
   const label = (field: string): string | undefined => f.label(raw[field], field, invalid);
-  const settings = isRecord(raw.settings) ? raw.settings : undefined;
-  if (settings === undefined) invalid("settings");
-  return {
-    id,
-    name: label("name"),
-    assetId: label("assetId"),
-    collateralAssetId: label("collateralAssetId"),
-    status: label("status"),
-    settings: readFields(settings ?? {}, MARKET_SETTINGS, f.number, settings === undefined ? () => undefined : invalid, "settings."),
-  };
+  const given = isRecord(raw.settings) ? raw.settings : undefined;
+  if (given === undefined) invalid("settings");
+  const settings = readFields(given ?? {}, MARKET_SETTINGS, f.number, given === undefined ? () => undefined : invalid, "settings.");
+  return { id, name: label("name"), assetId: label("assetId"), collateralAssetId: label("collateralAssetId"), status: label("status"), settings };
 }
 
 /** A repeated id keeps its first entry. */

@@ -128,15 +128,13 @@ function collateralStatus(f: ReturnType<typeof figuresOf>, collected: AccountRes
   };
 }
 
-export function statusData(
-  result: ScrapeResult | undefined,
-  shown: readonly Shown[],
-  lastFailure: (endpoint: string, account: string | undefined) => LastFailure | undefined,
-) {
+type LastFailureOf = (endpoint: string, account: string | undefined) => LastFailure | undefined;
+
+export function statusData(result: ScrapeResult | undefined, shown: readonly Shown[], lastFailure: LastFailureOf) {
   const f = figuresOf(result);
   const collected = new Map((result?.accounts ?? []).map((a) => [a.account, a]));
   const endpointsOf = (outcomes: ReadonlyArray<{ endpoint: string }>, account: string | undefined) =>
-    outcomes.map(({ endpoint }) => ({ endpoint, success: f.success.get(key(endpoint, account ?? "")) ?? 0, lastFailure: lastFailure(endpoint, account) }));
+    outcomes.map(({ endpoint }) => ({ endpoint, success: f.success.get(key(endpoint, account)) ?? 0, lastFailure: lastFailure(endpoint, account) }));
   return {
     accounts: shown.map((one) => ({
       name: one.name,

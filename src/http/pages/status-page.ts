@@ -318,7 +318,6 @@ export function statusPage(input: StatusPageInput): string {
   return page.text;
 }
 
-/** What the page reads of the exporter: the accounts it serves, their entries, the endpoints' last failures. */
 export interface PageSource {
   accountNames(): string[];
   account(name: string): { collateralIds: readonly string[]; thresholds: Thresholds } | undefined;
@@ -333,12 +332,6 @@ export function statusPageHtml(exporter: PageSource, telemetryPath: string): str
     return { name, collateralIds: account?.collateralIds ?? [], thresholds: account?.thresholds ?? DEFAULT_THRESHOLDS, trend: exporter.store.get(name)?.trend };
   });
   const result = exporter.store.lastServed(shown.map((a) => a.name));
-  return statusPage({
-    data: statusData(result, shown, (endpoint, account) => exporter.health.lastFailure(endpoint, account)),
-    collected: result !== undefined,
-    version: VERSION,
-    uptimeSeconds: process.uptime(),
-    telemetryPath,
-    now: Date.now(),
-  });
+  const data = statusData(result, shown, (endpoint, account) => exporter.health.lastFailure(endpoint, account));
+  return statusPage({ data, collected: result !== undefined, version: VERSION, uptimeSeconds: process.uptime(), telemetryPath, now: Date.now() });
 }
