@@ -45,16 +45,11 @@ export class Exporter {
   readonly #logger: Logger;
   readonly health: EndpointHealth;
   readonly #pool: VenuePool;
-  readonly #fields: VenueFields;
   readonly store = new AccountStore<KeptAnswer<Made>>("");
   /** A collection is rendered and compressed once however many scrapes it serves: /metrics's and the market target's here, a probe's in its account's entry. */
   readonly #answers: { all: AnswerSlot; markets: AnswerSlot } = { all: { answer: undefined }, markets: { answer: undefined } };
-  readonly #collectionSeconds: number;
   /** Answers made at once (--web.max-requests): the exporter's own work; a scrape waiting for the venue holds none. */
   readonly #answerSlots: Places;
-  /** Collections at the venue at once, and its request budget: kept across reloads with the pool, as the venue sees one exporter. */
-  readonly #collectionPlaces: Places;
-  readonly #pace: RequestPace | undefined;
   readonly #now: () => number;
   readonly #collectorOutputs = new Map<Collector, CollectorOutput>();
   readonly #hooks: ScraperHooks;
@@ -62,31 +57,27 @@ export class Exporter {
   constructor(config: Config, logger: Logger, self: SelfMetrics = new SelfMetrics(), now: () => number = Date.now, redactor = new Redactor()) {
     this.self = self;
     this.redactor = redactor;
-    this.#fields = new VenueFields(redactor);
     this.#logger = logger;
     this.#now = now;
     this.#config = config;
     this.health = new EndpointHealth(this.store, logger, self, now, redactor);
-    // Read at start-up only, as the scrape deadlines it is bounded by: a reload keeps it.
-    this.#collectionSeconds = Math.min(config.scrape.defaultTimeoutSeconds, config.scrape.maxTimeoutSeconds);
     this.#pool = new VenuePool(config.venue.maxConnections, () => this.self.venueConnectionWaits.inc());
     const { maxConnections, maxRequestsPerSecond: perSecond } = config.venue;
-    this.#pace = perSecond > 0 ? new RequestPace(perSecond, (ms) => this.self.venueBudgetWaited(ms)) : undefined;
-    // With a budget, a collection in flight waits for at most about a second of it: its own deadline is not spent in line.
-    this.#collectionPlaces = new Places(perSecond > 0 ? Math.min(maxConnections, Math.ceil(perSecond)) : maxConnections);
     this.#answerSlots = new Places(config.scrape.maxInFlight === 0 ? Number.POSITIVE_INFINITY : config.scrape.maxInFlight);
     this.self.venueBudget(perSecond);
+    // Kept across reloads with the pool, as the venue sees one exporter; the collection deadline is read at start-up only, as the scrape's.
     this.#hooks = {
       pool: this.#pool,
-      fields: this.#fields,
-      pace: this.#pace,
-      places: this.#collectionPlaces,
+      fields: new VenueFields(redactor),
+      pace: perSecond > 0 ? new RequestPace(perSecond, (ms) => this.self.venueBudgetWaited(ms)) : undefined,
+      // With a budget, a collection in flight waits for at most about a second of it: its own deadline is not spent in line.
+      places: new Places(perSecond > 0 ? Math.min(maxConnections, Math.ceil(perSecond)) : maxConnections),
       onAnswer: (endpoint, code) => this.self.requests.inc({ endpoint, code }),
       onInvalidFields: (endpoint, counts) => this.self.invalidFields(endpoint, counts),
       onOutcome: (outcome) => this.health.record(outcome),
       onHistory: (account, history) => this.health.paging(account, history),
       onOrdersFolded: (family, orders) => this.self.orderOutcomesFolded(family, orders),
-      collectionSeconds: this.#collectionSeconds,
+      collectionSeconds: Math.min(config.scrape.defaultTimeoutSeconds, config.scrape.maxTimeoutSeconds),
     };
     this.#scraper = new Scraper(config, this.#hooks, now, this.store);
   }

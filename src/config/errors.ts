@@ -53,7 +53,6 @@ export function keyPath(path: KeyPath): string {
   return path.reduce<string>((out, part) => (typeof part === "number" ? `${out}[${part}]` : out === "" ? String(part) : `${out}.${String(part)}`), "");
 }
 
-/** The value at a key path; undefined past anything that is no object. */
 export function valueAt(data: unknown, path: KeyPath): unknown {
   return path.reduce<unknown>((value, key) => (value !== null && typeof value === "object" ? (value as Record<PropertyKey, unknown>)[key] : undefined), data);
 }

@@ -20,13 +20,11 @@ export interface Loaded {
   warnings: string[];
 }
 
-/** A variable's value, or undefined when it is unset or only whitespace. */
 export function envValue(env: Env, name: string): string | undefined {
   const value = env[name];
   return value === undefined || value.trim() === "" ? undefined : value;
 }
 
-/** A secret from its variable or from the file its *_FILE variable names; exactly one of the two. */
 function readSecret(env: Env, name: string): Secret {
   const [direct, file] = [env[name], env[`${name}_FILE`]];
   if (direct !== undefined && file !== undefined) throw new ConfigError(`${name} and ${name}_FILE: give one, not both`);
@@ -35,7 +33,6 @@ function readSecret(env: Env, name: string): Secret {
   return secretFromFile(file, `${name}_FILE`);
 }
 
-/** The environment's one account, its credential by TRADING_AUTH_TYPE. */
 function envAccount(v: Values, env: Env, problems: Problems): AccountConfig[] {
   const order = (variable: string) => ENV_ORDER + SETTING_LIST.findIndex(([, s]) => s.env === variable);
   const type = v["account.auth_type"];

@@ -90,7 +90,6 @@ export const THRESHOLDS = {
 } as const satisfies Record<string, Spec>;
 
 export type ThresholdKey = keyof typeof THRESHOLDS;
-/** An account's thresholds, every key filled in. */
 export type Thresholds = Readonly<Record<ThresholdKey, number>>;
 
 export const THRESHOLD_KEYS = Object.keys(THRESHOLDS) as ThresholdKey[];

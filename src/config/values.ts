@@ -103,7 +103,6 @@ export function parseBaseUrl(value: unknown, key: string): URL {
   return url;
 }
 
-/** A number of seconds from 0 (exclusive unless `zero`) up to `max`. */
 export const seconds = ({ zero, max }: { zero: boolean; max: number }) =>
   number(/^\d+(\.\d+)?$/, zero ? `a number of seconds from 0 to ${max}` : `a positive number of seconds up to ${max}`, (n) => n <= max && (zero || n > 0));
 
@@ -137,7 +136,6 @@ export function parseAccountName(value: unknown, key: string): string {
   return text;
 }
 
-/** `anyCase`: "WARN" is taken as "warn". */
 export function oneOf<const T extends string>(words: readonly T[], { anyCase = false } = {}): (value: unknown, key: string) => T {
   return (value, key) => {
     const text = typeof value === "string" ? value.trim() : undefined;

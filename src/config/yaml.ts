@@ -108,7 +108,6 @@ function knownKeys(schema: z.ZodType, path: KeyPath, data: unknown): string[] {
   return [];
 }
 
-/** ` (did you mean "word"?)` when `given` is text near one of `words`, else nothing. */
 function didYouMean(given: unknown, words: readonly unknown[]): string {
   const texts = words.filter((w): w is string => typeof w === "string");
   const guess = typeof given === "string" ? meantWord(given, texts) : undefined;

@@ -60,13 +60,7 @@ function plain(res: Response, status: number, text: string): void {
 }
 
 /** A scrape waits for the venue holding nothing; the exporter takes an answer slot (--web.max-requests) only to make its answer. */
-async function serveScrape(
-  req: Request,
-  res: Response,
-  timeouts: TimeoutPolicy,
-  scrape: (deadline: Deadline) => Promise<Answer>,
-  contentType?: string,
-): Promise<void> {
+async function serveScrape(req: Request, res: Response, timeouts: TimeoutPolicy, scrape: (d: Deadline) => Promise<Answer>, contentType?: string) {
   const budget = scrapeBudgetSeconds(req.get("x-prometheus-scrape-timeout-seconds"), timeouts);
   if (typeof budget === "string") return plain(res, 400, budget);
   try {

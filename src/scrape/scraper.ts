@@ -71,15 +71,11 @@ function timedOut(endpoint: Endpoint, account: string | undefined): EndpointOutc
 
 export class Scraper {
   readonly #accounts: Map<string, { config: AccountConfig; client: VenueClient; identity: string }>;
-  readonly #venueIdentity: string;
   readonly #publicClient: VenueClient;
   readonly #hooks: ScraperHooks;
-  readonly #marketsTtlMs: number;
+  readonly #config: Config;
   readonly #store: AccountStore;
-  readonly #minIntervalMs: number;
   readonly #now: () => number;
-  readonly #historyMaxOrders: number;
-  readonly #maxOrderOutcomeSeries: number;
   readonly ownsMarkets: boolean;
   /** Each served account's alert thresholds: one object per configuration, so an answer made with other thresholds is never served again. */
   readonly #thresholds: ReadonlyMap<string, Thresholds>;
@@ -88,20 +84,16 @@ export class Scraper {
   /** Configures `store` for `config`: the entries of accounts it no longer serves go, those whose identity changed start afresh. */
   constructor(config: Config, hooks: ScraperHooks, now: () => number, store: AccountStore) {
     this.#hooks = hooks;
+    this.#config = config;
     this.#store = store;
-    this.#historyMaxOrders = config.venue.historyMaxOrders;
-    this.#maxOrderOutcomeSeries = config.scrape.maxOrderOutcomeSeries;
     this.ownsMarkets = ownsMarkets(config.sharding);
     this.#now = now;
-    this.#marketsTtlMs = config.venue.marketsCacheSeconds * 1000;
-    this.#minIntervalMs = config.scrape.minCollectionIntervalSeconds * 1000;
     this.#publicClient = new VenueClient(config.venue, undefined, hooks);
-    this.#venueIdentity = identityOf(config.venue, undefined);
     this.#accounts = new Map(
       shardAccounts(config).map((a) => [a.name, { config: a, client: new VenueClient(config.venue, a, hooks), identity: identityOf(config.venue, a) }]),
     );
     this.#thresholds = new Map([...this.#accounts].map(([name, a]) => [name, a.config.thresholds]));
-    store.configure(new Map([...this.#accounts].map(([name, a]) => [name, a.identity])), this.#venueIdentity);
+    store.configure(new Map([...this.#accounts].map(([name, a]) => [name, a.identity])), identityOf(config.venue, undefined));
   }
 
   /** Resolves once every collection this scraper started has ended: after a reload, nothing of its configuration runs. */
@@ -145,14 +137,15 @@ export class Scraper {
 
   /** Started less than the minimum interval before the scrape arrived, or since: served again (never across a clock stepped back). */
   #isRecent(startedAt: number, arrivedAt: number): boolean {
-    return this.#minIntervalMs > 0 && this.#now() >= startedAt && arrivedAt - startedAt < this.#minIntervalMs;
+    const minMs = this.#config.scrape.minCollectionIntervalSeconds * 1000;
+    return minMs > 0 && this.#now() >= startedAt && arrivedAt - startedAt < minMs;
   }
 
   /** The public market list: a good read is kept venue.markets_cache_seconds, any read the minimum interval; neither across a clock stepped back. */
   #markets(deadline: Deadline, arrivedAt: number, startedBy: string): Promise<MarketsResult> {
     const cached = (result: MarketsResult) => {
       const age = this.#now() - result.readAt;
-      return result.outcome.ok && age >= 0 && age < this.#marketsTtlMs;
+      return result.outcome.ok && age >= 0 && age < this.#config.venue.marketsCacheSeconds * 1000;
     };
     const last = this.#store.markets.shared;
     if (last?.value !== undefined && (cached(last.value) || this.#isRecent(last.startedAt, arrivedAt))) return Promise.resolve(last.value);
@@ -163,7 +156,7 @@ export class Scraper {
     const count = countOnce(this.#hooks.onOutcome);
     const resultOf = (outcome: EndpointOutcome, markets?: Market[]): MarketsResult => {
       count(outcome);
-      return { outcome, markets, readAt: this.#now(), maxAgeSeconds: this.#marketsTtlMs / 1000 };
+      return { outcome, markets, readAt: this.#now(), maxAgeSeconds: this.#config.venue.marketsCacheSeconds };
     };
     const done = this.#track(
       this.#hooks.places.run(async () => {
@@ -259,7 +252,8 @@ export class Scraper {
         deadline.end();
         if (parts.history?.summary !== undefined) this.#hooks.onHistory(name, parts.history.summary);
         // Counted here, once per collection: scrapes sharing or reusing it see the same counts.
-        const limits = { historyMaxOrders: this.#historyMaxOrders, maxSeries: this.#maxOrderOutcomeSeries, onFolded: this.#hooks.onOrdersFolded };
+        const { venue, scrape } = this.#config;
+        const limits = { historyMaxOrders: venue.historyMaxOrders, maxSeries: scrape.maxOrderOutcomeSeries, onFolded: this.#hooks.onOrdersFolded };
         return resultOf(observeOrders(entry.orders, active, history, limits));
       }),
     );
