@@ -37,26 +37,20 @@ function suppressed(held: number): { suppressed?: number } {
 }
 
 export class EndpointHealth {
-  /** Where the health of each endpoint and account is kept, in the account's entry. */
-  readonly #store: AccountStore;
-  /** The process's one redactor: a failure's message is kept for the page redacted. */
-  readonly #redactor: Redactor;
   /** One line a minute per kind: an endpoint failing for one account usually fails for all, and so does bad paging. */
   readonly #lines = new LineRateLimit();
-  readonly #logger: Logger;
-  readonly #self: SelfMetrics;
-  readonly #now: () => number;
 
-  constructor(store: AccountStore, logger: Logger, self: SelfMetrics, now: () => number, redactor: Redactor) {
-    this.#redactor = redactor;
-    this.#store = store;
-    this.#logger = logger;
-    this.#self = self;
-    this.#now = now;
-  }
+  /** `store` keeps each endpoint's health in its account's entry; a failure's message is kept for the page through `redactor`, the process's one. */
+  constructor(
+    readonly store: AccountStore,
+    readonly logger: Logger,
+    readonly self: SelfMetrics,
+    readonly now: () => number,
+    readonly redactor: Redactor,
+  ) {}
 
   #entry(account: string | undefined) {
-    return account === undefined ? this.#store.markets : this.#store.get(account);
+    return account === undefined ? this.store.markets : this.store.get(account);
   }
 
   lastFailure(endpoint: string, account: string | undefined): LastFailure | undefined {
@@ -65,12 +59,12 @@ export class EndpointHealth {
 
   /** One endpoint call of a collection, once however many scrapes it serves, none included: a late one is a failure too. */
   record(o: EndpointOutcome): void {
-    this.#self.upstreamCall(o.endpoint, o.ok ? undefined : o.reason);
+    this.self.upstreamCall(o.endpoint, o.ok ? undefined : o.reason);
     // An account a reload removed while its collection ran has no entry: its outcome is counted, not kept.
     const entry = this.#entry(o.account);
     if (!o.ok && o.reason !== undefined) {
-      const message = o.message === undefined ? undefined : this.#redactor.redact(o.message);
-      entry?.failures.set(o.endpoint, { reason: o.reason, httpStatus: o.httpStatus, message, at: this.#now() });
+      const message = o.message === undefined ? undefined : this.redactor.redact(o.message);
+      entry?.failures.set(o.endpoint, { reason: o.reason, httpStatus: o.httpStatus, message, at: this.now() });
     }
     const before = entry?.healthy.get(o.endpoint);
     entry?.healthy.set(o.endpoint, o.ok);
@@ -79,22 +73,22 @@ export class EndpointHealth {
     const held = this.#lines.take(`${o.endpoint}\u0000${o.ok ? "recovered" : (o.reason ?? "")}`);
     if (held === undefined) return;
     const fields = { endpoint: o.endpoint, account: o.account, ...suppressed(held) };
-    if (o.ok) this.#logger.info({ ...fields }, "venue endpoint recovered");
-    else this.#logger.warn({ ...fields, reason: o.reason, error: o.message }, "venue endpoint failing");
+    if (o.ok) this.logger.info({ ...fields }, "venue endpoint recovered");
+    else this.logger.warn({ ...fields, reason: o.reason, error: o.message }, "venue endpoint failing");
   }
 
   /** A history read's paging anomalies, as its collection ends. */
   paging(account: string, history: HistorySummary): void {
     const kinds = (Object.keys(history.anomalies) as PagingAnomaly[]).sort();
-    for (const kind of kinds) this.#self.pagingAnomaly(kind, history.anomalies[kind]!);
+    for (const kind of kinds) this.self.pagingAnomaly(kind, history.anomalies[kind]!);
     const now = kinds.join(",");
-    const entry = this.#store.get(account);
+    const entry = this.store.get(account);
     if (entry === undefined || now === entry.paging) return;
     entry.paging = now;
     // The anomalies are all in the counter above; only the lines are rate-limited.
     const held = this.#lines.take(now !== "" ? "paging misbehaves" : "paging behaves");
     if (held === undefined) return;
-    if (now !== "") this.#logger.warn({ account, anomalies: kinds, truncated: history.truncated, ...suppressed(held) }, "venue history paging misbehaves");
-    else this.#logger.info({ account, ...suppressed(held) }, "venue history paging behaves again");
+    if (now !== "") this.logger.warn({ account, anomalies: kinds, truncated: history.truncated, ...suppressed(held) }, "venue history paging misbehaves");
+    else this.logger.info({ account, ...suppressed(held) }, "venue history paging behaves again");
   }
 }

@@ -49,18 +49,15 @@ type Group<T> = { labels: string[]; value: T };
 export class Groups<T> {
   readonly #byKey = new Map<string, Group<T>>();
   readonly #groups: Array<Group<T>> = [];
-  readonly #make: () => T;
 
-  constructor(make: () => T) {
-    this.#make = make;
-  }
+  constructor(readonly make: () => T) {}
 
   get(labels: Array<string | undefined>): T | undefined {
     if (labels.includes(undefined)) return undefined;
     const key = JSON.stringify(labels);
     let group = this.#byKey.get(key);
     if (group === undefined) {
-      group = { labels: labels as string[], value: this.#make() };
+      group = { labels: labels as string[], value: this.make() };
       this.#byKey.set(key, group);
       this.#groups.push(group);
     }

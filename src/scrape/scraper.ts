@@ -72,22 +72,19 @@ function timedOut(endpoint: Endpoint, account: string | undefined): EndpointOutc
 export class Scraper {
   readonly #accounts: Map<string, { config: AccountConfig; client: VenueClient; identity: string }>;
   readonly #publicClient: VenueClient;
-  readonly #hooks: ScraperHooks;
-  readonly #config: Config;
-  readonly #store: AccountStore;
-  readonly #now: () => number;
   readonly ownsMarkets: boolean;
   /** Each served account's alert thresholds: one object per configuration, so an answer made with other thresholds is never served again. */
   readonly #thresholds: ReadonlyMap<string, Thresholds>;
   readonly #running = new Set<Promise<unknown>>();
 
   /** Configures `store` for `config`: the entries of accounts it no longer serves go, those whose identity changed start afresh. */
-  constructor(config: Config, hooks: ScraperHooks, now: () => number, store: AccountStore) {
-    this.#hooks = hooks;
-    this.#config = config;
-    this.#store = store;
+  constructor(
+    readonly config: Config,
+    readonly hooks: ScraperHooks,
+    readonly now: () => number,
+    readonly store: AccountStore,
+  ) {
     this.ownsMarkets = ownsMarkets(config.sharding);
-    this.#now = now;
     this.#publicClient = new VenueClient(config.venue, undefined, hooks);
     this.#accounts = new Map(
       shardAccounts(config).map((a) => [a.name, { config: a, client: new VenueClient(config.venue, a, hooks), identity: identityOf(config.venue, a) }]),
@@ -118,7 +115,7 @@ export class Scraper {
 
   async scrape(deadline: Deadline, options: ScrapeOptions = {}): Promise<ScrapeResult> {
     const names = options.accounts ?? this.accountNames();
-    const collectedAt = this.#now();
+    const collectedAt = this.now();
     const startedBy = options.startedBy ?? "a scrape";
     const [accounts, markets] = await Promise.all([
       Promise.all(names.map((name) => this.#account(name, deadline, collectedAt, startedBy))),
@@ -128,40 +125,40 @@ export class Scraper {
   }
 
   #account(name: string, deadline: Deadline, arrivedAt: number, startedBy: string): Promise<AccountResult> {
-    const entry = this.#store.get(name)!; // the exporter looks a target up in this scraper's names first
+    const entry = this.store.get(name)!; // the exporter looks a target up in this scraper's names first
     const last = entry.shared;
     if (last?.value !== undefined && this.#isRecent(last.startedAt, arrivedAt)) return Promise.resolve(last.value);
     // Only the page count: a closure of the new collection holding the last would keep two an account.
-    return joinOrStart(entry, this.#now, deadline, (value) => this.#collectAccount(name, entry, newLog(startedBy), value?.history?.askNext ?? 1));
+    return joinOrStart(entry, this.now, deadline, (value) => this.#collectAccount(name, entry, newLog(startedBy), value?.history?.askNext ?? 1));
   }
 
   /** Started less than the minimum interval before the scrape arrived, or since: served again (never across a clock stepped back). */
   #isRecent(startedAt: number, arrivedAt: number): boolean {
-    const minMs = this.#config.scrape.minCollectionIntervalSeconds * 1000;
-    return minMs > 0 && this.#now() >= startedAt && arrivedAt - startedAt < minMs;
+    const minMs = this.config.scrape.minCollectionIntervalSeconds * 1000;
+    return minMs > 0 && this.now() >= startedAt && arrivedAt - startedAt < minMs;
   }
 
   /** The public market list: a good read is kept venue.markets_cache_seconds, any read the minimum interval; neither across a clock stepped back. */
   #markets(deadline: Deadline, arrivedAt: number, startedBy: string): Promise<MarketsResult> {
     const cached = (result: MarketsResult) => {
-      const age = this.#now() - result.readAt;
-      return result.outcome.ok && age >= 0 && age < this.#config.venue.marketsCacheSeconds * 1000;
+      const age = this.now() - result.readAt;
+      return result.outcome.ok && age >= 0 && age < this.config.venue.marketsCacheSeconds * 1000;
     };
-    const last = this.#store.markets.shared;
+    const last = this.store.markets.shared;
     if (last?.value !== undefined && (cached(last.value) || this.#isRecent(last.startedAt, arrivedAt))) return Promise.resolve(last.value);
-    return joinOrStart(this.#store.markets, this.#now, deadline, () => this.#collectMarkets(newLog(startedBy)));
+    return joinOrStart(this.store.markets, this.now, deadline, () => this.#collectMarkets(newLog(startedBy)));
   }
 
   #collectMarkets(log: CollectionLog): Collection<MarketsResult> {
-    const count = countOnce(this.#hooks.onOutcome);
+    const count = countOnce(this.hooks.onOutcome);
     const resultOf = (outcome: EndpointOutcome, markets?: Market[]): MarketsResult => {
       count(outcome);
-      return { outcome, markets, readAt: this.#now(), maxAgeSeconds: this.#config.venue.marketsCacheSeconds };
+      return { outcome, markets, readAt: this.now(), maxAgeSeconds: this.config.venue.marketsCacheSeconds };
     };
     const done = this.#track(
-      this.#hooks.places.run(async () => {
-        const deadline = new Deadline(this.#hooks.collectionSeconds);
-        const run = await this.#call("markets", this.#store.markets, undefined, deadline, (ctx) => this.#publicClient.markets(ctx), log);
+      this.hooks.places.run(async () => {
+        const deadline = new Deadline(this.hooks.collectionSeconds);
+        const run = await this.#call("markets", this.store.markets, undefined, deadline, (ctx) => this.#publicClient.markets(ctx), log);
         deadline.end();
         return { ...resultOf(run.outcome, run.value), log };
       }),
@@ -194,7 +191,7 @@ export class Scraper {
       trace: (r: RequestTrace) => log.requests.push(r),
     };
     const run = await runEndpoint(endpoint, account, () => fn(ctx));
-    if (counts.size > 0) this.#hooks.onInvalidFields(endpoint, counts);
+    if (counts.size > 0) this.hooks.onInvalidFields(endpoint, counts);
     const retryAfterSeconds = run.outcome.retryAfterSeconds ?? 0;
     if (retryAfterSeconds > 0) entry.retryUntil.set(endpoint, performance.now() + retryAfterSeconds * 1000);
     return run;
@@ -210,7 +207,7 @@ export class Scraper {
       active?: { outcome: EndpointOutcome; summary: ActiveSummary | undefined };
       history?: { outcome: EndpointOutcome; summary: HistorySummary | undefined };
     } = {};
-    const count = countOnce(this.#hooks.onOutcome);
+    const count = countOnce(this.hooks.onOutcome);
     const resultOf = (orderCounts: OrderCounts | undefined): AccountResult => {
       const info = infos.every((r) => r !== undefined) ? infos.map((r) => r!.outcome) : undefined;
       const outcomes = [
@@ -231,9 +228,9 @@ export class Scraper {
       };
     };
     const done = this.#track(
-      this.#hooks.places.run(async () => {
-        parts.startedAt = this.#now();
-        const deadline = new Deadline(this.#hooks.collectionSeconds);
+      this.hooks.places.run(async () => {
+        parts.startedAt = this.now();
+        const deadline = new Deadline(this.hooks.collectionSeconds);
         const [, active, history] = await Promise.all([
           Promise.all(
             config.collateralIds.map(async (id, i) => {
@@ -250,10 +247,10 @@ export class Scraper {
           }),
         ]);
         deadline.end();
-        if (parts.history?.summary !== undefined) this.#hooks.onHistory(name, parts.history.summary);
+        if (parts.history?.summary !== undefined) this.hooks.onHistory(name, parts.history.summary);
         // Counted here, once per collection: scrapes sharing or reusing it see the same counts.
-        const { venue, scrape } = this.#config;
-        const limits = { historyMaxOrders: venue.historyMaxOrders, maxSeries: scrape.maxOrderOutcomeSeries, onFolded: this.#hooks.onOrdersFolded };
+        const { venue, scrape } = this.config;
+        const limits = { historyMaxOrders: venue.historyMaxOrders, maxSeries: scrape.maxOrderOutcomeSeries, onFolded: this.hooks.onOrdersFolded };
         return resultOf(observeOrders(entry.orders, active, history, limits));
       }),
     );

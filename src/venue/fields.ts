@@ -35,18 +35,14 @@ export function readFlag(value: unknown): boolean | undefined {
 
 /** The readers of values a reader keeps, each through the process's redactor: the one redaction point, so no secret reaches a label, a page or a log. */
 export class VenueFields {
-  readonly #redactor: Redactor;
-
-  constructor(redactor: Redactor) {
-    this.#redactor = redactor;
-  }
+  constructor(readonly redactor: Redactor) {}
 
   /** A JSON number or decimal string as a finite double; undefined if its text holds a run of a secret, which a sample would write out. */
   readonly number = (value: unknown): number | undefined => {
     // Number() trims the same white space as trim().
     const decimalText = typeof value === "string" && value.length <= MAX_NUMBER_TEXT && DECIMAL_TEXT.test(value.trim());
     const n = typeof value === "number" || decimalText ? Number(value) : Number.NaN;
-    return Number.isFinite(n) && !this.#redactor.isSecretNumber(n) ? n : undefined;
+    return Number.isFinite(n) && !this.redactor.isSecretNumber(n) ? n : undefined;
   };
 
   /** The decimals of `fields` whose text has more digits than a double keeps; undefined when none (the usual case). */
@@ -55,7 +51,7 @@ export class VenueFields {
     for (const field of fields) {
       const value = raw[field];
       const d = typeof value === "string" && value.length <= MAX_NUMBER_TEXT ? longDecimal(value) : undefined;
-      if (d === undefined || this.#redactor.isSecretNumber(Number(value))) continue;
+      if (d === undefined || this.redactor.isSecretNumber(Number(value))) continue;
       exact ??= {};
       exact[field] = d;
     }
@@ -64,8 +60,8 @@ export class VenueFields {
 
   /** Every venue string the readers keep passes here. */
   id(value: unknown): string | undefined {
-    if (typeof value === "string") return value.length > 0 ? this.#redactor.venueText(value) : undefined;
-    if (typeof value === "number" && Number.isFinite(value)) return this.#redactor.known(String(value));
+    if (typeof value === "string") return value.length > 0 ? this.redactor.venueText(value) : undefined;
+    if (typeof value === "number" && Number.isFinite(value)) return this.redactor.known(String(value));
     return undefined;
   }
 
