@@ -75,9 +75,7 @@ async function main(argv: string[]): Promise<number> {
     { url: root(service.server.url), urls: service.server.urls.map(root), accounts: service.exporter.accountNames(), shard, totalShards, version: VERSION },
     "listening",
   );
-  process.on("SIGHUP", () => {
-    service.reload?.().catch(() => undefined); // logged and counted by reload itself
-  });
+  process.on("SIGHUP", () => void service.reload?.().catch(() => undefined)); // a failure is logged and counted by reload itself
 
   const signal = await new Promise<string>((resolve) => {
     process.once("SIGTERM", () => resolve("SIGTERM"));
@@ -112,14 +110,7 @@ function startFailure(error: unknown): string[] {
   return [`${libraryErrorText(error, "could not start: unexpected error")}; please report it with the output of --version and the command line`];
 }
 
-main(process.argv.slice(2)).then(
-  (code) => exit(code),
-  (error: unknown) => {
-    process.stderr.write(
-      startFailure(error)
-        .map((line) => `trading-exporter: ${line}\n`)
-        .join(""),
-    );
-    process.exit(1);
-  },
-);
+main(process.argv.slice(2)).then(exit, (error: unknown) => {
+  process.stderr.write(startFailure(error).reduce((text, line) => `${text}trading-exporter: ${line}\n`, ""));
+  process.exit(1);
+});

@@ -64,7 +64,7 @@ export class Exporter {
     this.#pool = new VenuePool(config.venue.maxConnections, () => this.self.venueConnectionWaits.inc());
     const { maxConnections, maxRequestsPerSecond: perSecond } = config.venue;
     this.#answerSlots = new Places(config.scrape.maxInFlight === 0 ? Number.POSITIVE_INFINITY : config.scrape.maxInFlight);
-    this.self.venueBudget(perSecond);
+    this.self.venueBudget.set(perSecond);
     // Kept across reloads with the pool, as the venue sees one exporter; the collection deadline is read at start-up only, as the scrape's.
     this.#hooks = {
       pool: this.#pool,

@@ -26,109 +26,95 @@ export const NONCONFORMING_DEFAULTS = [
 /** The `family` label of trading_exporter_order_outcomes_folded_total. */
 const OUTCOME_FAMILY_NAMES: Record<OutcomeFamily, string> = { orders: metricName("orders_total"), rejections: metricName("order_rejections_total") };
 
-type Registered = { registry: Registry };
-const counter = <L extends string = never>(self: Registered, name: string, help: string, labelNames: L[] = []) =>
-  new Counter<L>({ name: metricName("exporter", name), help, labelNames, registers: [self.registry] });
-const gauge = <L extends string = never>(self: Registered, name: string, help: string, labelNames: L[] = []) =>
-  new Gauge<L>({ name: metricName("exporter", name), help, labelNames, registers: [self.registry] });
-
 export class SelfMetrics {
   readonly registry = new Registry();
-  readonly requests = counter(this, "upstream_requests_total", 'Requests sent to the venue, by endpoint and HTTP status ("error" when none came back).', [
+
+  #counter<L extends string = never>(name: string, help: string, labelNames: L[] = []): Counter<L> {
+    return new Counter<L>({ name: metricName("exporter", name), help, labelNames, registers: [this.registry] });
+  }
+
+  #gauge<L extends string = never>(name: string, help: string, labelNames: L[] = []): Gauge<L> {
+    return new Gauge<L>({ name: metricName("exporter", name), help, labelNames, registers: [this.registry] });
+  }
+
+  readonly requests = this.#counter("upstream_requests_total", 'Requests sent to the venue, by endpoint and HTTP status ("error" when none came back).', [
     "endpoint",
     "code",
   ]);
-  readonly #errors = counter(
-    this,
+  readonly #errors = this.#counter(
     "upstream_errors_total",
     "Failed endpoint calls, by endpoint and reason (one per failed collection; scrapes sharing a collection count it once).",
     ["endpoint", "reason"],
   );
-  readonly #calls = counter(
-    this,
+  readonly #calls = this.#counter(
     "upstream_calls_total",
     "Endpoint calls, by endpoint (one per collection as it ends, late ones included; the denominator of upstream_errors_total).",
     ["endpoint"],
   );
-  readonly #invalidFields = counter(
-    this,
+  readonly #invalidFields = this.#counter(
     "invalid_fields_total",
     "Fields the venue sent missing or not as a finite number or expected value, by endpoint and field.",
     ["endpoint", "field"],
   );
-  readonly #unsetFields = counter(
-    this,
+  readonly #unsetFields = this.#counter(
     "unset_fields_total",
     "Fields the venue left unset (absent, null, 0 or negative), by endpoint and field: an order's time leaves it out of oldest/newest figures only, a position's liquidation price its distance only.",
     ["endpoint", "field"],
   );
-  readonly seriesDropped = counter(this, "series_dropped_total", "Series left out of scrapes because they were over the configured series cap (a count).");
-  readonly seriesDuplicated = counter(
-    this,
+  readonly seriesDropped = this.#counter("series_dropped_total", "Series left out of scrapes because they were over the configured series cap (a count).");
+  readonly seriesDuplicated = this.#counter(
     "series_duplicates_dropped_total",
     "Series left out because an earlier series of the same family had the same label set once the venue's strings were made label values (the first one is kept; a count).",
   );
-  readonly #outcomesFolded = counter(
-    this,
+  readonly #outcomesFolded = this.#counter(
     "order_outcomes_folded_total",
     'Orders counted under market_id, status or code "other" because their account already held scrape.max_order_outcome_series order-outcome series, by family (a count).',
     ["family"],
   );
-  readonly #pagingAnomalies = counter(
-    this,
+  readonly #pagingAnomalies = this.#counter(
     "history_paging_anomalies_total",
     "History pages the venue answered against its paging contract, by kind: no_progress (no new order id), overlap (ids already read), more_than_asked (longer than the limit).",
     ["kind"],
   );
-  readonly scrapesRejected = counter(
-    this,
+  readonly scrapesRejected = this.#counter(
     "scrapes_rejected_total",
     "Scrapes answered 503 because no answer slot of --web.max-requests freed within their deadline; waiting for the venue takes none (a count).",
   );
-  readonly #connectionsOpen = gauge(
-    this,
+  readonly #connectionsOpen = this.#gauge(
     "http_connections_open",
     "Connections to the exporter's own HTTP server now open, TLS handshakes included (a count).",
   );
-  readonly #connectionsDropped = counter(
-    this,
+  readonly #connectionsDropped = this.#counter(
     "http_connections_dropped_total",
     "Connections to the exporter's own HTTP server closed early, by reason: cap (refused at the cap, none idle), idle (closed to admit a new one), read_timeout, refused (after a 401, 403 or 429) (a count).",
     ["reason"],
   );
-  readonly #writeTimeouts = counter(
-    this,
+  readonly #writeTimeouts = this.#counter(
     "http_write_timeouts_total",
     "Connections to the exporter's own HTTP server closed because a response was not fully written within web.write_timeout_seconds of its request (a count).",
   );
-  readonly #rateLimited = counter(
-    this,
+  readonly #rateLimited = this.#counter(
     "http_requests_rate_limited_total",
     "Requests to the exporter's own HTTP server answered 429 because the web config's rate_limit was exceeded (a count).",
   );
-  readonly venueConnectionWaits = counter(
-    this,
+  readonly venueConnectionWaits = this.#counter(
     "venue_connection_waits_total",
     "Requests to the venue that waited for a connection because venue.max_connections to its origin were all busy (a count).",
   );
-  readonly #budget = gauge(
-    this,
+  readonly venueBudget = this.#gauge(
     "venue_request_budget_per_second",
     "Requests a second the exporter may send to the venue's origin (venue.max_requests_per_second; 0: no budget). Its use: rate(trading_exporter_upstream_requests_total[1m]) over it.",
   );
-  readonly #budgetWaits = counter(
-    this,
+  readonly #budgetWaits = this.#counter(
     "venue_budget_waits_total",
     "Requests to the venue that waited for their turn in venue.max_requests_per_second (a count).",
   );
-  readonly #budgetWaitSeconds = counter(
-    this,
+  readonly #budgetWaitSeconds = this.#counter(
     "venue_budget_wait_seconds_total",
     "Seconds requests to the venue waited for their turn in venue.max_requests_per_second, all together.",
   );
-  readonly #reloadOk = gauge(this, "config_last_reload_successful", "Whether the last configuration reload succeeded (1) or failed (0); 1 after start-up.");
-  readonly #reloadAt = gauge(
-    this,
+  readonly #reloadOk = this.#gauge("config_last_reload_successful", "Whether the last configuration reload succeeded (1) or failed (0); 1 after start-up.");
+  readonly #reloadAt = this.#gauge(
     "config_last_reload_success_timestamp_seconds",
     "Time of the last successful configuration load, in seconds since the epoch.",
   );
@@ -139,10 +125,8 @@ export class SelfMetrics {
       // `promtool check metrics` fails these: gauges with a counter's suffix, and event-loop utilization named after its type.
       for (const name of NONCONFORMING_DEFAULTS) this.registry.removeSingleMetric(name);
     }
-    gauge(this, "build_info", "Build of the exporter as labels; the value is always 1.", ["version", "revision", "nodejs_version"]).set(
-      { version: VERSION, revision: REVISION, nodejs_version: process.version },
-      1,
-    );
+    const build = { version: VERSION, revision: REVISION, nodejs_version: process.version };
+    this.#gauge("build_info", "Build of the exporter as labels; the value is always 1.", ["version", "revision", "nodejs_version"]).set(build, 1);
     for (const endpoint of ENDPOINTS) for (const field of KNOWN_INVALID_FIELDS[endpoint]) this.#invalidFields.inc({ endpoint, field }, 0);
     for (const endpoint of ["orders_active", "orders_history"] as const) this.#unsetFields.inc({ endpoint, field: "createdAt" }, 0);
     this.#unsetFields.inc({ endpoint: "account_info", field: "positions[].liquidationPrice" }, 0);
@@ -160,10 +144,6 @@ export class SelfMetrics {
   upstreamCall(endpoint: Endpoint, reason: FailureReason | undefined): void {
     this.#calls.inc({ endpoint });
     if (reason !== undefined) this.#errors.inc({ endpoint, reason });
-  }
-
-  venueBudget(perSecond: number): void {
-    this.#budget.set(perSecond);
   }
 
   venueBudgetWaited(ms: number): void {
