@@ -53,22 +53,20 @@ export function marginFigures(info: AccountInfo): { ratio: number | undefined; u
 }
 
 function collect(scrape: ScrapeResult): Family[] {
-  const families = AMOUNTS.map(([name, , help]) => gauge(metricName("account", name), help, LABELS));
-  const positions = gauge(metricName("account", "positions"), "Number of open positions (a count).", LABELS);
-  const maintenance = gauge(
-    metricName("account", "maintenance_margin"),
+  const g = (name: string, help: string) => gauge(metricName("account", name), help, LABELS);
+  const families = AMOUNTS.map(([name, , help]) => g(name, help));
+  const positions = g("positions", "Number of open positions (a count).");
+  const maintenance = g(
+    "maintenance_margin",
     "Sum of the open positions' maintenance margins, in units of the collateral asset (detailed account shape only).",
-    LABELS,
   );
-  const ratio = gauge(
-    metricName("account", "margin_ratio"),
+  const ratio = g(
+    "margin_ratio",
     "Maintenance margin over total margin as a 0-1 ratio, 1 meaning at liquidation; +Inf when total margin is zero or less with positions open.",
-    LABELS,
   );
-  const usage = gauge(
-    metricName("account", "margin_usage_ratio"),
+  const usage = g(
+    "margin_usage_ratio",
     "Share of the total margin bound by positions and orders, (total margin - available margin) / total margin, as a 0-1 ratio; absent when total margin is zero or less. Liquidation comes later, at the maintenance margin.",
-    LABELS,
   );
   for (const a of scrape.accounts) {
     for (const info of a.accountInfos) {

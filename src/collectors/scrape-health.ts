@@ -5,18 +5,13 @@ import { addSample, gauge, metricName, type Family } from "../metrics/family.js"
 import type { Collector } from "../metrics/collector.js";
 
 function collect(scrape: ScrapeResult): Family[] {
-  const success = gauge(
-    metricName("scrape_success"),
-    "Whether the last call of a venue endpoint succeeded (1) or failed (0); markets carry no account label.",
-    ["endpoint", "account"],
-  );
-  const duration = gauge(metricName("scrape_duration_seconds"), "Seconds the last call of a venue endpoint took, retries and pages included.", [
+  const g = (name: string, help: string, labels: string[]) => gauge(metricName(name), help, labels);
+  const success = g("scrape_success", "Whether the last call of a venue endpoint succeeded (1) or failed (0); markets carry no account label.", [
     "endpoint",
     "account",
   ]);
-  const up = gauge(metricName("up"), "Whether every endpoint of the account (account_info, orders_active, orders_history) succeeded in this scrape.", [
-    "account",
-  ]);
+  const duration = g("scrape_duration_seconds", "Seconds the last call of a venue endpoint took, retries and pages included.", ["endpoint", "account"]);
+  const up = g("up", "Whether every endpoint of the account (account_info, orders_active, orders_history) succeeded in this scrape.", ["account"]);
   const outcomes = scrape.accounts.flatMap((a) => a.outcomes);
   // The market list's health and age belong to the venue's target, with its series.
   const markets = scrape.marketFamilies ? scrape.markets : undefined;
@@ -26,8 +21,8 @@ function collect(scrape: ScrapeResult): Family[] {
     addSample(success, labels, o.ok ? 1 : 0);
     addSample(duration, labels, o.durationSeconds);
   }
-  const collectedAt = gauge(
-    metricName("collection_timestamp_seconds"),
+  const collectedAt = g(
+    "collection_timestamp_seconds",
     "Unix time in seconds when the collection this scrape serves for the account started; scrapes inside the minimum collection interval share one.",
     ["account"],
   );
@@ -35,8 +30,8 @@ function collect(scrape: ScrapeResult): Family[] {
     addSample(up, [a.account], a.outcomes.every((o) => o.ok) ? 1 : 0);
     if (a.startedAt !== undefined) addSample(collectedAt, [a.account], a.startedAt / 1000);
   }
-  const age = gauge(
-    metricName("market", "list_age_seconds"),
+  const age = g(
+    "market_list_age_seconds",
     `Seconds since the market list was read from the venue (it is cached up to ${scrape.markets?.maxAgeSeconds ?? 0} s).`,
     [],
   );
