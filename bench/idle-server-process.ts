@@ -12,9 +12,9 @@ const app = express();
 app.get("/", (_req, res) => void res.send("ok"));
 const server = await listenAll(app, [{ host: "127.0.0.1", port: 0 }], {
   tls,
-  idleTimeoutMs: SETTINGS["web.idle_timeout_seconds"].default * 1000,
-  readTimeoutMs: SETTINGS["web.read_timeout_seconds"].default * 1000,
-  writeTimeoutMs: SETTINGS["web.write_timeout_seconds"].default * 1000,
+  idleTimeoutSeconds: SETTINGS["web.idle_timeout_seconds"].default,
+  readTimeoutSeconds: SETTINGS["web.read_timeout_seconds"].default,
+  writeTimeoutSeconds: SETTINGS["web.write_timeout_seconds"].default,
   maxConnections: Number(process.env.BENCH_MAX_CONNECTIONS ?? SETTINGS["web.max_connections"].default),
   events: { opened: () => counts.open++, closed: () => counts.open--, dropped: () => counts.dropped++, writeTimedOut: () => undefined },
 });

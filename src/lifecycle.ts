@@ -100,15 +100,7 @@ export async function startService(config: Config, logger: Logger, options: Serv
     ...(guards === undefined ? {} : { guards }),
   });
   const targets: ListenTarget[] = config.web.systemdSocket ? takeSystemdSockets(process.env, process.pid).map((fd) => ({ fd })) : config.listenAddresses;
-  const server = await listenAll(app, targets, {
-    tls: options.tls,
-    onTlsServer: options.onTlsServer,
-    maxConnections: config.web.maxConnections,
-    idleTimeoutMs: config.web.idleTimeoutSeconds * 1000,
-    writeTimeoutMs: config.web.writeTimeoutSeconds * 1000,
-    readTimeoutMs: config.web.readTimeoutSeconds * 1000,
-    events: exporter.self.connections,
-  });
+  const server = await listenAll(app, targets, { ...config.web, tls: options.tls, onTlsServer: options.onTlsServer, events: exporter.self.connections });
   return {
     exporter,
     server,

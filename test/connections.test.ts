@@ -166,7 +166,7 @@ describe("a connection that never says anything", () => {
 
 describe("a keep-alive connection", () => {
   it("is answered, then closed after the idle timeout", async () => {
-    await serve({ headersTimeoutMs: BOUND_MS, idleTimeoutMs: BOUND_MS }, async (_server, port) => {
+    await serve({ headersTimeoutMs: BOUND_MS, idleTimeoutSeconds: BOUND_MS / 1000 }, async (_server, port) => {
       const socket = connect(port, "127.0.0.1");
       await opened(socket);
       let answers = "";
@@ -182,7 +182,7 @@ describe("a keep-alive connection", () => {
   it("is not closed by the idle timeout while its scrape is still being answered", async () => {
     const slow = express();
     slow.get("/", (_req, res) => void setTimeout(() => res.send("late"), 3 * BOUND_MS));
-    const server = await listen(slow, "127.0.0.1", 0, { headersTimeoutMs: BOUND_MS, idleTimeoutMs: BOUND_MS });
+    const server = await listen(slow, "127.0.0.1", 0, { headersTimeoutMs: BOUND_MS, idleTimeoutSeconds: BOUND_MS / 1000 });
     try {
       const res = await fetch(server.url);
       expect(await res.text()).toBe("late");
@@ -275,7 +275,7 @@ describe("the connection cap", () => {
 
   it("frees an evicted connection's read timer at once, not after the read timeout", async () => {
     const timers = () => process.getActiveResourcesInfo().filter((kind) => kind === "Timeout").length;
-    await serve({ maxConnections: 1, readTimeoutMs: 60_000 }, async (_server, port) => {
+    await serve({ maxConnections: 1, readTimeoutSeconds: 60 }, async (_server, port) => {
       const trickle = connect(port, "127.0.0.1");
       await opened(trickle);
       const before = timers();
@@ -320,7 +320,7 @@ describe("slots no idle, slow or refused client holds", () => {
   it("does not close a connection whose answer takes longer than the read timeout, its request being in", async () => {
     const self = new SelfMetrics({ defaultMetrics: false });
     const held = heldApp();
-    const server = await listen(held.app, "127.0.0.1", 0, { readTimeoutMs: BOUND_MS, events: countedEvents(self).events });
+    const server = await listen(held.app, "127.0.0.1", 0, { readTimeoutSeconds: BOUND_MS / 1000, events: countedEvents(self).events });
     try {
       const client = await newcomer(Number(new URL(server.url).port));
       const answer = ask(client, "GET /held HTTP/1.1\r\nHost: x\r\n\r\n");
@@ -342,7 +342,7 @@ describe("slots no idle, slow or refused client holds", () => {
   it("closes a connection whose request body is not in within the read timeout, and counts it", async () => {
     const self = new SelfMetrics({ defaultMetrics: false });
     const { events, next } = countedEvents(self);
-    await serve({ readTimeoutMs: BOUND_MS, events }, async (_server, port) => {
+    await serve({ readTimeoutSeconds: BOUND_MS / 1000, events }, async (_server, port) => {
       const trickle = connect(port, "127.0.0.1");
       await opened(trickle);
       const closed = closedAfter(trickle);
@@ -433,7 +433,7 @@ describe("the write timeout", () => {
     "closes the connection of a %s client that never reads, and a reader at a normal pace still gets the whole body",
     async (kind) => {
       const secure = kind === "TLS";
-      await serveBig({ ...(secure ? { tls } : {}), writeTimeoutMs: WRITE_MS }, async (port, timedOut, self) => {
+      await serveBig({ ...(secure ? { tls } : {}), writeTimeoutSeconds: WRITE_MS / 1000 }, async (port, timedOut, self) => {
         const started = performance.now();
         const stalled = secure ? tlsConnect({ port, host: "127.0.0.1", rejectUnauthorized: false }) : connect(port, "127.0.0.1");
         await opened(stalled, secure ? "secureConnect" : "connect");
@@ -461,7 +461,7 @@ describe("the write timeout", () => {
   );
 
   it("does not close a keep-alive connection that waits between requests for longer than it", async () => {
-    await serveBig({ writeTimeoutMs: 300, idleTimeoutMs: 60_000 }, async (port, _timedOut, self) => {
+    await serveBig({ writeTimeoutSeconds: 0.3, idleTimeoutSeconds: 60 }, async (port, _timedOut, self) => {
       const socket = connect(port, "127.0.0.1");
       await opened(socket);
       socket.setEncoding("utf8");
@@ -489,6 +489,6 @@ describe("the write timeout", () => {
   });
 
   it("is two minutes by default, past the longest scrape deadline (60 s) and the longest scrape interval Prometheus recommends", () => {
-    expect(WEB_DEFAULTS.writeTimeoutMs).toBe(120_000);
+    expect(WEB_DEFAULTS.writeTimeoutSeconds).toBe(120);
   });
 });

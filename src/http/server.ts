@@ -15,11 +15,11 @@ const HEADERS_TIMEOUT_MS = 10_000;
 /** Answers after which the connection is closed (the exporter's own say `Connection: close`): a refused client must pass the cap again. */
 const REFUSALS = new Set([401, 403, 429]);
 
-/** The web.* settings, in ms: the idle keep-alive, the request body's read (Go's ReadTimeout), the response's write (WriteTimeout). */
+/** The web.* settings as the configuration holds them: the idle keep-alive, the request body's read (Go's ReadTimeout), the response's write (WriteTimeout). */
 export interface ListenOptions {
-  idleTimeoutMs: number;
-  readTimeoutMs: number;
-  writeTimeoutMs: number;
+  idleTimeoutSeconds: number;
+  readTimeoutSeconds: number;
+  writeTimeoutSeconds: number;
   maxConnections: number;
   /** HEADERS_TIMEOUT_MS unless given: the exporter's is fixed, a shorter one lets a test see it act. */
   headersTimeoutMs?: number;
@@ -113,15 +113,15 @@ function boundUrl(address: AddressInfo | string, scheme: string): string {
 }
 
 async function listenOn(app: express.Express, target: ListenTarget, options: ListenOptions): Promise<RunningServer> {
-  const { tls, onTlsServer, events } = options;
-  const { headersTimeoutMs = HEADERS_TIMEOUT_MS, idleTimeoutMs, writeTimeoutMs, readTimeoutMs, maxConnections } = options;
+  const { tls, onTlsServer, events, headersTimeoutMs = HEADERS_TIMEOUT_MS, maxConnections } = options;
+  const readTimeoutMs = options.readTimeoutSeconds * 1000;
   const limits = {
     headersTimeout: headersTimeoutMs,
     // A backstop behind the read timer below, which fires first and is counted.
     requestTimeout: headersTimeoutMs + readTimeoutMs + 1_000,
     // Node checks for expired headers only this often (30 s by default): each second holds the bound to within 1 s.
     connectionsCheckingInterval: Math.min(1_000, headersTimeoutMs),
-    keepAliveTimeout: idleTimeoutMs,
+    keepAliveTimeout: options.idleTimeoutSeconds * 1000,
   };
   // Node's default handshakeTimeout is 120 s: silent connections would hold descriptors that long.
   const secure = tls === undefined ? undefined : createTlsServer({ ...tls, ...limits, handshakeTimeout: headersTimeoutMs }, app);
@@ -137,7 +137,7 @@ async function listenOn(app: express.Express, target: ListenTarget, options: Lis
     const timer = setTimeout(() => {
       events?.writeTimedOut();
       socket.destroy();
-    }, writeTimeoutMs);
+    }, options.writeTimeoutSeconds * 1000);
     // "close" comes once, after "finish" or for a response cut short.
     res.once("close", () => {
       clearTimeout(timer);

@@ -6,9 +6,9 @@ import { SETTINGS } from "../../src/config/settings.js";
 import { type ListenOptions, listenAll, type RunningServers } from "../../src/http/server.js";
 
 export const WEB_DEFAULTS = {
-  idleTimeoutMs: SETTINGS["web.idle_timeout_seconds"].default * 1000,
-  readTimeoutMs: SETTINGS["web.read_timeout_seconds"].default * 1000,
-  writeTimeoutMs: SETTINGS["web.write_timeout_seconds"].default * 1000,
+  idleTimeoutSeconds: SETTINGS["web.idle_timeout_seconds"].default,
+  readTimeoutSeconds: SETTINGS["web.read_timeout_seconds"].default,
+  writeTimeoutSeconds: SETTINGS["web.write_timeout_seconds"].default,
   maxConnections: SETTINGS["web.max_connections"].default,
 };
 
