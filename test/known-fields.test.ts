@@ -3,7 +3,7 @@
 import { describe, expect, it } from "vitest";
 import { SelfMetrics } from "../src/metrics/self.js";
 import { ENDPOINTS } from "../src/venue/endpoints.js";
-import { KNOWN_INVALID_FIELDS } from "../src/venue/known-fields.js";
+import { KNOWN_INVALID_FIELDS } from "../src/metrics/self.js";
 import { readAccountInfo } from "../src/venue/read-account.js";
 import { readMarkets } from "../src/venue/read-markets.js";
 import { readOrders } from "../src/venue/read-orders.js";

@@ -109,8 +109,7 @@ export class Problems {
 
   /** Sorted; a "required" for a name an unknown one was meant as gives way to it, the real mistake. */
   throwIfAny(): void {
-    // "TRADING_API_KEY or TRADING_API_KEY_FILE: required" is what TRADING_API_KEY_FIEL was meant to be. Looked up by
-    // name, so 20,000 accounts' problems are sorted out in one pass, not one pass per problem.
+    // Looked up by name ("TRADING_API_KEY or …_FILE: required" is what TRADING_API_KEY_FIEL meant): 20,000 accounts' problems in one pass.
     const meantBy = Map.groupBy(this.#list, (q) => q.meant);
     const meaning = (p: Problem) => p.where.split(" or ").flatMap((name) => meantBy.get(name) ?? []);
     const kept = this.#list.flatMap((p): Problem[] => {

@@ -6,9 +6,19 @@ import { REVISION, VERSION } from "../version.js";
 import { ENDPOINTS, type Endpoint } from "../venue/endpoints.js";
 import { FAILURE_REASONS, type FailureReason } from "../venue/errors.js";
 import { UNSET_PREFIX } from "../venue/fields.js";
-import { KNOWN_INVALID_FIELDS } from "../venue/known-fields.js";
+import { ACCOUNT_INFO_FIELDS } from "../venue/read-account.js";
+import { MARKET_FIELDS } from "../venue/read-markets.js";
+import { HISTORY_ORDER_FIELDS, ORDER_FIELDS } from "../venue/read-orders.js";
 import { PAGING_ANOMALIES, type PagingAnomaly } from "../venue/snapshot.js";
 import { metricName } from "./family.js";
+
+/** Per endpoint, every `field` label invalid_fields_total can carry (a bounded set), from the readers' own lists. */
+export const KNOWN_INVALID_FIELDS: Readonly<Record<Endpoint, readonly string[]>> = {
+  account_info: ACCOUNT_INFO_FIELDS,
+  orders_active: ORDER_FIELDS,
+  orders_history: HISTORY_ORDER_FIELDS,
+  markets: MARKET_FIELDS,
+};
 
 /** Why the exporter's HTTP server closed a connection early, as the HELP of http_connections_dropped_total says. */
 export const DROP_REASONS = ["cap", "idle", "read_timeout", "refused"] as const;

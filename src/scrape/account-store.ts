@@ -1,5 +1,4 @@
-// Everything kept between scrapes, one entry per account and one for the market list: a reload drops the entries of
-// the accounts it removes, so nothing of them outlives their last collection.
+// Everything kept between scrapes, one entry per account and one for the market list: a reload drops the accounts it removes.
 
 import type { Endpoint } from "../venue/endpoints.js";
 import type { FailureReason } from "../venue/errors.js";

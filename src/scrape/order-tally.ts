@@ -63,10 +63,7 @@ function bump(orders: AccountOrders, family: OutcomeFamily, marketId: string, ke
   let folded = false;
   if (row === undefined && id !== FOLDED_ID) {
     if (orders.own >= maxSeries - RESERVED) {
-      folded = true;
-      id = FOLDED_ID;
-      marketId = FOLDED;
-      key = FOLDED;
+      [folded, id, marketId, key] = [true, FOLDED_ID, FOLDED, FOLDED];
       row = counts.get(id);
     } else orders.own++;
   }
@@ -115,9 +112,7 @@ function forget(orders: AccountOrders, generation: number, whole: boolean, cap: 
   const { seen, more } = orders;
   const drop = (id: string) => seen.delete(id) && more.delete(id);
   const lastSeen = (s: number) => Math.floor(s / STATE);
-  if (whole) {
-    for (const [id, s] of seen) if (lastSeen(s) < generation - 1) drop(id);
-  }
+  if (whole) for (const [id, s] of seen) if (lastSeen(s) < generation - 1) drop(id);
   for (const [id, s] of seen) {
     if (seen.size <= cap) break;
     if (lastSeen(s) < generation) drop(id);
