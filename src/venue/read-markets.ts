@@ -5,20 +5,27 @@ import { type FieldReporter, type VenueFields, isRecord, readFields } from "./fi
 import { OVER_CAP_FIELD, type ListWalk } from "./walk.js";
 import { MARKET_SETTINGS, type Market } from "./snapshot.js";
 
-const LABELS = ["name", "assetId", "collateralAssetId", "status"] as const;
-
 /** Every field the market reader may report, which SelfMetrics starts at 0 (test/known-fields.test.ts holds them equal). */
-export const MARKET_FIELDS = ["[]", "id", ...LABELS, "settings", ...MARKET_SETTINGS.map((key) => `settings.${key}`), OVER_CAP_FIELD] as const;
+export const MARKET_FIELDS = [
+  "[]",
+  "id",
+  "name",
+  "assetId",
+  "collateralAssetId",
+  "status",
+  "settings",
+  ...MARKET_SETTINGS.map((key) => `settings.${key}`),
+  OVER_CAP_FIELD,
+] as const;
 
 function readMarket(raw: Record<string, unknown>, f: VenueFields, invalid: FieldReporter): Market | undefined {
   const id = f.label(raw.id, "id", invalid);
   if (id === undefined) return undefined;
-  const market = { id } as Market;
-  for (const field of LABELS) market[field] = f.label(raw[field], field, invalid);
+  const label = (field: string): string | undefined => f.label(raw[field], field, invalid);
   const given = isRecord(raw.settings) ? raw.settings : undefined;
   if (given === undefined) invalid("settings");
-  market.settings = readFields(given ?? {}, MARKET_SETTINGS, f.number, given === undefined ? () => undefined : invalid, "settings.");
-  return market;
+  const settings = readFields(given ?? {}, MARKET_SETTINGS, f.number, given === undefined ? () => undefined : invalid, "settings.");
+  return { id, name: label("name"), assetId: label("assetId"), collateralAssetId: label("collateralAssetId"), status: label("status"), settings };
 }
 
 /** A repeated id keeps its first entry. */

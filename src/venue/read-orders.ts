@@ -7,9 +7,19 @@ import { ORDER_FLAGS, ORDER_NUMBERS, type Order } from "./snapshot.js";
 import { OVER_CAP_FIELD, type ListWalk } from "./walk.js";
 
 /** Every field the order readers may report, which SelfMetrics starts at 0 (test/known-fields.test.ts holds them equal). */
-const LABELS = ["marketId", "type", "side", "direction", "status"] as const;
-
-export const ORDER_FIELDS = ["[]", "createdAt", "rejectionReason.code", ...LABELS, ...ORDER_FLAGS, ...ORDER_NUMBERS, OVER_CAP_FIELD] as const;
+export const ORDER_FIELDS = [
+  "[]",
+  "createdAt",
+  "rejectionReason.code",
+  "marketId",
+  "type",
+  "side",
+  "direction",
+  "status",
+  ...ORDER_FLAGS,
+  ...ORDER_NUMBERS,
+  OVER_CAP_FIELD,
+] as const;
 
 const HISTORY_UNUSED = new Set<string>([...ORDER_FLAGS, ...ORDER_NUMBERS]);
 export const HISTORY_ORDER_FIELDS = ORDER_FIELDS.filter((f) => !HISTORY_UNUSED.has(f));
@@ -52,8 +62,16 @@ function readOrder(raw: Record<string, unknown>, f: VenueFields, invalid: FieldR
     if (isRecord(rejection)) rejectionCode = label(rejection.code, "rejectionReason.code");
     else invalid("rejectionReason.code");
   }
-  const order = { id: readOrderId(raw.id, f), createdAt, rejectionCode } as Order;
-  for (const field of LABELS) order[field] = label(raw[field], field);
+  const order: Order = {
+    id: readOrderId(raw.id, f),
+    marketId: label(raw.marketId, "marketId"),
+    type: label(raw.type, "type"),
+    side: label(raw.side, "side"),
+    direction: label(raw.direction, "direction"),
+    status: label(raw.status, "status"),
+    createdAt,
+    rejectionCode,
+  };
   if (list === "orders_history") return order;
   return {
     ...order,
