@@ -41,21 +41,15 @@ export interface StatusPageInput {
   now: number;
 }
 
-const UNITS: ReadonlyArray<[number, string]> = [
-  [86_400, "d"],
-  [3_600, "h"],
-  [60, "min"],
-  [1, "s"],
-];
+const UNITS = ["d", "h", "min", "s"];
 
 /** "3 d 4 h", "2 h 5 min", "4 min", "12 s": the largest unit and the next if not zero, enough to read at a glance. */
 export function duration(seconds: number): string {
   const total = Math.max(0, Math.floor(seconds));
-  const top = UNITS.findIndex(([size]) => total >= size || size === 1);
-  const [[size, unit], next] = [UNITS[top]!, UNITS[top + 1]];
-  const first = `${Math.floor(total / size)} ${unit}`;
-  const rest = next === undefined ? 0 : Math.floor((total % size) / next[0]);
-  return rest === 0 ? first : `${first} ${rest} ${next?.[1]}`;
+  const counts = [Math.floor(total / 86_400), Math.floor(total / 3_600) % 24, Math.floor(total / 60) % 60, total % 60];
+  const top = counts.findIndex((n, i) => n > 0 || i === 3);
+  const first = `${counts[top]} ${UNITS[top]}`;
+  return counts[top + 1] ? `${first} ${counts[top + 1]} ${UNITS[top + 1]}` : first;
 }
 
 /** A 0-1 ratio as the page prints it: a percentage with one decimal, a true minus sign; +Inf has no percentage. */
@@ -131,7 +125,7 @@ function trendNote(a: AccountStatus, c: CollateralStatus, figure: "ratio" | "usa
   if (seconds === undefined) return html`<small>a rising trend warns <a href="runbooks/${alert}">${duration(horizon)} before ${end}</a></small>`;
   const state = trendState(a, c, figure);
   const flag = state === "ok" ? "" : html` ${runbookBadge("warning", alert)}`;
-  return html`<small class="${state}">at the last 30 minutes' trend, ${end} in about ${duration(seconds)}${flag} (warns within ${duration(horizon)})</small>`;
+  return html`<small class="${state}">at the last 30 minutes' trend, ${end} in about ${duration(Math.round(seconds))}${flag} (warns within ${duration(horizon)})</small>`;
 }
 
 function pastAll(usage: number): Html {
@@ -299,20 +293,12 @@ export function statusPage(input: StatusPageInput): string {
     data.markets === undefined
       ? ""
       : html`<section class="account"><h2>Market list</h2>${endpointTable([endpointRow(data.markets, undefined, now)])}</section>`;
-  const links: Array<[string, string]> = [
-    [telemetryPath, "Metrics"],
-    ["exporter-metrics", "Exporter's own metrics"],
-    ["sd", "Service discovery"],
-    ["runbooks/", "Runbooks"],
-    ["-/healthy", "Healthy"],
-    ["-/ready", "Ready"],
-  ];
   const page = html`<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><meta http-equiv="refresh" content="${REFRESH_SECONDS}">
 <title>trading-exporter status</title><link rel="stylesheet" href="${STATUS_CSS_PATH.slice(1)}"></head>
 <body><header><h1>trading-exporter</h1><p class="meta">Version ${input.version} · up ${duration(input.uptimeSeconds)} · page of ${new Date(now).toISOString().slice(11, 19)} UTC, refreshed every ${REFRESH_SECONDS} s</p></header>
 <main>${notice}${summary(data.accounts)}${worstFirst.map((a) => accountSection(a, now))}${markets}</main>
-<footer><nav><ul>${links.map(([href, text]) => html`<li><a href="${href}">${text}</a></li>`)}</ul></nav></footer>
+<footer><nav><ul><li><a href="${telemetryPath}">Metrics</a></li><li><a href="exporter-metrics">Exporter&#39;s own metrics</a></li><li><a href="sd">Service discovery</a></li><li><a href="runbooks/">Runbooks</a></li><li><a href="-/healthy">Healthy</a></li><li><a href="-/ready">Ready</a></li></ul></nav></footer>
 </body></html>
 `;
   return page.text;
