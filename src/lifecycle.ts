@@ -26,8 +26,7 @@ function redactSecretsOf(redactor: Redactor, config: Config): () => void {
   return redactor.hold(values);
 }
 
-/** `run` one at a time: a call while one runs waits for it, and every call made meanwhile is served by one run after
- * it (which reads the files as they are by then), each answered with the outcome of the run that served it. */
+/** `run` one at a time: the calls made while it runs are all served by one run after it (reading the files as they are then), and get its outcome. */
 function oneAtATime(run: () => Promise<void>): () => Promise<void> {
   let running = Promise.resolve();
   let next: Promise<void> | undefined;

@@ -4,8 +4,7 @@ import { AUTH_TYPES } from "./auth-schemes.js";
 import { valueAt } from "./errors.js";
 import * as v from "./values.js";
 
-/** A row of the table as declared. An account. setting describes the environment's one account (only without a config
- * file); config. and sharding. settings are each process's own; the others are also read from the file at their id. */
+/** A table row. account.: the environment's one account (no config file); config., sharding.: each process's own; the rest also read from the file, by id. */
 interface Declared {
   env?: string;
   /** The flag as --help writes it, without dashes: `name=ARG`, or `name` alone for a switch (`--name`, `--no-name`, as kingpin's Bool). */

@@ -43,12 +43,7 @@ export function capSeries(families: readonly Family[], max: number): { families:
   return { families: kept, dropped };
 }
 
-export interface Exposition {
-  text: string;
-  series: number;
-  dropped: number;
-  duplicates: number;
-}
+export type Exposition = { text: string; series: number; dropped: number; duplicates: number };
 
 /** One collector's families for a scrape, and their lines once rendered; kept while its input (Collector.madeFrom) is the same. */
 export interface CollectorOutput {

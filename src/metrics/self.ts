@@ -181,9 +181,7 @@ export class SelfMetrics {
     writeTimedOut: (): void => this.#writeTimeouts.inc(),
   };
 
-  readonly guards = {
-    rateLimited: (): void => this.#rateLimited.inc(),
-  };
+  readonly guards = { rateLimited: (): void => this.#rateLimited.inc() };
 
   invalidFields(endpoint: Endpoint, counts: Map<string, number>): void {
     for (const [field, n] of counts) {

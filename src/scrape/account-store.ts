@@ -29,11 +29,7 @@ export class Entry<T> {
   constructor(public identity: string) {}
 }
 
-export interface KeptAnswer<M> {
-  results: readonly unknown[];
-  renderedAt: number;
-  made: Promise<M>;
-}
+export type KeptAnswer<M> = { results: readonly unknown[]; renderedAt: number; made: Promise<M> };
 
 export class AccountEntry<A = unknown> extends Entry<AccountResult> {
   /** Seen order ids and the order counters: counters over the process's life, kept across reloads that keep the account. */

@@ -6,11 +6,7 @@ import type { Endpoint, RequestTrace } from "../venue/endpoints.js";
 import type { FailureReason } from "../venue/errors.js";
 
 /** What a collection asked of the venue and who started it: the debug report of every probe served the collection. */
-export interface CollectionLog {
-  startedBy: string;
-  requests: RequestTrace[];
-  invalid: Map<string, number>;
-}
+export type CollectionLog = { startedBy: string; requests: RequestTrace[]; invalid: Map<string, number> };
 
 export interface EndpointOutcome {
   endpoint: Endpoint;
@@ -66,19 +62,10 @@ export interface OrderCount {
   readonly count: number;
 }
 
-export interface OrderCounts {
-  readonly orders: readonly OrderCount[];
-  readonly rejections: readonly OrderCount[];
-  readonly tracked: number;
-}
+export type OrderCounts = { readonly orders: readonly OrderCount[]; readonly rejections: readonly OrderCount[]; readonly tracked: number };
 
 /** Rows of `width` label values (market_id first; no account) and `stride` numbers each, NaN where not given. */
-export interface Rows {
-  width: number;
-  stride: number;
-  labels: string[];
-  values: number[];
-}
+export type Rows = { width: number; stride: number; labels: string[]; values: number[] };
 
 export interface ActiveSummary {
   /** Orders read, and the limit asked for: an answer this long may have been cut. */

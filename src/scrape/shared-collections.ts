@@ -10,16 +10,11 @@ export interface Collection<T> {
 }
 
 /** A key's collection, in flight (no value yet) or last. */
-export interface Shared<T> {
-  startedAt: number;
-  collection: Collection<T>;
-  value?: T;
-}
+export type Shared<T> = { startedAt: number; collection: Collection<T>; value?: T };
 
 type Slot<T> = { shared: Shared<T> | undefined };
 
-/** The slot's collection joined if under way, else one `start(last)` begins (`last`: the one it replaces); the caller serves a fresh one itself. A collection
- * runs under its own deadline (set by `start`), so a scrape that gives up first never cuts it short. */
+/** Joins the slot's collection under way, or begins `start(last)` (the caller serves a fresh one); on its own deadline, so a scrape giving up never cuts it. */
 export function joinOrStart<T>(slot: Slot<T>, now: () => number, deadline: Deadline, start: (last: T | undefined) => Collection<T>): Promise<T> {
   let shared = slot.shared;
   if (shared === undefined || shared.value !== undefined) {

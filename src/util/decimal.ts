@@ -1,10 +1,7 @@
 // Exact decimal sums and products of venue numbers, rounded to a double once at the end.
 
 /** value = mantissa × 10^-scale, exactly. */
-export interface Decimal {
-  readonly mantissa: bigint;
-  readonly scale: number;
-}
+export type Decimal = { readonly mantissa: bigint; readonly scale: number };
 
 /** The decimal a double was written as (its shortest round-trip text): 0.1 is 1×10^-1, not 0.1000000000000000055…. */
 export function fromNumber(value: number): Decimal {

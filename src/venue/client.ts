@@ -14,11 +14,7 @@ import { bodyWalk, type ListWalk } from "./walk.js";
 import { pageHistory, type RequestBudget } from "./history-pager.js";
 import type { AccountInfo, ActiveOrders, Market, Order, OrderHistory } from "./snapshot.js";
 
-export interface CallContext {
-  deadline: Deadline;
-  invalid: FieldReporter;
-  trace?: (request: RequestTrace) => void;
-}
+export type CallContext = { deadline: Deadline; invalid: FieldReporter; trace?: (request: RequestTrace) => void };
 
 export interface ClientHooks {
   pool: VenuePool;

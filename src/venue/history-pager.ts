@@ -4,9 +4,7 @@
 import type { Order, OrderHistory, PagingAnomaly } from "./snapshot.js";
 
 /** Requests left to one history read; every attempt, retries included, spends one. */
-export interface RequestBudget {
-  left: number;
-}
+export type RequestBudget = { left: number };
 
 /** Pages until a short page, the cap, the budget, or a page adding no new id; a page longer than asked is used and skipped past whole.
  * `firstBatch` pages at once (the last read's askNext, which ends in its short page: one more would be 20% more requests, enough to fill

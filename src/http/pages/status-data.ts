@@ -77,22 +77,15 @@ function gradedMargin(ratio: number | undefined, noMarginLeft: boolean, usage: n
   return usage === undefined ? undefined : grade("margin_usage", usage, t);
 }
 
-interface Shown {
-  name: string;
-  collateralIds: readonly string[];
-  thresholds: Thresholds;
-  trend?: MarginTrend | undefined;
-}
+type Shown = { name: string; collateralIds: readonly string[]; thresholds: Thresholds; trend?: MarginTrend | undefined };
 
 function collateralStatus(f: ReturnType<typeof figuresOf>, collected: AccountResult | undefined, shown: Shown, collateralId: string) {
   const { name, thresholds, trend } = shown;
   const k = key(name, collateralId);
-  const marginRatio = f.ratio.get(k);
-  const marginUsage = f.usage.get(k);
+  const [marginRatio, marginUsage] = [f.ratio.get(k), f.usage.get(k)];
   // Without an answer for the collateral, a missing value is missing data, not a figure the venue lacks.
   const info = collected?.accountInfos.find((i) => i.collateralId === collateralId);
-  const count = f.positions.get(k);
-  const totalMargin = f.money[TOTAL_MARGIN]!.get(k);
+  const [count, totalMargin] = [f.positions.get(k), f.money[TOTAL_MARGIN]!.get(k)];
   // As the margin-in-use alerts fire: a total margin of 0 or less with positions open and no ratio to judge it.
   const noMarginLeft = marginRatio === undefined && totalMargin !== undefined && totalMargin <= 0 && count !== undefined && count > 0;
   /** The distance of the nearest position, between its two prices (trading_position_avg_execution_price and _liquidation_price). */

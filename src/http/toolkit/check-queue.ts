@@ -129,14 +129,10 @@ export class CheckQueue<T> {
 }
 
 /** The worker's whole program; inline (not a file) so it runs the same from src/ under vitest and from dist/. */
-const PROGRAM = `
-import("node:worker_threads").then(async ({ parentPort, workerData }) => {
+const PROGRAM = `import("node:worker_threads").then(async ({ parentPort, workerData }) => {
   const bcrypt = (await import(workerData)).default;
-  parentPort.on("message", ({ password, hash }) => {
-    let ok = false;
-    try { ok = bcrypt.compareSync(password, hash); } catch { ok = false; }
-    parentPort.postMessage(ok);
-  });
+  const check = ({ password, hash }) => { try { return bcrypt.compareSync(password, hash); } catch { return false; } };
+  parentPort.on("message", (message) => parentPort.postMessage(check(message)));
 });`;
 
 /** One check at a time, as the check queue runs them. */

@@ -43,10 +43,7 @@ const GOOD_ENTRIES = 256;
 const FAILED_ENTRIES = 4096;
 const FAILED_TTL_MS = 5 * 60_000;
 
-interface Credentials {
-  user: string;
-  password: string;
-}
+type Credentials = { user: string; password: string };
 
 function credentialsOf(header: string | undefined): Credentials | undefined {
   const encoded = /^basic +([A-Za-z0-9+/]+={0,2}) *$/i.exec(header ?? "")?.[1] ?? "";
