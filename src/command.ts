@@ -49,12 +49,14 @@ async function main(argv: string[]): Promise<number> {
     return next.config;
   };
   // An error nobody caught is a bug after which no state can be trusted: exit, as Node does, for the supervisor to restart.
-  const fatal = (what: string) => (error: unknown) => {
-    logger.error({ error: libraryErrorText(error, "unexpected failure") }, `${what}: exiting`);
+  process.on("unhandledRejection", (reason) => {
+    logger.error({ error: libraryErrorText(reason, "unexpected failure") }, "unhandled rejection: exiting");
     void exit(1);
-  };
-  process.on("unhandledRejection", fatal("unhandled rejection"));
-  process.on("uncaughtException", fatal("uncaught exception"));
+  });
+  process.on("uncaughtException", (error) => {
+    logger.error({ error: libraryErrorText(error, "unexpected failure") }, "uncaught exception: exiting");
+    void exit(1);
+  });
   const webGuards = web === undefined ? undefined : (await import("./http/toolkit/guards.js")).webGuards;
   const guards = (self: SelfMetrics) => (web === undefined || webGuards === undefined ? [] : webGuards(web, self.guards));
   // Read again here: the certificate files may have changed since the web config was checked.
