@@ -4,7 +4,7 @@ import { AUTH_TYPES } from "./auth-schemes.js";
 import { valueAt } from "./errors.js";
 import * as v from "./values.js";
 
-/** A table row. account.: the environment's one account (no config file); config., sharding.: each process's own; the rest also read from the file, by id. */
+/** A table row. account.* is the environment's one account (no config file); config.* and sharding.* are per process; the rest are file keys too, at their id. */
 interface Declared {
   env?: string;
   /** The flag as --help writes it, without dashes: `name=ARG`, or `name` alone for a switch (`--name`, `--no-name`, as kingpin's Bool). */

@@ -14,7 +14,7 @@ export type Shared<T> = { startedAt: number; collection: Collection<T>; value?: 
 
 type Slot<T> = { shared: Shared<T> | undefined };
 
-/** Joins the slot's collection under way, or begins `start(last)` (the caller serves a fresh one); on its own deadline, so a scrape giving up never cuts it. */
+/** Joins the slot's collection in flight, else begins `start(last value)` (a fresh one the caller serves); on its own deadline, a scrape giving up never cuts it. */
 export function joinOrStart<T>(slot: Slot<T>, now: () => number, deadline: Deadline, start: (last: T | undefined) => Collection<T>): Promise<T> {
   let shared = slot.shared;
   if (shared === undefined || shared.value !== undefined) {
